@@ -1,0 +1,118 @@
+"""Ports: how the coordinator reaches the four domains, and the embedded adapters.
+
+A port has one call, :meth:`Port.apply`: ``(game_id, base_version, pending_events,
+ops) -> events``. The domain applies the move's pending events to a scratch copy of
+the game at ``base_version``, runs the operations in order and returns the new events;
+it never commits (DESIGN "State, events and consistency"). The embedded adapter runs
+:class:`DomainEngine` in-process; the gRPC adapter
+(:mod:`services.coordinator.grpc_ports`) calls the service that runs the same engine.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Protocol
+
+from services.rules.core import DOMAINS, Chance, Event, Op, new_seed
+
+from .projection import Projections
+from .store import EventStore
+
+
+class SeedStore(Protocol):
+    """Where the deck domain keeps each game's secret seed."""
+
+    def put(self, game_id: str, seed: str) -> None: ...
+    def get(self, game_id: str) -> str: ...
+
+
+class MemorySeeds:
+    """Seeds held in the process (embedded mode)."""
+
+    def __init__(self) -> None:
+        self._seeds: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def put(self, game_id: str, seed: str) -> None:
+        """Remember ``seed`` for ``game_id`` (first write wins)."""
+        with self._lock:
+            self._seeds.setdefault(game_id, seed)
+
+    def get(self, game_id: str) -> str:
+        """The seed of ``game_id``. Raises KeyError if none was stored."""
+        with self._lock:
+            return self._seeds[game_id]
+
+
+class DomainEngine:
+    """Runs one domain's operations for any game; shared by embedded and gRPC adapters.
+
+    Args:
+        domain: one of :data:`services.rules.core.DOMAINS`.
+        projections: the process's state cache.
+        seeds: the seed store; required for (and only given to) the deck domain.
+    """
+
+    def __init__(self, domain: str, projections: Projections, seeds: SeedStore | None = None):
+        if domain not in DOMAINS:
+            raise ValueError(f"unknown domain {domain!r}")
+        if (domain == "deck") != (seeds is not None):
+            raise ValueError("the deck domain, and only it, holds the seeds")
+        self.domain = domain
+        self.projections = projections
+        self.seeds = seeds
+
+    def open_game(self, game_id: str, seed: str | None) -> None:
+        """Deck only: store the secret seed of a new game (a fresh one if ``None``)."""
+        if self.seeds is None:
+            raise ValueError(f"the {self.domain} domain holds no seeds")
+        self.seeds.put(game_id, seed if seed else new_seed())
+
+    def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op]) -> list[Event]:
+        """Run ``ops`` on the state at ``base_version`` plus ``pending``; return new events.
+
+        Raises:
+            ValueError: an operation belongs to another domain.
+            GameNotFound, VersionConflict: from the projection.
+            RulesError: from the rules.
+        """
+        rules, state, _ = self.projections.state_at(game_id, base_version)
+        for event in pending:
+            rules.evolve(state, event)
+        chance = None
+        if self.seeds is not None:
+            seed = self.seeds.get(game_id)
+
+            def chance(label: str, _seed: str = seed) -> Chance:
+                return Chance(_seed, label)
+
+        out: list[Event] = []
+        for op in ops:
+            if op.domain != self.domain:
+                raise ValueError(f"operation {op.name!r} belongs to {op.domain}, not {self.domain}")
+            events = rules.handle(state, op, chance)
+            for event in events:
+                rules.evolve(state, event)
+            out.extend(events)
+        return out
+
+
+class Port(Protocol):
+    """What the coordinator calls for one domain."""
+
+    domain: str
+
+    def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op]) -> list[Event]: ...
+
+
+class DeckPort(Port, Protocol):
+    """The deck port also opens games (stores their secret seed)."""
+
+    def open_game(self, game_id: str, seed: str | None) -> None: ...
+
+
+def embedded_ports(store: EventStore, seeds: SeedStore | None = None) -> dict[str, Any]:
+    """The four embedded adapters over ``store``, sharing one projection cache."""
+    projections = Projections(store)
+    seeds = seeds if seeds is not None else MemorySeeds()
+    return {d: DomainEngine(d, projections, seeds if d == "deck" else None) for d in DOMAINS}

@@ -1,0 +1,157 @@
+"""Event stores: where a game's event log lives.
+
+The log of a game is a list of entries, one per commit (game creation, a move, a
+phase); entry ``v`` has version ``v`` (the first is 1). Committing checks the base
+version atomically, so two writers can never both extend the same version
+(DESIGN "State, events and consistency"). :class:`MemoryStore` serves the embedded
+single-process mode; :class:`services.coordinator.redis_store.RedisStore` the stack.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from services.rules.core import Event
+
+
+class VersionConflict(Exception):
+    """The game moved on: the commit's base version is not the game's current version."""
+
+    def __init__(self, expected: int, actual: int):
+        super().__init__(f"expected version {expected}, but the game is at version {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class GameNotFound(KeyError):
+    """No game with that id is stored."""
+
+    def __init__(self, game_id: str):
+        super().__init__(game_id)
+        self.game_id = game_id
+
+    def __str__(self) -> str:
+        return f"no game with id {self.game_id!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One commit of the event log.
+
+    Attributes:
+        version: the game version this entry creates (1 for the creation entry).
+        kind: ``"create"``, ``"move"`` or ``"phase"``.
+        seat: the seat that moved (``-1`` for create and phase entries).
+        events: what happened, in order.
+    """
+
+    version: int
+    kind: str
+    seat: int
+    events: tuple[Event, ...]
+
+
+@dataclass(slots=True)
+class Commit:
+    """What one commit writes besides its events.
+
+    Attributes:
+        kind: entry kind.
+        seat: moving seat or -1.
+        status: the game's status after the commit (``active``, ``phase``, ``over``).
+        move_key: ``(seat, client_move_id)`` for a move, so a repeat is answered from
+            ``result`` instead of being applied twice.
+        result: the JSON answer given to the mover.
+    """
+
+    kind: str
+    seat: int = -1
+    status: str = "active"
+    move_key: tuple[int, str] | None = None
+    result: dict[str, Any] | None = None
+
+
+class EventStore(Protocol):
+    """What the coordinator and the services need from a store."""
+
+    def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int: ...
+    def meta(self, game_id: str) -> dict[str, Any]: ...
+    def version(self, game_id: str) -> int: ...
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Entry]: ...
+    def commit(self, game_id: str, base_version: int, events: list[Event], commit: Commit) -> int: ...
+    def move_result(self, game_id: str, seat: int, move_id: str) -> dict[str, Any] | None: ...
+
+
+@dataclass
+class _MemGame:
+    meta: dict[str, Any]
+    entries: list[Entry] = field(default_factory=list)
+    results: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+
+
+class MemoryStore:
+    """In-process event store (thread-safe). Same contract as the Redis store."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, _MemGame] = {}
+        self._lock = threading.Lock()
+
+    def _game(self, game_id: str) -> _MemGame:
+        try:
+            return self._games[game_id]
+        except KeyError:
+            raise GameNotFound(game_id) from None
+
+    def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
+        """Store a new game whose first entry holds ``events``. Returns version 1.
+
+        Raises:
+            ValueError: the id is taken.
+        """
+        with self._lock:
+            if game_id in self._games:
+                raise ValueError(f"game {game_id!r} exists")
+            g = _MemGame(dict(meta, status="active", version=1))
+            g.entries.append(Entry(1, "create", -1, tuple(events)))
+            self._games[game_id] = g
+            return 1
+
+    def meta(self, game_id: str) -> dict[str, Any]:
+        """Game metadata: ``game``, ``players``, ``status``, ``version``, ..."""
+        with self._lock:
+            return dict(self._game(game_id).meta)
+
+    def version(self, game_id: str) -> int:
+        """Current version (number of entries)."""
+        with self._lock:
+            return len(self._game(game_id).entries)
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Entry]:
+        """Entries with ``after < version <= upto`` (``upto=None``: to the end)."""
+        with self._lock:
+            entries = self._game(game_id).entries
+            return list(entries[after: upto if upto is not None else len(entries)])
+
+    def commit(self, game_id: str, base_version: int, events: list[Event], commit: Commit) -> int:
+        """Append one entry if the game is at ``base_version``; returns the new version.
+
+        Raises:
+            VersionConflict: the game is at another version (nothing is written).
+        """
+        with self._lock:
+            g = self._game(game_id)
+            if len(g.entries) != base_version:
+                raise VersionConflict(base_version, len(g.entries))
+            v = base_version + 1
+            g.entries.append(Entry(v, commit.kind, commit.seat, tuple(events)))
+            g.meta.update(status=commit.status, version=v)
+            if commit.move_key is not None and commit.result is not None:
+                g.results[commit.move_key] = commit.result
+            return v
+
+    def move_result(self, game_id: str, seat: int, move_id: str) -> dict[str, Any] | None:
+        """The stored first result of ``(seat, move_id)``, or ``None``."""
+        with self._lock:
+            return self._game(game_id).results.get((seat, move_id))

@@ -1,0 +1,200 @@
+"""The coordinator: :class:`Table` drives games through the four ports and the store.
+
+For a move it checks the version and the rules, asks the ports for the events
+(consecutive operations of one domain go in one call), commits them in one atomic
+versioned step and, if the rules now owe a phase, hands it to the phase scheduler.
+A move re-sent with the same client move id is answered with its first result.
+The same class runs embedded (memory store, embedded ports, phases inline) and in the
+hosted stack (Redis store, gRPC ports, phases on Celery).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Callable, Protocol
+
+from services.rules.core import Event, GameConfig, Op, get_rules, state_hash, visible
+
+from .projection import Projections
+from .store import Commit, EventStore, VersionConflict
+
+
+class StaleVersion(Exception):
+    """The client's expected version is not the game's current version."""
+
+    def __init__(self, expected: int, actual: int):
+        super().__init__(f"the game is at version {actual}, not {expected}; fetch the view and retry")
+        self.expected = expected
+        self.actual = actual
+
+
+class PhaseScheduler(Protocol):
+    """Runs or queues a phase after a commit that leaves one pending."""
+
+    def schedule(self, game_id: str, phase: str, version: int) -> None: ...
+
+
+class InlineScheduler:
+    """Runs phases at once in the same process (embedded mode). Bound to a table later."""
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+
+    def schedule(self, game_id: str, phase: str, version: int) -> None:
+        """Run the phase now through the bound table."""
+        assert self.table is not None, "InlineScheduler is not bound to a table"
+        self.table.run_phase(game_id, phase, version)
+
+
+def status_of(rules: Any, state: Any) -> str:
+    """``over``, ``phase`` or ``active``, derived from the state."""
+    if rules.outcome(state) is not None:
+        return "over"
+    if rules.pending_phase(state):
+        return "phase"
+    return "active"
+
+
+class Table:
+    """Coordinator of games over one store, four ports and a phase scheduler.
+
+    Args:
+        store: the event store.
+        ports: mapping domain -> port (the deck port must have ``open_game``).
+        scheduler: where pending phases go; an :class:`InlineScheduler` is bound here.
+        new_id: makes game ids (default: 16 random hex digits).
+    """
+
+    def __init__(self, store: EventStore, ports: dict[str, Any], scheduler: PhaseScheduler | None = None,
+                 new_id: Callable[[], str] | None = None):
+        self.store = store
+        self.ports = ports
+        self.projections = Projections(store)
+        self.scheduler = scheduler if scheduler is not None else InlineScheduler()
+        if isinstance(self.scheduler, InlineScheduler):
+            self.scheduler.table = self
+        self.new_id = new_id or (lambda: uuid.uuid4().hex[:16])
+
+    # -- creation -----------------------------------------------------------------
+    def create(self, config: GameConfig, seed: str | None = None) -> str:
+        """Create a game and run its set-up; returns the game id.
+
+        The seed goes to the deck port only (a fresh secret one if ``None``).
+        Raises UnknownGame or BadConfig.
+        """
+        rules = get_rules(config.game)
+        rules.validate_config(config)
+        game_id = self.new_id()
+        self.ports["deck"].open_game(game_id, seed)
+        created = rules.created_event(config)
+        self.store.create(game_id, {"game": config.game, "players": config.players}, [created])
+        state = rules.new_state()
+        rules.evolve(state, created)
+        events = self._resolve(game_id, 1, rules, state, rules.setup_ops(config))
+        self._commit(game_id, 1, rules, state, events, Commit("setup"))
+        return game_id
+
+    # -- reading ------------------------------------------------------------------
+    def state(self, game_id: str) -> tuple[Any, Any, int]:
+        """``(rules, state, version)`` of the latest version (a private copy)."""
+        return self.projections.state_at(game_id)
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        """Public facts: game, version, status, seats to move, outcome, state hash."""
+        rules, state, version = self.state(game_id)
+        return {
+            "game_id": game_id,
+            "game": rules.name,
+            "version": version,
+            "status": status_of(rules, state),
+            "to_move": rules.to_move(state),
+            "outcome": rules.outcome(state),
+            "state_hash": state_hash(rules.hash_view(state)),
+        }
+
+    # -- moves --------------------------------------------------------------------
+    def play(self, game_id: str, seat: int, move: Any, expected_version: int,
+             move_id: str | None = None) -> dict[str, Any]:
+        """Resolve and commit one move.
+
+        Returns:
+            ``{"version", "events"}``: the new version and the events the seat may see.
+        Raises:
+            StaleVersion: ``expected_version`` is not current.
+            MalformedMove, IllegalMove, NotYourTurn: the game is unchanged.
+        """
+        if move_id is not None:
+            first = self.store.move_result(game_id, seat, move_id)
+            if first is not None:
+                return first
+        rules, state, version = self.state(game_id)
+        if expected_version != version:
+            raise StaleVersion(expected_version, version)
+        move = rules.parse_move(move)
+        rules.require_turn(state, seat)
+        rules.check(state, seat, move)
+        events = self._resolve(game_id, version, rules, state, rules.plan(state, seat, move))
+        result = {"version": version + 1, "events": [e.to_json() for e in visible(events, seat)]}
+        commit = Commit("move", seat, move_key=(seat, move_id) if move_id is not None else None,
+                        result=result)
+        try:
+            self._commit(game_id, version, rules, state, events, commit)
+        except VersionConflict as exc:
+            if move_id is not None:
+                first = self.store.move_result(game_id, seat, move_id)
+                if first is not None:
+                    return first
+            raise StaleVersion(expected_version, exc.actual) from None
+        return result
+
+    def run_phase(self, game_id: str, phase: str, version: int) -> bool:
+        """Run phase ``phase`` if the game is still at ``version`` waiting for it.
+
+        Idempotent: a repeated or late call finds the version moved on and does nothing.
+        Returns True if this call committed the phase.
+        """
+        rules, state, current = self.state(game_id)
+        if current != version or rules.pending_phase(state) != phase:
+            return False
+        events = self._resolve(game_id, version, rules, state, rules.phase_ops(state, phase))
+        try:
+            self._commit(game_id, version, rules, state, events, Commit("phase"))
+        except VersionConflict:
+            return False
+        return True
+
+    # -- internals ----------------------------------------------------------------
+    def _resolve(self, game_id: str, version: int, rules: Any, state: Any, ops: list[Op]) -> list[Event]:
+        """Run ``ops`` and then the rules' follow-ups; ``state`` ends up including the events."""
+        pending: list[Event] = []
+        while ops:
+            i = 0
+            while i < len(ops):
+                j = i
+                while j < len(ops) and ops[j].domain == ops[i].domain:
+                    j += 1
+                new = self.ports[ops[i].domain].apply(game_id, version, pending, ops[i:j])
+                for event in new:
+                    rules.evolve(state, event)
+                pending.extend(new)
+                i = j
+            ops = rules.follow_up(state)
+        return pending
+
+    def _commit(self, game_id: str, version: int, rules: Any, state: Any, events: list[Event],
+                commit: Commit) -> int:
+        commit.status = status_of(rules, state)
+        new_version = self.store.commit(game_id, version, events, commit)
+        phase = rules.pending_phase(state)
+        if phase:
+            self.scheduler.schedule(game_id, phase, new_version)
+        return new_version
+
+
+def embedded_table(new_id: Callable[[], str] | None = None) -> Table:
+    """A single-process table: memory store, embedded ports, phases inline."""
+    from .ports import embedded_ports
+    from .store import MemoryStore
+
+    store = MemoryStore()
+    return Table(store, embedded_ports(store), InlineScheduler(), new_id=new_id)

@@ -1,0 +1,44 @@
+"""Canonical serialisation and the state hash.
+
+The canonical form is JSON with sorted keys, no spaces and no floats; the state hash is
+the sha256 of that text. Dataclasses are serialised field by field, tuples as lists and
+sets as sorted lists, so two equal states always hash the same on every machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from typing import Any
+
+
+def to_plain(obj: Any) -> Any:
+    """Convert dataclasses, tuples, sets and dicts with int keys to plain JSON data.
+
+    Raises:
+        TypeError: on a float or any type JSON cannot carry (state must be ints and strings).
+    """
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    if isinstance(obj, float):
+        raise TypeError("floats are not allowed in canonical state; use integers")
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): to_plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_plain(v) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        return sorted(to_plain(v) for v in obj)
+    raise TypeError(f"cannot serialise {type(obj).__name__} canonically")
+
+
+def canonical_json(obj: Any) -> str:
+    """Canonical JSON text of ``obj`` (sorted keys, compact separators, no floats)."""
+    return json.dumps(to_plain(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_hash(state: Any) -> str:
+    """sha256 hex digest of the canonical serialisation of ``state``."""
+    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()

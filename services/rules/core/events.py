@@ -1,0 +1,70 @@
+"""Events: the facts a move or phase caused, named in the past tense.
+
+An event is ``Event(type, data, to)``: ``type`` is a CamelCase past-tense name
+(``FishCaught``), ``data`` a JSON-safe dict of ints, strings, bools, lists and dicts
+(no floats, so the serialisation is canonical), and ``to`` the seat allowed to see it
+(``None`` = public). Replaying a game's events through its ``evolve`` rebuilds the state,
+so chance outcomes are always written into events and a replay never needs the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .canonical import canonical_json
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One fact in a game's event log.
+
+    Attributes:
+        type: past-tense name, e.g. ``"NogsPlaced"``.
+        data: JSON-safe payload (no floats).
+        to: ``None`` for a public event, or the seat index that alone may see it.
+    """
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    to: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the event as ``{"type", "data", "to"}``."""
+        return {"type": self.type, "data": self.data, "to": self.to}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> "Event":
+        """Build an event from :meth:`to_json` output. Raises ``KeyError`` if ``type`` is missing."""
+        return cls(type=obj["type"], data=dict(obj.get("data") or {}), to=obj.get("to"))
+
+    def visible_to(self, seat: int | None) -> bool:
+        """True if a client holding ``seat`` (``None`` = spectator) may see this event."""
+        return self.to is None or (seat is not None and self.to == seat)
+
+
+def public(type_: str, **data: Any) -> Event:
+    """Shorthand for a public event."""
+    return Event(type_, data)
+
+
+def private(seat: int, type_: str, **data: Any) -> Event:
+    """Shorthand for an event only ``seat`` may see."""
+    return Event(type_, data, seat)
+
+
+def events_to_json(events: Iterable[Event]) -> str:
+    """Canonical JSON of a list of events (the form stored in the event log)."""
+    return canonical_json([e.to_json() for e in events])
+
+
+def events_from_json(text: str | bytes) -> list[Event]:
+    """Inverse of :func:`events_to_json`."""
+    import json
+
+    return [Event.from_json(o) for o in json.loads(text)]
+
+
+def visible(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events among ``events`` that ``seat`` (``None`` = spectator) may see."""
+    return [e for e in events if e.visible_to(seat)]
