@@ -1,0 +1,1 @@
+"""Protobuf and gRPC code generated from ``protos/`` by ``make protos`` (never committed)."""

@@ -1,0 +1,58 @@
+"""Settings of every Longhouse process, read from ``LONGHOUSE_*`` environment variables.
+
+Defaults keep clear of a Redis already on 6379 and of common development ports; every
+address is on loopback unless the environment says otherwise.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """All ports and addresses, from the environment (prefix ``LONGHOUSE_``).
+
+    Example: ``LONGHOUSE_REDIS_PORT=6480`` moves Redis; ``LONGHOUSE_GATEWAY_PORT``,
+    ``LONGHOUSE_DECKS_PORT`` etc. move the other processes.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="LONGHOUSE_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    redis_port: int = 6479
+    redis_db: int = 0
+    celery_db: int = 1
+    gateway_port: int = 8470
+    decks_port: int = 50151
+    market_port: int = 50152
+    boards_port: int = 50153
+    scoring_port: int = 50154
+    data_dir: str = "var"
+    ports_mode: str = "grpc"  # "grpc" (hosted stack) or "embedded" (single process)
+    phase_mode: str = "celery"  # "celery" or "inline"
+    celery_visibility_timeout: int = 30  # seconds before an unacknowledged phase task is redelivered
+    grpc_timeout: float = 10.0  # seconds per domain call
+
+    @property
+    def redis_url(self) -> str:
+        """URL of the game store."""
+        return f"redis://{self.host}:{self.redis_port}/{self.redis_db}"
+
+    @property
+    def celery_broker_url(self) -> str:
+        """URL of the Celery broker (same server, another database)."""
+        return f"redis://{self.host}:{self.redis_port}/{self.celery_db}"
+
+    def service_address(self, domain: str) -> str:
+        """``host:port`` of the gRPC service of ``domain`` (deck, market, board, score)."""
+        port = {"deck": self.decks_port, "market": self.market_port,
+                "board": self.boards_port, "score": self.scoring_port}[domain]
+        return f"{self.host}:{port}"
+
+
+@lru_cache(maxsize=1)
+def settings() -> Settings:
+    """The process's settings (read once)."""
+    return Settings()

@@ -1,0 +1,168 @@
+"""The Redis event store: one stream per game, commits checked by version in Lua.
+
+Keys of game ``G`` all carry the hash tag ``{G}`` so a Redis Cluster keeps a game in
+one slot:
+
+* ``game:{G}:log``: the event log, a stream; entry ``v`` has the explicit id ``v-0``
+  and fields ``v``, ``kind``, ``seat``, ``events`` (canonical JSON list of events);
+* ``game:{G}:meta``: hash with ``game``, ``players``, ``version``, ``status``;
+* ``game:{G}:moves``: hash ``"<seat>:<client move id>"`` -> first result (JSON);
+* ``game:{G}:seed``: the secret seed, read and written by the deck service only.
+
+A commit (append the entry, bump the version, store the move result) is one Lua script,
+so it is atomic and fails with nothing written if the version moved on.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+
+from services.rules.core import Event, canonical_json, events_from_json, events_to_json
+
+from .store import Commit, Entry, GameNotFound, VersionConflict
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'game', ARGV[1], 'players', ARGV[2], 'version', 1, 'status', 'active', 'meta', ARGV[3])
+redis.call('XADD', KEYS[2], '1-0', 'v', 1, 'kind', 'create', 'seat', -1, 'events', ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6])
+return 1
+"""
+
+_COMMIT = """
+local v = tonumber(redis.call('HGET', KEYS[1], 'version'))
+if v == nil then return {-1, 0} end
+if v ~= tonumber(ARGV[1]) then return {0, v} end
+local nv = v + 1
+redis.call('XADD', KEYS[2], nv .. '-0', 'v', nv, 'kind', ARGV[2], 'seat', ARGV[3], 'events', ARGV[4])
+redis.call('HSET', KEYS[1], 'version', nv, 'status', ARGV[5])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
+return {1, nv}
+"""
+
+GAMES_INDEX = "longhouse:games"
+
+
+def key(game_id: str, name: str) -> str:
+    """The Redis key ``game:{<game_id>}:<name>``."""
+    return f"game:{{{game_id}}}:{name}"
+
+
+def entry_id(version: int) -> str:
+    """Stream entry id of version ``version`` (also the SSE event id)."""
+    return f"{version}-0"
+
+
+def version_of_entry_id(entry_id_: str | bytes) -> int:
+    """Inverse of :func:`entry_id`. Raises ValueError on a malformed id."""
+    text = entry_id_.decode() if isinstance(entry_id_, bytes) else entry_id_
+    ms, _, _seq = text.partition("-")
+    return int(ms)
+
+
+def entry_from_fields(fields: dict[Any, Any]) -> Entry:
+    """Build an :class:`Entry` from a stream entry's fields (bytes or str keys)."""
+    f = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
+         for k, v in fields.items()}
+    return Entry(int(f["v"]), f["kind"], int(f["seat"]), tuple(events_from_json(f["events"])))
+
+
+class RedisStore:
+    """:class:`services.coordinator.store.EventStore` over a Redis server.
+
+    Args:
+        client: a ``redis.Redis`` client (``decode_responses=False``).
+    """
+
+    def __init__(self, client: redis.Redis):
+        self.r = client
+        self._create = client.register_script(_CREATE)
+        self._commit = client.register_script(_COMMIT)
+
+    @classmethod
+    def from_url(cls, url: str) -> "RedisStore":
+        """A store on the server at ``url``."""
+        return cls(redis.Redis.from_url(url))
+
+    def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
+        """Create the game with its first entry. Raises ValueError if the id is taken."""
+        import time
+
+        ok = self._create(
+            keys=[key(game_id, "meta"), key(game_id, "log"), GAMES_INDEX],
+            args=[meta["game"], meta["players"], canonical_json(meta), events_to_json(events),
+                  int(time.time()), game_id],
+        )
+        if not ok:
+            raise ValueError(f"game {game_id!r} exists")
+        return 1
+
+    def meta(self, game_id: str) -> dict[str, Any]:
+        """``game``, ``players``, ``version``, ``status`` of a game. Raises GameNotFound."""
+        raw = self.r.hgetall(key(game_id, "meta"))
+        if not raw:
+            raise GameNotFound(game_id)
+        m = {k.decode(): v.decode() for k, v in raw.items()}
+        out: dict[str, Any] = json.loads(m.get("meta", "{}"))
+        out.update(game=m["game"], players=int(m["players"]), version=int(m["version"]), status=m["status"])
+        return out
+
+    def version(self, game_id: str) -> int:
+        """Current version. Raises GameNotFound."""
+        v = self.r.hget(key(game_id, "meta"), "version")
+        if v is None:
+            raise GameNotFound(game_id)
+        return int(v)
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Entry]:
+        """Entries with ``after < version <= upto`` (``upto=None``: to the end)."""
+        rows = self.r.xrange(key(game_id, "log"), min=entry_id(after + 1),
+                             max=entry_id(upto) if upto is not None else "+")
+        if not rows and after == 0 and not self.r.exists(key(game_id, "meta")):
+            raise GameNotFound(game_id)
+        return [entry_from_fields(fields) for _id, fields in rows]
+
+    def commit(self, game_id: str, base_version: int, events: list[Event], commit: Commit) -> int:
+        """Append one entry atomically if the game is at ``base_version``.
+
+        Raises:
+            VersionConflict: the game is at another version (nothing written).
+            GameNotFound: no such game.
+        """
+        move_field = f"{commit.move_key[0]}:{commit.move_key[1]}" if commit.move_key else ""
+        ok, v = self._commit(
+            keys=[key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves")],
+            args=[base_version, commit.kind, commit.seat, events_to_json(events), commit.status,
+                  move_field, canonical_json(commit.result) if commit.result is not None else ""],
+        )
+        if ok == -1:
+            raise GameNotFound(game_id)
+        if ok == 0:
+            raise VersionConflict(base_version, int(v))
+        return int(v)
+
+    def move_result(self, game_id: str, seat: int, move_id: str) -> dict[str, Any] | None:
+        """The first result of ``(seat, move_id)``, or ``None``."""
+        raw = self.r.hget(key(game_id, "moves"), f"{seat}:{move_id}")
+        return json.loads(raw) if raw is not None else None
+
+
+class RedisSeeds:
+    """The deck service's seed store: ``game:{G}:seed``, first write wins."""
+
+    def __init__(self, client: redis.Redis):
+        self.r = client
+
+    def put(self, game_id: str, seed: str) -> None:
+        """Store the secret seed of a game unless one is stored already."""
+        self.r.set(key(game_id, "seed"), seed, nx=True)
+
+    def get(self, game_id: str) -> str:
+        """The seed of a game. Raises KeyError if none."""
+        raw = self.r.get(key(game_id, "seed"))
+        if raw is None:
+            raise KeyError(f"no seed stored for game {game_id!r}")
+        return raw.decode()
