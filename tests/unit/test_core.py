@@ -1,0 +1,67 @@
+"""Unit tests of the rules core: canonical form, state hash, chance, events."""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+
+import pytest
+
+from services.rules.core import Chance, Event, canonical_json, events_from_json, events_to_json, state_hash, visible
+from services.rules.core.errors import UnknownGame
+from services.rules.core.game import get_rules
+
+
+@dataclass
+class _S:
+    b: int
+    a: dict
+
+
+def test_canonical_json_sorts_keys_and_handles_dataclasses():
+    assert canonical_json(_S(b=1, a={"z": 1, "y": (2, 3)})) == '{"a":{"y":[2,3],"z":1},"b":1}'
+
+
+def test_canonical_json_rejects_floats():
+    with pytest.raises(TypeError, match="floats"):
+        canonical_json({"x": 0.5})
+
+
+def test_state_hash_changes_with_state_and_not_with_key_order():
+    assert state_hash({"a": 1, "b": 2}) == state_hash({"b": 2, "a": 1})
+    assert state_hash({"a": 1, "b": 2}) != state_hash({"a": 1, "b": 3})
+
+
+def test_chance_is_deterministic_per_seed_and_label():
+    a = Chance("seed", "fishing:0").shuffled(range(20))
+    assert a == Chance("seed", "fishing:0").shuffled(range(20))
+    assert a != Chance("seed", "fishing:1").shuffled(range(20))
+    assert a != Chance("other", "fishing:0").shuffled(range(20))
+    assert sorted(a) == list(range(20))
+
+
+def test_chance_below_is_roughly_uniform():
+    c = Chance("u", "x")
+    counts = collections.Counter(c.below(6) for _ in range(6000))
+    assert set(counts) == set(range(6))
+    assert all(800 < n < 1200 for n in counts.values()), counts
+
+
+def test_chance_rejects_empty_ranges():
+    with pytest.raises(ValueError):
+        Chance("s", "l").below(0)
+    with pytest.raises(ValueError):
+        Chance("s", "l").choice([])
+
+
+def test_events_round_trip_and_visibility():
+    evs = [Event("A", {"x": 1}), Event("B", {"secret": 3}, to=1)]
+    assert events_from_json(events_to_json(evs)) == evs
+    assert [e.type for e in visible(evs, None)] == ["A"]
+    assert [e.type for e in visible(evs, 1)] == ["A", "B"]
+    assert [e.type for e in visible(evs, 0)] == ["A"]
+
+
+def test_unknown_game_names_the_known_ones():
+    with pytest.raises(UnknownGame, match="known games"):
+        get_rules("chess")

@@ -1,0 +1,95 @@
+"""The coordinator and the turn model, proven on the two tiny test-only games.
+
+sealed_bid: several seats decide at once with secret commitments revealed together.
+step_race: the turn order is recomputed after every move.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from services.coordinator.store import MemoryStore, VersionConflict, Commit
+from services.coordinator.table import StaleVersion, embedded_table
+from services.rules.core import GameConfig, IllegalMove, MalformedMove, NotYourTurn, events_to_json
+from tests.core_games import sealed_bid, step_race  # noqa: F401  (registers the games)
+
+
+def _new(game, players=3, seed="s"):
+    t = embedded_table()
+    gid = t.create(GameConfig(game=game, players=players), seed=seed)
+    return t, gid
+
+
+def test_simultaneous_seats_all_decide_and_secrets_stay_private():
+    t, gid = _new("sealed_bid", 3)
+    rules, state, v = t.state(gid)
+    assert rules.to_move(state) == [0, 1, 2]
+    r = t.play(gid, 2, {"type": "bid", "amount": 4}, v, "m1")
+    rules, state, v = t.state(gid)
+    assert rules.to_move(state) == [0, 1]
+    assert "my_bid" not in rules.view(state, 0) and "my_bid" not in rules.view(state, None)
+    assert rules.view(state, 2)["my_bid"] == 4
+    assert [e["type"] for e in r["events"]] == ["BidSealed", "BidChosen"]
+    t.play(gid, 0, {"type": "bid", "amount": 1}, v, "m2")
+    r = t.play(gid, 1, {"type": "bid", "amount": 5}, v + 1, "m3")
+    assert r["events"][-1]["data"] == {"bids": [1, 5, 4], "winner": 1}
+    rules, state, _ = t.state(gid)
+    assert rules.to_move(state) == [0, 1, 2] and state.budget == [4, 0, 1]
+
+
+def test_turn_order_is_recomputed_after_every_move():
+    t, gid = _new("step_race", 3)
+    order = []
+    for steps in (3, 1, 2, 1, 3):
+        rules, state, v = t.state(gid)
+        seat = rules.to_move(state)[0]
+        order.append(seat)
+        t.play(gid, seat, {"type": "advance", "steps": steps}, v)
+    # positions: seat 0 -> 3; seat 1 -> 1; seat 2 -> 2; seat 1 (last, at 1) -> 2 and 3 are
+    # taken, so 4; now seat 2 (at 2) is last.
+    assert order == [0, 1, 2, 1, 2]
+
+
+def test_rejected_moves_change_nothing():
+    t, gid = _new("step_race", 2)
+    before = t.summary(gid)
+    with pytest.raises(NotYourTurn):
+        t.play(gid, 1, {"type": "advance", "steps": 1}, before["version"])
+    with pytest.raises(IllegalMove, match="1, 2 or 3"):
+        t.play(gid, 0, {"type": "advance", "steps": 7}, before["version"])
+    with pytest.raises(MalformedMove):
+        t.play(gid, 0, ["not", "a", "move"], before["version"])
+    with pytest.raises(StaleVersion):
+        t.play(gid, 0, {"type": "advance", "steps": 1}, before["version"] - 1)
+    assert t.summary(gid) == before
+
+
+def test_a_repeated_move_id_returns_the_first_result_and_applies_once():
+    t, gid = _new("step_race", 2)
+    v = t.summary(gid)["version"]
+    first = t.play(gid, 0, {"type": "advance", "steps": 2}, v, "same")
+    again = t.play(gid, 0, {"type": "advance", "steps": 3}, v, "same")
+    assert again == first
+    assert t.summary(gid)["version"] == v + 1
+
+
+def test_same_seed_and_moves_give_the_same_log_and_hash():
+    logs = []
+    for _ in range(2):
+        t, gid = _new("step_race", 3, seed="fixed")
+        while t.summary(gid)["status"] == "active":
+            rules, state, v = t.state(gid)
+            seat = rules.to_move(state)[0]
+            t.play(gid, seat, rules.legal_moves(state, seat)[v % 3], v)
+        logs.append((events_to_json([e for en in t.store.read(gid) for e in en.events]), t.summary(gid)["state_hash"]))
+    assert logs[0] == logs[1]
+    assert '"Advanced"' in logs[0][0]
+
+
+def test_memory_store_refuses_a_stale_commit():
+    s = MemoryStore()
+    s.create("g", {"game": "step_race", "players": 2}, [])
+    assert s.commit("g", 1, [], Commit("move", 0)) == 2
+    with pytest.raises(VersionConflict):
+        s.commit("g", 1, [], Commit("move", 0))
+    assert s.version("g") == 2
