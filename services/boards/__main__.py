@@ -1,0 +1,8 @@
+"""``python -m services.boards``: run the boards service until SIGTERM or SIGINT."""
+
+from services.common.grpc_server import serve
+
+from .server import SPEC
+
+if __name__ == "__main__":
+    raise SystemExit(serve(SPEC))

@@ -1,0 +1,70 @@
+"""Structured logging for every Longhouse process: one JSON object per line on stderr.
+
+Call :func:`configure` once at process start (servers, workers, the gateway); then
+``structlog.get_logger()`` anywhere gives a logger whose lines carry ``timestamp``
+(ISO 8601, UTC), ``level``, ``service`` and ``event`` plus the call's own keys. Records
+from the standard library's ``logging`` (grpc, redis, celery) go through the same
+renderer, so a process never mixes formats.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from typing import Any
+
+import structlog
+
+_lock = threading.Lock()
+_configured: str | None = None
+
+
+def _service_adder(service: str):
+    def add_service(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+        event.setdefault("service", service)
+        return event
+
+    return add_service
+
+
+def configure(service: str, level: str = "INFO") -> None:
+    """Set up JSON logging for the process; idempotent (the first call wins).
+
+    Args:
+        service: the process's name, written into every line (``"decks"``, ``"gateway"``).
+        level: lowest level written (``"DEBUG"``, ``"INFO"``, ...).
+    """
+    global _configured
+    with _lock:
+        if _configured is not None:
+            return
+        _configured = service
+        shared = [
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            _service_adder(service),
+        ]
+        structlog.configure(
+            processors=[*shared, structlog.processors.format_exc_info,
+                        structlog.processors.JSONRenderer(sort_keys=True)],
+            wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
+            logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+            cache_logger_on_first_use=True,
+        )
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[structlog.stdlib.add_logger_name, *shared],
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                        structlog.processors.format_exc_info,
+                        structlog.processors.JSONRenderer(sort_keys=True)],
+        ))
+        root = logging.getLogger()
+        root.handlers[:] = [handler]
+        root.setLevel(level.upper())
+
+
+def get_logger(**bound: Any) -> Any:
+    """A structlog logger with ``bound`` keys on every line."""
+    return structlog.get_logger(**bound)

@@ -1,0 +1,39 @@
+"""The DeckService servicer: decode, run the deck domain's engine, encode.
+
+Errors are mapped to status codes by the shared error interceptor
+(:mod:`services.common.grpc_server`), so the methods here stay a few lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.api import common_pb2, decks_pb2, decks_pb2_grpc
+from services.common.grpc_server import ServiceSpec
+from services.common.wire import serve_apply
+
+
+class DeckServicer(decks_pb2_grpc.DeckServiceServicer):
+    """``longhouse.v1.DeckService`` over a :class:`DomainEngine` of the deck domain."""
+
+    def __init__(self, engine: Any):
+        self.engine = engine
+
+    def OpenGame(self, request: decks_pb2.OpenGameRequest, context) -> decks_pb2.OpenGameReply:
+        """Store the game's secret seed (a fresh one if none is given; first write wins)."""
+        self.engine.open_game(request.game_id, request.seed if request.HasField("seed") else None)
+        return decks_pb2.OpenGameReply()
+
+    def Apply(self, request: common_pb2.ApplyRequest, context) -> common_pb2.ApplyReply:
+        """Run the request's deck operations on a scratch copy; return the new events."""
+        return serve_apply(self.engine, request)
+
+
+SPEC = ServiceSpec(
+    domain="deck",
+    process="decks",
+    full_name=decks_pb2.DESCRIPTOR.services_by_name["DeckService"].full_name,
+    add=decks_pb2_grpc.add_DeckServiceServicer_to_server,
+    servicer=DeckServicer,
+)
+"""How :func:`services.common.grpc_server.serve` runs this service."""
