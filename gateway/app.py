@@ -1,0 +1,78 @@
+"""The gateway's app factory.
+
+``create_app(config)`` builds a Flask app with the blueprints ``games``, ``seats``,
+``moves`` and ``stream`` plus ``GET /healthz``. Configuration (each key may be given
+in ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
+
+* ``REDIS_URL``: the game store;
+* ``PORTS_MODE``: ``"embedded"`` or ``"grpc"``; ``PHASE_MODE``: ``"celery"`` or ``"inline"``;
+* ``CELERY_BROKER_URL``: where phase tasks go;
+* ``MAX_CONTENT_LENGTH``: largest request body (64 KiB);
+* ``SSE_KEEPALIVE_SECONDS`` (15) and ``WAIT_MAX_SECONDS`` (30).
+
+Serve with ``gunicorn -k gthread --threads 32 -b 127.0.0.1:$PORT 'gateway.app:create_app()'``;
+each SSE stream holds one thread while it is open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Flask
+
+from services.common.config import settings
+
+from . import games, moves, seats, stream
+from .clients import get_redis, init_clients
+from .errors import error_response, register_error_handlers
+
+
+def default_config() -> dict[str, Any]:
+    """The configuration taken from the process's settings."""
+    s = settings()
+    return {
+        "REDIS_URL": s.redis_url,
+        "PORTS_MODE": s.ports_mode,
+        "PHASE_MODE": s.phase_mode,
+        "CELERY_BROKER_URL": s.celery_broker_url,
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "SSE_KEEPALIVE_SECONDS": 15,
+        "WAIT_MAX_SECONDS": 30,
+        "JSON_SORT_KEYS": False,
+    }
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the gateway app.
+
+    Args:
+        config: overrides of :func:`default_config` (and any Flask setting, e.g. ``TESTING``).
+    Returns:
+        the app; no connection is opened until the first request needs one.
+    Raises:
+        ValueError: an unknown ``PORTS_MODE`` or ``PHASE_MODE``.
+    """
+    app = Flask(__name__)
+    app.config.update(default_config())
+    app.config.update(config or {})
+    if app.config["PORTS_MODE"] not in ("embedded", "grpc"):
+        raise ValueError(f"PORTS_MODE must be 'embedded' or 'grpc', not {app.config['PORTS_MODE']!r}")
+    if app.config["PHASE_MODE"] not in ("celery", "inline"):
+        raise ValueError(f"PHASE_MODE must be 'celery' or 'inline', not {app.config['PHASE_MODE']!r}")
+    app.json.sort_keys = False
+    init_clients(app)
+    register_error_handlers(app)
+    for module in (games, seats, moves, stream):
+        app.register_blueprint(module.bp)
+
+    @app.get("/healthz")
+    def healthz():
+        """200 ``{"status": "ok"}`` if Redis answers a PING, else 503."""
+        try:
+            get_redis().ping()
+        except (redis.RedisError, OSError) as exc:
+            return error_response(503, "unavailable", f"redis does not answer: {exc.__class__.__name__}")
+        return {"status": "ok"}
+
+    return app

@@ -1,0 +1,67 @@
+"""Request bodies of the gateway, validated with pydantic.
+
+:func:`parse_body` reads the request body as JSON and validates it; any problem is a
+400 ``bad_json`` (not JSON / not an object) or ``bad_request`` (a field is missing,
+of the wrong type or out of range). A body over ``MAX_CONTENT_LENGTH`` is a 413.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+from flask import request
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import ApiError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class CreateGameBody(BaseModel):
+    """``POST /games``: ``{"game", "players", "seed"?, "options"?}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(min_length=1, max_length=64)
+    players: int = Field(ge=1, le=8, strict=True)
+    seed: str | None = Field(default=None, min_length=1, max_length=256)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class MoveBody(BaseModel):
+    """``POST /games/<id>/moves``: ``{"move_id", "expected_version", "move", "seat"?}``.
+
+    ``seat`` is optional; if given it must be the seat the token holds (else 403).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    move_id: str = Field(min_length=1, max_length=128)
+    expected_version: int = Field(ge=0, strict=True)
+    move: dict[str, Any]
+    seat: int | None = Field(default=None, ge=0, strict=True)
+
+
+def parse_body(model: type[M]) -> M:
+    """The request's JSON body validated as ``model``.
+
+    Raises:
+        ApiError 400: malformed JSON, not an object, or invalid fields.
+        RequestEntityTooLarge (413): the body is over the limit.
+    """
+    raw = request.get_data(cache=False)
+    try:
+        obj = json.loads(raw) if raw else None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiError(400, "bad_json", f"the body is not valid JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise ApiError(400, "bad_json", "the body must be a JSON object")
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        parts = []
+        for err in exc.errors()[:3]:
+            loc = ".".join(str(p) for p in err.get("loc", ()))
+            parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
+        raise ApiError(400, "bad_request", "; ".join(parts)) from None

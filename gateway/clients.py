@@ -1,0 +1,80 @@
+"""Per-process shared clients of the gateway, reached through small accessors.
+
+Nothing connects at import or at ``create_app``: the Redis client and the Table are
+built on first use in the serving process (so gunicorn workers never share a socket
+with their parent) and kept in ``app.extensions["longhouse"]``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import redis
+from flask import Flask, current_app
+
+from services.coordinator.redis_store import RedisStore
+from services.coordinator.table import Table
+
+
+class Clients:
+    """Lazily built shared clients of one app in one process.
+
+    Args:
+        config: the app's config (``REDIS_URL``, ``PORTS_MODE``, ``PHASE_MODE``,
+            ``CELERY_BROKER_URL``).
+    """
+
+    def __init__(self, config: dict[str, Any]):
+        self.config = config
+        self._lock = threading.Lock()
+        self._redis: redis.Redis | None = None
+        self._table: Table | None = None
+
+    def redis(self) -> redis.Redis:
+        """The Redis client of the game store (bytes responses)."""
+        if self._redis is None:
+            with self._lock:
+                if self._redis is None:
+                    self._redis = redis.Redis.from_url(
+                        self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
+                        health_check_interval=30)
+        return self._redis
+
+    def table(self) -> Table:
+        """The coordinator Table over the Redis store (ports and phases per config)."""
+        if self._table is None:
+            client = self.redis()
+            with self._lock:
+                if self._table is None:
+                    from services.phases.hosting import build_table
+
+                    self._table = build_table(
+                        client, ports_mode=self.config["PORTS_MODE"],
+                        phase_mode=self.config["PHASE_MODE"],
+                        broker_url=self.config.get("CELERY_BROKER_URL"))
+        return self._table
+
+    def store(self) -> RedisStore:
+        """The Table's event store."""
+        return self.table().store  # type: ignore[return-value]
+
+
+def init_clients(app: Flask) -> None:
+    """Attach an (empty, lazy) :class:`Clients` to ``app``."""
+    app.extensions["longhouse"] = Clients(app.config)
+
+
+def clients() -> Clients:
+    """The current app's :class:`Clients`."""
+    return current_app.extensions["longhouse"]
+
+
+def get_redis() -> redis.Redis:
+    """The current app's Redis client."""
+    return clients().redis()
+
+
+def get_table() -> Table:
+    """The current app's Table."""
+    return clients().table()

@@ -1,0 +1,90 @@
+"""JSON errors of the gateway: every 4xx/5xx answer is ``{"error": code, "reason": text}``.
+
+Domain exceptions map to statuses here, once, so the views stay short:
+
+| exception | status | code |
+|---|---|---|
+| :class:`ApiError` | its own | its own |
+| ``GameNotFound`` | 404 | ``game_not_found`` |
+| ``StaleVersion`` | 409 | ``stale_version`` (plus ``"version"``: the current one) |
+| ``NotYourTurn`` | 409 | ``not_your_turn`` |
+| ``IllegalMove`` / ``MalformedMove`` | 422 | ``illegal_move`` / ``malformed_move`` |
+| ``UnknownGame`` / ``BadConfig`` | 422 | ``unknown_game`` / ``bad_config`` |
+| any ``HTTPException`` (404 route, 405, 413, ...) | its own | snake-case name |
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, jsonify
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from services.coordinator.store import GameNotFound
+from services.coordinator.table import StaleVersion
+from services.rules.core import NotYourTurn, RulesError
+
+log = logging.getLogger("longhouse.gateway")
+
+
+class ApiError(Exception):
+    """An error answer chosen by a view.
+
+    Args:
+        status: HTTP status (4xx).
+        code: machine-readable error code, e.g. ``"unknown_token"``.
+        reason: one sentence for a person.
+        extra: more JSON fields for the body.
+    """
+
+    def __init__(self, status: int, code: str, reason: str, **extra: Any):
+        super().__init__(reason)
+        self.status = status
+        self.code = code
+        self.reason = reason
+        self.extra = extra
+
+
+def error_response(status: int, code: str, reason: str, **extra: Any):
+    """A Flask response ``(json, status)`` with ``{"error", "reason", **extra}``."""
+    return jsonify({"error": code, "reason": reason, **extra}), status
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Install the JSON handlers listed in the module docstring on ``app``."""
+
+    @app.errorhandler(ApiError)
+    def _api(exc: ApiError):
+        return error_response(exc.status, exc.code, exc.reason, **exc.extra)
+
+    @app.errorhandler(GameNotFound)
+    def _no_game(exc: GameNotFound):
+        return error_response(404, "game_not_found", str(exc))
+
+    @app.errorhandler(StaleVersion)
+    def _stale(exc: StaleVersion):
+        return error_response(409, "stale_version", str(exc), version=exc.actual)
+
+    @app.errorhandler(RulesError)
+    def _rules(exc: RulesError):
+        status = 409 if isinstance(exc, NotYourTurn) else 422
+        return error_response(status, exc.code, exc.reason)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(exc: RequestEntityTooLarge):
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        return error_response(413, "body_too_large", f"the request body is larger than {limit} bytes")
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):
+        code = (exc.name or "error").lower().replace(" ", "_").replace("'", "")
+        resp = error_response(exc.code or 500, code, exc.description or code)
+        if exc.code == 405 and getattr(exc, "valid_methods", None):
+            resp[0].headers["Allow"] = ", ".join(exc.valid_methods)
+        return resp
+
+    @app.errorhandler(Exception)
+    def _internal(exc: Exception):
+        log.exception("unhandled error")
+        return error_response(500, "internal_error", "the server failed to answer this request")

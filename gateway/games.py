@@ -1,0 +1,90 @@
+"""Blueprint ``games``: create a game, read its summary and player view, long-poll it.
+
+* ``POST /games`` -> 201 ``{"game_id", "version", "status"}`` (the seed is never echoed)
+* ``GET /games/<id>`` -> the public summary (:func:`gateway.lookup.public_summary`)
+* ``GET /games/<id>/view`` -> ``{"version", "seat", "status", "to_move", "outcome", "view"}``
+* ``GET /games/<id>/wait?after=<v>&timeout=<s>`` -> the summary once version > ``after``
+  or after ``timeout`` seconds (at most 30)
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, request
+
+from services.coordinator.redis_store import entry_id, key
+from services.coordinator.table import status_of
+from services.rules.core import GameConfig
+
+from .bodies import CreateGameBody, parse_body
+from .clients import get_redis, get_table
+from .errors import ApiError
+from .lookup import caller_seat, public_summary, require_game
+
+bp = Blueprint("games", __name__)
+
+
+@bp.post("/games")
+def create_game():
+    """Create a game. 201 ``{"game_id", "version", "status"}``; 400 bad body; 422 bad game/config."""
+    body = parse_body(CreateGameBody)
+    table = get_table()
+    game_id = table.create(GameConfig(game=body.game, players=body.players, options=body.options),
+                           seed=body.seed)
+    rules, state, version = table.state(game_id)
+    return {"game_id": game_id, "version": version, "status": status_of(rules, state)}, 201
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    """The public summary of a game; 404 if unknown."""
+    require_game(game_id)
+    return public_summary(game_id)
+
+
+@bp.get("/games/<game_id>/view")
+def get_view(game_id: str):
+    """The player view of the token's seat, or the spectator view without a token."""
+    require_game(game_id)
+    seat = caller_seat(game_id, required=False)
+    rules, state, version = get_table().state(game_id)
+    return {
+        "version": version,
+        "seat": seat,
+        "status": status_of(rules, state),
+        "to_move": rules.to_move(state),
+        "outcome": rules.outcome(state),
+        "view": rules.view(state, seat),
+    }
+
+
+def _number(name: str, default: float | None, low: float, high: float | None = None,
+            integer: bool = False) -> float | None:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:
+        raise ApiError(400, "bad_request", f"{name} must be a number") from None
+    if value != value or value < low:
+        raise ApiError(400, "bad_request", f"{name} must be at least {low}")
+    return min(value, high) if high is not None else value
+
+
+@bp.get("/games/<game_id>/wait")
+def wait(game_id: str):
+    """Block (one ``XREAD BLOCK``) until the version is above ``after`` or ``timeout`` passes.
+
+    Query: ``after`` (int, required), ``timeout`` (seconds, default and maximum 30).
+    Returns the ``GET /games/<id>`` body either way.
+    """
+    if request.args.get("after") is None:
+        raise ApiError(400, "bad_request", "after=<version> is required")
+    after = int(_number("after", 0, 0, integer=True))
+    limit = float(current_app.config["WAIT_MAX_SECONDS"])
+    timeout = float(_number("timeout", limit, 0, limit))
+    meta = require_game(game_id)
+    if meta["version"] <= after and timeout > 0:
+        get_redis().xread({key(game_id, "log"): entry_id(after)}, count=1,
+                          block=max(1, int(timeout * 1000)))
+    return public_summary(game_id)

@@ -1,0 +1,66 @@
+"""Helpers shared by the blueprints: finding a game and the seat of the caller."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from services.coordinator.store import GameNotFound
+from services.coordinator.table import status_of
+
+from .auth import bearer_token, seat_of, seats_taken
+from .clients import get_redis, get_table
+from .errors import ApiError
+
+_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def require_game(game_id: str) -> dict[str, Any]:
+    """Metadata of ``game_id`` (``game``, ``players``, ``version``, ``status``).
+
+    Raises:
+        GameNotFound (404): malformed or unknown id.
+    """
+    if not _GAME_ID.match(game_id):
+        raise GameNotFound(game_id)
+    return get_table().store.meta(game_id)
+
+
+def caller_seat(game_id: str, required: bool, allow_query_token: bool = False) -> int | None:
+    """The seat the request's token holds in ``game_id`` (``None`` for a spectator).
+
+    Raises:
+        ApiError 401/403: see :func:`gateway.auth.seat_of`.
+    """
+    return seat_of(get_redis(), game_id, bearer_token(allow_query_token), required)
+
+
+def check_claimed_seat(claimed: Any, seat: int) -> None:
+    """Raise ApiError 403 ``wrong_seat`` if the request names a seat its token does not hold."""
+    if claimed is not None and claimed != seat:
+        raise ApiError(403, "wrong_seat", f"this token holds seat {seat}, not seat {claimed}")
+
+
+def public_summary(game_id: str) -> dict[str, Any]:
+    """The ``GET /games/<id>`` body.
+
+    ``{"game_id", "game", "version", "status", "to_move", "outcome", "seats_taken"}``
+    plus ``"state_hash"`` only once the game is over (a running game's hash would let
+    a client test guesses about hidden information).
+    """
+    rules, state, version = get_table().state(game_id)
+    status = status_of(rules, state)
+    out = {
+        "game_id": game_id,
+        "game": rules.name,
+        "version": version,
+        "status": status,
+        "to_move": rules.to_move(state),
+        "outcome": rules.outcome(state),
+        "seats_taken": seats_taken(get_redis(), game_id),
+    }
+    if status == "over":
+        from services.rules.core import state_hash
+
+        out["state_hash"] = state_hash(rules.hash_view(state))
+    return out

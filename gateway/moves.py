@@ -1,0 +1,45 @@
+"""Blueprint ``moves``: legal moves of the caller's seat and submitting a move.
+
+* ``GET /games/<id>/legal-moves`` (token) -> ``{"version", "seat", "moves"}``
+* ``POST /games/<id>/moves`` (token) body ``{"move_id", "expected_version", "move"}``
+  -> ``{"version", "events"}`` with only the events the seat may see. A repeat of the
+  same ``move_id`` by the same seat returns the first result and changes nothing.
+
+Errors: 401/403 token, 404 game, 400 body, 409 ``stale_version`` / ``not_your_turn``,
+422 ``illegal_move`` / ``malformed_move``. A rejected move changes nothing.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+from .bodies import MoveBody, parse_body
+from .clients import get_table
+from .errors import ApiError
+from .lookup import caller_seat, check_claimed_seat, require_game
+
+bp = Blueprint("moves", __name__)
+
+
+@bp.get("/games/<game_id>/legal-moves")
+def legal_moves(game_id: str):
+    """Legal moves of the token's seat now (empty if it is not that seat's decision)."""
+    require_game(game_id)
+    seat = caller_seat(game_id, required=True)
+    claimed = request.args.get("seat")
+    if claimed is not None:
+        if not claimed.isdigit():
+            raise ApiError(400, "bad_request", "seat must be an integer")
+        check_claimed_seat(int(claimed), seat)
+    rules, state, version = get_table().state(game_id)
+    return {"version": version, "seat": seat, "moves": rules.legal_moves(state, seat)}
+
+
+@bp.post("/games/<game_id>/moves")
+def play(game_id: str):
+    """Resolve and commit one move of the token's seat."""
+    require_game(game_id)
+    seat = caller_seat(game_id, required=True)
+    body = parse_body(MoveBody)
+    check_claimed_seat(body.seat, seat)
+    return get_table().play(game_id, seat, body.move, body.expected_version, move_id=body.move_id)

@@ -1,0 +1,29 @@
+"""Blueprint ``seats``: ``POST /games/<id>/seats/<seat>`` takes a seat and issues its token.
+
+201 ``{"seat", "token"}``; 404 unknown game; 422 a seat that is not an integer in
+``0..players-1``; 409 the seat is taken. The token is shown once; only its sha256 is kept.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+from .auth import claim_seat
+from .clients import get_redis
+from .errors import ApiError
+from .lookup import require_game
+
+bp = Blueprint("seats", __name__)
+
+
+@bp.post("/games/<game_id>/seats/<seat>")
+def take_seat(game_id: str, seat: str):
+    """Claim ``seat`` of ``game_id``; see the module docstring for the answers."""
+    meta = require_game(game_id)
+    players = int(meta["players"])
+    if not seat.isdigit() or not 0 <= int(seat) < players:
+        raise ApiError(422, "bad_seat", f"seat must be an integer from 0 to {players - 1}")
+    token = claim_seat(get_redis(), game_id, int(seat))
+    if token is None:
+        raise ApiError(409, "seat_taken", f"seat {int(seat)} is already taken")
+    return {"seat": int(seat), "token": token}, 201

@@ -1,0 +1,127 @@
+"""Blueprint ``stream``: a game's event log as Server-Sent Events.
+
+``GET /games/<id>/stream`` sends one message per log entry, in order::
+
+    id: <version>-0
+    event: commit
+    data: {"version": v, "kind": "move", "seat": 0, "events": [...]}
+
+``events`` holds only what this client may see (its seat's private events and the
+public ones; a spectator, without a token, sees public events only). The stream
+resumes after ``Last-Event-ID`` (header, or ``?last_event_id=``) and otherwise starts
+at the first entry. One ``XREAD BLOCK`` loop serves each stream; while nothing
+happens a ``: keep-alive`` comment goes out every ``SSE_KEEPALIVE_SECONDS`` (15).
+``?max_events=N`` ends the stream after N messages and ``?idle_timeout=S`` after S
+seconds without one, so tools and tests can bound every stream.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Iterator
+
+import redis
+from flask import Blueprint, Response, current_app, request
+
+from services.coordinator.redis_store import entry_from_fields, entry_id, key, version_of_entry_id
+
+from .clients import get_redis
+from .errors import ApiError
+from .lookup import caller_seat, require_game
+
+bp = Blueprint("stream", __name__)
+
+SSE_HEADERS = {
+    "Cache-Control": "no-cache",
+    "X-Accel-Buffering": "no",
+}
+
+
+def _resume_version() -> int:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    if not raw:
+        return 0
+    try:
+        version = version_of_entry_id(raw.strip())
+    except ValueError:
+        raise ApiError(400, "bad_last_event_id", 'Last-Event-ID must look like "<version>-0"') from None
+    if version < 0:
+        raise ApiError(400, "bad_last_event_id", "Last-Event-ID must not be negative")
+    return version
+
+
+def _positive(name: str, integer: bool) -> float | None:
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:
+        raise ApiError(400, "bad_request", f"{name} must be a positive number") from None
+    if not value > 0 or value == float("inf"):
+        raise ApiError(400, "bad_request", f"{name} must be a positive number")
+    return value
+
+
+def format_entry(fields: dict, seat: int | None) -> str:
+    """One SSE message for a log entry's raw fields, with only the events ``seat`` may see."""
+    entry = entry_from_fields(fields)
+    data = {
+        "version": entry.version,
+        "kind": entry.kind,
+        "seat": entry.seat,
+        "events": [e.to_json() for e in entry.events if e.visible_to(seat)],
+    }
+    return (f"id: {entry_id(entry.version)}\nevent: commit\n"
+            f"data: {json.dumps(data, separators=(',', ':'), sort_keys=True)}\n\n")
+
+
+def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int,
+                 max_events: int | None, idle_timeout: float | None,
+                 keepalive: float) -> Iterator[str]:
+    """The SSE text of a stream: entries after version ``after``, then new ones as they come.
+
+    Ends after ``max_events`` messages, or after ``idle_timeout`` seconds without an
+    entry; otherwise runs until the client goes away (noticed at the next write).
+    """
+    log_key = key(game_id, "log")
+    last_id: str | bytes = entry_id(after)
+    sent = 0
+    yield "retry: 2000\n\n"
+    idle_deadline = time.monotonic() + idle_timeout if idle_timeout else None
+    while True:
+        block = keepalive
+        if idle_deadline is not None:
+            block = min(block, idle_deadline - time.monotonic())
+            if block <= 0:
+                return
+        rows = client.xread({log_key: last_id}, count=100, block=max(1, int(block * 1000)))
+        if not rows:
+            if idle_deadline is not None and time.monotonic() >= idle_deadline:
+                return
+            yield ": keep-alive\n\n"
+            continue
+        for stream_id, fields in rows[0][1]:
+            yield format_entry(fields, seat)
+            last_id = stream_id
+            sent += 1
+            if max_events is not None and sent >= max_events:
+                return
+        if idle_deadline is not None:
+            idle_deadline = time.monotonic() + idle_timeout
+
+
+@bp.get("/games/<game_id>/stream")
+def stream(game_id: str):
+    """The SSE stream of a game (see the module docstring). 404 unknown game; 401/403 token."""
+    require_game(game_id)
+    seat = caller_seat(game_id, required=False, allow_query_token=True)
+    after = _resume_version()
+    max_events = _positive("max_events", integer=True)
+    idle_timeout = _positive("idle_timeout", integer=False)
+    messages = sse_messages(get_redis(), game_id, seat, after,
+                            int(max_events) if max_events else None, idle_timeout,
+                            float(current_app.config["SSE_KEEPALIVE_SECONDS"]))
+    return Response(messages, status=200, mimetype="text/event-stream", headers=SSE_HEADERS,
+                    direct_passthrough=True)

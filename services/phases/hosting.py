@@ -1,0 +1,70 @@
+"""Builds the coordinator :class:`~services.coordinator.table.Table` of a hosted process.
+
+The gateway and the phase worker run the same Table over the Redis event store; they
+differ only in where the four domains run (``ports_mode``: ``"embedded"`` in-process,
+``"grpc"`` in the domain services) and where phases go (``phase_mode``: ``"celery"``
+queues them, ``"inline"`` runs them at once in the committing process).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+
+from services.common.config import Settings, settings as default_settings
+from services.coordinator.ports import embedded_ports
+from services.coordinator.redis_store import RedisSeeds, RedisStore
+from services.coordinator.scheduler import CeleryScheduler
+from services.coordinator.table import InlineScheduler, PhaseScheduler, Table
+
+PORTS_MODES = ("embedded", "grpc")
+PHASE_MODES = ("celery", "inline")
+
+
+def build_ports(client: redis.Redis, store: RedisStore, ports_mode: str,
+                settings: Settings | None = None) -> dict[str, Any]:
+    """The four ports, domain -> port.
+
+    Args:
+        client: Redis client of the game store (the embedded deck keeps seeds there).
+        store: the event store the embedded domains read.
+        ports_mode: ``"embedded"`` or ``"grpc"`` (the gRPC adapters are imported only then).
+        settings: addresses of the gRPC services (default: the process's settings).
+    Raises:
+        ValueError: unknown ``ports_mode``.
+    """
+    if ports_mode == "embedded":
+        return embedded_ports(store, RedisSeeds(client))
+    if ports_mode == "grpc":
+        from services.coordinator.grpc_ports import grpc_ports
+
+        return grpc_ports(settings or default_settings())
+    raise ValueError(f"ports_mode must be one of {PORTS_MODES}, not {ports_mode!r}")
+
+
+def build_scheduler(phase_mode: str, broker_url: str | None = None,
+                    celery_app: Any | None = None) -> PhaseScheduler:
+    """An :class:`InlineScheduler` or a :class:`CeleryScheduler`.
+
+    Raises:
+        ValueError: unknown ``phase_mode``.
+    """
+    if phase_mode == "inline":
+        return InlineScheduler()
+    if phase_mode == "celery":
+        return CeleryScheduler(celery_app, broker_url)
+    raise ValueError(f"phase_mode must be one of {PHASE_MODES}, not {phase_mode!r}")
+
+
+def build_table(client: redis.Redis, *, ports_mode: str, phase_mode: str,
+                broker_url: str | None = None, celery_app: Any | None = None,
+                settings: Settings | None = None) -> Table:
+    """``Table(RedisStore(client), ports, scheduler)`` for the given modes.
+
+    Raises:
+        ValueError: an unknown mode.
+    """
+    store = RedisStore(client)
+    ports = build_ports(client, store, ports_mode, settings)
+    return Table(store, ports, build_scheduler(phase_mode, broker_url, celery_app))

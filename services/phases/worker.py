@@ -1,0 +1,109 @@
+"""The Celery phase worker: ``celery -A services.phases.worker worker -l info``.
+
+It consumes the queue :data:`~services.coordinator.scheduler.QUEUE` on the broker
+``settings().celery_broker_url`` and runs the task ``run_phase(game_id, phase,
+version)``, which calls :meth:`Table.run_phase
+<services.coordinator.table.Table.run_phase>` through the same ports as the gateway
+(``LONGHOUSE_PORTS_MODE``) and commits with the same version check. Tasks are
+acknowledged late and prefetched one at a time, so a worker killed while it holds a
+task loses nothing: after ``celery_visibility_timeout`` seconds the broker hands the
+task to another worker, and a task for a version the game has left is a no-op.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+import redis
+from celery import Celery
+
+from services.common.config import settings
+from services.coordinator.scheduler import QUEUE, TASK_NAME
+from services.coordinator.store import GameNotFound
+
+log = logging.getLogger("longhouse.phases")
+
+
+def make_celery(broker_url: str | None = None) -> Celery:
+    """A Celery app configured for phase tasks (no result backend).
+
+    Args:
+        broker_url: the broker (default ``settings().celery_broker_url``).
+    Returns:
+        the app; senders use ``send_task(TASK_NAME, ...)``, workers the module's :data:`app`.
+    """
+    s = settings()
+    vt = int(s.celery_visibility_timeout)
+    app = Celery("longhouse.phases", broker=broker_url or s.celery_broker_url)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_transport_options={
+            "visibility_timeout": vt,
+            # look for tasks abandoned by dead workers often enough to honour the timeout
+            "unacked_restore_interval": max(1, min(10, vt // 3)),
+            "unacked_restore_throttle": 1,
+        },
+        broker_connection_retry_on_startup=True,
+        task_ignore_result=True,
+        task_default_queue=QUEUE,
+        task_serializer="json",
+        accept_content=["json"],
+        worker_send_task_events=False,
+    )
+    return app
+
+
+app = make_celery()
+
+_table_lock = threading.Lock()
+_table: Any = None
+
+
+def worker_table() -> Any:
+    """The worker process's Table (built on first use, after any fork).
+
+    Ports and the scheduler of follow-on phases come from the settings
+    (``LONGHOUSE_PORTS_MODE``, ``LONGHOUSE_PHASE_MODE``).
+    """
+    global _table
+    if _table is None:
+        with _table_lock:
+            if _table is None:
+                from services.phases.hosting import build_table
+
+                s = settings()
+                client = redis.Redis.from_url(s.redis_url)
+                _table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode,
+                                     celery_app=app, settings=s)
+    return _table
+
+
+@app.task(name=TASK_NAME, autoretry_for=(redis.ConnectionError, ConnectionError),
+          retry_backoff=True, retry_backoff_max=30, max_retries=10)
+def run_phase(game_id: str, phase: str, version: int) -> bool:
+    """Run phase ``phase`` of ``game_id`` if the game is still at ``version``.
+
+    Returns:
+        True if this run committed the phase; False if the game had moved on (a
+        duplicate or redelivered task) or does not exist.
+    Raises:
+        Connection errors are retried with back-off; rules errors propagate (logged).
+    """
+    started = time.monotonic()
+    try:
+        committed = worker_table().run_phase(game_id, phase, int(version))
+        outcome = "committed" if committed else "skipped"
+    except GameNotFound:
+        committed, outcome = False, "unknown_game"
+    log.info(json.dumps({
+        "msg": "phase_run", "game_id": game_id, "phase": phase, "version": int(version),
+        "outcome": outcome, "ms": round((time.monotonic() - started) * 1000), "pid": os.getpid(),
+    }, sort_keys=True))
+    return committed
