@@ -57,13 +57,18 @@ def _wrap_unary(handler: grpc.RpcMethodHandler | None,
 
 
 class LoggingInterceptor(grpc.ServerInterceptor):
-    """Writes one structured line per unary call: method, game_id, duration_ms, status."""
+    """Writes one structured line per unary call: method, game_id, duration_ms, status.
+
+    Health and reflection calls (probes every few seconds) are written at DEBUG level.
+    """
 
     def __init__(self) -> None:
         self.log = logs.get_logger()
 
     def intercept_service(self, continuation, handler_call_details):
         method = handler_call_details.method
+        quiet = method.startswith(("/grpc.health.v1.", "/grpc.reflection."))
+        write = self.log.debug if quiet else self.log.info
 
         def wrap(inner):
             def logged(request, context):
@@ -76,9 +81,12 @@ class LoggingInterceptor(grpc.ServerInterceptor):
                     status = code.name if isinstance(code, grpc.StatusCode) else "UNKNOWN"
                     raise
                 finally:
-                    self.log.info("rpc", method=method, game_id=getattr(request, "game_id", None),
-                                  duration_ms=round((time.perf_counter() - start) * 1000, 3),
-                                  status=status)
+                    fields = {"method": method, "status": status,
+                              "duration_ms": round((time.perf_counter() - start) * 1000, 3)}
+                    game_id = getattr(request, "game_id", None)
+                    if game_id is not None:
+                        fields["game_id"] = game_id
+                    write("rpc", **fields)
             return logged
 
         return _wrap_unary(continuation(handler_call_details), wrap)
