@@ -1,0 +1,123 @@
+"""A small HTTP client of the gateway, used by the built-in bots and the tournament.
+
+One :class:`GatewayClient` holds one ``requests.Session`` (keep-alive); use one per
+thread. Every call raises :class:`GatewayError` for a 4xx/5xx answer, carrying the
+status and the gateway's ``{"error", "reason"}`` body; a 409 (stale version, not your
+turn) is the subclass :class:`Conflict`, which a bot answers by reading again.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import requests
+
+
+class GatewayError(Exception):
+    """The gateway answered with an error status.
+
+    Attributes:
+        status: the HTTP status code.
+        error: the body's ``"error"`` (a short code), or ``"http_<status>"``.
+        reason: the body's ``"reason"`` (readable), or the raw text.
+    """
+
+    def __init__(self, status: int, error: str, reason: str):
+        super().__init__(f"{status} {error}: {reason}")
+        self.status = status
+        self.error = error
+        self.reason = reason
+
+
+class Conflict(GatewayError):
+    """409: the expected version is stale or it is not the seat's turn; read and retry."""
+
+
+class GatewayClient:
+    """Calls of the gateway's HTTP API (``/games``, seats, views, legal moves, moves, wait).
+
+    Args:
+        base_url: e.g. ``http://127.0.0.1:8470``.
+        timeout: seconds per request (a long-poll adds its own wait to it).
+    """
+
+    def __init__(self, base_url: str, timeout: float = 30.0):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.session = requests.Session()
+
+    def close(self) -> None:
+        """Close the session's connections."""
+        self.session.close()
+
+    def __enter__(self) -> "GatewayClient":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- plumbing -----------------------------------------------------------------
+    def _call(self, method: str, path: str, token: str | None = None, timeout: float | None = None,
+              **kwargs: Any) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        resp = self.session.request(method, self.base_url + path, headers=headers,
+                                    timeout=timeout or self.timeout, **kwargs)
+        if resp.status_code >= 400:
+            try:
+                body = resp.json()
+                error, reason = str(body.get("error", f"http_{resp.status_code}")), str(body.get("reason", ""))
+            except ValueError:
+                error, reason = f"http_{resp.status_code}", resp.text[:500]
+            cls = Conflict if resp.status_code == 409 else GatewayError
+            raise cls(resp.status_code, error, reason)
+        return resp.json()
+
+    # -- the API --------------------------------------------------------------------
+    def health(self) -> bool:
+        """True if ``GET /healthz`` answers 200."""
+        try:
+            return self.session.get(self.base_url + "/healthz", timeout=self.timeout).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def create_game(self, game: str, players: int, seed: str | None = None,
+                    options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``POST /games`` -> ``{"game_id", "version", "status"}``."""
+        body: dict[str, Any] = {"game": game, "players": players, "options": options or {}}
+        if seed is not None:
+            body["seed"] = seed
+        return self._call("POST", "/games", json=body)
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        """``GET /games/<id>`` -> the summary (``version``, ``status``, ``to_move``, ``outcome`` ...)."""
+        return self._call("GET", f"/games/{game_id}")
+
+    def take_seat(self, game_id: str, seat: int) -> str:
+        """``POST /games/<id>/seats/<seat>``; returns the seat's bearer token."""
+        return self._call("POST", f"/games/{game_id}/seats/{seat}")["token"]
+
+    def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        """``GET /games/<id>/view`` -> ``{"version", "seat", "status", "to_move", "outcome", "view"}``."""
+        return self._call("GET", f"/games/{game_id}/view", token=token)
+
+    def legal_moves(self, game_id: str, token: str) -> dict[str, Any]:
+        """``GET /games/<id>/legal-moves`` -> ``{"version", "seat", "moves"}``."""
+        return self._call("GET", f"/games/{game_id}/legal-moves", token=token)
+
+    def move(self, game_id: str, token: str, move: dict[str, Any], expected_version: int,
+             move_id: str | None = None) -> dict[str, Any]:
+        """``POST /games/<id>/moves`` with a fresh move id -> ``{"version", "events"}``.
+
+        Raises:
+            Conflict: 409, the version moved on or it is not this seat's turn.
+            GatewayError: any other refusal (illegal or malformed move, unknown game).
+        """
+        body = {"move_id": move_id or uuid.uuid4().hex, "expected_version": expected_version, "move": move}
+        return self._call("POST", f"/games/{game_id}/moves", token=token, json=body)
+
+    def wait(self, game_id: str, after: int, timeout: float = 10.0) -> dict[str, Any]:
+        """``GET /games/<id>/wait?after=<v>&timeout=<s>``: the summary once the version passes ``after``
+        (or when the long-poll times out)."""
+        return self._call("GET", f"/games/{game_id}/wait", params={"after": after, "timeout": timeout},
+                          timeout=self.timeout + timeout)

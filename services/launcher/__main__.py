@@ -1,0 +1,143 @@
+"""``python -m services.launcher``: the main job behind ``make run``.
+
+Starts the whole stack (Redis, the four services, the Celery worker, the gateway) as
+separate processes, plays a small tournament between random bots through the gateway
+with a progress bar, prints the standings, then keeps serving until Ctrl-C (or, with
+``--once``, exits: 0 if every game ended by the rules). Every process it started is
+stopped on the way out, however it leaves.
+
+Each run gets a fresh data directory ``<LONGHOUSE_DATA_DIR>/run-<timestamp>`` (Redis
+data and the logs), so runs never see each other's games; ``--data-dir`` picks one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from services.common.config import Settings
+
+from .stack import Stack
+from .supervisor import LaunchError, PortInUse
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by SIGTERM or SIGHUP, so the stack is stopped on the way out."""
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    raise Terminated(signal.Signals(signum).name)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (see ``--help``)."""
+    p = argparse.ArgumentParser(prog="python -m services.launcher",
+                                description="Start the Longhouse stack, play a bot tournament, keep serving.")
+    p.add_argument("--once", action="store_true", help="exit after the tournament (non-zero if a game failed)")
+    p.add_argument("--games", type=int, default=3, help="games in the tournament (default 3; 0 = none)")
+    p.add_argument("--seed", default="7", help="tournament seed (default 7)")
+    p.add_argument("--players", type=int, default=3, help="seats per game (default 3)")
+    p.add_argument("--game", default="noggin", help="game to play (default noggin)")
+    p.add_argument("--report", type=Path, help="write the tournament report (JSON) here")
+    p.add_argument("--parallel", type=int, default=3, help="games played at once (default 3)")
+    p.add_argument("--move-cap", type=int, default=20_000, help="failure guard: abandon a game after this many moves")
+    p.add_argument("--data-dir", type=Path,
+                   help="this run's directory for Redis data and logs (default <LONGHOUSE_DATA_DIR>/run-<timestamp>)")
+    args = p.parse_args(argv)
+    if args.games < 0 or args.players < 1:
+        p.error("--games must be >= 0 and --players >= 1")
+    return args
+
+
+def run_dir(settings: Settings, given: Path | None) -> Path:
+    """The run's data directory: ``given``, or a fresh ``<data_dir>/run-<timestamp>``."""
+    if given is not None:
+        given.mkdir(parents=True, exist_ok=True)
+        return given
+    base = Path(settings.data_dir)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(100):
+        path = base / (f"run-{stamp}" if n == 0 else f"run-{stamp}-{n}")
+        try:
+            path.mkdir(parents=True)
+            return path
+        except FileExistsError:
+            continue
+    raise LaunchError(f"cannot make a fresh run directory under {base}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the main job; returns the exit code (0 ok, 1 a game failed, 2 the stack failed)."""
+    from services.tournament.display import games_table, play_with_progress, standings_table
+    from services.tournament.runner import TournamentConfig
+
+    args = parse_args(argv)
+    console = Console()
+    settings = Settings()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_signal)
+        signal.signal(signal.SIGHUP, _on_signal)
+    data_dir = run_dir(settings, args.data_dir)
+    stack = Stack(settings, data_dir)
+    code = 0
+    try:
+        console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {data_dir})")
+        started = time.monotonic()
+        stack.start()
+        console.print(f"stack ready in {time.monotonic() - started:.1f} s: " + ", ".join(
+            f"{name} (pid {pid})" for name, pid in stack.pids().items()))
+        if args.games:
+            config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=str(args.seed),
+                                      move_cap=args.move_cap, parallel=args.parallel)
+            report = play_with_progress(stack.gateway_url, config, console)
+            console.print(games_table(report))
+            console.print(standings_table(report))
+            for g in report.games:
+                if g.ended_by != "rules":
+                    console.print(f"[red]game {g.index} ({g.game_id}) ended by {g.ended_by}: {g.error}[/red]")
+            if args.report:
+                args.report.parent.mkdir(parents=True, exist_ok=True)
+                args.report.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
+                console.print(f"report written to {args.report}")
+            if report.failed:
+                code = 1
+        if not args.once:
+            console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {stack.redis_url}, "
+                          f"logs in {stack.log_dir}); press Ctrl-C to stop.")
+            serve(stack)
+    except PortInUse as exc:
+        console.print(f"[red]cannot start[/red]: {exc}")
+        code = 2
+    except LaunchError as exc:
+        console.print(f"[red]the stack failed[/red]: {exc}")
+        code = 2
+    except KeyboardInterrupt:
+        console.print("\ninterrupted")
+        code = 130 if args.once else 0
+    except Terminated as exc:
+        console.print(f"\nstopping on {exc}")
+        code = 143 if args.once else 0
+    finally:
+        codes = stack.stop()
+        if codes:
+            console.print("stopped: " + ", ".join(f"{name} ({code_})" for name, code_ in codes.items()))
+    return code
+
+
+def serve(stack: Stack) -> None:
+    """Block until Ctrl-C or SIGTERM; raise LaunchError if a child dies meanwhile."""
+    idle = threading.Event()  # never set: waits are interrupted by the signal handlers
+    while True:
+        stack.check_alive()
+        idle.wait(1.0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

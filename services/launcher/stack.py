@@ -1,0 +1,246 @@
+"""The hosted stack on one machine: which processes, how each is started and probed.
+
+Children (each its own process group, log ``<data_dir>/logs/<name>.log``):
+
+============  ==============================================================  ======================
+name          command                                                         ready when
+============  ==============================================================  ======================
+``redis``     ``redis-server`` on ``LONGHOUSE_REDIS_PORT``, data in             ``PING`` answers
+              ``<data_dir>/redis``, append-only file on, bound to loopback
+``decks``     ``python -m services.decks`` (also ``market``, ``boards``,        gRPC health: SERVING
+              ``scoring``) on their ``LONGHOUSE_*_PORT``
+``worker``    ``python -m celery -A services.phases.worker worker``             Celery control ping
+``gateway``   ``gunicorn -k gthread --threads 32 'gateway.app:create_app()'``    ``GET /healthz`` = 200
+============  ==============================================================  ======================
+
+Every child gets the launcher's environment plus every setting written out as a
+``LONGHOUSE_*`` variable, so all processes agree on ports and addresses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from services.common.config import Settings
+
+from .supervisor import ChildSpec, LaunchError, Supervisor
+
+SERVICES = (("decks", "decks_port"), ("market", "market_port"), ("boards", "boards_port"),
+            ("scoring", "scoring_port"))
+"""The four gRPC services: (module under ``services``, settings field of its port)."""
+
+
+def settings_env(settings: Settings) -> dict[str, str]:
+    """Every setting as a ``LONGHOUSE_<FIELD>`` environment variable."""
+    return {f"LONGHOUSE_{name.upper()}": str(getattr(settings, name)) for name in type(settings).model_fields}
+
+
+def redis_probe(host: str, port: int):
+    """A probe that is True once ``redis-server`` at ``host:port`` answers PING."""
+    import redis
+
+    client = redis.Redis(host=host, port=port, socket_connect_timeout=1, socket_timeout=1)
+
+    def probe() -> bool:
+        return bool(client.ping())
+
+    return probe
+
+
+def grpc_health_probe(address: str):
+    """A probe that is True once the gRPC health service at ``address`` says SERVING.
+
+    Uses the standard ``grpc.health.v1`` client stub (overall server status, service "").
+    """
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    def probe() -> bool:
+        with grpc.insecure_channel(address) as channel:
+            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""),
+                                                              timeout=1.0)
+        return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+    return probe
+
+
+def http_probe(url: str):
+    """A probe that is True once ``GET url`` answers 200."""
+    import requests
+
+    def probe() -> bool:
+        return requests.get(url, timeout=1.0).status_code == 200
+
+    return probe
+
+
+def celery_probe(broker_url: str, node: str):
+    """A probe that is True once the Celery worker named ``node`` answers a control ping."""
+    from celery import Celery
+
+    app = Celery("longhouse-launcher", broker=broker_url)
+
+    def probe() -> bool:
+        replies = app.control.ping(destination=[node], timeout=0.5)
+        return any(node in reply for reply in replies)
+
+    return probe
+
+
+def _gunicorn_extra() -> list[str]:
+    """Options of newer gunicorn releases: no shared control socket in the home directory
+    (two stacks on one machine would fight over it)."""
+    try:
+        from gunicorn.config import KNOWN_SETTINGS
+    except ImportError:  # pragma: no cover - gunicorn is a dependency
+        return []
+    if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS):
+        return ["--no-control-socket"]
+    return []
+
+
+class Stack:
+    """The whole stack as children of one :class:`Supervisor`.
+
+    Args:
+        settings: ports and addresses (children get them as ``LONGHOUSE_*`` variables).
+        data_dir: this run's directory: ``redis/`` (Redis data), ``logs/`` (child logs),
+            ``children.json`` (name -> pid of every child started).
+        extra_env: more environment for every child (e.g. ``LONGHOUSE_EXTRA_GAMES``).
+        python: the interpreter for the Python children (default: this one).
+
+    Use as a context manager; leaving the block stops every child.
+    """
+
+    def __init__(self, settings: Settings, data_dir: str | os.PathLike[str],
+                 extra_env: dict[str, str] | None = None, python: str = sys.executable):
+        self.settings = settings.model_copy(update={"data_dir": str(Path(data_dir).resolve())})
+        self.data_dir = Path(self.settings.data_dir)
+        self.python = python
+        self.env = {**os.environ, **(extra_env or {}), **settings_env(self.settings), "PYTHONUNBUFFERED": "1"}
+        self.supervisor = Supervisor(self.data_dir / "logs")
+        self.worker_node = f"phases.{os.getpid()}@{socket.gethostname()}"
+        self.root = str(Path(__file__).resolve().parents[2])
+
+    # -- addresses ----------------------------------------------------------------
+    @property
+    def gateway_url(self) -> str:
+        """``http://host:port`` of the gateway."""
+        return f"http://{self.settings.host}:{self.settings.gateway_port}"
+
+    @property
+    def redis_url(self) -> str:
+        """URL of the game store (database ``LONGHOUSE_REDIS_DB``)."""
+        return self.settings.redis_url
+
+    @property
+    def log_dir(self) -> Path:
+        """Where the children's logs go."""
+        return self.supervisor.log_dir
+
+    # -- the children -------------------------------------------------------------
+    def redis_spec(self) -> ChildSpec:
+        """``redis-server`` with its own port and data directory, append-only file on."""
+        s = self.settings
+        redis_dir = self.data_dir / "redis"
+        redis_dir.mkdir(parents=True, exist_ok=True)
+        argv = ["redis-server", "--port", str(s.redis_port), "--bind", s.host, "--dir", str(redis_dir),
+                "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+                "--protected-mode", "yes", "--daemonize", "no", "--logfile", ""]
+        return ChildSpec("redis", argv, redis_probe(s.host, s.redis_port), ports=[s.redis_port],
+                         env=self.env, cwd=self.root, ready_timeout=20)
+
+    def service_specs(self) -> list[ChildSpec]:
+        """The four gRPC services."""
+        out = []
+        for module, field in SERVICES:
+            port = getattr(self.settings, field)
+            out.append(ChildSpec(module, [self.python, "-m", f"services.{module}"],
+                                 grpc_health_probe(f"{self.settings.host}:{port}"), ports=[port],
+                                 env=self.env, cwd=self.root, ready_timeout=60))
+        return out
+
+    def worker_spec(self) -> ChildSpec:
+        """The Celery phase worker (node name :attr:`worker_node`)."""
+        argv = [self.python, "-m", "celery", "-A", "services.phases.worker", "worker",
+                "--loglevel", "INFO", "--concurrency", "2", "-n", self.worker_node,
+                "--without-gossip", "--without-mingle"]
+        return ChildSpec("worker", argv, celery_probe(self.settings.celery_broker_url, self.worker_node),
+                         env=self.env, cwd=self.root, ready_timeout=60, stop_grace=15)
+
+    def gateway_spec(self) -> ChildSpec:
+        """The Flask gateway under gunicorn (threads for long-polls and streams)."""
+        s = self.settings
+        argv = [self.python, "-m", "gunicorn", "-k", "gthread", "--threads", "32",
+                "-b", f"{s.host}:{s.gateway_port}", "--graceful-timeout", "5",
+                "--access-logfile", "-", *_gunicorn_extra(), "gateway.app:create_app()"]
+        return ChildSpec("gateway", argv, http_probe(f"{self.gateway_url}/healthz"), ports=[s.gateway_port],
+                         env=self.env, cwd=self.root, ready_timeout=60)
+
+    def specs(self) -> list[ChildSpec]:
+        """All children, in start order."""
+        return [self.redis_spec(), *self.service_specs(), self.worker_spec(), self.gateway_spec()]
+
+    # -- life cycle ---------------------------------------------------------------
+    def start(self) -> None:
+        """Check every port, start Redis, then the rest together; wait for each to be ready.
+
+        Raises:
+            PortInUse: a port is taken (nothing was started).
+            LaunchError: a child failed or missed its deadline (all started ones are stopped).
+        """
+        specs = self.specs()
+        self.supervisor.check_ports(specs)
+        try:
+            self.supervisor.start(specs[0])
+            self._record()
+            for spec in specs[1:]:
+                self.supervisor.spawn(spec)
+            self._record()
+            self.supervisor.wait_ready([spec.name for spec in specs[1:]])
+        except BaseException:
+            self._record()
+            self.stop()
+            raise
+
+    def stop(self) -> dict[str, int | None]:
+        """Stop every child (gateway first, Redis last). Returns name -> exit code."""
+        return self.supervisor.stop_all()
+
+    def stop_worker(self) -> int | None:
+        """Stop the Celery worker (its whole process group). Returns its exit code."""
+        return self.supervisor.stop("worker")
+
+    def start_worker(self) -> None:
+        """Start the Celery worker again and wait until it answers a ping."""
+        self.supervisor.restart("worker")
+        self._record()
+
+    def pids(self) -> dict[str, int]:
+        """name -> pid (= process group id) of every child started."""
+        return self.supervisor.pids()
+
+    def check_alive(self) -> None:
+        """Raise LaunchError if a child has exited without being stopped."""
+        dead = [n for n in self.supervisor.dead() if not self.supervisor.children[n].stopped]
+        if dead:
+            child = self.supervisor.children[dead[0]]
+            raise LaunchError(f"{dead[0]} exited with code {child.proc.returncode}; "
+                              f"log {child.log_path}")
+
+    def _record(self) -> None:
+        """Write ``children.json``: ``[{"name", "pid"}]`` of every child ever started, in order."""
+        rows = [{"name": name, "pid": pid} for name, pid in self.supervisor.started]
+        (self.data_dir / "children.json").write_text(json.dumps(rows, indent=2) + "\n")
+
+    def __enter__(self) -> "Stack":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()

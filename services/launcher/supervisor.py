@@ -1,0 +1,297 @@
+"""A small process supervisor: start children, wait until they are ready, stop them all.
+
+Each child runs in its own process group (so a stop reaches the workers a gunicorn or
+Celery master forks), writes stdout and stderr to one log file, and is stopped with
+SIGTERM to its whole group, then SIGKILL after a grace period. Readiness is a probe
+function polled until a deadline; a child that exits before it is ready fails the start
+at once with the tail of its log.
+
+Used by ``python -m services.launcher`` (``make run``) and by the stack test fixture, so
+both run the very same code.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+Probe = Callable[[], bool]
+"""Returns True once the child serves; may raise (counted as not ready yet)."""
+
+
+class LaunchError(RuntimeError):
+    """A child could not be started, did not become ready in time, or a port is taken."""
+
+
+class PortInUse(LaunchError):
+    """A port the stack needs is already taken by another process."""
+
+
+@dataclass
+class ChildSpec:
+    """How to run one child.
+
+    Attributes:
+        name: short name, also the log file's stem (``<logs>/<name>.log``).
+        argv: the command line.
+        probe: readiness check polled until ``ready_timeout``.
+        ports: loopback TCP ports the child will listen on (checked free before start).
+        env: the child's complete environment (``None``: the launcher's).
+        cwd: working directory (``None``: the launcher's).
+        ready_timeout: seconds allowed from start to ready.
+        stop_grace: seconds between SIGTERM and SIGKILL.
+    """
+
+    name: str
+    argv: Sequence[str]
+    probe: Probe
+    ports: Sequence[int] = ()
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    ready_timeout: float = 30.0
+    stop_grace: float = 10.0
+
+
+@dataclass
+class Child:
+    """A started child: its spec, process, log file and process group id."""
+
+    spec: ChildSpec
+    proc: subprocess.Popen
+    log_path: Path
+    pgid: int
+    started_at: float = field(default_factory=time.monotonic)
+    stopped: bool = False
+
+    @property
+    def pid(self) -> int:
+        """The child's process id (also its process group id)."""
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        """True while the child itself has not exited."""
+        return self.proc.poll() is None
+
+
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    """True if nothing listens on ``host:port`` (a listening socket makes the bind fail)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                return False
+            raise
+    return True
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port on ``host`` that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def group_exists(pgid: int) -> bool:
+    """True if any process is left in process group ``pgid``."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the forked child
+    """Linux: have the kernel send SIGTERM to the child if the launcher dies (even by SIGKILL)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except Exception:
+        pass
+
+
+def tail(path: Path, lines: int = 20) -> str:
+    """The last ``lines`` lines of a log file (empty if it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 8192))
+            text = f.read().decode(errors="replace")
+    except OSError:
+        return ""
+    return "\n".join(text.splitlines()[-lines:])
+
+
+class Supervisor:
+    """Starts and stops children; everything it started is stopped by :meth:`stop_all`.
+
+    Args:
+        log_dir: where ``<name>.log`` files go (created if missing).
+        poll_interval: seconds between readiness probes.
+
+    Use as a context manager: leaving the block (normally, by an exception, by Ctrl-C)
+    stops every child in the reverse order of start.
+    """
+
+    def __init__(self, log_dir: str | os.PathLike[str], poll_interval: float = 0.1):
+        self.log_dir = Path(log_dir)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.poll_interval = poll_interval
+        self.children: dict[str, Child] = {}
+        self.specs: dict[str, ChildSpec] = {}
+        self.started: list[tuple[str, int]] = []
+
+    # -- start --------------------------------------------------------------------
+    def check_ports(self, specs: Sequence[ChildSpec]) -> None:
+        """Raise :class:`PortInUse` naming every port of ``specs`` that is already taken."""
+        taken = [(s.name, p) for s in specs for p in s.ports if not port_is_free(p)]
+        if taken:
+            what = ", ".join(f"{p} ({name})" for name, p in taken)
+            raise PortInUse(f"port(s) already in use: {what}; stop whatever listens there or move "
+                            f"Longhouse with the LONGHOUSE_*_PORT environment variables")
+
+    def spawn(self, spec: ChildSpec) -> Child:
+        """Start one child in its own process group (no readiness wait). Raises LaunchError."""
+        if spec.name in self.children and self.children[spec.name].alive():
+            raise LaunchError(f"{spec.name} is already running (pid {self.children[spec.name].pid})")
+        self.check_ports([spec])
+        log_path = self.log_dir / f"{spec.name}.log"
+        with open(log_path, "ab") as log:
+            log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} starting: {' '.join(spec.argv)}\n".encode())
+            log.flush()
+            try:
+                proc = subprocess.Popen(
+                    list(spec.argv), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                    env=spec.env, cwd=spec.cwd, process_group=0, preexec_fn=_die_with_parent,
+                )
+            except OSError as exc:
+                raise LaunchError(f"cannot start {spec.name} ({spec.argv[0]}): {exc}") from exc
+        child = Child(spec, proc, log_path, pgid=proc.pid)
+        self.children[spec.name] = child
+        self.specs[spec.name] = spec
+        self.started.append((spec.name, proc.pid))
+        return child
+
+    def wait_ready(self, names: Sequence[str]) -> None:
+        """Poll the probes of ``names`` until all pass; each has its own deadline.
+
+        Raises:
+            LaunchError: a child exited, or missed its deadline (message has its log tail).
+        """
+        waiting = {n: self.children[n] for n in names}
+        while waiting:
+            for name, child in list(waiting.items()):
+                if not child.alive():
+                    raise LaunchError(f"{name} exited with code {child.proc.returncode} before it was "
+                                      f"ready; log {child.log_path}:\n{tail(child.log_path)}")
+                try:
+                    ok = child.spec.probe()
+                except Exception:
+                    ok = False
+                if ok:
+                    del waiting[name]
+                elif time.monotonic() - child.started_at > child.spec.ready_timeout:
+                    raise LaunchError(f"{name} was not ready within {child.spec.ready_timeout:.0f} s; "
+                                      f"log {child.log_path}:\n{tail(child.log_path)}")
+            if waiting:
+                time.sleep(self.poll_interval)
+
+    def start(self, *specs: ChildSpec) -> None:
+        """Start ``specs`` together and wait until all are ready. Raises LaunchError."""
+        self.check_ports(specs)
+        for spec in specs:
+            self.spawn(spec)
+        self.wait_ready([s.name for s in specs])
+
+    def restart(self, name: str) -> Child:
+        """Start a stopped child again from its spec and wait until it is ready."""
+        spec = self.specs[name]
+        child = self.spawn(spec)
+        self.wait_ready([name])
+        return child
+
+    # -- stop ---------------------------------------------------------------------
+    def stop(self, name: str) -> int | None:
+        """Stop one child's whole process group: SIGTERM, then SIGKILL after its grace.
+
+        Returns the child's exit code (``None`` if it was never started).
+        """
+        child = self.children.get(name)
+        if child is None:
+            return None
+        if child.stopped:
+            return child.proc.returncode
+        child.stopped = True
+        self._signal_group(child, signal.SIGTERM)
+        deadline = time.monotonic() + child.spec.stop_grace
+        try:
+            child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+        # The leader may be gone while forked workers linger; give them the rest of the grace.
+        while group_exists(child.pgid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if group_exists(child.pgid):
+            self._signal_group(child, signal.SIGKILL)
+        code = child.proc.wait()
+        end = time.monotonic() + 5
+        while group_exists(child.pgid) and time.monotonic() < end:
+            time.sleep(0.05)
+        return code
+
+    def stop_all(self) -> dict[str, int | None]:
+        """Stop every child, in the reverse order of start. Returns name -> exit code.
+
+        Signals (SIGINT, SIGTERM) are held off meanwhile so a second Ctrl-C cannot leave
+        children behind.
+        """
+        codes: dict[str, int | None] = {}
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) \
+            if _main_thread() else None
+        try:
+            for name in reversed(list(self.children)):
+                codes[name] = self.stop(name)
+        finally:
+            if old is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        return codes
+
+    def pids(self) -> dict[str, int]:
+        """name -> pid of every child started (also its process group id)."""
+        return {name: child.pid for name, child in self.children.items()}
+
+    def dead(self) -> list[str]:
+        """Names of children that have exited although nobody stopped them."""
+        return [name for name, child in self.children.items() if not child.alive()]
+
+    @staticmethod
+    def _signal_group(child: Child, sig: int) -> None:
+        try:
+            os.killpg(child.pgid, sig)
+        except ProcessLookupError:
+            pass
+
+    def __enter__(self) -> "Supervisor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop_all()
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()

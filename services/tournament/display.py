@@ -1,0 +1,58 @@
+"""Rich output of a tournament: a progress bar while it plays, then the standings table."""
+
+from __future__ import annotations
+
+import threading
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .models import TournamentReport
+from .runner import TournamentConfig, run_tournament
+
+
+def play_with_progress(base_url: str, config: TournamentConfig, console: Console) -> TournamentReport:
+    """Run the tournament with a rich progress bar (games finished, moves made)."""
+    lock = threading.Lock()
+    moves = {i: 0 for i in range(config.games)}
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[moves]} moves"), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        task = progress.add_task(f"{config.game} games", total=config.games, moves=0)
+
+        def on_progress(index: int, what: str, n: int) -> None:
+            with lock:
+                moves[index] = n
+                total = sum(moves.values())
+            if what == "done":
+                progress.update(task, advance=1, moves=total)
+            else:
+                progress.update(task, moves=total)
+
+        return run_tournament(base_url, config, on_progress)
+
+
+def standings_table(report: TournamentReport) -> Table:
+    """Standings: seat, bot, games, wins, win rate and average score."""
+    table = Table(title=f"Standings: {len(report.games)} {report.game} game(s), seed {report.seed}")
+    for col, justify in (("seat", "right"), ("bot", "left"), ("games", "right"), ("wins", "right"),
+                         ("win %", "right"), ("avg score", "right")):
+        table.add_column(col, justify=justify)
+    for s in report.standings:
+        rate = f"{100 * s.wins / s.games:.0f}" if s.games else "-"
+        table.add_row(str(s.seat), s.bot, str(s.games), str(s.wins), rate, f"{s.average_score:.2f}")
+    return table
+
+
+def games_table(report: TournamentReport) -> Table:
+    """One row per game: id, moves, how it ended, winners, scores, start of the state hash."""
+    table = Table(title="Games")
+    for col in ("#", "game id", "moves", "ended by", "winner", "scores", "state hash"):
+        table.add_column(col, no_wrap=True)
+    for g in report.games:
+        table.add_row(str(g.index), g.game_id or "-", str(g.moves),
+                      g.ended_by if g.ended_by == "rules" else f"[red]{g.ended_by}[/red]",
+                      ",".join(map(str, g.winner)) or "-", ",".join(map(str, g.final_scores)) or "-",
+                      (g.final_state_hash or "-")[:12])
+    return table

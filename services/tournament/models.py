@@ -1,0 +1,60 @@
+"""The shape of a tournament report (JSON, written by ``--report``)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+EndedBy = Literal["rules", "move cap", "error"]
+"""Why a game stopped: its rules ended it, the move cap (a failure guard) hit, or an error."""
+
+
+class SeatReport(BaseModel):
+    """Who played one seat."""
+
+    seat: int
+    bot: str = Field(description="the bot's name, e.g. 'random'")
+    seed: str = Field(description="the bot's own seed (derived from the tournament seed)")
+
+
+class GameReport(BaseModel):
+    """One game of the tournament.
+
+    ``final_scores``, ``winner`` and ``reason`` come from the game's outcome (empty
+    when the game did not end by the rules); ``final_state_hash`` is the state hash the
+    gateway reports once the game is over (``None`` otherwise).
+    """
+
+    index: int
+    game_id: str | None
+    seed: str = Field(description="the game's seed, derived from the tournament seed")
+    seats: list[SeatReport]
+    final_scores: list[int | float] = Field(default_factory=list)
+    winner: list[int] = Field(default_factory=list, description="winning seats")
+    reason: str | None = None
+    ended_by: EndedBy
+    moves: int = Field(description="moves the bots made")
+    final_state_hash: str | None = None
+    error: str | None = None
+
+
+class Standing(BaseModel):
+    """One seat's (bot's) results over the tournament."""
+
+    seat: int
+    bot: str
+    games: int
+    wins: int = Field(description="games this seat won, shared wins included")
+    average_score: float
+
+
+class TournamentReport(BaseModel):
+    """The whole tournament: its parameters, every game and the standings."""
+
+    game: str
+    seed: str
+    players: int
+    games: list[GameReport]
+    standings: list[Standing] = Field(default_factory=list)
+    failed: int = Field(0, description="games that did not end by the rules")

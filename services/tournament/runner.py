@@ -1,0 +1,156 @@
+"""Play a tournament of whole games between bots through the gateway.
+
+Seeds: game ``i`` gets ``derive_seed(seed, i)`` and the bot on seat ``s`` of game ``i``
+gets ``derive_seed(seed, i, "seat", s)`` (sha256 of the parts joined by ``:``, first 16
+hex digits), so a tournament seed fixes every game and every bot choice.
+
+Each game has one driver loop: read ``GET /games/<id>``; stop if over; wait on
+``/wait`` while a phase runs; otherwise let the bot of every seat in ``to_move`` make
+its move. Games are independent and may run in parallel threads, each with its own
+HTTP session; the result does not depend on the parallelism.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from services.bots.client import GatewayClient
+from services.bots.random_bot import make_bot
+
+from .models import GameReport, SeatReport, Standing, TournamentReport
+
+DEFAULT_MOVE_CAP = 20_000
+"""A failure guard only: no real game should come near it."""
+
+
+def derive_seed(seed: str, *parts: Any) -> str:
+    """16 hex digits of ``sha256("<seed>:<part>:...")`` — a child seed of ``seed``."""
+    text = ":".join([str(seed), *(str(p) for p in parts)])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class TournamentConfig:
+    """What to play.
+
+    Attributes:
+        game: game name (``noggin``).
+        players: seats per game.
+        games: number of games.
+        seed: the tournament seed.
+        bots: bot kind per seat (default: ``random`` on every seat).
+        move_cap: moves after which a game is abandoned as failed.
+        game_timeout: seconds after which a game is abandoned as failed.
+        parallel: games played at once.
+        options: game options for every game.
+    """
+
+    game: str = "noggin"
+    players: int = 3
+    games: int = 3
+    seed: str = "7"
+    bots: list[str] = field(default_factory=list)
+    move_cap: int = DEFAULT_MOVE_CAP
+    game_timeout: float = 900.0
+    parallel: int = 4
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def bot_kinds(self) -> list[str]:
+        """The bot kind of every seat."""
+        kinds = self.bots or ["random"]
+        return [kinds[s % len(kinds)] for s in range(self.players)]
+
+
+ProgressFn = Callable[[int, str, int], None]
+"""``progress(index, what, moves)``: ``what`` is ``"move"`` or ``"done"``."""
+
+
+def play_game(base_url: str, config: TournamentConfig, index: int,
+              progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> GameReport:
+    """Play game ``index`` of the tournament to its end and report it.
+
+    Never raises for a game failure: the report says ``ended_by="error"`` (with
+    ``error``) or ``"move cap"``. ``cancel`` set: the game is abandoned as an error.
+    """
+    game_seed = derive_seed(config.seed, index)
+    seats = [SeatReport(seat=s, bot=kind, seed=derive_seed(config.seed, index, "seat", s))
+             for s, kind in enumerate(config.bot_kinds())]
+    report = GameReport(index=index, game_id=None, seed=game_seed, seats=seats, ended_by="error", moves=0)
+    deadline = time.monotonic() + config.game_timeout
+    with GatewayClient(base_url) as client:
+        try:
+            created = client.create_game(config.game, config.players, seed=game_seed, options=config.options)
+            game_id = report.game_id = created["game_id"]
+            tokens = [client.take_seat(game_id, s.seat) for s in seats]
+            bots = [make_bot(s.bot, s.seed) for s in seats]
+            while True:
+                summary = client.game(game_id)
+                if summary["status"] == "over":
+                    outcome = summary.get("outcome") or {}
+                    report.ended_by = "rules"
+                    report.final_scores = list(outcome.get("scores") or [])
+                    report.winner = list(outcome.get("winners") or [])
+                    report.reason = outcome.get("reason")
+                    report.final_state_hash = summary.get("state_hash")
+                    break
+                if report.moves >= config.move_cap:
+                    report.ended_by = "move cap"
+                    report.error = f"stopped after {report.moves} moves (move cap)"
+                    break
+                if cancel is not None and cancel.is_set():
+                    report.error = "cancelled"
+                    break
+                if time.monotonic() > deadline:
+                    report.error = f"game did not end within {config.game_timeout:.0f} s"
+                    break
+                if summary["status"] == "phase" or not summary["to_move"]:
+                    client.wait(game_id, after=summary["version"], timeout=5)
+                    continue
+                for seat in summary["to_move"]:
+                    result = bots[seat].play(client, game_id, tokens[seat])
+                    if result is not None:
+                        report.moves += 1
+                        if progress:
+                            progress(index, "move", report.moves)
+        except Exception as exc:  # a failed game is reported, the tournament goes on
+            report.ended_by = "error"
+            report.error = f"{type(exc).__name__}: {exc}"
+    if progress:
+        progress(index, "done", report.moves)
+    return report
+
+
+def standings(config: TournamentConfig, games: list[GameReport]) -> list[Standing]:
+    """Wins and average score per seat over the games that ended by the rules."""
+    out = []
+    finished = [g for g in games if g.ended_by == "rules"]
+    for seat, kind in enumerate(config.bot_kinds()):
+        scores = [g.final_scores[seat] for g in finished if seat < len(g.final_scores)]
+        out.append(Standing(seat=seat, bot=kind, games=len(finished),
+                            wins=sum(1 for g in finished if seat in g.winner),
+                            average_score=round(sum(scores) / len(scores), 3) if scores else 0.0))
+    return out
+
+
+def run_tournament(base_url: str, config: TournamentConfig,
+                   progress: ProgressFn | None = None) -> TournamentReport:
+    """Play ``config.games`` games through the gateway at ``base_url``; games in index order."""
+    cancel = threading.Event()
+    pool = ThreadPoolExecutor(max_workers=max(1, min(config.parallel, config.games)),
+                              thread_name_prefix="game")
+    try:
+        futures = [pool.submit(play_game, base_url, config, i, progress, cancel) for i in range(config.games)]
+        games = [f.result() for f in futures]
+    except BaseException:  # Ctrl-C or SIGTERM: let the drivers stop at their next step
+        cancel.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return TournamentReport(game=config.game, seed=config.seed, players=config.players, games=games,
+                            standings=standings(config, games),
+                            failed=sum(1 for g in games if g.ended_by != "rules"))
