@@ -22,7 +22,8 @@ from services.common.config import Settings
 from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRA_GAMES = "tests.core_games.step_race,tests.core_games.sealed_bid,tests.services.guarded_step"
+EXTRA_GAMES = ("tests.core_games.step_race,tests.core_games.sealed_bid,"
+               "tests.services.guarded_step,tests.services.dice_race")
 PACKAGES = {"deck": "decks", "market": "market", "board": "boards", "score": "scoring"}
 PORT_FIELDS = {"deck": "decks_port", "market": "market_port", "board": "boards_port", "score": "scoring_port"}
 START_TIMEOUT = 20.0

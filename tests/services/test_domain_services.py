@@ -16,9 +16,10 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 import tests.core_games.sealed_bid  # noqa: F401 - registers the game
 import tests.core_games.step_race  # noqa: F401 - registers the game
+import tests.services.dice_race  # noqa: F401 - registers the game
 import tests.services.guarded_step as guarded_step
 from services.coordinator.grpc_ports import GrpcPort, grpc_ports
-from services.coordinator.redis_store import RedisStore
+from services.coordinator.redis_store import RedisStore, key
 from services.coordinator.store import GameNotFound, VersionConflict
 from services.coordinator.table import Table, embedded_table
 from services.rules.core import GameConfig, IllegalMove, MalformedMove, NotYourTurn, Op, events_to_json
@@ -63,7 +64,8 @@ def play_to_end(table: Table, game_id: str, choose) -> int:
     pytest.fail(f"game {game_id} not over after {MAX_MOVES} moves")
 
 
-def same_game_both_ways(hosted: Table, config: GameConfig, choose) -> None:
+def same_game_both_ways(hosted: Table, config: GameConfig, choose) -> str:
+    """Play ``config`` with one seed on ``hosted`` and on an embedded table; compare."""
     seed = "seed-" + uuid.uuid4().hex
     gid = hosted.create(config, seed=seed)
     embedded = embedded_table(new_id=lambda: gid)
@@ -74,6 +76,7 @@ def same_game_both_ways(hosted: Table, config: GameConfig, choose) -> None:
     assert log_of(hosted, gid) == log_of(embedded, gid)
     assert hosted.summary(gid) == embedded.summary(gid)
     assert hosted.summary(gid)["state_hash"] == embedded.summary(gid)["state_hash"]
+    return gid
 
 
 def test_every_service_reports_serving(stack):
@@ -101,6 +104,22 @@ def test_step_race_over_grpc_equals_embedded(hosted):
 def test_sealed_bid_over_grpc_equals_embedded(hosted):
     same_game_both_ways(hosted, GameConfig(game="sealed_bid", players=3),
                         lambda legal, seat, version: legal[(seat * 2 + version) % len(legal)])
+
+
+def test_dice_race_over_all_four_services_equals_embedded(hosted, redis_server):
+    gid = same_game_both_ways(hosted, GameConfig(game="dice_race", players=3),
+                              lambda legal, seat, version: legal[0])
+    assert redis_server.client.get(key(gid, "seed")).decode().startswith("seed-")
+    assert hosted.summary(gid)["outcome"]["winners"]
+
+
+def test_deck_keeps_the_first_seed(ports, redis_server):
+    gid = "seed-" + uuid.uuid4().hex[:12]
+    ports["deck"].open_game(gid, "first")
+    ports["deck"].open_game(gid, "second")
+    assert redis_server.client.get(key(gid, "seed")) == b"first"
+    ports["deck"].open_game(gid + "x", None)
+    assert len(redis_server.client.get(key(gid + "x", "seed"))) == 64
 
 
 def test_illegal_move_from_the_board_service_raises_illegal_move(stack, hosted):
