@@ -263,15 +263,15 @@ def _load_builtin() -> None:
     global _BUILTIN_LOADED
     if _BUILTIN_LOADED:
         return
-    _BUILTIN_LOADED = True
     import importlib
     import os
 
-    for module in ["services.rules.noggin"] + [
+    for module in BUILTIN_GAMES + tuple(
         m.strip() for m in os.environ.get("LONGHOUSE_EXTRA_GAMES", "").split(",") if m.strip()
-    ]:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+    ):
+        importlib.import_module(module)
+    _BUILTIN_LOADED = True
+
+
+BUILTIN_GAMES: tuple[str, ...] = ("services.rules.noggin",)
+"""Modules of the games every Longhouse process offers."""
