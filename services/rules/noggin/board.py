@@ -1,0 +1,464 @@
+"""Board domain: player boards, Nog placement and the Nog actions on the game board.
+
+Implements rulebook 3.7 and 3.8 (storage: Farm of 6, building storage, transports of 2
+or 4, no waste), 5.0 (placing Nogs, the rising cost of repeating an action, Market Day
+always 1 Nog), 5.1 Miner (dig, discover, walk, Gold), 5.2 Fisherman, 5.3 Woodcutter
+(forest trail and Orchard), 5.4 Farmer (by season) and 5.5 Builder (Year 1 buildings,
+transport upgrades).
+
+``check_*`` functions raise :class:`IllegalMove` with the rulebook section; the action
+functions (named after the rulebook's actions) return events and trust that the move
+was checked. None of them changes the state.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from services.rules.core import Event, IllegalMove
+
+from . import content
+from .content import BASIC
+from .state import Action, Player, State, key, place_tile, season_name
+
+# -- storage (3.7, 3.8, 5.0 note) --------------------------------------------------------
+
+
+def storage_extra(p: Player) -> dict[str, int]:
+    """Extra storage of each basic resource given by the player's buildings (appendix)."""
+    extra = {r: 0 for r in BASIC}
+    idx = content.building_index()
+    for b in p.buildings:
+        for r, k in idx[b].storage.items():
+            extra[r] += k
+    return extra
+
+
+def fits(p: Player, add: dict[str, int]) -> bool:
+    """True if the stock plus ``add`` fits the Farm (6 of any basic) and building storage.
+
+    Gold takes no space in the Farm (3.7).
+    """
+    extra = storage_extra(p)
+    farm = content.load().setup.farm_capacity
+    over = sum(max(0, p.stock[r] + add.get(r, 0) - extra[r]) for r in BASIC)
+    return over <= farm
+
+
+def room(p: Player, resource: str, cart: dict[str, int] | None = None) -> int:
+    """How many more ``resource`` cubes the player can store (on top of ``cart``, still to unload)."""
+    add = dict(cart or {})
+    k = 0
+    while k < 40:
+        add[resource] = add.get(resource, 0) + 1
+        if not fits(p, {r: v for r, v in add.items() if r in BASIC}):
+            return k
+        k += 1
+    return k
+
+
+def capacity(p: Player, transport: str) -> int:
+    """Capacity of a transport: 2, or 4 once upgraded (3.8 F, 5.5)."""
+    s = content.load().setup
+    return s.upgraded_capacity if transport in p.transports else s.transport_capacity
+
+
+# -- Nog placement (5.0) ------------------------------------------------------------------
+
+
+def nogs_needed(p: Player, action: str) -> int:
+    """Nogs to place for ``action`` now: 1 more than the times used this season; Market Day 1 (5.0, 6.0)."""
+    return 1 if action == "market_day" else p.uses[action] + 1
+
+
+def check_place_nogs(state: State, seat: int, action: str) -> None:
+    """Raise unless the seat has enough Nogs on its Mountains space for ``action`` (5.0)."""
+    p = state.players[seat]
+    need = nogs_needed(p, action)
+    if p.mountains < need:
+        if action == "market_day":
+            raise IllegalMove("you have no Nog left on your Mountains space (rulebook 5.0)")
+        raise IllegalMove(f"repeating the {action} action this season needs {need} Nogs and you have "
+                          f"{p.mountains} on your Mountains space (rulebook 5.0)")
+
+
+def place_nogs(state: State, seat: int, action: str) -> list[Event]:
+    """Place the Nogs for a new action (5.0). ``ActionStarted`` with ``seat, action, nogs``."""
+    return [Event("ActionStarted", {"seat": seat, "action": action,
+                                    "nogs": nogs_needed(state.players[seat], action)})]
+
+
+def finish_action(state: State) -> list[Event]:
+    """End the current action: cart contents go to the Farm (5.1, 5.3). ``ActionFinished``."""
+    a = state.action
+    assert a is not None
+    return [Event("ActionFinished", {"seat": a.seat, "action": a.kind, "unloaded": dict(a.cart)})]
+
+
+# -- Miner (5.1) --------------------------------------------------------------------------
+
+
+def _mine_width() -> int:
+    return content.load().mine.grid.cols * 4
+
+
+def _passable(state: State, sq: list[int]) -> bool:
+    r, c = sq
+    if r == -1:
+        return 0 <= c < _mine_width()
+    return state.mine.get(key(r, c)) == ""
+
+
+def _adjacent(a: list[int], b: list[int]) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def _neighbours(sq: list[int]) -> list[list[int]]:
+    r, c = sq
+    return [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]
+
+
+def reachable(state: State) -> list[list[int]]:
+    """Empty squares the Miner can walk to in one Walk (5.1), in a stable order.
+
+    The surface row above the Mine counts as empty (set-up R, house rule).
+    """
+    start = list(state.miner)
+    seen = {tuple(start)}
+    queue = deque([start])
+    out = []
+    while queue:
+        sq = queue.popleft()
+        for nb in _neighbours(sq):
+            if tuple(nb) not in seen and _passable(state, nb):
+                seen.add(tuple(nb))
+                out.append(nb)
+                queue.append(nb)
+    return sorted(out)
+
+
+def _cart(state: State) -> dict[str, int]:
+    return state.action.cart if state.action is not None else {}
+
+
+def check_dig(state: State, seat: int, square: list[int]) -> None:
+    """Dig: the square must be orthogonally next to the Miner and hold Stone or Gold; the
+    mine cart must have room and the Farm room for the Stone (5.1, 3.7, 5.0 note)."""
+    if not _adjacent(state.miner, square):
+        raise IllegalMove("the Miner can only dig a square orthogonally next to him (rulebook 5.1)")
+    cube = state.mine.get(key(*square))
+    if not cube:
+        raise IllegalMove("there is no Stone or Gold to dig on that square (rulebook 5.1)")
+    p = state.players[seat]
+    cart = _cart(state)
+    if sum(cart.values()) >= capacity(p, "mine_cart"):
+        raise IllegalMove(f"your mine cart is full ({capacity(p, 'mine_cart')} cubes, rulebook 3.8)")
+    if cube == "stone" and room(p, "stone", cart) < 1:
+        raise IllegalMove("your Farm has no room for 1 more Stone (rulebook 3.7, no waste)")
+
+
+def dig(state: State, seat: int, square: list[int]) -> list[Event]:
+    """Miner digs 1 Stone or Gold into the mine cart and moves onto the square (5.1). ``StoneDug``."""
+    return [Event("StoneDug", {"seat": seat, "square": list(square), "cube": state.mine[key(*square)]})]
+
+
+def check_walk(state: State, seat: int, square: list[int]) -> None:
+    """Walk: to another empty square joined to the Miner by empty squares (5.1)."""
+    if list(square) == list(state.miner):
+        raise IllegalMove("the Miner is already on that square")
+    if square not in reachable(state):
+        raise IllegalMove("the Miner can only walk through empty gallery squares (rulebook 5.1)")
+
+
+def walk(state: State, seat: int, square: list[int]) -> list[Event]:
+    """Move the Miner through empty gallery squares for 1 Step (5.1). ``MinerWalked``."""
+    return [Event("MinerWalked", {"seat": seat, "square": list(square)})]
+
+
+def _slot_empty(state: State, slot: list[int]) -> bool:
+    return all(t["slot"] != list(slot) for t in state.mine_tiles)
+
+
+def check_discover(state: State, seat: int, slot: list[int]) -> None:
+    """Discover: 9+ Stone at the Nog Market, a tile left, the slot empty and the Miner in a
+    tunnel square orthogonally next to it (5.1)."""
+    grid = content.load().mine.grid
+    if state.market["stone"] < 9:
+        raise IllegalMove(f"discovering needs at least 9 Stone at the Nog Market, there are "
+                          f"{state.market['stone']} (rulebook 5.1)")
+    if state.mine_drawn >= len(content.gold_tile_ids()):
+        raise IllegalMove("there is no Mine tile left to discover")
+    r, c = slot
+    if not (0 <= r < grid.rows and 0 <= c < grid.cols) or not _slot_empty(state, slot):
+        raise IllegalMove("a new Mine tile must go on an empty space of the Mine grid (rulebook 5.1)")
+    if state.miner[0] < 0 or not any(
+            _adjacent(state.miner, [r * 4 + i, c * 4 + j]) for i in range(4) for j in range(4)):
+        raise IllegalMove("the Miner must be in a tunnel square orthogonally next to the empty "
+                          "space (rulebook 5.1)")
+
+
+def discover_slots(state: State) -> list[list[int]]:
+    """Empty Mine slots next to the Miner's square (for listing moves)."""
+    grid = content.load().mine.grid
+    out = []
+    for nb in _neighbours(state.miner):
+        if nb[0] >= 0 and 0 <= nb[1] < grid.cols * 4 and nb[0] < grid.rows * 4:
+            slot = [nb[0] // 4, nb[1] // 4]
+            if _slot_empty(state, slot) and slot not in out:
+                out.append(slot)
+    return sorted(out)
+
+
+def orient(rows: list[str], rotation: int, flip: str) -> list[str]:
+    """Turn a 4x4 tile ``rotation`` degrees clockwise, then flip it ``"h"`` or ``"v"`` (5.1)."""
+    g = [list(r) for r in rows]
+    for _ in range((rotation // 90) % 4):
+        n = len(g)
+        g = [[g[n - 1 - j][i] for j in range(n)] for i in range(n)]
+    if flip == "h":
+        g = [list(reversed(r)) for r in g]
+    elif flip == "v":
+        g = list(reversed(g))
+    return ["".join(r) for r in g]
+
+
+def discover(state: State, seat: int, slot: list[int], rotation: int, flip: str) -> list[Event]:
+    """Place the drawn Mine tile in the chosen orientation; put a Gold cube on its nugget and
+    fill its gallery squares with Stone from the Nog Market (5.1). ``MineTileDiscovered``."""
+    tile = state.drawn["mine_tile"]
+    rows = orient(content.mine_tile_index()[tile].rows, rotation, flip)
+    gold, gallery = place_tile(state, slot, rows)
+    stone = gallery[:state.market["stone"]]
+    return [Event("MineTileDiscovered", {
+        "seat": seat, "slot": list(slot), "tile": tile, "rotation": rotation, "flip": flip,
+        "gold": gold if state.gold_supply > 0 else None, "gallery": gallery, "stone": stone})]
+
+
+# -- Fisherman (5.2) ----------------------------------------------------------------------
+
+
+def check_fisherman(state: State, seat: int) -> None:
+    """Fishing needs fish in the fjord and room to store at least one (5.2, 5.0 note)."""
+    if state.fjord < 1:
+        raise IllegalMove("the fjord is empty; restock fish first (rulebook 5.2, 5.6)")
+    if room(state.players[seat], "fish") < 1:
+        raise IllegalMove("you have no room to store a fish (rulebook 3.7, no waste)")
+
+
+def fish(state: State, seat: int) -> list[Event]:
+    """Take the fish shown on the drawn tokens (+1 with the Lookout Tower) from the fjord,
+    up to the boat's capacity, the fjord's stock and the storage room (5.2). ``FishCaught``."""
+    p = state.players[seat]
+    idx = content.building_index()
+    total = state.drawn.get("fish", 0) + sum(idx[b].fish_bonus for b in p.buildings)
+    caught = min(total, capacity(p, "boat"), state.fjord, room(p, "fish"))
+    return [Event("FishCaught", {"seat": seat, "fish": caught, "thrown_back": total - caught})]
+
+
+# -- Woodcutter (5.3) ---------------------------------------------------------------------
+
+
+def next_clearing(state: State) -> int:
+    """The clearing the Woodcutter walks to next, counter-clockwise along the trail."""
+    return (state.woodcutter + 1) % len(content.load().forest.clearings)
+
+
+def check_advance(state: State, seat: int) -> None:
+    """Walk to the next clearing: not after cutting in the Orchard, and only while the
+    wood cart is not full (5.3)."""
+    a = state.action
+    p = state.players[seat]
+    if a is not None and a.mode == "orchard":
+        raise IllegalMove("Wood comes from the forest OR the Orchard in one action (rulebook 5.3)")
+    if a is not None and a.ops > 0 and a.cart.get("wood", 0) >= capacity(p, "wood_cart"):
+        raise IllegalMove("your wood cart is full; the Woodcutter may only move on while it is not "
+                          "(rulebook 5.3)")
+
+
+def advance(state: State, seat: int) -> list[Event]:
+    """Move the Woodcutter to the next clearing and cut the printed number of trees, as far
+    as the zone, the wood cart and storage allow (5.3, no waste). ``WoodcutterMoved``."""
+    forest = content.load().forest
+    nxt = next_clearing(state)
+    clearing = forest.clearings[nxt]
+    p = state.players[seat]
+    cart = _cart(state)
+    wood = min(clearing.number, state.forest[clearing.zone],
+               capacity(p, "wood_cart") - cart.get("wood", 0), room(p, "wood", cart))
+    return [Event("WoodcutterMoved", {"seat": seat, "clearing": nxt, "zone": clearing.zone, "wood": max(0, wood)})]
+
+
+def check_cut_orchard(state: State, seat: int) -> None:
+    """Cut one Orchard tree into the Farm (5.3)."""
+    a = state.action
+    p = state.players[seat]
+    if a is not None and a.mode == "forest":
+        raise IllegalMove("Wood comes from the forest OR the Orchard in one action (rulebook 5.3)")
+    if p.orchard < 1:
+        raise IllegalMove("there is no tree left in your Orchard (rulebook 5.3)")
+    if room(p, "wood") < 1:
+        raise IllegalMove("your Farm has no room for 1 more Wood (rulebook 3.7, no waste)")
+
+
+def cut_orchard(state: State, seat: int) -> list[Event]:
+    """Cut one Orchard tree for 1 Step (5.3). ``OrchardTreeCut``."""
+    return [Event("OrchardTreeCut", {"seat": seat})]
+
+
+# -- Farmer (5.4) -------------------------------------------------------------------------
+
+
+def _built_on(p: Player, space: str) -> bool:
+    return space in p.buildings.values()
+
+
+def check_sow(state: State, seat: int, field_: int) -> None:
+    """Sow one field with 2 Harvest from the Nog Market, in Spring only (5.4, house rule: one field per Step)."""
+    p = state.players[seat]
+    if season_name(state.season) != "spring":
+        raise IllegalMove("fields can only be sown in Spring (rulebook 5.4)")
+    if _built_on(p, f"field{field_}"):
+        raise IllegalMove("that field has a building on it (rulebook 5.5)")
+    if p.fields[field_] > 0:
+        raise IllegalMove("that field is already sown (rulebook 5.4)")
+    need = content.load().setup.field_harvest
+    if state.market["harvest"] < need:
+        raise IllegalMove(f"sowing needs {need} Harvest at the Nog Market (rulebook 5.4)")
+
+
+def sow(state: State, seat: int, field_: int) -> list[Event]:
+    """Place 2 Harvest from the Nog Market on a field's labourers (5.4). ``FieldSown``."""
+    return [Event("FieldSown", {"seat": seat, "field": field_, "harvest": content.load().setup.field_harvest})]
+
+
+def check_harvest(state: State, seat: int, field_: int) -> None:
+    """Reap a sown field in Summer or Autumn into storage (5.4, 3.7)."""
+    p = state.players[seat]
+    if season_name(state.season) not in ("summer", "autumn"):
+        raise IllegalMove("fields can only be harvested in Summer or Autumn (rulebook 5.4)")
+    if p.fields[field_] < 1:
+        raise IllegalMove("that field has no Harvest on it (rulebook 5.4)")
+    if room(p, "harvest") < p.fields[field_]:
+        raise IllegalMove(f"your Farm has no room for {p.fields[field_]} more Harvest "
+                          f"(rulebook 3.7, no waste)")
+
+
+def harvest(state: State, seat: int, field_: int) -> list[Event]:
+    """Move a field's Harvest cubes to storage for 1 Step (5.4). ``FieldHarvested``."""
+    return [Event("FieldHarvested", {"seat": seat, "field": field_,
+                                     "harvest": state.players[seat].fields[field_]})]
+
+
+def check_pick_apples(state: State, seat: int, tree: int) -> None:
+    """In Autumn each Orchard tree gives 1 Harvest from the Nog Market per Step, once per
+    Farmer action (5.4, house rule)."""
+    p = state.players[seat]
+    if season_name(state.season) != "autumn":
+        raise IllegalMove("apples can only be picked in Autumn (rulebook 5.4)")
+    if tree >= p.orchard:
+        raise IllegalMove(f"your Orchard has {p.orchard} tree(s) (rulebook 5.4)")
+    if state.action is not None and tree in state.action.apples:
+        raise IllegalMove("that tree was already picked in this Farmer action (rulebook 5.4)")
+    if state.market["harvest"] < 1:
+        raise IllegalMove("there is no Harvest cube at the Nog Market (rulebook 5.4)")
+    if room(p, "harvest") < 1:
+        raise IllegalMove("your Farm has no room for 1 more Harvest (rulebook 3.7, no waste)")
+
+
+def pick_apples(state: State, seat: int, tree: int) -> list[Event]:
+    """Take 1 Harvest from the Nog Market for one Orchard tree (5.4). ``ApplePicked``."""
+    return [Event("ApplePicked", {"seat": seat, "tree": tree})]
+
+
+# -- Builder (5.5) ------------------------------------------------------------------------
+
+
+def payment(p: Player, cost: dict[str, int]) -> dict[str, int] | None:
+    """What the player pays for ``cost``: the named resources, Gold for any shortfall (5.1
+    "Gold can be used instead"); ``None`` if they cannot pay."""
+    paid: dict[str, int] = {}
+    gold = 0
+    for r, k in cost.items():
+        if k <= 0:
+            continue
+        have = min(p.stock[r], k)
+        if have:
+            paid[r] = have
+        gold += k - have
+    if gold > p.stock["gold"]:
+        return None
+    if gold:
+        paid["gold"] = gold
+    return paid
+
+
+def building_cost() -> dict[str, int]:
+    c = content.load().buildings.cost
+    return {"wood": c.wood, "stone": c.stone}
+
+
+def free_spaces(p: Player) -> list[str]:
+    spaces = ["mountains", "field0", "field1", "orchard", "meadow"]
+    if "new_land" in p.buildings:
+        spaces.append("new_land")
+    return [s for s in spaces if not _built_on(p, s)]
+
+
+def available_buildings(state: State) -> tuple[str, list[str]]:
+    """Where Year 1 tiles come from now: the bottom row (seasons 1-4) or the face-up pile (5.5, appendix)."""
+    if state.season >= 5:
+        return "pile", state.year1_pile
+    return "row", [t for t in state.rows.get("bottom", []) if t]
+
+
+def check_build(state: State, seat: int, building: str, space: str) -> None:
+    """Build a Year 1 tile from the bottom row (or the pile from season 5) on a free space (5.5)."""
+    p = state.players[seat]
+    source, tiles = available_buildings(state)
+    if building not in tiles:
+        where = "the face-up Year 1 pile" if source == "pile" else "the bottom row"
+        raise IllegalMove(f"there is no {building} tile in {where} (rulebook 5.5)")
+    if building in p.buildings:
+        raise IllegalMove("you may not have 2 identical buildings (rulebook 5.5)")
+    info = content.building_index()[building]
+    if space not in free_spaces(p):
+        raise IllegalMove(f"the {space} space is not free to build on (rulebook 5.5)")
+    if (info.spaces == "mountains") != (space == "mountains"):
+        raise IllegalMove("only the Long House, and it only, is built on the Mountains space (rulebook 5.5)")
+    if space.startswith("field") and p.fields[int(space[-1])] > 0:
+        raise IllegalMove("you cannot build on a field with Harvest on it (rulebook 5.5)")
+    if space == "orchard" and p.orchard > 0:
+        raise IllegalMove("you cannot build on an Orchard with trees on it (rulebook 5.5)")
+    if payment(p, building_cost()) is None:
+        raise IllegalMove("a building costs 2 Wood and 1 Stone (Gold may replace any) (rulebook 5.5)")
+
+
+def build(state: State, seat: int, building: str, space: str) -> list[Event]:
+    """Pay, take the tile, place it and gain its Nogs from the reserve (5.5). ``BuildingBuilt``."""
+    p = state.players[seat]
+    source, _ = available_buildings(state)
+    nogs = min(content.building_index()[building].nogs, p.reserve)
+    return [Event("BuildingBuilt", {"seat": seat, "building": building, "space": space,
+                                    "paid": payment(p, building_cost()), "nogs": nogs, "from": source})]
+
+
+def check_upgrade(state: State, seat: int, transport: str) -> None:
+    """Upgrade a transport once, from its pile, for 2 Wood (5.5)."""
+    p = state.players[seat]
+    if transport in p.transports:
+        raise IllegalMove("each means of transport can only be upgraded once (rulebook 5.5)")
+    if state.transport_piles[transport] < 1:
+        raise IllegalMove(f"no {transport} tile is left (set-up F)")
+    if payment(p, {"wood": content.load().transports.cost.wood}) is None:
+        raise IllegalMove("a transport upgrade costs 2 Wood (Gold may replace any) (rulebook 5.5)")
+
+
+def upgrade_transport(state: State, seat: int, transport: str) -> list[Event]:
+    """Pay 2 Wood and raise the transport's capacity to 4 (5.5). ``TransportUpgraded``."""
+    p = state.players[seat]
+    return [Event("TransportUpgraded", {"seat": seat, "transport": transport,
+                                        "paid": payment(p, {"wood": content.load().transports.cost.wood})})]
+
+
+def action_of(state: State) -> Action | None:
+    return state.action

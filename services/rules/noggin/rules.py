@@ -1,0 +1,306 @@
+"""The Noggin the Nog ``Rules``: move shapes, planning moves into domain operations, views.
+
+``plan`` routes each move to operations of the domain that owns it (deck, market, board,
+score); a move that needs chance gets a ``deck`` operation first whose event the next
+operation reads from the state (``state.drawn``). ``handle`` dispatches each operation
+to the domain module. ``follow_up`` asks for final scoring once when the game ends.
+
+Extension points for the next issue (not implemented, no stubs): Market Day options
+beyond trading (6.1-6.5) become further ``market_day`` move models and ``market`` ops;
+Sagas, Reserve cards and characters a ``sagas`` domain module whose Dragon moves can end
+the game through ``scoring``; Nogbad's Wheel of Infamy a step before ``change_season``
+in ``phases.phase_ops``; Year 2 buildings a second source in ``board.available_buildings``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from services.rules.core import Event, GameConfig, IllegalMove, Op, Rules, to_plain
+
+from . import board, decks, market, phases, scoring, turns
+from .state import State, copy_state, evolve
+
+Resource = Literal["stone", "wood", "fish", "harvest"]
+Square = Annotated[list[int], Field(min_length=2, max_length=2)]
+
+
+class _Move(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MinerDig(_Move):
+    type: Literal["miner"]
+    op: Literal["dig"]
+    square: Square
+
+
+class MinerWalk(_Move):
+    type: Literal["miner"]
+    op: Literal["walk"]
+    square: Square
+
+
+class MinerDiscover(_Move):
+    type: Literal["miner"]
+    op: Literal["discover"]
+    slot: Square
+    rotation: Literal[0, 90, 180, 270]
+    flip: Literal["h", "v"]
+
+
+MinerMove = Annotated[Union[MinerDig, MinerWalk, MinerDiscover], Field(discriminator="op")]
+
+
+class FishermanMove(_Move):
+    type: Literal["fisherman"]
+    draws: int = Field(ge=1, le=4)
+
+
+class WoodcutterMove(_Move):
+    type: Literal["woodcutter"]
+    op: Literal["advance", "orchard"]
+
+
+class FarmerMove(_Move):
+    type: Literal["farmer"]
+    op: Literal["sow", "harvest", "apple"]
+    field: int | None = Field(default=None, ge=0, le=1)
+    tree: int | None = Field(default=None, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _target(self) -> "FarmerMove":
+        if self.op == "apple" and (self.tree is None or self.field is not None):
+            raise ValueError('picking apples names a "tree" (0 or 1) and no field')
+        if self.op != "apple" and (self.field is None or self.tree is not None):
+            raise ValueError(f'{self.op} names a "field" (0 or 1) and no tree')
+        return self
+
+
+class BuilderMove(_Move):
+    type: Literal["builder"]
+    building: Literal["fish_smokery", "granary", "long_house", "lookout_tower", "new_land",
+                      "woodcutters_hut"] | None = None
+    space: Literal["mountains", "field0", "field1", "orchard", "meadow", "new_land"] | None = None
+    transport: Literal["mine_cart", "wood_cart", "boat"] | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> "BuilderMove":
+        if self.transport is None and (self.building is None or self.space is None):
+            raise ValueError('a Builder move names a "building" and a "space", or a "transport"')
+        if self.transport is not None and (self.building is not None or self.space is not None):
+            raise ValueError("build a building or upgrade a transport, not both (rulebook 5.5)")
+        return self
+
+
+class RestockMove(_Move):
+    type: Literal["restock"]
+    kind: Literal["trees", "fish"]
+    amount: Literal[4, 8, 12]
+    orchard: int = Field(default=0, ge=0, le=2)
+
+
+class MarketDayMove(_Move):
+    type: Literal["market_day"]
+    give: Annotated[list[Literal["stone", "wood", "fish", "harvest", "gold"]], Field(min_length=2, max_length=2)]
+    take: Resource
+
+
+class DonateMove(_Move):
+    type: Literal["donate"]
+    wood: int = Field(default=0, ge=0, le=1)
+    food: Literal["fish", "harvest"] | None = None
+
+
+class FinishMove(_Move):
+    type: Literal["finish"]
+
+
+class EndTurnMove(_Move):
+    type: Literal["end_turn"]
+
+
+Move = Annotated[Union[MinerMove, FishermanMove, WoodcutterMove, FarmerMove, BuilderMove, RestockMove,
+                       MarketDayMove, DonateMove, FinishMove, EndTurnMove], Field(discriminator="type")]
+
+
+class NogginRules(Rules):
+    name = "noggin"
+    title = "Tales of the Northlands: The Sagas of Noggin the Nog"
+    min_players = 2
+    max_players = 4
+
+    _adapter: TypeAdapter | None = None
+
+    # -- set-up and state -----------------------------------------------------------
+    def new_state(self) -> State:
+        return State()
+
+    def setup_ops(self, config: GameConfig) -> list[Op]:
+        """Set-up E and F by the deck, then the first turn starts (4.1)."""
+        return [Op("deck", "shuffle_turn_order"), Op("deck", "draw_building_rows"), Op("board", "resume_turns")]
+
+    def evolve(self, state: State, event: Event) -> None:
+        evolve(state, event)
+
+    def copy(self, state: State) -> State:
+        return copy_state(state)
+
+    def move_model(self) -> TypeAdapter:
+        """A ``TypeAdapter`` of the discriminated union of every move shape (extra fields forbidden)."""
+        if NogginRules._adapter is None:
+            NogginRules._adapter = TypeAdapter(Move)
+        return NogginRules._adapter
+
+    # -- turns ----------------------------------------------------------------------
+    def to_move(self, state: State) -> list[int]:
+        return turns.to_move(state)
+
+    def candidates(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return turns.candidates(state, seat)
+
+    def check(self, state: State, seat: int, move: dict[str, Any]) -> None:
+        turns.check(state, seat, move)
+
+    def pending_phase(self, state: State) -> str | None:
+        return turns.pending_phase(state)
+
+    def phase_ops(self, state: State, phase: str) -> list[Op]:
+        return phases.phase_ops(state, phase)
+
+    # -- resolution -----------------------------------------------------------------
+    def plan(self, state: State, seat: int, move: dict[str, Any]) -> list[Op]:
+        t = move["type"]
+        i = state.active
+        if t == "end_turn":
+            return [Op("board", "end_turn", {"forced": turns.must_act(state, i)})]
+        if t == "finish":
+            return [Op("board", "finish"), Op("board", "after_action")]
+        if t == "donate":
+            args = {"seat": seat, "wood": move.get("wood", 0), "food": move.get("food")}
+            return [Op("market", "donate", args), Op("score", "donation_points", args)]
+        ops: list[Op] = []
+        if state.action is None:
+            ops.append(Op("board", "place_nogs", {"seat": seat, "action": t}))
+        cost = turns.step_cost(state, move)
+        if cost:
+            ops.append(Op("board", "spend_steps", {"marker": i, "steps": cost}))
+        args = {k: v for k, v in move.items() if k != "type"}
+        args["seat"] = seat
+        if t == "miner":
+            if move["op"] == "discover":
+                ops.append(Op("deck", "draw_mine_tile"))
+            ops.append(Op("board", move["op"], args))
+        elif t == "fisherman":
+            ops += [Op("deck", "draw_fishing_tokens", {"draws": move["draws"]}), Op("board", "fish", args)]
+        elif t == "woodcutter":
+            ops.append(Op("board", "advance" if move["op"] == "advance" else "cut_orchard", args))
+        elif t == "farmer":
+            ops.append(Op("board", {"sow": "sow", "harvest": "harvest", "apple": "pick_apples"}[move["op"]], args))
+        elif t == "builder":
+            ops.append(Op("board", "upgrade_transport" if move.get("transport") else "build", args))
+        elif t == "restock":
+            args.setdefault("orchard", 0)
+            ops += [Op("market", "restock", args), Op("score", "restock_points", args)]
+        elif t == "market_day":
+            ops.append(Op("market", "trade", args))
+        else:  # pragma: no cover - check() rejects unknown types first
+            raise IllegalMove(f"unknown move type {t!r}")
+        if t in turns.AUTO_END:
+            ops += [Op("board", "finish"), Op("board", "after_action")]
+        return ops
+
+    def handle(self, state: State, op: Op, chance) -> list[Event]:
+        a = op.args
+        d, n = op.domain, op.name
+        if d == "deck":
+            if chance is None:
+                raise ValueError("deck operations need chance")
+            if n == "shuffle_turn_order":
+                return decks.shuffle_turn_order(state, chance)
+            if n == "draw_building_rows":
+                return decks.draw_building_rows(state, chance)
+            if n == "change_building_rows":
+                return decks.change_building_rows(state, chance)
+            if n == "draw_mine_tile":
+                return decks.draw_mine_tile(state, chance)
+            if n == "draw_fishing_tokens":
+                return decks.draw_fishing_tokens(state, chance, a["draws"])
+        elif d == "board":
+            if n == "resume_turns":
+                return turns.advance_turns(state, [m.pos for m in state.markers]) if state.ended is None else []
+            if n == "end_turn":
+                return turns.end_turn(state, a["forced"])
+            if n == "after_action":
+                return turns.after_action(state)
+            if n == "spend_steps":
+                m = state.markers[a["marker"]]
+                return [Event("StepsSpent", {"marker": a["marker"], "seat": m.seat, "to": m.pos + a["steps"]})]
+            if n == "place_nogs":
+                return board.place_nogs(state, a["seat"], a["action"])
+            if n == "finish":
+                return board.finish_action(state)
+            if n == "change_season":
+                return phases.change_season(state)
+            if n == "dig":
+                return board.dig(state, a["seat"], a["square"])
+            if n == "walk":
+                return board.walk(state, a["seat"], a["square"])
+            if n == "discover":
+                return board.discover(state, a["seat"], a["slot"], a["rotation"], a["flip"])
+            if n == "fish":
+                return board.fish(state, a["seat"])
+            if n == "advance":
+                return board.advance(state, a["seat"])
+            if n == "cut_orchard":
+                return board.cut_orchard(state, a["seat"])
+            if n == "sow":
+                return board.sow(state, a["seat"], a["field"])
+            if n == "harvest":
+                return board.harvest(state, a["seat"], a["field"])
+            if n == "pick_apples":
+                return board.pick_apples(state, a["seat"], a["tree"])
+            if n == "build":
+                return board.build(state, a["seat"], a["building"], a["space"])
+            if n == "upgrade_transport":
+                return board.upgrade_transport(state, a["seat"], a["transport"])
+        elif d == "market":
+            if n == "trade":
+                return market.trade(state, a["seat"], a["give"], a["take"])
+            if n == "restock":
+                return market.restock(state, a["seat"], a["kind"], a["amount"], a["orchard"])
+            if n == "donate":
+                return market.donate(state, a["seat"], a["wood"], a["food"])
+        elif d == "score":
+            if n == "advance_crow":
+                return scoring.advance_crow(state)
+            if n == "restock_points":
+                return scoring.restock_points(state, a["seat"], a["amount"])
+            if n == "donation_points":
+                given = {"wood": a["wood"]} if a["wood"] else {}
+                if a["food"]:
+                    given[a["food"]] = 1
+                return scoring.donation_points(state, a["seat"], given)
+            if n == "final_scoring":
+                return scoring.final_scoring(state)
+        raise ValueError(f"unknown Noggin operation {d}.{n}")
+
+    def follow_up(self, state: State) -> list[Op]:
+        if state.ended is not None and state.final is None:
+            return [Op("score", "final_scoring")]
+        return []
+
+    # -- views ----------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything on the table is public in the core game (undrawn piles are not in the state)."""
+        out = to_plain(state)
+        out["to_move"] = self.to_move(state)
+        out["seat"] = seat
+        out["phase"] = self.pending_phase(state)
+        out["outcome"] = self.outcome(state)
+        return out
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return scoring.outcome(state)
