@@ -79,8 +79,8 @@ def format_entry(fields: dict, seat: int | None) -> str:
 
 def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int,
                  max_events: int | None, idle_timeout: float | None,
-                 keepalive: float) -> Iterator[str]:
-    """The SSE text of a stream: entries after version ``after``, then new ones as they come.
+                 keepalive: float) -> Iterator[bytes]:
+    """The SSE bytes of a stream: entries after version ``after``, then new ones as they come.
 
     Ends after ``max_events`` messages, or after ``idle_timeout`` seconds without an
     entry; otherwise runs until the client goes away (noticed at the next write).
@@ -88,7 +88,7 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
     log_key = key(game_id, "log")
     last_id: str | bytes = entry_id(after)
     sent = 0
-    yield "retry: 2000\n\n"
+    yield b"retry: 2000\n\n"
     idle_deadline = time.monotonic() + idle_timeout if idle_timeout else None
     while True:
         block = keepalive
@@ -100,10 +100,10 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
         if not rows:
             if idle_deadline is not None and time.monotonic() >= idle_deadline:
                 return
-            yield ": keep-alive\n\n"
+            yield b": keep-alive\n\n"
             continue
         for stream_id, fields in rows[0][1]:
-            yield format_entry(fields, seat)
+            yield format_entry(fields, seat).encode("utf-8")
             last_id = stream_id
             sent += 1
             if max_events is not None and sent >= max_events:
