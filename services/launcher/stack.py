@@ -28,7 +28,7 @@ from typing import Any
 
 from services.common.config import Settings
 
-from .supervisor import ChildSpec, LaunchError, Supervisor
+from .supervisor import ChildSpec, LaunchError, Supervisor, free_port
 
 SERVICES = (("decks", "decks_port"), ("market", "market_port"), ("boards", "boards_port"),
             ("scoring", "scoring_port"))
@@ -38,6 +38,19 @@ SERVICES = (("decks", "decks_port"), ("market", "market_port"), ("boards", "boar
 def settings_env(settings: Settings) -> dict[str, str]:
     """Every setting as a ``LONGHOUSE_<FIELD>`` environment variable."""
     return {f"LONGHOUSE_{name.upper()}": str(getattr(settings, name)) for name in type(settings).model_fields}
+
+
+def free_port_settings(base: Settings | None = None) -> Settings:
+    """``base`` (default: from the environment) with every port moved to a free loopback port.
+
+    For test stacks that must not collide with a running ``make run`` or each other.
+    """
+    base = base or Settings()
+    ports: set[int] = set()
+    while len(ports) < 6:
+        ports.add(free_port())
+    names = ["redis_port", "gateway_port", "decks_port", "market_port", "boards_port", "scoring_port"]
+    return base.model_copy(update=dict(zip(names, sorted(ports))))
 
 
 def redis_probe(host: str, port: int):

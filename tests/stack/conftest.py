@@ -1,0 +1,87 @@
+"""Stack fixtures: the whole hosted stack as real processes, started by the launcher's own code.
+
+The session fixture :func:`stack` runs :class:`services.launcher.stack.Stack` (the same
+supervisor ``make run`` uses) on free loopback ports in a temporary directory, with the
+test-only games registered in every child through ``LONGHOUSE_EXTRA_GAMES``. Every wait
+is a readiness probe with a deadline, never a sleep.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from services.common.config import Settings
+from services.launcher.stack import Stack, free_port_settings, settings_env
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTRA_GAMES = "tests.core_games.step_race,tests.core_games.sealed_bid,tests.core_games.lap_race"
+"""Test-only games every child of a test stack registers."""
+
+
+@dataclass
+class StackHandle:
+    """What a stack test gets.
+
+    Attributes:
+        gateway_url: ``http://127.0.0.1:<port>`` of the gateway.
+        redis_url: URL of the game store (database 0 of the stack's own redis-server).
+        settings: every port and address of this stack.
+        env: the environment the children got (use it for more processes of this stack).
+        data_dir: the stack's directory (``logs/<child>.log``, ``redis/``, ``children.json``).
+        stack: the :class:`Stack` itself.
+    """
+
+    gateway_url: str
+    redis_url: str
+    settings: Settings
+    env: dict[str, str]
+    data_dir: Path
+    stack: Stack
+
+    def stop_worker(self) -> int | None:
+        """Stop the Celery worker (SIGTERM to its process group, SIGKILL after the grace)."""
+        return self.stack.stop_worker()
+
+    def kill_worker(self) -> None:
+        """Kill the Celery worker's whole process group at once (SIGKILL: a crash, no ack)."""
+        child = self.stack.supervisor.children["worker"]
+        os.killpg(child.pgid, signal.SIGKILL)
+        self.stack.stop_worker()  # reaps it and waits until the group is gone
+
+    def start_worker(self) -> None:
+        """Start the Celery worker again and wait until it answers a control ping."""
+        self.stack.start_worker()
+
+    def pids(self) -> dict[str, int]:
+        """name -> pid of every running-or-stopped child."""
+        return self.stack.pids()
+
+
+def stack_env(settings: Settings, data_dir: Path) -> dict[str, str]:
+    """Environment for a launcher subprocess: free ports, test games, its own data dir."""
+    env = {**os.environ, **settings_env(settings.model_copy(update={"data_dir": str(data_dir)}))}
+    env["LONGHOUSE_EXTRA_GAMES"] = EXTRA_GAMES
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory) -> Iterator[StackHandle]:
+    """The whole stack (Redis, four services, Celery worker, gateway) for the session."""
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed; run `make setup`")
+    data_dir = tmp_path_factory.mktemp("stack")
+    settings = free_port_settings(Settings())
+    stack = Stack(settings, data_dir, extra_env={"LONGHOUSE_EXTRA_GAMES": EXTRA_GAMES})
+    stack.start()
+    try:
+        yield StackHandle(stack.gateway_url, stack.redis_url, stack.settings, stack.env, data_dir, stack)
+    finally:
+        stack.stop()

@@ -1,0 +1,228 @@
+"""The launcher and the stack it supervises: the main job end to end, stopping, refusing.
+
+Whole-stack tests run real processes on free loopback ports; every wait polls a
+condition under a deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+import requests
+
+from services.bots.client import GatewayClient
+from services.common.config import Settings
+from services.launcher.stack import free_port_settings
+from services.launcher.supervisor import ChildSpec, LaunchError, PortInUse, Supervisor, group_exists
+from services.tournament import TournamentConfig, run_tournament
+
+from .conftest import ROOT, stack_env
+
+pytestmark = pytest.mark.stack
+
+
+def pid_alive(pid: int) -> bool:
+    """True if ``pid`` exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def assert_all_gone(data_dir: Path) -> list[dict]:
+    """Every child recorded in ``children.json`` and its process group has exited."""
+    rows = json.loads((data_dir / "children.json").read_text())
+    names = {r["name"] for r in rows}
+    assert {"redis", "decks", "market", "boards", "scoring", "worker", "gateway"} <= names
+    for row in rows:
+        assert not pid_alive(row["pid"]), f"{row['name']} (pid {row['pid']}) is still running"
+        assert not group_exists(row["pid"]), f"a process of {row['name']}'s group is still running"
+    return rows
+
+
+def wait_until(condition, timeout: float, what: str, interval: float = 0.1):
+    """Poll ``condition`` until it is truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = condition()
+        except Exception:
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+def run_launcher(args: list[str], data_dir: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    """``python -m services.launcher <args>`` on free ports with its own data dir."""
+    env = stack_env(free_port_settings(Settings()), data_dir)
+    return subprocess.run([sys.executable, "-m", "services.launcher", *args, "--data-dir", str(data_dir)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+# -- the main job ----------------------------------------------------------------------
+
+def test_launcher_once_plays_noggin_and_leaves_nothing_running(tmp_path):
+    report_path = tmp_path / "report.json"
+    data_dir = tmp_path / "run"
+    proc = run_launcher(["--once", "--games", "1", "--players", "2", "--seed", "3",
+                         "--report", str(report_path)], data_dir)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads(report_path.read_text())
+    assert report["game"] == "noggin" and report["players"] == 2 and report["seed"] == "3"
+    assert len(report["games"]) == 1
+    for game in report["games"]:
+        assert game["ended_by"] == "rules", game
+        assert game["final_state_hash"] and game["reason"]
+        assert len(game["final_scores"]) == 2 and game["winner"]
+        assert [s["seat"] for s in game["seats"]] == [0, 1]
+    assert "Standings" in proc.stdout
+    assert_all_gone(data_dir)
+    for name in ("redis", "decks", "market", "boards", "scoring", "worker", "gateway"):
+        assert (data_dir / "logs" / f"{name}.log").exists()
+    assert list((data_dir / "redis").glob("appendonlydir*")), "Redis runs with its append-only file on"
+
+
+def test_launcher_runs_are_reproducible(tmp_path):
+    hashes = []
+    for n in range(2):
+        report_path = tmp_path / f"r{n}.json"
+        proc = run_launcher(["--once", "--games", "2", "--players", "3", "--seed", "11", "--game", "lap_race",
+                             "--report", str(report_path)], tmp_path / f"run{n}")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        report = json.loads(report_path.read_text())
+        for game in report["games"]:
+            game.pop("game_id")
+        hashes.append(report)
+        assert all(g["ended_by"] == "rules" for g in report["games"])
+    assert hashes[0] == hashes[1]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_launcher_serves_until_signalled_then_stops_everything(tmp_path, sig):
+    data_dir = tmp_path / "run"
+    settings = free_port_settings(Settings())
+    env = stack_env(settings, data_dir)
+    proc = subprocess.Popen([sys.executable, "-m", "services.launcher", "--games", "0", "--data-dir", str(data_dir)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = f"http://127.0.0.1:{settings.gateway_port}"
+        wait_until(lambda: requests.get(url + "/healthz", timeout=1).status_code == 200, 90, "the gateway")
+        wait_until(lambda: len(json.loads((data_dir / "children.json").read_text())) == 7, 30, "children.json")
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, out
+    assert url in out
+    assert_all_gone(data_dir)
+
+
+def test_launcher_refuses_a_taken_port(tmp_path):
+    data_dir = tmp_path / "run"
+    settings = free_port_settings(Settings())
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        taken = blocker.getsockname()[1]
+        env = stack_env(settings.model_copy(update={"gateway_port": taken}), data_dir)
+        proc = subprocess.run([sys.executable, "-m", "services.launcher", "--once", "--data-dir", str(data_dir)],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert f"{taken} (gateway)" in proc.stdout and "already in use" in proc.stdout
+    assert not (data_dir / "children.json").exists(), "nothing was started"
+
+
+# -- the supervisor ----------------------------------------------------------------------
+
+def test_supervisor_stops_the_whole_process_group(tmp_path):
+    sup = Supervisor(tmp_path / "logs")
+    # the shell forks two grandchildren; a stop must reach them too
+    spec = ChildSpec("forker", ["sh", "-c", "sleep 300 & sleep 300 & echo started; wait"],
+                     probe=lambda: "started" in (tmp_path / "logs" / "forker.log").read_text())
+    with sup:
+        sup.start(spec)
+        pgid = sup.children["forker"].pgid
+        assert group_exists(pgid)
+    assert not group_exists(pgid)
+
+
+def test_supervisor_kills_a_child_that_ignores_sigterm(tmp_path):
+    sup = Supervisor(tmp_path / "logs")
+    log = tmp_path / "logs" / "stubborn.log"
+    spec = ChildSpec("stubborn", ["sh", "-c", "trap '' TERM; echo started; sleep 300"],
+                     probe=lambda: "started" in log.read_text(), stop_grace=0.5)
+    sup.start(spec)
+    started = time.monotonic()
+    code = sup.stop("stubborn")
+    assert code == -signal.SIGKILL
+    assert time.monotonic() - started < 10
+    assert not group_exists(sup.children["stubborn"].pgid)
+
+
+def test_supervisor_reports_a_child_that_dies_before_ready(tmp_path):
+    sup = Supervisor(tmp_path / "logs")
+    spec = ChildSpec("broken", ["sh", "-c", "echo boom >&2; exit 3"], probe=lambda: False)
+    with sup, pytest.raises(LaunchError, match="exited with code 3.*boom"):
+        sup.start(spec)
+
+
+def test_supervisor_refuses_a_taken_port(tmp_path):
+    sup = Supervisor(tmp_path / "logs")
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        port = blocker.getsockname()[1]
+        with pytest.raises(PortInUse, match=str(port)):
+            sup.start(ChildSpec("x", ["true"], probe=lambda: True, ports=[port]))
+    assert sup.children == {}
+
+
+# -- the stack fixture -----------------------------------------------------------------
+
+def test_stack_serves_and_records_its_children(stack):
+    assert GatewayClient(stack.gateway_url).health()
+    assert redis.Redis.from_url(stack.redis_url).ping()
+    pids = stack.pids()
+    assert set(pids) == {"redis", "decks", "market", "boards", "scoring", "worker", "gateway"}
+    assert all(pid_alive(pid) for pid in pids.values())
+
+
+def test_stack_worker_can_be_stopped_and_started(stack):
+    old = stack.pids()["worker"]
+    stack.stop_worker()
+    assert not pid_alive(old)
+    stack.start_worker()
+    assert stack.pids()["worker"] != old
+    # a game with phases still runs to its end on the new worker
+    config = TournamentConfig(game="lap_race", players=2, games=1, seed="w", move_cap=500, game_timeout=120)
+    report = run_tournament(stack.gateway_url, config)
+    assert report.games[0].ended_by == "rules", report.games[0].error
+
+
+def test_tournament_through_the_stack_is_deterministic(stack):
+    config = TournamentConfig(game="step_race", players=3, games=3, seed="42", move_cap=500, game_timeout=120)
+    first = run_tournament(stack.gateway_url, config)
+    second = run_tournament(stack.gateway_url, config.__class__(**{**config.__dict__, "parallel": 1}))
+    assert first.failed == 0, [g.error for g in first.games]
+    assert [g.final_state_hash for g in first.games] == [g.final_state_hash for g in second.games]
+    assert [g.moves for g in first.games] == [g.moves for g in second.games]
+    assert {g.game_id for g in first.games}.isdisjoint({g.game_id for g in second.games})
