@@ -1,0 +1,40 @@
+"""Fisherman (rulebook 5.2)."""
+
+import pytest
+
+from services.rules.core import IllegalMove
+
+from .helpers import RULES, normal_turn, run, seated
+
+
+def test_declared_draws_cost_steps_and_tokens_are_public():
+    """5.2: declare 1-4 draws, 1 Step each; each token shows 1 or 2 fish or a boot; the boat
+    carries 2; surplus goes back to the fjord; the action ends by itself."""
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    fjord = s.fjord
+    events = run(s, 0, {"type": "fisherman", "draws": 4})
+    drawn = next(e for e in events if e.type == "FishingTokensDrawn").data["tokens"]
+    caught = next(e for e in events if e.type == "FishCaught").data
+    assert len(drawn) == 4 and len({t["id"] for t in drawn}) == 4
+    total = sum(t["fish"] for t in drawn)
+    assert caught["fish"] == min(total, 2) and caught["thrown_back"] == total - caught["fish"]
+    assert s.players[0].stock["fish"] == caught["fish"] and s.fjord == fjord - caught["fish"]
+    assert s.markers[0].pos == 14 and s.action is None
+
+
+def test_lookout_tower_adds_one_fish_up_to_the_boat():
+    """5.2 and appendix: +1 fish with the Lookout Tower, within the boat's capacity (4 upgraded)."""
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s.players[0].buildings["lookout_tower"] = "meadow"
+    s.players[0].transports.append("boat")
+    events = run(s, 0, {"type": "fisherman", "draws": 1})
+    token = next(e for e in events if e.type == "FishingTokensDrawn").data["tokens"][0]
+    assert s.players[0].stock["fish"] == token["fish"] + 1
+
+
+def test_empty_fjord_cannot_be_fished():
+    """5.2: restock when the fjord is exhausted (5.6)."""
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s.fjord = 0
+    with pytest.raises(IllegalMove, match="fjord is empty"):
+        RULES.check(s, 0, {"type": "fisherman", "draws": 1})

@@ -1,0 +1,44 @@
+"""Woodcutter (rulebook 5.3): the forest trail and the Orchard."""
+
+import pytest
+
+from services.rules.core import IllegalMove
+from services.rules.noggin import content
+
+from .helpers import RULES, normal_turn, run, seated
+
+
+def _turn():
+    return normal_turn(seated(3), 0, [10, 16, 17, 18])
+
+
+def test_advance_cuts_the_printed_number_into_the_wood_cart():
+    """5.3: 1 Step to the next clearing, cut its printed number of trees into the wood cart
+    (capacity 2); move on while the cart is not full; Wood to the Farm at the end."""
+    s = _turn()
+    trail = content.load().forest.clearings
+    run(s, 0, {"type": "woodcutter", "op": "advance"})
+    assert s.woodcutter == 0 and s.action.cart["wood"] == trail[0].number == 1
+    run(s, 0, {"type": "woodcutter", "op": "advance"})  # clearing 1 prints 2, cart takes 1 more
+    assert s.action.cart["wood"] == 2 and s.forest[0] == 5 - 2
+    with pytest.raises(IllegalMove, match="wood cart is full"):
+        RULES.check(s, 0, {"type": "woodcutter", "op": "advance"})
+    run(s, 0, {"type": "finish"})
+    assert s.players[0].stock["wood"] == 2 and s.markers[0].pos == 12
+
+
+def test_orchard_or_forest_not_both():
+    """5.3: Wood comes from the forest OR the Orchard; an Orchard tree costs 1 Step."""
+    s = _turn()
+    run(s, 0, {"type": "woodcutter", "op": "orchard"})
+    assert s.players[0].orchard == 1 and s.players[0].stock["wood"] == 1
+    with pytest.raises(IllegalMove, match="forest OR the Orchard"):
+        RULES.check(s, 0, {"type": "woodcutter", "op": "advance"})
+
+
+def test_woodcutter_stops_in_an_empty_clearing():
+    """5.3: he must stop in a clearing even with no wood left there (1 Step)."""
+    s = _turn()
+    s.forest[0] = 0
+    run(s, 0, {"type": "woodcutter", "op": "advance"})
+    assert s.woodcutter == 0 and s.action.cart.get("wood", 0) == 0 and s.markers[0].pos == 11
