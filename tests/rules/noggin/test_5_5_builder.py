@@ -1,0 +1,72 @@
+"""Builder (rulebook 5.5 and appendix): Year 1 buildings and transport upgrades."""
+
+import pytest
+
+from services.rules.core import IllegalMove
+
+from .helpers import RULES, normal_turn, run, seated
+
+
+def _turn():
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s.rows["bottom"] = ["granary", "long_house", "new_land"]
+    s.players[0].stock.update(wood=4, stone=2)
+    return s
+
+
+def test_build_costs_two_wood_one_stone_two_steps_and_gives_a_nog():
+    """5.5: 2 Steps, pay 2 Wood + 1 Stone to the market, take the tile from the bottom row,
+    gain 1 Nog from the reserve; the Granary stores 2 more Harvest (appendix)."""
+    s = _turn()
+    market_wood = s.market["wood"]
+    run(s, 0, {"type": "builder", "building": "granary", "space": "meadow"})
+    p = s.players[0]
+    assert p.buildings == {"granary": "meadow"}
+    assert (p.stock["wood"], p.stock["stone"]) == (2, 1) and s.market["wood"] == market_wood + 2
+    assert (p.mountains, p.reserve) == (10 - 1 + 1, 5)
+    assert s.rows["bottom"] == ["", "long_house", "new_land"]
+    assert s.markers[0].pos == 12 and s.action is None
+
+
+def test_long_house_only_on_the_mountains_and_gives_two_nogs():
+    """5.5 and appendix: only the Long House goes on the Mountains space, +2 Nogs."""
+    s = _turn()
+    with pytest.raises(IllegalMove, match="Long House"):
+        RULES.check(s, 0, {"type": "builder", "building": "long_house", "space": "meadow"})
+    with pytest.raises(IllegalMove, match="Long House"):
+        RULES.check(s, 0, {"type": "builder", "building": "granary", "space": "mountains"})
+    run(s, 0, {"type": "builder", "building": "long_house", "space": "mountains"})
+    assert s.players[0].mountains == 10 - 1 + 2
+
+
+def test_no_building_on_sown_fields_or_orchard_trees_nor_twice():
+    """5.5: not on a field with Harvest or an Orchard with trees; no 2 identical tiles."""
+    s = _turn()
+    with pytest.raises(IllegalMove, match="field with Harvest"):
+        RULES.check(s, 0, {"type": "builder", "building": "granary", "space": "field0"})
+    with pytest.raises(IllegalMove, match="Orchard with trees"):
+        RULES.check(s, 0, {"type": "builder", "building": "granary", "space": "orchard"})
+    s.players[0].buildings["granary"] = "meadow"
+    with pytest.raises(IllegalMove, match="2 identical"):
+        RULES.check(s, 0, {"type": "builder", "building": "granary", "space": "field1"})
+
+
+def test_gold_pays_a_shortfall():
+    """5.1: Gold can be spent in place of any resource."""
+    s = _turn()
+    s.players[0].stock.update(wood=1, stone=0, gold=2)
+    events = run(s, 0, {"type": "builder", "building": "new_land", "space": "meadow"})
+    paid = next(e for e in events if e.type == "BuildingBuilt").data["paid"]
+    assert paid == {"wood": 1, "gold": 2} and s.gold_supply == 5 + 2
+
+
+def test_transport_upgrade_once_to_capacity_four():
+    """5.5: pay 2 Wood, take a tile from its pile; capacity becomes 4; once per transport."""
+    s = _turn()
+    run(s, 0, {"type": "builder", "transport": "wood_cart"})
+    assert s.players[0].transports == ["wood_cart"] and s.transport_piles["wood_cart"] == 2
+    assert s.players[0].stock["wood"] == 2
+    s.active = 0
+    s.markers[0].pos = 12
+    with pytest.raises(IllegalMove, match="only be upgraded once"):
+        RULES.check(s, 0, {"type": "builder", "transport": "wood_cart"})

@@ -1,0 +1,35 @@
+"""Market Day trading (rulebook 6.0, 6.6)."""
+
+import pytest
+
+from services.rules.core import IllegalMove
+
+from .helpers import RULES, normal_turn, run, seated
+
+
+def _turn():
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s.players[0].stock.update(wood=4, fish=1, gold=1)
+    return s
+
+
+def test_two_for_one_many_trades_one_step():
+    """6.6: 2 resources for 1 present at the market; as many trades as wished for 1 Step."""
+    s = _turn()
+    run(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "stone"})
+    run(s, 0, {"type": "market_day", "give": ["wood", "fish"], "take": "harvest"})
+    p = s.players[0]
+    assert (p.stock["wood"], p.stock["fish"], p.stock["stone"], p.stock["harvest"]) == (1, 0, 1, 1)
+    assert s.market["stone"] == 7 and s.market["wood"] == 3 and s.market["fish"] == 1
+    assert s.markers[0].pos == 11
+    run(s, 0, {"type": "finish"})
+    assert s.markers[0].pos == 11 and p.placed["market_day"] == 1
+
+
+def test_gold_can_be_given_and_the_resource_must_be_at_the_market():
+    """6.6: Gold included; the desired resource must be present at the market."""
+    s = _turn()
+    run(s, 0, {"type": "market_day", "give": ["gold", "wood"], "take": "stone"})
+    assert s.players[0].stock["gold"] == 0 and s.gold_supply == 6
+    with pytest.raises(IllegalMove, match="no fish at the Nog Market"):
+        RULES.check(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "fish"})
