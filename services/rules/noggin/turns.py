@@ -73,13 +73,14 @@ def _next_free(positions: list[int], i: int, p: int) -> int:
 def jump(positions: list[int], i: int, runestone: int) -> int:
     """Where a marker goes that must pass the first marker ahead of it: the next unoccupied
     space beyond it (4.2 dummies, 5.0 A); if that would reach the Runestone + 10, the
-    furthest unoccupied space before it (house rule)."""
+    furthest unoccupied space before it; if there is none, it stays where it is, the
+    Runestone comes up to it and it plays again (house rules)."""
     pos = positions[i]
     ahead = [q for j, q in enumerate(positions) if j != i and q > pos]
     dest = _next_free(positions, i, (min(ahead) if ahead else pos) + 1)
     if dest >= runestone + LAP:
         occupied = {q for j, q in enumerate(positions) if j != i}
-        dest = max(q for q in range(pos + 1, runestone + LAP) if q not in occupied)
+        dest = max([q for q in range(pos + 1, runestone + LAP) if q not in occupied], default=pos)
     return dest
 
 
