@@ -74,3 +74,13 @@ def test_replay_rebuilds_the_state():
         for e in entry.events:
             RULES.evolve(state, e)
     assert state_hash(state) == t.summary(g)["state_hash"]
+
+
+def test_view_is_public_and_holds_no_pile_order():
+    """DESIGN player view: the core game has no secrets; undrawn piles appear only as counts."""
+    t, g = new_game(3, "7")
+    rules, state, _ = t.state(g)
+    v = rules.view(state, 0)
+    assert v["to_move"] == t.summary(g)["to_move"] and v["seat"] == 0
+    assert v["mine_drawn"] == 0 and v["buildings_drawn"] == 6
+    assert "order" not in str(sorted(v)) and v == rules.view(state, 0)
