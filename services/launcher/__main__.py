@@ -88,11 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     stack = Stack(settings, data_dir)
     code = 0
     try:
-        console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {data_dir})")
+        console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {data_dir})", soft_wrap=True)
         started = time.monotonic()
         stack.start()
         console.print(f"stack ready in {time.monotonic() - started:.1f} s: " + ", ".join(
-            f"{name} (pid {pid})" for name, pid in stack.pids().items()))
+            f"{name} (pid {pid})" for name, pid in stack.pids().items()), soft_wrap=True)
         if args.games:
             config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=str(args.seed),
                                       move_cap=args.move_cap, parallel=args.parallel)
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                 code = 1
         if not args.once:
             console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {stack.redis_url}, "
-                          f"logs in {stack.log_dir}); press Ctrl-C to stop.")
+                          f"logs in {stack.log_dir}); press Ctrl-C to stop.", soft_wrap=True)
             serve(stack)
     except PortInUse as exc:
         console.print(f"[red]cannot start[/red]: {exc}")
