@@ -11,12 +11,19 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 setup: system venv protos
 
-# The Debian redis-server package, only if the machine lacks it.
+# Debian packages the machine lacks: redis-server, and Python's venv module
+# (Debian ships ensurepip separately). Nothing is installed when both are there.
 system:
-	@command -v redis-server >/dev/null 2>&1 || { \
-	  echo "setup: installing redis-server"; \
+	@missing=""; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
+	{ command -v $(PYTHON) >/dev/null 2>&1 && $(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1; } \
+	  || missing="$$missing python3-venv"; \
+	if [ -n "$$missing" ]; then \
+	  echo "setup: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends redis-server >/dev/null; }
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
 
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml

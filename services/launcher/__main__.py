@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         codes = stack.stop()
         if codes:
-            console.print("stopped: " + ", ".join(f"{name} ({code_})" for name, code_ in codes.items()))
+            console.print("stopped: " + ", ".join(f"{name} ({code_})" for name, code_ in codes.items()), soft_wrap=True)
     return code
 
 
