@@ -8,7 +8,9 @@ in ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
 * ``PORTS_MODE``: ``"embedded"`` or ``"grpc"``; ``PHASE_MODE``: ``"celery"`` or ``"inline"``;
 * ``CELERY_BROKER_URL``: where phase tasks go;
 * ``MAX_CONTENT_LENGTH``: largest request body (64 KiB);
-* ``SSE_KEEPALIVE_SECONDS`` (15) and ``WAIT_MAX_SECONDS`` (30).
+* ``SSE_KEEPALIVE_SECONDS`` (15) and ``WAIT_MAX_SECONDS`` (30);
+* ``PHASE_NUDGE_SECONDS`` (30): how often a ``/wait`` that times out on a game stuck
+  in a phase may queue that phase again.
 
 Serve with ``gunicorn -k gthread --threads 32 -b 127.0.0.1:$PORT 'gateway.app:create_app()'``;
 each SSE stream holds one thread while it is open.
@@ -39,6 +41,7 @@ def default_config() -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "SSE_KEEPALIVE_SECONDS": 15,
         "WAIT_MAX_SECONDS": 30,
+        "PHASE_NUDGE_SECONDS": 30,
         "JSON_SORT_KEYS": False,
     }
 

@@ -85,6 +85,28 @@ def wait(game_id: str):
     timeout = float(_number("timeout", limit, 0, limit))
     meta = require_game(game_id)
     if meta["version"] <= after and timeout > 0:
-        get_redis().xread({key(game_id, "log"): entry_id(after)}, count=1,
-                          block=max(1, int(timeout * 1000)))
+        rows = get_redis().xread({key(game_id, "log"): entry_id(after)}, count=1,
+                                 block=max(1, int(timeout * 1000)))
+        if not rows:
+            nudge_phase(game_id)
     return public_summary(game_id)
+
+
+def nudge_phase(game_id: str) -> bool:
+    """Queue a game's pending phase again if it has waited a while (at most once a period).
+
+    A phase whose task was lost (the broker was down when the move committed) would
+    leave the game in ``phase`` for ever; a waiter that timed out re-sends it. Running a
+    phase is idempotent by version, so a spare task is a no-op. The period is
+    ``PHASE_NUDGE_SECONDS`` (one ``SET NX EX`` key per game). Returns True if it queued.
+    """
+    table = get_table()
+    rules, state, version = table.state(game_id)
+    phase = rules.pending_phase(state)
+    if not phase:
+        return False
+    period = max(1, int(current_app.config["PHASE_NUDGE_SECONDS"]))
+    if not get_redis().set(key(game_id, "phase_nudge"), version, nx=True, ex=period):
+        return False
+    table.scheduler.schedule(game_id, phase, version)
+    return True

@@ -52,9 +52,14 @@ class CeleryScheduler:
     def schedule(self, game_id: str, phase: str, version: int) -> None:
         """Send ``run_phase(game_id, phase, version)`` to the phase queue.
 
-        Raises:
-            kombu / redis connection errors if the broker cannot be reached after
-            Celery's publish retries; the move that caused the phase stays committed.
+        Never raises: the commit that left the phase pending is already durable, so a
+        broker that cannot be reached (after Celery's publish retries) is logged, and
+        the phase is queued again later by whoever notices the game still waiting for
+        it (the gateway's ``/wait`` does; running a phase is idempotent by version).
         """
-        self.app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
+        try:
+            self.app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
+        except Exception:
+            log.exception("phase not queued game_id=%s phase=%s version=%d", game_id, phase, version)
+            return
         log.info("phase queued game_id=%s phase=%s version=%d", game_id, phase, version)

@@ -246,3 +246,25 @@ def test_wait_wakes_on_a_commit(app, api):
     assert api.move(gid, t0, {"type": "advance", "steps": 1}).status_code == 200
     thread.join(25)
     assert not thread.is_alive() and answer["body"]["version"] == v + 1
+
+
+def test_wait_requeues_a_phase_whose_task_was_lost(client, api, redis_client):
+    """A phase left pending (its task never reached a worker) is queued again by a timed-out /wait."""
+    from services.coordinator.ports import embedded_ports
+    from services.coordinator.redis_store import RedisSeeds, RedisStore
+    from services.coordinator.table import Table
+    from services.rules.core import GameConfig
+
+    class Lost:
+        def schedule(self, game_id, phase, version):
+            pass
+
+    store = RedisStore(redis_client)
+    lossy = Table(store, embedded_ports(store, RedisSeeds(redis_client)), Lost())
+    gid = lossy.create(GameConfig(game="lap_race", players=2))
+    lossy.play(gid, 0, {"type": "run", "pace": 1}, store.version(gid))
+    stuck = lossy.play(gid, 1, {"type": "run", "pace": 1}, store.version(gid))["version"]
+    assert client.get(f"/games/{gid}").json["status"] == "phase"
+    body = client.get(f"/games/{gid}/wait?after={stuck}&timeout=0.1").json
+    assert body["version"] == stuck + 1 and body["status"] == "active"
+    assert [e.kind for e in store.read(gid)][-1] == "phase"

@@ -182,3 +182,16 @@ def test_phases_run_on_the_worker_through_a_whole_game(celery_table, workers):
     assert phase_entries(celery_table, gid) == [version + 1, v + 3]
     assert [line["outcome"] for line in worker.phase_lines()] == ["committed", "committed"]
     assert "Traceback" not in worker.text()
+
+
+def test_an_unreachable_broker_does_not_fail_the_commit(redis_client):
+    from tests.support.ports import free_port
+
+    app = make_celery(f"redis://127.0.0.1:{free_port()}/1")
+    app.conf.broker_connection_timeout = 1
+    table = build_table(redis_client, ports_mode="embedded", phase_mode="celery", celery_app=app)
+    try:
+        gid, version = finish_lap(table)  # the commit stands; the phase waits to be queued again
+    finally:
+        app.close()
+    assert table.store.version(gid) == version and table.summary(gid)["status"] == "phase"
