@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     settings = Settings()
     if threading.current_thread() is threading.main_thread():
+        # Ctrl-C must stop the stack even when started from a script that ignores SIGINT
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, _on_signal)
         signal.signal(signal.SIGHUP, _on_signal)
     data_dir = run_dir(settings, args.data_dir)
