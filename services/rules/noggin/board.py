@@ -397,7 +397,12 @@ def building_cost() -> dict[str, int]:
     return {"wood": c.wood, "stone": c.stone}
 
 
+BESIDE = "beside"
+"""Where the New Land tile goes: beside the Player Board, on no board space (5.5, appendix)."""
+
+
 def free_spaces(p: Player) -> list[str]:
+    """Board spaces with no building yet; the New Land adds one once built (3.8, appendix)."""
     spaces = ["mountains", "field0", "field1", "orchard", "meadow"]
     if "new_land" in p.buildings:
         spaces.append("new_land")
@@ -421,7 +426,11 @@ def check_build(state: State, seat: int, building: str, space: str) -> None:
     if building in p.buildings:
         raise IllegalMove("you may not have 2 identical buildings (rulebook 5.5)")
     info = content.building_index()[building]
-    if space not in free_spaces(p):
+    if info.adds_space:
+        if space != BESIDE:
+            raise IllegalMove(f"the {info.name} tile is placed beside your Player Board (space "
+                              f"\"{BESIDE}\"), not on a board space (rulebook 5.5)")
+    elif space not in free_spaces(p):
         raise IllegalMove(f"the {space} space is not free to build on (rulebook 5.5)")
     if (info.spaces == "mountains") != (space == "mountains"):
         raise IllegalMove("only the Long House, and it only, is built on the Mountains space (rulebook 5.5)")

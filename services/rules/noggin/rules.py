@@ -83,7 +83,7 @@ class BuilderMove(_Move):
     type: Literal["builder"]
     building: Literal["fish_smokery", "granary", "long_house", "lookout_tower", "new_land",
                       "woodcutters_hut"] | None = None
-    space: Literal["mountains", "field0", "field1", "orchard", "meadow", "new_land"] | None = None
+    space: Literal["mountains", "field0", "field1", "orchard", "meadow", "new_land", "beside"] | None = None
     transport: Literal["mine_cart", "wood_cart", "boat"] | None = None
 
     @model_validator(mode="after")

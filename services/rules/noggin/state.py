@@ -24,7 +24,8 @@ ACTIONS = ("miner", "fisherman", "woodcutter", "farmer", "builder", "restock", "
 """The action spaces (rulebook 3.3; Restock is the space 3.3 calls Vendor)."""
 TRANSPORTS = ("mine_cart", "wood_cart", "boat")
 SPACES = ("mountains", "field0", "field1", "orchard", "meadow", "new_land")
-"""Building spaces of a player board (rulebook 3.8; New Land adds one, appendix)."""
+"""Building spaces of a player board (rulebook 3.8; New Land, itself placed "beside" the
+board, adds the ``new_land`` space, 5.5 and appendix)."""
 
 
 @dataclass(slots=True)

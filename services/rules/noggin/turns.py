@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from services.rules.core import Event, IllegalMove, NotYourTurn
 
-from . import board, market
+from . import board, content, market
 from .content import BASIC
 from .state import TRANSPORTS, State, season_name
 
@@ -196,6 +196,9 @@ def action_moves(state: State, seat: int, kind: str) -> Iterator[dict[str, Any]]
     elif kind == "builder":
         _, tiles = board.available_buildings(state)
         for b in sorted(set(tiles)):
+            if content.building_index()[b].adds_space:
+                yield {"type": "builder", "building": b, "space": board.BESIDE}
+                continue
             for space in board.free_spaces(p):
                 yield {"type": "builder", "building": b, "space": space}
         for tr in TRANSPORTS:

@@ -55,7 +55,7 @@ def test_gold_pays_a_shortfall():
     """5.1: Gold can be spent in place of any resource."""
     s = _turn()
     s.players[0].stock.update(wood=1, stone=0, gold=2)
-    events = run(s, 0, {"type": "builder", "building": "new_land", "space": "meadow"})
+    events = run(s, 0, {"type": "builder", "building": "new_land", "space": "beside"})
     paid = next(e for e in events if e.type == "BuildingBuilt").data["paid"]
     assert paid == {"wood": 1, "gold": 2} and s.gold_supply == 5 + 2
 
@@ -70,3 +70,27 @@ def test_transport_upgrade_once_to_capacity_four():
     s.markers[0].pos = 12
     with pytest.raises(IllegalMove, match="only be upgraded once"):
         RULES.check(s, 0, {"type": "builder", "transport": "wood_cart"})
+
+
+def test_new_land_goes_beside_the_board_and_adds_a_space():
+    """5.5 and appendix: New Land is placed beside the Player Board (it takes no board space)
+    and gives one extra space for a later building."""
+    s = _turn()
+    p = s.players[0]
+    p.buildings["long_house"] = "mountains"
+    p.orchard = 2  # fields sown, Orchard with trees: only the Meadow is free on the board
+    p.stock.update(wood=6, stone=3)
+    with pytest.raises(IllegalMove, match="beside"):
+        RULES.check(s, 0, {"type": "builder", "building": "new_land", "space": "meadow"})
+    run(s, 0, {"type": "builder", "building": "new_land", "space": "beside"})
+    assert p.buildings["new_land"] == "beside"
+    s.active, s.markers[0].pos = 0, 12
+    s.rows["bottom"] = ["granary", "fish_smokery", ""]
+    run(s, 0, {"type": "builder", "building": "granary", "space": "meadow"})
+    s.active, s.markers[0].pos = 0, 14
+    p.mountains = 5
+    run(s, 0, {"type": "builder", "building": "fish_smokery", "space": "new_land"})
+    assert p.buildings == {"long_house": "mountains", "new_land": "beside", "granary": "meadow",
+                           "fish_smokery": "new_land"}
+    with pytest.raises(IllegalMove):
+        RULES.check(s, 0, {"type": "builder", "building": "granary", "space": "beside"})
