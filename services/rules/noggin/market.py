@@ -3,8 +3,8 @@
 Implements rulebook 6.0 and 6.6 (trading 2 resources for 1 at the 2:1 rate, any number
 of trades for one Step; Gold may be spent in place of any resource, 5.1), 5.6 (Restock
 trees or fish: exactly 4, 8 or 12 cubes from the Nog Market) and 7.2 (donations of Wood
-and Food in Winter). Spent cubes return to the Nog Market (3.7); spent Gold returns to
-the Gold supply beside the board (house rule).
+and Food in Winter). Spent cubes, Gold included, return to the Nog Market (3.7), where
+any resource present may be taken in trade (6.6).
 
 The other Market Day options of 6.0 (characters, Nogbad, Counting House, Sagas,
 Inventions) are not part of the core game yet; they will be further ``market_day``
@@ -28,7 +28,8 @@ RESTOCK_POINTS = {4: 0, 8: 2, 12: 4}
 
 
 def check_trade(state: State, seat: int, give: list[str], take: str) -> None:
-    """Trade 2 resources (Gold included) for 1 basic resource present at the market (6.6)."""
+    """Trade 2 resources (Gold included) for 1 resource present at the market (6.6); Gold
+    taken needs no Farm space (3.7)."""
     p = state.players[seat]
     if len(give) != RATE:
         raise IllegalMove(f"the Nog Market takes {RATE} resources for 1 (rulebook 6.6)")
@@ -40,7 +41,8 @@ def check_trade(state: State, seat: int, give: list[str], take: str) -> None:
     if state.market[take] < 1:
         raise IllegalMove(f"there is no {take} at the Nog Market (rulebook 6.6)")
     after = {r: -give.count(r) for r in BASIC}
-    after[take] += 1
+    if take in after:
+        after[take] += 1
     if not fits(p, after):
         raise IllegalMove(f"your Farm has no room for 1 more {take} (rulebook 3.7, no waste)")
 

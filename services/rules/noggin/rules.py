@@ -23,7 +23,6 @@ from services.rules.core import Event, GameConfig, IllegalMove, Op, Rules, to_pl
 from . import board, decks, market, phases, scoring, turns
 from .state import State, copy_state, evolve
 
-Resource = Literal["stone", "wood", "fish", "harvest"]
 Square = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
@@ -105,7 +104,7 @@ class RestockMove(_Move):
 class MarketDayMove(_Move):
     type: Literal["market_day"]
     give: Annotated[list[Literal["stone", "wood", "fish", "harvest", "gold"]], Field(min_length=2, max_length=2)]
-    take: Resource
+    take: Literal["stone", "wood", "fish", "harvest", "gold"]
 
 
 class DonateMove(_Move):

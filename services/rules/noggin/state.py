@@ -76,7 +76,7 @@ class State:
     active: int | None = None  # index into markers of the marker whose turn it is
     runestone: int = 0
     season: int = 1
-    market: dict[str, int] = field(default_factory=dict)
+    market: dict[str, int] = field(default_factory=dict)  # the Nog Market: 4 basic resources and Gold
     fjord: int = 0
     forest: list[int] = field(default_factory=list)  # trees per forest zone
     woodcutter: int = -1  # clearing index; -1 = his starting space
@@ -84,7 +84,7 @@ class State:
     mine: dict[str, str] = field(default_factory=dict)  # "r,c" -> "stone" | "gold" | "" (gallery)
     miner: list[int] = field(default_factory=list)
     mine_drawn: int = 0
-    gold_supply: int = 0
+    gold_supply: int = 0  # the 5 Gold cubes beside the board, for Mine tiles (set-up S)
     fishing_draws: int = 0
     drawn: dict[str, Any] = field(default_factory=dict)  # chance outcome the next op reads
     rows: dict[str, list[str]] = field(default_factory=dict)  # "top"/"bottom": tile ids ("" = taken)
@@ -157,7 +157,8 @@ def setup(state: State, config: dict[str, Any]) -> None:
     ]
     state.season = 1
     state.runestone = 0
-    state.market = {"stone": s.market_stone, "wood": 0, "fish": 0, "harvest": s.market_harvest_per_player * n}
+    state.market = {"stone": s.market_stone, "wood": 0, "fish": 0, "harvest": s.market_harvest_per_player * n,
+                    "gold": 0}  # spent Gold comes here too (3.7)
     state.fjord = res["fish"]
     state.forest = [n + s.forest_cubes_extra for _ in c.forest.zones]
     start = next(t for t in c.mine.tiles if t.start)
@@ -330,12 +331,10 @@ def _apple_picked(s: State, d: dict) -> None:
 
 
 def _pay(s: State, p: Player, paid: dict[str, int]) -> None:
+    """Spent resources, Gold included, always return to the Nog Market (3.7)."""
     for r, k in paid.items():
         p.stock[r] -= k
-        if r == "gold":
-            s.gold_supply += k
-        else:
-            s.market[r] += k
+        s.market[r] += k
 
 
 def _building_built(s: State, d: dict) -> None:

@@ -212,7 +212,7 @@ def action_moves(state: State, seat: int, kind: str) -> Iterator[dict[str, Any]]
         for give in GIVE_PAIRS:
             if any(p.stock[r] < give.count(r) for r in give):
                 continue
-            for take in BASIC:
+            for take in (*BASIC, "gold"):
                 yield {"type": "market_day", "give": list(give), "take": take}
 
 

@@ -92,7 +92,7 @@ def totals(state: State) -> dict[str, int]:
     from services.rules.noggin import content
 
     out = {r: state.market[r] for r in BASIC}
-    out["gold"] = state.gold_supply
+    out["gold"] = state.gold_supply + state.market.get("gold", 0)
     out["fish"] += state.fjord
     out["wood"] += sum(state.forest)
     for p in state.players:

@@ -30,6 +30,20 @@ def test_gold_can_be_given_and_the_resource_must_be_at_the_market():
     """6.6: Gold included; the desired resource must be present at the market."""
     s = _turn()
     run(s, 0, {"type": "market_day", "give": ["gold", "wood"], "take": "stone"})
-    assert s.players[0].stock["gold"] == 0 and s.gold_supply == 6
+    assert s.players[0].stock["gold"] == 0 and s.gold_supply == 5 and s.market["gold"] == 1
     with pytest.raises(IllegalMove, match="no fish at the Nog Market"):
         RULES.check(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "fish"})
+
+
+def test_spent_gold_returns_to_the_market_and_can_be_bought_there():
+    """3.7: used resources always return to the Nog Market, Gold included; 6.6: any resource
+    present at the market may be taken at 2:1. Gold takes no Farm space (3.7)."""
+    s = _turn()
+    p = s.players[0]
+    assert s.market["gold"] == 0
+    with pytest.raises(IllegalMove, match="no gold at the Nog Market"):
+        RULES.check(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "gold"})
+    s.market["gold"] = 1
+    p.stock.update(stone=4, wood=2, fish=0, harvest=0, gold=0)  # Farm full (6)
+    run(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "gold"})
+    assert p.stock["gold"] == 1 and s.market["gold"] == 0 and s.market["wood"] >= 2
