@@ -159,9 +159,10 @@ def test_launcher_refuses_a_taken_port(tmp_path):
 
 def test_supervisor_stops_the_whole_process_group(tmp_path):
     sup = Supervisor(tmp_path / "logs")
-    # the shell forks two grandchildren; a stop must reach them too
-    spec = ChildSpec("forker", ["sh", "-c", "sleep 300 & sleep 300 & echo started; wait"],
-                     probe=lambda: "started" in (tmp_path / "logs" / "forker.log").read_text())
+    # the shell forks two grandchildren; a stop must reach them too (the marker is computed
+    # so that the command line the log starts with does not contain it)
+    spec = ChildSpec("forker", ["sh", "-c", "sleep 300 & sleep 300 & echo up-$((6*7)); wait"],
+                     probe=lambda: "up-42" in (tmp_path / "logs" / "forker.log").read_text())
     with sup:
         sup.start(spec)
         pgid = sup.children["forker"].pgid
@@ -172,8 +173,8 @@ def test_supervisor_stops_the_whole_process_group(tmp_path):
 def test_supervisor_kills_a_child_that_ignores_sigterm(tmp_path):
     sup = Supervisor(tmp_path / "logs")
     log = tmp_path / "logs" / "stubborn.log"
-    spec = ChildSpec("stubborn", ["sh", "-c", "trap '' TERM; echo started; sleep 300"],
-                     probe=lambda: "started" in log.read_text(), stop_grace=0.5)
+    spec = ChildSpec("stubborn", ["sh", "-c", "trap '' TERM; echo up-$((6*7)); sleep 300"],
+                     probe=lambda: "up-42" in log.read_text(), stop_grace=0.5)
     sup.start(spec)
     started = time.monotonic()
     code = sup.stop("stubborn")
