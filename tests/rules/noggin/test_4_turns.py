@@ -118,3 +118,86 @@ def test_end_turn_refused_mid_action():
     run(s, 0, {"type": "woodcutter", "op": "advance"})
     with pytest.raises(IllegalMove, match="finish your woodcutter action"):
         RULES.check(s, 0, {"type": "end_turn"})
+
+
+def test_last_in_the_first_round_acts_until_no_longer_last():
+    """4.1: the last marker of the first round keeps acting while it is still strictly last;
+    once level with or ahead of a marker its turn ends (no-sharing push)."""
+    s = seated(4)
+    run(s, 0, {"type": "fisherman", "draws": 4})  # 4
+    run(s, 1, {"type": "fisherman", "draws": 3})  # 3
+    run(s, 2, {"type": "fisherman", "draws": 2})  # 2
+    assert RULES.to_move(s) == [3] and s.runestone == 0
+    run(s, 3, {"type": "woodcutter", "op": "orchard"})
+    run(s, 3, {"type": "finish"})  # on 1: still strictly last
+    assert RULES.to_move(s) == [3] and s.markers[3].turns == 0
+    with pytest.raises(IllegalMove, match="4.1"):
+        RULES.check(s, 3, {"type": "end_turn"})
+    run(s, 3, {"type": "woodcutter", "op": "orchard"})
+    events = run(s, 3, {"type": "finish"})  # on 2: level with seat 2, so no longer last
+    assert [e.data["to"] for e in events if e.type == "TurnEnded"] == [5]  # 2, 3, 4 taken
+    assert s.runestone == 2 and RULES.to_move(s) == [2]
+
+
+def test_dummy_first_in_order_moves_off_the_start_space():
+    """4.2 (dummies) and 4.1: a dummy first in turn order moves at once, to the next free space
+    (no marker is ahead of it yet, house rule); the next seat in order then acts."""
+    from services.rules.noggin.state import Marker
+    from services.rules.noggin.turns import advance_turns
+
+    s = seated(3)
+    s.markers = [Marker("green", None), *s.markers[:3]]
+    s.active = None
+    events = advance_turns(s, [m.pos for m in s.markers])
+    assert [(e.type, e.data.get("to")) for e in events][:1] == [("DummyMoved", 1)]
+    assert events[-1].type == "TurnStarted" and events[-1].data["seat"] == 0
+
+
+@pytest.mark.parametrize("move,cost", [
+    ({"type": "restock", "kind": "fish", "amount": 4}, 2),
+    ({"type": "fisherman", "draws": 4}, 4),
+    ({"type": "woodcutter", "op": "advance"}, 1),
+])
+def test_nine_step_limit_counts_the_whole_action(move, cost):
+    """4.2: the limit holds for the whole cost of an action (Restock 2, Fisherman N) and for
+    each sub-move of a longer one."""
+    s = normal_turn(seated(3), 0, [10, 11, 12, 13])
+    s.market.update(fish=4)
+    s.markers[0].pos = 19 - cost  # ends on 19: allowed
+    RULES.check(s, 0, move)
+    s.markers[0].pos = 20 - cost  # would reach the Runestone + 10
+    with pytest.raises(IllegalMove, match="9 Steps"):
+        RULES.check(s, 0, move)
+
+
+def test_market_day_first_trade_costs_the_step_later_trades_are_free():
+    """6.0/6.6 with 4.2: a Market Day costs 1 Step, checked against the limit; more trades in
+    the same visit cost nothing more."""
+    s = normal_turn(seated(3), 0, [10, 11, 12, 13])
+    s.players[0].stock.update(wood=6)
+    s.markers[0].pos = 19
+    with pytest.raises(IllegalMove, match="9 Steps"):
+        RULES.check(s, 0, MARKET)
+    s.markers[0].pos = 18
+    run(s, 0, MARKET)
+    run(s, 0, MARKET)
+    assert s.markers[0].pos == 19
+
+
+def test_no_sharing_applies_to_every_marker_after_turns():
+    """4.1 no-sharing: after any turn ends no two markers share a space (checked over play)."""
+    from .helpers import random_game
+
+    t, g, _ = random_game(4, "ns", bot_seed=3, cap=6000)
+    replay = RULES.new_state()
+    checked = 0
+    for entry in t.store.read(g):
+        for e in entry.events:
+            RULES.evolve(replay, e)
+            if e.type == "TurnStarted" and all(m.turns for m in replay.markers):
+                pos = [m.pos for m in replay.markers]
+                assert len(set(pos)) == 4, pos
+                assert replay.runestone == min(pos)
+                assert replay.markers[e.data["marker"]].pos == min(pos)  # 4.3: the last acts
+                checked += 1
+    assert replay.ended is not None and checked > 20
