@@ -73,6 +73,14 @@ def run_dir(settings: Settings, given: Path | None) -> Path:
     raise LaunchError(f"cannot make a fresh run directory under {base}")
 
 
+def shown(path: Path) -> str:
+    """``path`` relative to the working directory when it lies under it (shorter to read)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the main job; returns the exit code (0 ok, 1 a game failed, 2 the stack failed)."""
     from services.tournament.display import games_table, play_with_progress, standings_table
@@ -90,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     stack = Stack(settings, data_dir)
     code = 0
     try:
-        console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {data_dir})", soft_wrap=True)
+        console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {shown(data_dir)})", soft_wrap=True)
         started = time.monotonic()
         stack.start()
         console.print(f"stack ready in {time.monotonic() - started:.1f} s: " + ", ".join(
@@ -112,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 code = 1
         if not args.once:
             console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {stack.redis_url}, "
-                          f"logs in {stack.log_dir}); press Ctrl-C to stop.", soft_wrap=True)
+                          f"logs in {shown(stack.log_dir)}); press Ctrl-C to stop.", soft_wrap=True)
             serve(stack)
     except PortInUse as exc:
         console.print(f"[red]cannot start[/red]: {exc}")
