@@ -82,3 +82,28 @@ def test_gold_fills_the_cart_but_not_the_farm():
         RULES.check(s, 0, {"type": "miner", "op": "dig", "square": [1, col]})
     run(s, 0, {"type": "finish"})
     assert s.players[0].stock["gold"] == 1
+
+
+def test_walk_only_through_empty_squares_and_not_through_stone():
+    """5.1 WALK: only through empty gallery squares; a square behind Stone is out of reach."""
+    s = _turn()
+    col = s.miner[1]
+    with pytest.raises(IllegalMove, match="empty gallery"):
+        RULES.check(s, 0, {"type": "miner", "op": "walk", "square": [1, col]})  # still Stone
+
+
+def test_mine_cart_capacity_and_discover_needs_adjacency():
+    """3.8 F: the mine cart carries 2 (4 upgraded); 5.1 DISCOVER: the Miner must stand in a
+    tunnel square orthogonally next to the empty tile space."""
+    s = _turn()
+    col = s.miner[1]
+    run(s, 0, {"type": "miner", "op": "dig", "square": [0, col]})
+    run(s, 0, {"type": "miner", "op": "dig", "square": [1, col]})
+    with pytest.raises(IllegalMove, match="mine cart is full"):
+        RULES.check(s, 0, {"type": "miner", "op": "dig", "square": [2, col]})
+    run(s, 0, {"type": "finish"})
+    s.market["stone"] = 9
+    s.active, s.markers[0].pos = 0, 13
+    with pytest.raises(IllegalMove, match="orthogonally next to the empty"):
+        RULES.check(s, 0, {"type": "miner", "op": "discover", "slot": [1, 0], "rotation": 0, "flip": "h"})
+    RULES.check(s, 0, {"type": "miner", "op": "discover", "slot": [0, 0], "rotation": 0, "flip": "h"})

@@ -38,3 +38,27 @@ def test_empty_fjord_cannot_be_fished():
     s.fjord = 0
     with pytest.raises(IllegalMove, match="fjord is empty"):
         RULES.check(s, 0, {"type": "fisherman", "draws": 1})
+
+
+def test_fjord_shortage_and_no_room():
+    """5.2: with too few fish in the fjord the fisherman takes only those present; 5.0 note:
+    no fishing without room to store a fish."""
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s.fjord = 1
+    events = run(s, 0, {"type": "fisherman", "draws": 4})
+    caught = next(e for e in events if e.type == "FishCaught").data["fish"]
+    assert caught <= 1 and s.fjord == 1 - caught
+    s2 = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s2.players[0].stock.update(stone=6)
+    with pytest.raises(IllegalMove, match="no room"):
+        RULES.check(s2, 0, {"type": "fisherman", "draws": 1})
+
+
+def test_tokens_go_back_in_the_bag_each_action():
+    """5.2: the tokens drawn in one action are all different; they go back in the bag after."""
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s.fjord = 30
+    events = run(s, 0, {"type": "fisherman", "draws": 4})
+    ids = next(e for e in events if e.type == "FishingTokensDrawn").data["tokens"]
+    assert len({t["id"] for t in ids}) == 4
+    assert s.fishing_draws == 1 and s.drawn == {}

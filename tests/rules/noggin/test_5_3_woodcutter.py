@@ -42,3 +42,14 @@ def test_woodcutter_stops_in_an_empty_clearing():
     s.forest[0] = 0
     run(s, 0, {"type": "woodcutter", "op": "advance"})
     assert s.woodcutter == 0 and s.action.cart.get("wood", 0) == 0 and s.markers[0].pos == 11
+
+
+def test_trail_runs_in_order_and_wraps_and_no_waste():
+    """5.3: the Woodcutter walks the trail clearing by clearing (counter-clockwise, content
+    order) and wraps round; he cuts no more than storage can hold (5.0 note)."""
+    s = _turn()
+    s.woodcutter = len(content.load().forest.clearings) - 1
+    s.players[0].stock.update(stone=6)  # Farm full: nothing may be cut
+    events = run(s, 0, {"type": "woodcutter", "op": "advance"})
+    moved = next(e for e in events if e.type == "WoodcutterMoved").data
+    assert moved["clearing"] == 0 and moved["wood"] == 0 and s.forest[0] == 5

@@ -52,3 +52,22 @@ def test_apples_in_autumn_one_step_each():
         RULES.check(s, 0, {"type": "farmer", "op": "apple", "tree": 0})
     with pytest.raises(IllegalMove, match="only be picked in Autumn"):
         RULES.check(_turn(10), 0, {"type": "farmer", "op": "apple", "tree": 0})
+
+
+def test_a_tree_gives_one_apple_per_action_and_no_farming_in_winter():
+    """5.4: one Harvest per Orchard tree per Farmer action (house rule); Winter has no sowing,
+    harvest or apples; a built-on field cannot be sown."""
+    s = _turn(20)  # Autumn
+    run(s, 0, {"type": "farmer", "op": "apple", "tree": 0})
+    with pytest.raises(IllegalMove, match="already picked"):
+        RULES.check(s, 0, {"type": "farmer", "op": "apple", "tree": 0})
+    w = _turn(30)  # Winter
+    for move in ({"type": "farmer", "op": "sow", "field": 0}, {"type": "farmer", "op": "harvest", "field": 0},
+                 {"type": "farmer", "op": "apple", "tree": 0}):
+        with pytest.raises(IllegalMove):
+            RULES.check(w, 0, move)
+    sp = _turn(0)
+    sp.players[0].fields = [0, 0]
+    sp.players[0].buildings["granary"] = "field0"
+    with pytest.raises(IllegalMove, match="building"):
+        RULES.check(sp, 0, {"type": "farmer", "op": "sow", "field": 0})

@@ -95,3 +95,30 @@ def test_new_land_goes_beside_the_board_and_adds_a_space():
                            "fish_smokery": "new_land"}
     with pytest.raises(IllegalMove):
         RULES.check(s, 0, {"type": "builder", "building": "granary", "space": "beside"})
+
+
+def test_only_the_bottom_row_and_transport_piles_run_out():
+    """5.5: tiles come from the bottom row only (seasons 1-4); a transport pile holds one tile
+    per player (set-up F); Year 1 Nogs come from the personal reserve while it lasts."""
+    s = _turn()
+    s.rows["top"] = ["woodcutters_hut", "fish_smokery", "lookout_tower"]
+    with pytest.raises(IllegalMove, match="bottom row"):
+        RULES.check(s, 0, {"type": "builder", "building": "woodcutters_hut", "space": "meadow"})
+    s.transport_piles["boat"] = 0
+    with pytest.raises(IllegalMove, match="no boat tile"):
+        RULES.check(s, 0, {"type": "builder", "transport": "boat"})
+    s.players[0].reserve = 1
+    run(s, 0, {"type": "builder", "building": "long_house", "space": "mountains"})
+    assert (s.players[0].reserve, s.players[0].mountains) == (0, 10 - 1 + 1)
+
+
+def test_storage_buildings_and_the_lookout():
+    """Appendix: Fish Smokery +2 Fish, Woodcutters' Hut +2 Wood storage."""
+    from services.rules.noggin.board import room
+
+    s = _turn()
+    p = s.players[0]
+    p.stock.update(wood=0, stone=6)
+    assert room(p, "fish") == 0 and room(p, "wood") == 0
+    p.buildings.update(fish_smokery="meadow", woodcutters_hut="field0")
+    assert room(p, "fish") == 2 and room(p, "wood") == 2 and room(p, "harvest") == 0

@@ -41,3 +41,20 @@ def test_not_more_than_the_market_holds():
     with pytest.raises(IllegalMove, match="choose a lower number"):
         RULES.check(s, 0, {"type": "restock", "kind": "fish", "amount": 8, "orchard": 0})
     RULES.check(s, 0, {"type": "restock", "kind": "fish", "amount": 4, "orchard": 0})
+
+
+def test_fish_go_to_the_fjord_and_the_orchard_holds_two():
+    """5.6: restocked fish go to the fjord; the Orchard takes at most 2 trees in all and none
+    once built on."""
+    s = _turn()
+    fjord = s.fjord
+    run(s, 0, {"type": "restock", "kind": "fish", "amount": 8})
+    assert s.fjord == fjord + 8 and s.market["fish"] == 4 and s.players[0].score == 2
+    s.active, s.markers[0].pos = 0, 12
+    s.players[0].orchard = 1
+    with pytest.raises(IllegalMove, match="at most 2"):
+        RULES.check(s, 0, {"type": "restock", "kind": "trees", "amount": 4, "orchard": 2})
+    s.players[0].orchard = 0
+    s.players[0].buildings["granary"] = "orchard"
+    with pytest.raises(IllegalMove, match="building"):
+        RULES.check(s, 0, {"type": "restock", "kind": "trees", "amount": 4, "orchard": 1})

@@ -47,3 +47,13 @@ def test_spent_gold_returns_to_the_market_and_can_be_bought_there():
     p.stock.update(stone=4, wood=2, fish=0, harvest=0, gold=0)  # Farm full (6)
     run(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "gold"})
     assert p.stock["gold"] == 1 and s.market["gold"] == 0 and s.market["wood"] >= 2
+
+
+def test_no_trade_without_room():
+    """6.6 with 3.7 and the 5.0 note: a trade whose resource cannot be stored is refused."""
+    s = _turn()
+    s.players[0].stock.update(stone=1, wood=4, fish=1, gold=2)  # Farm full (6); Gold takes no space
+    s.market["harvest"] = 2
+    with pytest.raises(IllegalMove, match="no room"):
+        RULES.check(s, 0, {"type": "market_day", "give": ["gold", "gold"], "take": "harvest"})
+    RULES.check(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "harvest"})
