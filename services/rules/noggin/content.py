@@ -92,9 +92,13 @@ class Building(Provenanced):
     adds_space: str | None = None
 
 
+class Copies(Provenanced):
+    each: int = Field(ge=1)
+
+
 class Buildings(_Model):
     cost: Cost
-    copies_each: int
+    copies: Copies
     year1: list[Building]
 
 
@@ -188,7 +192,7 @@ class Content(_Model):
             raise ValueError("the Mine grid must hold every tile")
         if len(self.fishing.tokens) != 10:
             raise ValueError("the fish bag holds 10 Fishing tokens (rulebook 1.0)")
-        if len(self.buildings.year1) * self.buildings.copies_each != 18:
+        if len(self.buildings.year1) * self.buildings.copies.each != 18:
             raise ValueError("18 Year 1 Building tiles (rulebook 1.0)")
         return self
 
@@ -212,7 +216,7 @@ def building_index() -> dict[str, Building]:
 def year1_tiles() -> tuple[str, ...]:
     """The 18 Year 1 Building tiles in a fixed order (before any shuffle)."""
     c = load().buildings
-    return tuple(b.id for b in c.year1 for _ in range(c.copies_each))
+    return tuple(b.id for b in c.year1 for _ in range(c.copies.each))
 
 
 @lru_cache(maxsize=1)

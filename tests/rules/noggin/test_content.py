@@ -12,7 +12,9 @@ from services.rules.noggin.board import orient
 def test_content_loads_with_provenance():
     """Every item says where it comes from: a rulebook section or "reconstructed"."""
     c = content.load()
-    items = [*c.mine.tiles, *c.forest.clearings, *c.forest.zones, *c.fishing.tokens, *c.buildings.year1]
+    items = [*c.mine.tiles, *c.forest.clearings, *c.forest.zones, *c.fishing.tokens, *c.buildings.year1,
+             c.buildings.cost, c.buildings.copies, c.transports.cost, *c.transports.transports, c.mine.grid,
+             c.setup, c.popularity, c.forest]
     assert items and all(i.provenance == "reconstructed" or i.provenance.startswith("rulebook ") for i in items)
     assert sum(t.fish > 0 for t in c.fishing.tokens) == 7 and sum(t.fish == 0 for t in c.fishing.tokens) == 3
 
