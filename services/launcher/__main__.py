@@ -135,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"\nstopping on {exc}")
         code = 143 if args.once else 0
     finally:
+        if threading.current_thread() is threading.main_thread():
+            # a second Ctrl-C or SIGTERM must not cut the stop short
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         codes = stack.stop()
         if codes:
             console.print("stopped: " + ", ".join(f"{name} ({code_})" for name, code_ in codes.items()), soft_wrap=True)

@@ -112,14 +112,22 @@ def group_exists(pgid: int) -> bool:
     return True
 
 
+def _load_prctl():
+    """libc's ``prctl``, looked up once in the parent (never dlopen in a forked child)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # not Linux
+        return None
+
+
+_PRCTL = _load_prctl()
+_PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs in the forked child
     """Linux: have the kernel send SIGTERM to the child if the launcher dies (even by SIGKILL)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except Exception:
-        pass
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
 
 
 def tail(path: Path, lines: int = 20) -> str:

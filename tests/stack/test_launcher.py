@@ -43,6 +43,19 @@ def pid_alive(pid: int) -> bool:
         return False
 
 
+def live_group_members(pgid: int) -> list[int]:
+    """Pids of the processes (zombies excepted) in process group ``pgid``, from /proc."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            out.append(int(stat.parent.name))
+    return out
+
+
 def assert_all_gone(data_dir: Path) -> list[dict]:
     """Every child recorded in ``children.json`` and its process group has exited."""
     rows = json.loads((data_dir / "children.json").read_text())
@@ -50,7 +63,7 @@ def assert_all_gone(data_dir: Path) -> list[dict]:
     assert {"redis", "decks", "market", "boards", "scoring", "worker", "gateway"} <= names
     for row in rows:
         assert not pid_alive(row["pid"]), f"{row['name']} (pid {row['pid']}) is still running"
-        assert not group_exists(row["pid"]), f"a process of {row['name']}'s group is still running"
+        assert not live_group_members(row["pid"]), f"a process of {row['name']}'s group is still running"
     return rows
 
 
@@ -138,6 +151,25 @@ def test_launcher_serves_until_signalled_then_stops_everything(tmp_path, sig):
     assert proc.returncode == 0, out
     assert url in out
     assert_all_gone(data_dir)
+
+
+def test_children_stop_even_if_the_launcher_is_killed(tmp_path):
+    data_dir = tmp_path / "run"
+    settings = free_port_settings(Settings())
+    out_path = tmp_path / "out.txt"
+    with open(out_path, "w") as out_file:
+        proc = subprocess.Popen([sys.executable, "-m", "services.launcher", "--games", "0",
+                                 "--data-dir", str(data_dir)],
+                                cwd=ROOT, env=stack_env(settings, data_dir), stdout=out_file,
+                                stderr=subprocess.STDOUT)
+    try:
+        wait_until(lambda: "press Ctrl-C to stop" in out_path.read_text(), 120, "the launcher to serve")
+    finally:
+        proc.kill()  # no chance to clean up: the parent-death signal must do it
+        proc.wait()
+    rows = json.loads((data_dir / "children.json").read_text())
+    wait_until(lambda: not any(pid_alive(r["pid"]) or live_group_members(r["pid"]) for r in rows), 60,
+               "every child of the killed launcher to exit")
 
 
 def test_launcher_refuses_a_taken_port(tmp_path):
