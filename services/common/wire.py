@@ -101,6 +101,21 @@ def serve_apply(engine: Any, request: common_pb2.ApplyRequest) -> common_pb2.App
     return common_pb2.ApplyReply(events=[event_to_pb(e) for e in events])
 
 
+class ApplyServicer:
+    """The ``Apply`` method every domain servicer shares; mix it into the generated base.
+
+    Args:
+        engine: the service's :class:`~services.coordinator.ports.DomainEngine`.
+    """
+
+    def __init__(self, engine: Any):
+        self.engine = engine
+
+    def Apply(self, request: common_pb2.ApplyRequest, context: Any) -> common_pb2.ApplyReply:
+        """Run the request's operations of this domain on a scratch copy; return the new events."""
+        return serve_apply(self.engine, request)
+
+
 # -- errors ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Status:

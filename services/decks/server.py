@@ -6,27 +6,18 @@ Errors are mapped to status codes by the shared error interceptor
 
 from __future__ import annotations
 
-from typing import Any
-
-from services.api import common_pb2, decks_pb2, decks_pb2_grpc
+from services.api import decks_pb2, decks_pb2_grpc
 from services.common.grpc_server import ServiceSpec
-from services.common.wire import serve_apply
+from services.common.wire import ApplyServicer
 
 
-class DeckServicer(decks_pb2_grpc.DeckServiceServicer):
+class DeckServicer(ApplyServicer, decks_pb2_grpc.DeckServiceServicer):
     """``longhouse.v1.DeckService`` over a :class:`DomainEngine` of the deck domain."""
-
-    def __init__(self, engine: Any):
-        self.engine = engine
 
     def OpenGame(self, request: decks_pb2.OpenGameRequest, context) -> decks_pb2.OpenGameReply:
         """Store the game's secret seed (a fresh one if none is given; first write wins)."""
         self.engine.open_game(request.game_id, request.seed if request.HasField("seed") else None)
         return decks_pb2.OpenGameReply()
-
-    def Apply(self, request: common_pb2.ApplyRequest, context) -> common_pb2.ApplyReply:
-        """Run the request's deck operations on a scratch copy; return the new events."""
-        return serve_apply(self.engine, request)
 
 
 SPEC = ServiceSpec(

@@ -1,27 +1,18 @@
 """The ScoringService servicer: decode, run the score domain's engine, encode.
 
 Errors are mapped to status codes by the shared error interceptor
-(:mod:`services.common.grpc_server`), so the methods here stay a few lines.
+(:mod:`services.common.grpc_server`), so the servicer holds no logic of its own.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from services.api import common_pb2, scoring_pb2, scoring_pb2_grpc
+from services.api import scoring_pb2, scoring_pb2_grpc
 from services.common.grpc_server import ServiceSpec
-from services.common.wire import serve_apply
+from services.common.wire import ApplyServicer
 
 
-class ScoringServicer(scoring_pb2_grpc.ScoringServiceServicer):
+class ScoringServicer(ApplyServicer, scoring_pb2_grpc.ScoringServiceServicer):
     """``longhouse.v1.ScoringService`` over a :class:`DomainEngine` of the score domain."""
-
-    def __init__(self, engine: Any):
-        self.engine = engine
-
-    def Apply(self, request: common_pb2.ApplyRequest, context) -> common_pb2.ApplyReply:
-        """Run the request's score operations on a scratch copy; return the new events."""
-        return serve_apply(self.engine, request)
 
 
 SPEC = ServiceSpec(
