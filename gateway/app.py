@@ -18,11 +18,13 @@ each SSE stream holds one thread while it is open.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import redis
-from flask import Flask
+from flask import Flask, g, request
 
+from services.common import logs
 from services.common.config import settings
 
 from . import games, moves, seats, stream
@@ -64,6 +66,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["PHASE_MODE"] not in ("celery", "inline"):
         raise ValueError(f"PHASE_MODE must be 'celery' or 'inline', not {app.config['PHASE_MODE']!r}")
     app.json.sort_keys = False
+    logs.configure("gateway")
+    _log_requests(app)
     init_clients(app)
     register_error_handlers(app)
     for module in (games, seats, moves, stream):
@@ -79,3 +83,25 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         return {"status": "ok"}
 
     return app
+
+
+def _log_requests(app: Flask) -> None:
+    """One structured line per request: method, path, status, duration_ms, game_id.
+
+    Never logs bodies, tokens or query strings (they may carry a seat token).
+    """
+    log = logs.get_logger()
+
+    @app.before_request
+    def _start():
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _done(response):
+        fields = {"method": request.method, "path": request.path, "status": response.status_code,
+                  "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 3)}
+        game_id = (request.view_args or {}).get("game_id")
+        if game_id:
+            fields["game_id"] = game_id
+        (log.info if request.path != "/healthz" else log.debug)("http", **fields)
+        return response

@@ -12,8 +12,6 @@ task to another worker, and a task for a version the game has left is a no-op.
 
 from __future__ import annotations
 
-import json
-import logging
 import os
 import threading
 import time
@@ -21,12 +19,20 @@ from typing import Any
 
 import redis
 from celery import Celery
+from celery.signals import setup_logging
 
+from services.common import logs
 from services.common.config import settings
 from services.coordinator.scheduler import QUEUE, TASK_NAME
 from services.coordinator.store import GameNotFound
 
-log = logging.getLogger("longhouse.phases")
+log = logs.get_logger()
+
+
+@setup_logging.connect
+def _json_logs(**_kwargs: Any) -> None:
+    """Celery's own logs and the task's lines, all as JSON (one object per line)."""
+    logs.configure("worker")
 
 
 def make_celery(broker_url: str | None = None) -> Celery:
@@ -102,8 +108,6 @@ def run_phase(game_id: str, phase: str, version: int) -> bool:
         outcome = "committed" if committed else "skipped"
     except GameNotFound:
         committed, outcome = False, "unknown_game"
-    log.info(json.dumps({
-        "msg": "phase_run", "game_id": game_id, "phase": phase, "version": int(version),
-        "outcome": outcome, "ms": round((time.monotonic() - started) * 1000), "pid": os.getpid(),
-    }, sort_keys=True))
+    log.info("phase_run", game_id=game_id, phase=phase, version=int(version), outcome=outcome,
+             duration_ms=round((time.monotonic() - started) * 1000), pid=os.getpid())
     return committed

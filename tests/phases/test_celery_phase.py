@@ -70,8 +70,10 @@ class Worker:
         out = []
         for line in self.text().splitlines():
             start = line.find('{"')
-            if start >= 0 and '"msg": "phase_run"' in line:
-                out.append(json.loads(line[start:]))
+            if start >= 0 and '"phase_run"' in line:
+                record = json.loads(line[start:])
+                if record.get("event") == "phase_run":
+                    out.append(record)
         return out
 
     def kill(self) -> None:
