@@ -11,21 +11,24 @@ Domain exceptions map to statuses here, once, so the views stay short:
 | ``IllegalMove`` / ``MalformedMove`` | 422 | ``illegal_move`` / ``malformed_move`` |
 | ``UnknownGame`` / ``BadConfig`` | 422 | ``unknown_game`` / ``bad_config`` |
 | any ``HTTPException`` (404 route, 405, 413, ...) | its own | snake-case name |
+| ``redis.RedisError`` / ``DomainCallFailed`` | 503 | ``unavailable`` |
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
+import redis
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from services.common import logs
+from services.common.wire import DomainCallFailed
 from services.coordinator.store import GameNotFound
 from services.coordinator.table import StaleVersion
 from services.rules.core import NotYourTurn, RulesError
 
-log = logging.getLogger("longhouse.gateway")
+log = logs.get_logger()
 
 
 class ApiError(Exception):
@@ -83,6 +86,16 @@ def register_error_handlers(app: Flask) -> None:
         if exc.code == 405 and getattr(exc, "valid_methods", None):
             resp[0].headers["Allow"] = ", ".join(exc.valid_methods)
         return resp
+
+    @app.errorhandler(redis.RedisError)
+    def _store_down(exc: redis.RedisError):
+        log.warning("store unavailable", error=exc.__class__.__name__)
+        return error_response(503, "unavailable", "the game store is unavailable; retry shortly")
+
+    @app.errorhandler(DomainCallFailed)
+    def _service_down(exc: DomainCallFailed):
+        log.warning("domain service unavailable", error=str(exc))
+        return error_response(503, "unavailable", "a game service is unavailable; retry shortly")
 
     @app.errorhandler(Exception)
     def _internal(exc: Exception):
