@@ -393,6 +393,7 @@ def payment(p: Player, cost: dict[str, int]) -> dict[str, int] | None:
 
 
 def building_cost() -> dict[str, int]:
+    """The price of a building in cubes, ``{"wood": 2, "stone": 1}`` from content (rulebook 5.5)."""
     c = content.load().buildings.cost
     return {"wood": c.wood, "stone": c.stone}
 
@@ -470,4 +471,5 @@ def upgrade_transport(state: State, seat: int, transport: str) -> list[Event]:
 
 
 def action_of(state: State) -> Action | None:
+    """The action in progress, or None between actions."""
     return state.action

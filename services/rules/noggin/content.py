@@ -26,6 +26,12 @@ class _Model(BaseModel):
 
 
 class Provenanced(_Model):
+    """Base of every content item that says where it comes from.
+
+    ``provenance`` is ``"rulebook <section>"`` or ``"reconstructed"``; any other value
+    raises pydantic ``ValidationError``.
+    """
+
     provenance: str
 
     @field_validator("provenance")
@@ -37,6 +43,18 @@ class Provenanced(_Model):
 
 
 class SetupTable(Provenanced):
+    """The set-up numbers, ``setup.json`` (rulebook 1.0, set-up C, H, Q, S, U-Z).
+
+    ``colours``: the 4 player colours in seat order; ``resources``: cubes of each basic
+    resource kept in play, by player count (keys ``"2"``-``"4"``, set-up C);
+    ``market_stone`` and ``market_harvest_per_player``: cubes on the Nog Market at set-up
+    (U, V); ``forest_cubes_extra``: the +2 of P+2 trees per forest zone (H);
+    ``mountain_nogs`` / ``reserve_nogs``: Nogs on the Mountains space and in the reserve
+    (W, X); ``orchard_trees`` / ``field_harvest``: trees in the Orchard and Harvest cubes
+    per field (Y, Z); ``farm_capacity``, ``transport_capacity``, ``upgraded_capacity``:
+    storage in cubes (3.7, 3.8, 5.5); ``gold_cubes``: Gold cubes for the Mine tiles (S).
+    """
+
     colours: list[str] = Field(min_length=4, max_length=4)
     resources: dict[str, dict[str, int]]
     market_stone: int
@@ -53,36 +71,64 @@ class SetupTable(Provenanced):
 
 
 class Popularity(Provenanced):
+    """Start of the popularity track, ``popularity.json`` (reconstructed).
+
+    Distances from the crown in spaces: ``crow_start`` (>= 1) for Nogbad's Crow,
+    ``dragon_start`` for Noggin's Dragon by player count (set-up I); ``note``: free text.
+    """
+
     note: str = ""
     crow_start: int = Field(ge=1)
     dragon_start: dict[str, int]
 
 
 class FishingToken(Provenanced):
+    """One Fishing token of the fish bag (rulebook 1.0, 5.2): ``id`` and ``fish`` caught,
+    0 (an old boot) to 2. The fish counts of the fish tokens are reconstructed.
+    """
+
     id: str
     fish: int = Field(ge=0, le=2)
 
 
 class Fishing(_Model):
+    """``fishing.json``: the ``tokens`` in the fish bag (10, rulebook 1.0; checked by :class:`Content`)."""
+
     tokens: list[FishingToken]
 
 
 class Transport(Provenanced):
+    """A means of transport on the player board (rulebook 3.8 F): ``id`` and the resources it ``carries``."""
+
     id: Literal["mine_cart", "wood_cart", "boat"]
     carries: list[str]
 
 
 class Cost(Provenanced):
+    """A price in cubes, ``wood`` and ``stone`` (0 if absent): a building or a transport
+    upgrade (rulebook 5.5).
+    """
+
     wood: int = 0
     stone: int = 0
 
 
 class Transports(_Model):
+    """``transports.json``: the three ``transports`` and the ``cost`` of one upgrade (rulebook 3.8 F, 5.5)."""
+
     transports: list[Transport]
     cost: Cost
 
 
 class Building(Provenanced):
+    """A Year 1 building tile (rulebook appendix, 5.5).
+
+    ``id`` and display ``name``; ``storage``: extra cubes per basic resource; ``nogs``: Nogs
+    taken from the reserve when built; ``spaces``: ``"mountains"`` (Long House only) or
+    ``"any"``; ``fish_bonus``: extra fish per Fisherman action (Lookout Tower);
+    ``adds_space``: the board space it adds (New Land), else None.
+    """
+
     id: str
     name: str
     storage: dict[str, int]
@@ -93,27 +139,48 @@ class Building(Provenanced):
 
 
 class Copies(Provenanced):
+    """Copies of each Year 1 building kind: ``each`` (>= 1). Reconstructed so that the kinds
+    times ``each`` give the 18 Year 1 tiles of rulebook 1.0.
+    """
+
     each: int = Field(ge=1)
 
 
 class Buildings(_Model):
+    """``buildings.json``: the building ``cost`` (rulebook 5.5), the ``copies`` per kind and the
+    ``year1`` kinds (rulebook appendix).
+    """
+
     cost: Cost
     copies: Copies
     year1: list[Building]
 
 
 class Zone(Provenanced):
+    """A forest zone (reconstructed): ``id`` and ``hexes``, its tree spaces; it must hold P+2
+    trees (set-up H).
+    """
+
     id: int
     hexes: int
 
 
 class Clearing(Provenanced):
+    """A clearing on the Woodcutter's trail (reconstructed, rulebook 5.3): ``id`` in trail order,
+    the ``zone`` whose trees it cuts and ``number`` (>= 0), the trees to cut there.
+    """
+
     id: int
     zone: int
     number: int = Field(ge=0)
 
 
 class Forest(Provenanced):
+    """``forest.json`` (reconstructed): the ``zones`` and the trail's ``clearings``, visited
+    counter-clockwise (rulebook 5.3, 5.6); ``note``: free text. A clearing naming an
+    unknown zone raises ``ValidationError``.
+    """
+
     note: str = ""
     zones: list[Zone]
     clearings: list[Clearing]
@@ -127,12 +194,21 @@ class Forest(Provenanced):
 
 
 class Grid(Provenanced):
+    """The Mine grid (reconstructed): ``rows`` x ``cols`` tile slots and ``start_slot``, the
+    (row, col) slot of the starting tile (set-up Q).
+    """
+
     rows: int
     cols: int
     start_slot: tuple[int, int]
 
 
 class MineTile(Provenanced):
+    """A Mine tile (rulebook 1.0, 5.1; layouts reconstructed): ``id``; ``start`` for the tile
+    with no Gold (set-up Q); ``rows``: 4 strings of 4 squares, ``G`` gallery, ``A`` Gold,
+    ``#`` rock. Any other shape raises ``ValidationError``.
+    """
+
     id: str
     start: bool
     rows: list[str] = Field(min_length=4, max_length=4)
@@ -146,6 +222,8 @@ class MineTile(Provenanced):
 
 
 class Mine(_Model):
+    """``mine.json``: the ``grid`` and the ``tiles`` (6 Mine tiles, rulebook 1.0); ``note``: free text."""
+
     note: str = ""
     grid: Grid
     tiles: list[MineTile]

@@ -31,18 +31,33 @@ class _Move(BaseModel):
 
 
 class MinerDig(_Move):
+    """``{"type": "miner", "op": "dig", "square": [row, col]}``: dig the Stone or Gold on a
+    Mine square orthogonally next to the Miner into the mine cart; the Miner moves onto
+    it. 1 Step (rulebook 5.1).
+    """
+
     type: Literal["miner"]
     op: Literal["dig"]
     square: Square
 
 
 class MinerWalk(_Move):
+    """``{"type": "miner", "op": "walk", "square": [row, col]}``: move the Miner to an empty
+    gallery square joined to his by empty squares. 1 Step (rulebook 5.1).
+    """
+
     type: Literal["miner"]
     op: Literal["walk"]
     square: Square
 
 
 class MinerDiscover(_Move):
+    """``{"type": "miner", "op": "discover", "slot": [row, col], "rotation": 0|90|180|270,
+    "flip": "h"|"v"}``: draw a Mine tile and place it in the empty grid slot next to the
+    Miner, turned ``rotation`` degrees clockwise then flipped; needs 9 or more Stone at
+    the Nog Market. 1 Step (rulebook 5.1).
+    """
+
     type: Literal["miner"]
     op: Literal["discover"]
     slot: Square
@@ -54,16 +69,30 @@ MinerMove = Annotated[Union[MinerDig, MinerWalk, MinerDiscover], Field(discrimin
 
 
 class FishermanMove(_Move):
+    """``{"type": "fisherman", "draws": 1-4}``: draw that many Fishing tokens and take the
+    fish shown from the fjord. ``draws`` Steps; ends the action (rulebook 5.2).
+    """
+
     type: Literal["fisherman"]
     draws: int = Field(ge=1, le=4)
 
 
 class WoodcutterMove(_Move):
+    """``{"type": "woodcutter", "op": "advance"|"orchard"}``: walk to the next forest clearing
+    and cut its trees into the wood cart, or cut one Orchard tree. 1 Step each (rulebook 5.3).
+    """
+
     type: Literal["woodcutter"]
     op: Literal["advance", "orchard"]
 
 
 class FarmerMove(_Move):
+    """``{"type": "farmer", "op": "sow"|"harvest", "field": 0|1}`` or ``{"type": "farmer",
+    "op": "apple", "tree": 0|1}``: sow a field in Spring, reap it in Summer or Autumn, or
+    pick one tree's apples in Autumn. 1 Step each (rulebook 5.4). The wrong target for
+    the ``op`` raises ``ValidationError``.
+    """
+
     type: Literal["farmer"]
     op: Literal["sow", "harvest", "apple"]
     field: int | None = Field(default=None, ge=0, le=1)
@@ -79,6 +108,12 @@ class FarmerMove(_Move):
 
 
 class BuilderMove(_Move):
+    """``{"type": "builder", "building": id, "space": space}`` or ``{"type": "builder",
+    "transport": id}``: build a Year 1 building on a board space (``"beside"`` for New
+    Land), or upgrade a transport to capacity 4. 2 Steps; ends the action (rulebook 5.5).
+    Neither form, or both, raises ``ValidationError``.
+    """
+
     type: Literal["builder"]
     building: Literal["fish_smokery", "granary", "long_house", "lookout_tower", "new_land",
                       "woodcutters_hut"] | None = None
@@ -95,6 +130,12 @@ class BuilderMove(_Move):
 
 
 class RestockMove(_Move):
+    """``{"type": "restock", "kind": "trees"|"fish", "amount": 4|8|12, "orchard": 0-2}``:
+    move exactly ``amount`` cubes from the Nog Market to the fjord, or to the forest with
+    ``orchard`` of them in the player's Orchard, and score for the amount. 2 Steps; ends
+    the action (rulebook 5.6).
+    """
+
     type: Literal["restock"]
     kind: Literal["trees", "fish"]
     amount: Literal[4, 8, 12]
@@ -102,22 +143,41 @@ class RestockMove(_Move):
 
 
 class MarketDayMove(_Move):
+    """``{"type": "market_day", "give": [r1, r2], "take": r}``: one 2-for-1 trade at the Nog
+    Market, Gold included. 1 Step for the action, further trades in it are free
+    (rulebook 6.0, 6.6).
+    """
+
     type: Literal["market_day"]
     give: Annotated[list[Literal["stone", "wood", "fish", "harvest", "gold"]], Field(min_length=2, max_length=2)]
     take: Literal["stone", "wood", "fish", "harvest", "gold"]
 
 
 class DonateMove(_Move):
+    """``{"type": "donate", "wood": 0|1, "food": "fish"|"harvest"}``: in Winter, between
+    actions, give 1 Wood and/or 1 Food to the Nog Market for points. No Step, no Nog
+    (rulebook 7.2).
+    """
+
     type: Literal["donate"]
     wood: int = Field(default=0, ge=0, le=1)
     food: Literal["fish", "harvest"] | None = None
 
 
 class FinishMove(_Move):
+    """``{"type": "finish"}``: finish the current action after at least one sub-move; the
+    carts unload into storage. No Step (rulebook 5.1, 5.3).
+    """
+
     type: Literal["finish"]
 
 
 class EndTurnMove(_Move):
+    """``{"type": "end_turn"}``: end the turn between actions; the marker then obeys the
+    no-sharing rule, or jumps ahead if it had to act but could not. No Step of its own
+    (rulebook 4.2, 4.3, 5.0 A).
+    """
+
     type: Literal["end_turn"]
 
 
@@ -126,6 +186,11 @@ Move = Annotated[Union[MinerMove, FishermanMove, WoodcutterMove, FarmerMove, Bui
 
 
 class NogginRules(Rules):
+    """The core game of Noggin the Nog for 2-4 players (rulebook 1.0-9.0, without the parts
+    the package docstring leaves out). Stateless: the state is a :class:`State`, moves are
+    the models above, and each method delegates to the domain modules.
+    """
+
     name = "noggin"
     title = "Tales of the Northlands: The Sagas of Noggin the Nog"
     min_players = 2
@@ -135,6 +200,7 @@ class NogginRules(Rules):
 
     # -- set-up and state -----------------------------------------------------------
     def new_state(self) -> State:
+        """An empty :class:`State`; the ``GameCreated`` event sets it up (rulebook 1.0)."""
         return State()
 
     def setup_ops(self, config: GameConfig) -> list[Op]:
@@ -142,9 +208,11 @@ class NogginRules(Rules):
         return [Op("deck", "shuffle_turn_order"), Op("deck", "draw_building_rows"), Op("board", "resume_turns")]
 
     def evolve(self, state: State, event: Event) -> None:
+        """Apply one event to ``state`` in place. Raises ValueError on an unknown event type."""
         evolve(state, event)
 
     def copy(self, state: State) -> State:
+        """A deep copy of ``state``."""
         return copy_state(state)
 
     def move_model(self) -> TypeAdapter:
@@ -155,22 +223,32 @@ class NogginRules(Rules):
 
     # -- turns ----------------------------------------------------------------------
     def to_move(self, state: State) -> list[int]:
+        """``[seat]`` of the active player, or ``[]`` while a phase is pending or after the end."""
         return turns.to_move(state)
 
     def candidates(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """Move dicts worth checking for ``seat`` (unchecked); ``[]`` if it is not its decision."""
         return turns.candidates(state, seat)
 
     def check(self, state: State, seat: int, move: dict[str, Any]) -> None:
+        """Return None if ``move`` is legal now; else raise :class:`IllegalMove` (reason cites
+        the rulebook) or :class:`NotYourTurn`. Never changes the state."""
         turns.check(state, seat, move)
 
     def pending_phase(self, state: State) -> str | None:
+        """``"change_of_season"`` once the Runestone reaches the Nog Moon (rulebook 4.3), else None."""
         return turns.pending_phase(state)
 
     def phase_ops(self, state: State, phase: str) -> list[Op]:
+        """Operations of the Change of Season (rulebook 7.1, 7.2). Raises ValueError for another phase."""
         return phases.phase_ops(state, phase)
 
     # -- resolution -----------------------------------------------------------------
     def plan(self, state: State, seat: int, move: dict[str, Any]) -> list[Op]:
+        """Operations, in order, that resolve a checked ``move``: Nogs placed when an action
+        starts (rulebook 5.0), Steps spent, a ``deck`` draw before any chance, the domain
+        operation, and ``finish`` for actions that end by themselves. Raises
+        :class:`IllegalMove` for an unknown move type."""
         t = move["type"]
         i = state.active
         if t == "end_turn":
@@ -212,6 +290,8 @@ class NogginRules(Rules):
         return ops
 
     def handle(self, state: State, op: Op, chance) -> list[Event]:
+        """Run one operation on ``state`` (not changed) and return its events. Raises
+        ValueError for an unknown operation or a ``deck`` operation without ``chance``."""
         a = op.args
         d, n = op.domain, op.name
         if d == "deck":
@@ -287,6 +367,7 @@ class NogginRules(Rules):
         raise ValueError(f"unknown Noggin operation {d}.{n}")
 
     def follow_up(self, state: State) -> list[Op]:
+        """Final scoring once the game has ended and is not yet scored (rulebook 9.0), else ``[]``."""
         if state.ended is not None and state.final is None:
             return [Op("score", "final_scoring")]
         return []
@@ -302,4 +383,6 @@ class NogginRules(Rules):
         return out
 
     def outcome(self, state: State) -> dict[str, Any] | None:
+        """None until final scoring; then ``{"reason", "crown", "scores", "winners",
+        "breakdown"}`` (rulebook 9.0)."""
         return scoring.outcome(state)

@@ -70,6 +70,15 @@ class Action:
 
 @dataclass(slots=True)
 class State:
+    """Everything on the table in one game (rulebook 1.0, 3.1, 3.8), as plain data.
+
+    Player boards and scores; the Step markers (absolute positions, 10 per season) with
+    the ``active`` one, the Runestone and the season (1-8); the Nog Market, fjord, forest
+    and Woodcutter; the Mine and Miner; building rows and piles; transport piles; the
+    Crow and Dragon (spaces from the crown); the action in progress; the chance outcome
+    the next operation reads (``drawn``); and ``ended`` / ``final`` once the game is over.
+    """
+
     config: dict[str, Any] = field(default_factory=dict)
     players: list[Player] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)  # in set-up (turn) order
@@ -122,10 +131,12 @@ def copy_state(s: State) -> State:
 
 
 def key(r: int, c: int) -> str:
+    """The ``"r,c"`` key of the Mine square at row ``r``, column ``c`` (squares, not tiles)."""
     return f"{r},{c}"
 
 
 def season_name(season: int) -> str:
+    """``"spring"``, ``"summer"``, ``"autumn"`` or ``"winter"`` for season 1-8 (rulebook 2.0, 7.0)."""
     return SEASONS[(season - 1) % 4]
 
 
