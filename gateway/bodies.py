@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
-from flask import request
+from flask import current_app, request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import ApiError
 
@@ -24,7 +25,7 @@ class CreateGameBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: str = Field(min_length=1, max_length=64)
-    players: int = Field(ge=1, le=8, strict=True)
+    players: int = Field(strict=True)
     seed: str | None = Field(default=None, min_length=1, max_length=256)
     options: dict[str, Any] = Field(default_factory=dict)
 
@@ -43,6 +44,10 @@ class MoveBody(BaseModel):
     seat: int | None = Field(default=None, ge=0, strict=True)
 
 
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def parse_body(model: type[M]) -> M:
     """The request's JSON body validated as ``model``.
 
@@ -50,9 +55,19 @@ def parse_body(model: type[M]) -> M:
         ApiError 400: malformed JSON, not an object, or invalid fields.
         RequestEntityTooLarge (413): the body is over the limit.
     """
-    raw = request.get_data(cache=False)
+    limit = int(current_app.config["MAX_CONTENT_LENGTH"])
+    if request.content_length is None and request.environ.get("wsgi.input_terminated"):
+        # A chunked body declares no length: read one byte past the limit ourselves
+        # (the framework's own limit would silently truncate it instead).
+        raw = request.environ["wsgi.input"].read(limit + 1)
+        if len(raw) > limit:
+            raise RequestEntityTooLarge()
+    else:
+        raw = request.get_data(cache=False)  # a declared length over the limit is a 413 here
     try:
-        obj = json.loads(raw) if raw else None
+        obj = json.loads(raw, parse_constant=_no_constants) if raw else None
+    except RecursionError:
+        raise ApiError(400, "bad_json", "the body is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise ApiError(400, "bad_json", f"the body is not valid JSON: {exc}") from None
     if not isinstance(obj, dict):

@@ -36,9 +36,13 @@ class Clients:
         if self._redis is None:
             with self._lock:
                 if self._redis is None:
+                    # Reads must outlast the longest XREAD BLOCK (a /wait or an SSE
+                    # keep-alive period), or the client would time out a healthy wait.
+                    longest_block = max(float(self.config.get("WAIT_MAX_SECONDS", 30)),
+                                        float(self.config.get("SSE_KEEPALIVE_SECONDS", 15)))
                     self._redis = redis.Redis.from_url(
                         self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
-                        health_check_interval=30)
+                        socket_timeout=longest_block + 10, health_check_interval=30)
         return self._redis
 
     def table(self) -> Table:

@@ -8,6 +8,7 @@ Domain exceptions map to statuses here, once, so the views stay short:
 | ``GameNotFound`` | 404 | ``game_not_found`` |
 | ``StaleVersion`` | 409 | ``stale_version`` (plus ``"version"``: the current one) |
 | ``NotYourTurn`` | 409 | ``not_your_turn`` |
+| ``MoveIdReused`` | 409 | ``move_id_reused`` (same move id, different move or version) |
 | ``IllegalMove`` / ``MalformedMove`` | 422 | ``illegal_move`` / ``malformed_move`` |
 | ``UnknownGame`` / ``BadConfig`` | 422 | ``unknown_game`` / ``bad_config`` |
 | any ``HTTPException`` (404 route, 405, 413, ...) | its own | snake-case name |
@@ -25,7 +26,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from services.common import logs
 from services.common.wire import DomainCallFailed
 from services.coordinator.store import GameNotFound
-from services.coordinator.table import StaleVersion
+from services.coordinator.table import MoveIdReused, StaleVersion
 from services.rules.core import NotYourTurn, RulesError
 
 log = logs.get_logger()
@@ -68,6 +69,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(StaleVersion)
     def _stale(exc: StaleVersion):
         return error_response(409, "stale_version", str(exc), version=exc.actual)
+
+    @app.errorhandler(MoveIdReused)
+    def _reused(exc: MoveIdReused):
+        return error_response(409, "move_id_reused", str(exc))
 
     @app.errorhandler(RulesError)
     def _rules(exc: RulesError):

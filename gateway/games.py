@@ -18,7 +18,7 @@ from services.rules.core import GameConfig
 from .bodies import CreateGameBody, parse_body
 from .clients import get_redis, get_table
 from .errors import ApiError
-from .lookup import caller_seat, public_summary, require_game
+from .lookup import caller_seat, parse_index, public_summary, require_game
 
 bp = Blueprint("games", __name__)
 
@@ -57,18 +57,18 @@ def get_view(game_id: str):
     }
 
 
-def _number(name: str, default: float | None, low: float, high: float | None = None,
-            integer: bool = False) -> float | None:
+def _seconds(name: str, default: float, high: float) -> float:
+    """A query parameter in seconds, clamped to ``0..high``. Raises ApiError 400 if not a number."""
     raw = request.args.get(name)
     if raw is None:
         return default
     try:
-        value = int(raw) if integer else float(raw)
+        value = float(raw)
     except ValueError:
-        raise ApiError(400, "bad_request", f"{name} must be a number") from None
-    if value != value or value < low:
-        raise ApiError(400, "bad_request", f"{name} must be at least {low}")
-    return min(value, high) if high is not None else value
+        raise ApiError(400, "bad_request", f"{name} must be a number of seconds") from None
+    if value != value or value < 0:
+        raise ApiError(400, "bad_request", f"{name} must be at least 0")
+    return min(value, high)
 
 
 @bp.get("/games/<game_id>/wait")
@@ -80,9 +80,9 @@ def wait(game_id: str):
     """
     if request.args.get("after") is None:
         raise ApiError(400, "bad_request", "after=<version> is required")
-    after = int(_number("after", 0, 0, integer=True))
+    after = parse_index(request.args["after"], "after")
     limit = float(current_app.config["WAIT_MAX_SECONDS"])
-    timeout = float(_number("timeout", limit, 0, limit))
+    timeout = _seconds("timeout", limit, limit)
     meta = require_game(game_id)
     if meta["version"] <= after and timeout > 0:
         rows = get_redis().xread({key(game_id, "log"): entry_id(after)}, count=1,

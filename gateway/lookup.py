@@ -13,6 +13,18 @@ from .clients import get_redis, get_table
 from .errors import ApiError
 
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_INDEX = re.compile(r"^(0|[1-9][0-9]{0,17})$")
+
+
+def parse_index(raw: str, what: str, status: int = 400, code: str = "bad_request") -> int:
+    """A non-negative integer written in plain ASCII digits (at most 18, no sign, no padding).
+
+    Raises:
+        ApiError (``status``/``code``): anything else, e.g. ``"-1"``, ``"01"``, ``"²"``, ``"1e3"``.
+    """
+    if not _INDEX.match(raw):
+        raise ApiError(status, code, f"{what} must be a whole number written in digits (0 to 10^18)")
+    return int(raw)
 
 
 def require_game(game_id: str) -> dict[str, Any]:

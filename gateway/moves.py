@@ -15,8 +15,7 @@ from flask import Blueprint, request
 
 from .bodies import MoveBody, parse_body
 from .clients import get_table
-from .errors import ApiError
-from .lookup import caller_seat, check_claimed_seat, require_game
+from .lookup import caller_seat, check_claimed_seat, parse_index, require_game
 
 bp = Blueprint("moves", __name__)
 
@@ -28,9 +27,7 @@ def legal_moves(game_id: str):
     seat = caller_seat(game_id, required=True)
     claimed = request.args.get("seat")
     if claimed is not None:
-        if not claimed.isdigit():
-            raise ApiError(400, "bad_request", "seat must be an integer")
-        check_claimed_seat(int(claimed), seat)
+        check_claimed_seat(parse_index(claimed, "seat"), seat)
     rules, state, version = get_table().state(game_id)
     return {"version": version, "seat": seat, "moves": rules.legal_moves(state, seat)}
 

@@ -11,7 +11,7 @@ from flask import Blueprint
 from .auth import claim_seat
 from .clients import get_redis
 from .errors import ApiError
-from .lookup import require_game
+from .lookup import parse_index, require_game
 
 bp = Blueprint("seats", __name__)
 
@@ -21,9 +21,10 @@ def take_seat(game_id: str, seat: str):
     """Claim ``seat`` of ``game_id``; see the module docstring for the answers."""
     meta = require_game(game_id)
     players = int(meta["players"])
-    if not seat.isdigit() or not 0 <= int(seat) < players:
+    index = parse_index(seat, "seat", 422, "bad_seat")
+    if not index < players:
         raise ApiError(422, "bad_seat", f"seat must be an integer from 0 to {players - 1}")
-    token = claim_seat(get_redis(), game_id, int(seat))
+    token = claim_seat(get_redis(), game_id, index)
     if token is None:
-        raise ApiError(409, "seat_taken", f"seat {int(seat)} is already taken")
-    return {"seat": int(seat), "token": token}, 201
+        raise ApiError(409, "seat_taken", f"seat {index} is already taken")
+    return {"seat": index, "token": token}, 201

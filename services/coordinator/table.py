@@ -10,6 +10,8 @@ hosted stack (Redis store, gRPC ports, phases on Celery).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from typing import Any, Callable, Protocol
 
@@ -26,6 +28,21 @@ class StaleVersion(Exception):
         super().__init__(f"the game is at version {actual}, not {expected}; fetch the view and retry")
         self.expected = expected
         self.actual = actual
+
+
+class MoveIdReused(Exception):
+    """A client move id was used before for a different request (another move or version)."""
+
+    def __init__(self, move_id: str):
+        super().__init__(f"move id {move_id!r} was already used for a different move; use a new id")
+        self.move_id = move_id
+
+
+def request_digest(move: Any, expected_version: int) -> str:
+    """sha256 of a move request as posted (the move and the version it expects)."""
+    text = json.dumps({"move": move, "expected_version": expected_version}, sort_keys=True,
+                      separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class PhaseScheduler(Protocol):
@@ -117,18 +134,26 @@ class Table:
              move_id: str | None = None) -> dict[str, Any]:
         """Resolve and commit one move.
 
+        A repeat of ``move_id`` by the same seat with the same move and version is
+        answered with the first result, even when it races the first (its commit may land
+        between our reads); the same id with a different request is refused.
+
         Returns:
             ``{"version", "events"}``: the new version and the events the seat may see.
         Raises:
             StaleVersion: ``expected_version`` is not current.
+            MoveIdReused: ``move_id`` already named a different request of this seat.
             MalformedMove, IllegalMove, NotYourTurn: the game is unchanged.
         """
-        if move_id is not None:
-            first = self.store.move_result(game_id, seat, move_id)
-            if first is not None:
-                return first
+        digest = request_digest(move, expected_version) if move_id is not None else ""
+        first = self._first_result(game_id, seat, move_id, digest)
+        if first is not None:
+            return first
         rules, state, version = self.state(game_id)
         if expected_version != version:
+            first = self._first_result(game_id, seat, move_id, digest)
+            if first is not None:
+                return first
             raise StaleVersion(expected_version, version)
         move = rules.parse_move(move)
         rules.require_turn(state, seat)
@@ -136,16 +161,29 @@ class Table:
         events = self._resolve(game_id, version, rules, state, rules.plan(state, seat, move))
         result = {"version": version + 1, "events": [e.to_json() for e in visible(events, seat)]}
         commit = Commit("move", seat, move_key=(seat, move_id) if move_id is not None else None,
-                        result=result)
+                        result={"result": result, "request": digest})
         try:
             self._commit(game_id, version, rules, state, events, commit)
         except VersionConflict as exc:
-            if move_id is not None:
-                first = self.store.move_result(game_id, seat, move_id)
-                if first is not None:
-                    return first
+            first = self._first_result(game_id, seat, move_id, digest)
+            if first is not None:
+                return first
             raise StaleVersion(expected_version, exc.actual) from None
         return result
+
+    def _first_result(self, game_id: str, seat: int, move_id: str | None, digest: str) -> dict[str, Any] | None:
+        """The stored result of ``(seat, move_id)`` if that request was committed before.
+
+        Raises MoveIdReused if the id was committed for a different request.
+        """
+        if move_id is None:
+            return None
+        record = self.store.move_result(game_id, seat, move_id)
+        if record is None:
+            return None
+        if record.get("request") != digest:
+            raise MoveIdReused(move_id)
+        return record["result"]
 
     def run_phase(self, game_id: str, phase: str, version: int) -> bool:
         """Run phase ``phase`` if the game is still at ``version`` waiting for it.

@@ -68,7 +68,7 @@ def test_a_repeated_move_id_returns_the_first_result_and_applies_once():
     t, gid = _new("step_race", 2)
     v = t.summary(gid)["version"]
     first = t.play(gid, 0, {"type": "advance", "steps": 2}, v, "same")
-    again = t.play(gid, 0, {"type": "advance", "steps": 3}, v, "same")
+    again = t.play(gid, 0, {"type": "advance", "steps": 2}, v, "same")
     assert again == first
     assert t.summary(gid)["version"] == v + 1
 
@@ -93,3 +93,37 @@ def test_memory_store_refuses_a_stale_commit():
     with pytest.raises(VersionConflict):
         s.commit("g", 1, [], Commit("move", 0))
     assert s.version("g") == 2
+
+
+def test_a_move_id_reused_for_another_request_is_refused():
+    from services.coordinator.table import MoveIdReused
+
+    t, gid = _new("step_race", 2)
+    v = t.summary(gid)["version"]
+    t.play(gid, 0, {"type": "advance", "steps": 2}, v, "id-1")
+    with pytest.raises(MoveIdReused):
+        t.play(gid, 0, {"type": "advance", "steps": 3}, v, "id-1")
+    assert t.summary(gid)["version"] == v + 1
+
+
+def test_a_repeat_that_arrives_after_its_own_commit_gets_the_first_result_not_stale():
+    """A retry read the old version while the first copy committed: still the first result."""
+    t, gid = _new("step_race", 2)
+    v = t.summary(gid)["version"]
+    real_state = t.state
+    first = {}
+
+    def state_then_commit(game_id):
+        # the retry reads the game first; the original request commits right after
+        out = real_state(game_id)
+        if not first:
+            first["pending"] = True
+            t.state = real_state  # type: ignore[method-assign]
+            first.update(t.play(gid, 0, {"type": "advance", "steps": 2}, v, "race"))
+            del first["pending"]
+        return out
+
+    t.state = state_then_commit  # type: ignore[method-assign]
+    again = t.play(gid, 0, {"type": "advance", "steps": 2}, v, "race")
+    t.state = real_state  # type: ignore[method-assign]
+    assert again == first and t.summary(gid)["version"] == v + 1

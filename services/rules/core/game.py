@@ -76,7 +76,7 @@ class GameConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     game: str = Field(min_length=1, max_length=64)
-    players: int = Field(ge=1, le=8)
+    players: int
     options: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -27,7 +27,7 @@ Square = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
 class _Move(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "3", 3.0 and true are not 3
 
 
 class MinerDig(_Move):

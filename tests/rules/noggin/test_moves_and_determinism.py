@@ -84,3 +84,17 @@ def test_view_is_public_and_holds_no_pile_order():
     assert v["to_move"] == t.summary(g)["to_move"] and v["seat"] == 0
     assert v["mine_drawn"] == 0 and v["buildings_drawn"] == 6
     assert "order" not in str(sorted(v)) and v == rules.view(state, 0)
+
+
+@pytest.mark.parametrize("move", [
+    {"type": "fisherman", "draws": "3"},
+    {"type": "fisherman", "draws": 3.0},
+    {"type": "fisherman", "draws": True},
+    {"type": "miner", "op": "dig", "square": [0, "1"]},
+])
+def test_moves_are_parsed_strictly_no_silent_conversion(move):
+    """A move's numbers must be JSON integers: "3", 3.0 and true are refused, not converted."""
+    from services.rules.core import MalformedMove, get_rules
+
+    with pytest.raises(MalformedMove, match="valid integer"):
+        get_rules("noggin").parse_move(move)
