@@ -242,8 +242,10 @@ def serve(spec: ServiceSpec, cfg: Settings | None = None, grace: float = SHUTDOW
     signal.signal(signal.SIGTERM, shutdown)
     signal.signal(signal.SIGINT, shutdown)
     server.start()
-    checker.start()
+    # Log before health can say SERVING: a client that stops us as soon as it sees
+    # SERVING must find "serving" before "stopping" in the log.
     log.info("serving", grpc_service=spec.full_name, address=address, redis=cfg.redis_url)
+    checker.start()
     server.wait_for_termination()
     log.info("stopped")
     return 0
