@@ -10,12 +10,14 @@ one slot:
 * ``game:{G}:seed``: the secret seed, read and written by the deck service only.
 
 A commit (append the entry, bump the version, store the move result) is one Lua script,
-so it is atomic and fails with nothing written if the version moved on.
+so it is atomic and fails with nothing written if the version moved on. Every script
+touches only keys of one game (one hash slot), as a Redis Cluster requires.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import redis
@@ -28,7 +30,6 @@ _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'game', ARGV[1], 'players', ARGV[2], 'version', 1, 'status', 'active', 'meta', ARGV[3])
 redis.call('XADD', KEYS[2], '1-0', 'v', 1, 'kind', 'create', 'seat', -1, 'events', ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6])
 return 1
 """
 
@@ -89,15 +90,16 @@ class RedisStore:
 
     def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
         """Create the game with its first entry. Raises ValueError if the id is taken."""
-        import time
 
         ok = self._create(
-            keys=[key(game_id, "meta"), key(game_id, "log"), GAMES_INDEX],
-            args=[meta["game"], meta["players"], canonical_json(meta), events_to_json(events),
-                  int(time.time()), game_id],
+            keys=[key(game_id, "meta"), key(game_id, "log")],
+            args=[meta["game"], meta["players"], canonical_json(meta), events_to_json(events)],
         )
         if not ok:
             raise ValueError(f"game {game_id!r} exists")
+        # The index is outside the game's hash slot, so it is not part of the script
+        # (a script may only touch one slot of a Redis Cluster); it is only a listing.
+        self.r.zadd(GAMES_INDEX, {game_id: int(time.time())})
         return 1
 
     def meta(self, game_id: str) -> dict[str, Any]:
