@@ -15,11 +15,5 @@ class BoardServicer(ApplyServicer, boards_pb2_grpc.BoardServiceServicer):
     """``longhouse.v1.BoardService`` over a :class:`DomainEngine` of the board domain."""
 
 
-SPEC = ServiceSpec(
-    domain="board",
-    process="boards",
-    full_name=boards_pb2.DESCRIPTOR.services_by_name["BoardService"].full_name,
-    add=boards_pb2_grpc.add_BoardServiceServicer_to_server,
-    servicer=BoardServicer,
-)
+SPEC = ServiceSpec.of("board", "boards", boards_pb2, boards_pb2_grpc, "BoardService", BoardServicer)
 """How :func:`services.common.grpc_server.serve` runs this service."""

@@ -192,6 +192,13 @@ class ServiceSpec:
     add: Callable[[Any, grpc.Server], None]
     servicer: Callable[[Any], Any]
 
+    @classmethod
+    def of(cls, domain: str, process: str, pb2: Any, pb2_grpc: Any, service: str,
+           servicer: Callable[[Any], Any]) -> "ServiceSpec":
+        """The spec of generated service ``service`` (e.g. ``"BoardService"``) of ``pb2``/``pb2_grpc``."""
+        return cls(domain, process, pb2.DESCRIPTOR.services_by_name[service].full_name,
+                   getattr(pb2_grpc, f"add_{service}Servicer_to_server"), servicer)
+
 
 def build_engine(domain: str, redis_url: str) -> Any:
     """A :class:`DomainEngine` for ``domain`` over Redis (the deck one also gets the seeds)."""

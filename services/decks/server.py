@@ -20,11 +20,5 @@ class DeckServicer(ApplyServicer, decks_pb2_grpc.DeckServiceServicer):
         return decks_pb2.OpenGameReply()
 
 
-SPEC = ServiceSpec(
-    domain="deck",
-    process="decks",
-    full_name=decks_pb2.DESCRIPTOR.services_by_name["DeckService"].full_name,
-    add=decks_pb2_grpc.add_DeckServiceServicer_to_server,
-    servicer=DeckServicer,
-)
+SPEC = ServiceSpec.of("deck", "decks", decks_pb2, decks_pb2_grpc, "DeckService", DeckServicer)
 """How :func:`services.common.grpc_server.serve` runs this service."""

@@ -13,7 +13,6 @@ data and the logs), so runs never see each other's games; ``--data-dir`` picks o
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import threading
@@ -83,7 +82,7 @@ def shown(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the main job; returns the exit code (0 ok, 1 a game failed, 2 the stack failed)."""
-    from services.tournament.display import games_table, play_with_progress, standings_table
+    from services.tournament.display import play_with_progress, print_results
     from services.tournament.runner import TournamentConfig
 
     args = parse_args(argv)
@@ -107,15 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=str(args.seed),
                                       move_cap=args.move_cap, parallel=args.parallel)
             report = play_with_progress(stack.gateway_url, config, console)
-            console.print(games_table(report))
-            console.print(standings_table(report))
-            for g in report.games:
-                if g.ended_by != "rules":
-                    console.print(f"[red]game {g.index} ({g.game_id}) ended by {g.ended_by}: {g.error}[/red]")
-            if args.report:
-                args.report.parent.mkdir(parents=True, exist_ok=True)
-                args.report.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
-                console.print(f"report written to {args.report}")
+            print_results(report, console, args.report)
             if report.failed:
                 code = 1
         if not args.once:

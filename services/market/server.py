@@ -15,11 +15,5 @@ class MarketServicer(ApplyServicer, market_pb2_grpc.MarketServiceServicer):
     """``longhouse.v1.MarketService`` over a :class:`DomainEngine` of the market domain."""
 
 
-SPEC = ServiceSpec(
-    domain="market",
-    process="market",
-    full_name=market_pb2.DESCRIPTOR.services_by_name["MarketService"].full_name,
-    add=market_pb2_grpc.add_MarketServiceServicer_to_server,
-    servicer=MarketServicer,
-)
+SPEC = ServiceSpec.of("market", "market", market_pb2, market_pb2_grpc, "MarketService", MarketServicer)
 """How :func:`services.common.grpc_server.serve` runs this service."""

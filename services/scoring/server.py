@@ -15,11 +15,5 @@ class ScoringServicer(ApplyServicer, scoring_pb2_grpc.ScoringServiceServicer):
     """``longhouse.v1.ScoringService`` over a :class:`DomainEngine` of the score domain."""
 
 
-SPEC = ServiceSpec(
-    domain="score",
-    process="scoring",
-    full_name=scoring_pb2.DESCRIPTOR.services_by_name["ScoringService"].full_name,
-    add=scoring_pb2_grpc.add_ScoringServiceServicer_to_server,
-    servicer=ScoringServicer,
-)
+SPEC = ServiceSpec.of("score", "scoring", scoring_pb2, scoring_pb2_grpc, "ScoringService", ScoringServicer)
 """How :func:`services.common.grpc_server.serve` runs this service."""

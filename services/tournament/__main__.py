@@ -7,13 +7,12 @@ started by ``make run``, or elsewhere). Exit code 0 if every game ended by the r
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from rich.console import Console
 
-from .display import games_table, play_with_progress, standings_table
+from .display import play_with_progress, print_results
 from .runner import DEFAULT_MOVE_CAP, TournamentConfig
 
 
@@ -35,13 +34,7 @@ def main(argv: list[str] | None = None) -> int:
                               bots=[b.strip() for b in args.bots.split(",") if b.strip()],
                               move_cap=args.move_cap, parallel=args.parallel)
     report = play_with_progress(args.url, config, console)
-    console.print(games_table(report))
-    console.print(standings_table(report))
-    for g in report.games:
-        if g.ended_by != "rules":
-            console.print(f"[red]game {g.index} ({g.game_id}) ended by {g.ended_by}: {g.error}[/red]")
-    if args.report:
-        args.report.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
+    print_results(report, console, args.report)
     return 1 if report.failed else 0
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import threading
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -56,3 +58,19 @@ def games_table(report: TournamentReport) -> Table:
                       ",".join(map(str, g.winner)) or "-", ",".join(map(str, g.final_scores)) or "-",
                       (g.final_state_hash or "-")[:12])
     return table
+
+
+def print_results(report: TournamentReport, console: Console, path: Path | None = None) -> None:
+    """Print the games and standings tables and every failed game; write the JSON report to ``path``.
+
+    The report file is ``TournamentReport`` as JSON (see :mod:`services.tournament.models`).
+    """
+    console.print(games_table(report))
+    console.print(standings_table(report))
+    for g in report.games:
+        if g.ended_by != "rules":
+            console.print(f"[red]game {g.index} ({g.game_id}) ended by {g.ended_by}: {g.error}[/red]")
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n")
+        console.print(f"report written to {path}")

@@ -36,8 +36,6 @@ class LapRace(Rules):
     def new_state(self) -> State:
         return State()
 
-    def setup_ops(self, config) -> list[Op]:
-        return []
 
     def evolve(self, state: State, event: Event) -> None:
         d = event.data

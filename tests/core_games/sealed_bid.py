@@ -38,8 +38,6 @@ class SealedBid(Rules):
     def new_state(self) -> State:
         return State()
 
-    def setup_ops(self, config) -> list[Op]:
-        return []
 
     def evolve(self, state: State, event: Event) -> None:
         d = event.data

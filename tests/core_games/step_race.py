@@ -35,8 +35,6 @@ class StepRace(Rules):
     def new_state(self) -> State:
         return State()
 
-    def setup_ops(self, config) -> list[Op]:
-        return []
 
     def evolve(self, state: State, event: Event) -> None:
         d = event.data

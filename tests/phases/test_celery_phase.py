@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,21 +22,10 @@ from services.coordinator.scheduler import QUEUE, CeleryScheduler
 from services.phases.hosting import build_table
 from services.phases.worker import make_celery
 from services.rules.core import GameConfig
+from tests.support.wait import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 VISIBILITY_TIMEOUT = 2
-
-
-def wait_for(condition, timeout: float, what: str, interval: float = 0.05):
-    """Poll ``condition`` until it returns a truthy value or ``timeout`` seconds pass."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(interval)
 
 
 class Worker:

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.common.config import Settings
 from tests.support.ports import free_port
+from tests.support.wait import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRA_GAMES = ("tests.core_games.step_race,tests.core_games.sealed_bid,"
@@ -42,21 +42,6 @@ def health_status(address: str, service: str = "", timeout: float = 1.0) -> int 
         except grpc.RpcError:
             return None
     return reply.status
-
-
-def wait_for(condition, timeout: float, what: str, interval: float = 0.05):
-    """Poll ``condition()`` until it returns a truthy value or ``timeout`` seconds pass.
-
-    Returns that value; fails the test with ``what`` on timeout.
-    """
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(interval)
 
 
 @dataclass

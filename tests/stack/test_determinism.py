@@ -11,6 +11,7 @@ from __future__ import annotations
 import redis
 
 from services.bots.client import GatewayClient
+from services.bots.embedded import play_embedded
 from services.bots.random_bot import RandomBot
 from services.coordinator.redis_store import RedisStore
 from services.coordinator.table import embedded_table
@@ -28,13 +29,7 @@ def _log(entries):
 def _embedded_game():
     table = embedded_table()
     gid = table.create(GameConfig(game="noggin", players=PLAYERS), seed=SEED)
-    bots = [RandomBot(f"bot-{s}") for s in range(PLAYERS)]
-    for _ in range(MOVE_CAP):
-        rules, state, version = table.state(gid)
-        if rules.outcome(state) is not None:
-            break
-        [seat] = rules.to_move(state)
-        table.play(gid, seat, bots[seat].choose(rules.legal_moves(state, seat)), version)
+    play_embedded(table, gid, [RandomBot(f"bot-{s}") for s in range(PLAYERS)], MOVE_CAP)
     summary = table.summary(gid)
     assert summary["status"] == "over"
     return _log(table.store.read(gid)), summary["state_hash"]

@@ -109,9 +109,9 @@ class Rules(ABC):
         """The first event of every game: ``GameCreated`` with the public config."""
         return Event("GameCreated", {"config": config.model_dump()})
 
-    @abstractmethod
     def setup_ops(self, config: GameConfig) -> list[Op]:
-        """Operations run once after ``GameCreated`` (shuffles, first turn order)."""
+        """Operations run once after ``GameCreated`` (shuffles, first turn order); none by default."""
+        return []
 
     # -- state --------------------------------------------------------------------
     @abstractmethod
