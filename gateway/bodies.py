@@ -68,8 +68,11 @@ def parse_body(model: type[M]) -> M:
         obj = json.loads(raw, parse_constant=_no_constants) if raw else None
     except RecursionError:
         raise ApiError(400, "bad_json", "the body is nested too deeply") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ApiError(400, "bad_json", f"the body is not valid JSON: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, "bad_json",
+                       f"the body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "bad_json", "the body is not valid JSON (UTF-8 text with numbers of sane size)") from None
     if not isinstance(obj, dict):
         raise ApiError(400, "bad_json", "the body must be a JSON object")
     try:

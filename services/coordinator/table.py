@@ -15,7 +15,7 @@ import json
 import uuid
 from typing import Any, Callable, Protocol
 
-from services.rules.core import Event, GameConfig, Op, get_rules, state_hash, visible
+from services.rules.core import Event, GameConfig, Op, canonical_json, get_rules, state_hash, visible
 
 from .projection import Projections
 from .store import Commit, EventStore, VersionConflict
@@ -159,7 +159,9 @@ class Table:
         rules.require_turn(state, seat)
         rules.check(state, seat, move)
         events = self._resolve(game_id, version, rules, state, rules.plan(state, seat, move))
-        result = {"version": version + 1, "events": [e.to_json() for e in visible(events, seat)]}
+        # canonical form, so a repeat (answered from the store) is the same bytes as the first answer
+        result = json.loads(canonical_json({"version": version + 1,
+                                            "events": [e.to_json() for e in visible(events, seat)]}))
         commit = Commit("move", seat, move_key=(seat, move_id) if move_id is not None else None,
                         result={"result": result, "request": digest})
         try:

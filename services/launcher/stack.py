@@ -191,7 +191,9 @@ class Stack:
         s = self.settings
         argv = [self.python, "-m", "gunicorn", "-k", "gthread", "--threads", "32",
                 "-b", f"{s.host}:{s.gateway_port}", "--graceful-timeout", "5",
-                "--access-logfile", "-", *_gunicorn_extra(), "gateway.app:create_app()"]
+                *_gunicorn_extra(), "gateway.app:create_app()"]
+        # No gunicorn access log: it would write query strings, and an EventSource client
+        # sends its seat token as ?token=. The app logs each request itself, without them.
         return ChildSpec("gateway", argv, http_probe(f"{self.gateway_url}/healthz"), ports=[s.gateway_port],
                          env=self.env, cwd=self.root, ready_timeout=60)
 
