@@ -19,10 +19,12 @@ from typing import Any
 
 import redis
 from celery import Celery
-from celery.signals import setup_logging
+from celery.signals import setup_logging, worker_ready
 
 from services.common import logs
 from services.common.config import settings
+from services.coordinator.projection import Projections
+from services.coordinator.redis_store import GAMES_INDEX, RedisStore, key
 from services.coordinator.scheduler import QUEUE, TASK_NAME
 from services.coordinator.store import GameNotFound
 
@@ -111,3 +113,42 @@ def run_phase(game_id: str, phase: str, version: int) -> bool:
     log.info("phase_run", game_id=game_id, phase=phase, version=int(version), outcome=outcome,
              duration_ms=round((time.monotonic() - started) * 1000), pid=os.getpid())
     return committed
+
+
+def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int = 10_000) -> int:
+    """Queue again the phase of every game that waits for one (newest ``limit`` games).
+
+    A phase task can be lost if the broker fails between a commit and the send; a game
+    would then wait in ``phase`` for ever. Running a phase is idempotent by version, so
+    a spare task for a phase that is also still queued does nothing.
+
+    Returns:
+        the number of tasks sent.
+    """
+    projections = Projections(RedisStore(client), capacity=1)
+    sent = 0
+    for raw in client.zrevrange(GAMES_INDEX, 0, limit - 1):
+        game_id = raw.decode()
+        if client.hget(key(game_id, "meta"), "status") != b"phase":
+            continue
+        try:
+            rules, state, version = projections.state_at(game_id)
+        except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
+            log.exception("sweep_failed", game_id=game_id)
+            continue
+        phase = rules.pending_phase(state)
+        if phase:
+            celery_app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
+            sent += 1
+    return sent
+
+
+@worker_ready.connect
+def _sweep_on_start(**_kwargs: Any) -> None:
+    """When a worker starts, queue again any phase that is waiting (see :func:`requeue_pending_phases`)."""
+    try:
+        sent = requeue_pending_phases(app, redis.Redis.from_url(settings().redis_url))
+    except redis.RedisError as exc:
+        log.warning("sweep_skipped", error=exc.__class__.__name__)
+        return
+    log.info("phases_requeued", count=sent)

@@ -185,3 +185,27 @@ def test_an_unreachable_broker_does_not_fail_the_commit(redis_client):
     finally:
         app.close()
     assert table.store.version(gid) == version and table.summary(gid)["status"] == "phase"
+
+
+class _LostTasks:
+    """A scheduler whose tasks never reach the broker (the broker failed at the commit)."""
+
+    def schedule(self, game_id, phase, version):
+        return None
+
+
+def test_a_starting_worker_queues_again_a_phase_whose_task_was_lost(redis_client, workers):
+    from services.coordinator.ports import embedded_ports
+    from services.coordinator.redis_store import RedisSeeds, RedisStore
+    from services.coordinator.table import Table
+
+    store = RedisStore(redis_client)
+    lost = Table(store, embedded_ports(store, RedisSeeds(redis_client)), _LostTasks())
+    gid, version = finish_lap(lost)
+    assert lost.summary(gid)["status"] == "phase" and phase_entries(lost, gid) == []
+
+    worker = workers("sweeper")
+    worker.wait_ready()
+    wait_for(lambda: phase_entries(lost, gid), 30, "the swept phase to commit")
+    assert phase_entries(lost, gid) == [version + 1]
+    assert lost.summary(gid)["status"] == "active"
