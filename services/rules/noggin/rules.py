@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from services.rules.core import Event, GameConfig, IllegalMove, Op, Rules, to_plain
 
-from . import board, decks, market, phases, scoring, turns
+from . import board, decks, market, phases, scoring, turns, views
 from .state import State, copy_state, evolve
 
 Square = Annotated[list[int], Field(min_length=2, max_length=2)]
@@ -374,12 +374,33 @@ class NogginRules(Rules):
 
     # -- views ----------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Everything on the table is public in the core game (undrawn piles are not in the state)."""
+        """Everything on the table is public in the core game (undrawn piles are not in the
+        state), plus what a person needs to decide, derived from it:
+
+        - ``forest_trail``: per clearing ``{"clearing", "zone", "number", "trees"}`` (printed
+          number and the trees left in its zone, 5.3); ``woodcutter_next``: the clearing the
+          next ``advance`` reaches, in the same form.
+        - ``mine_map``: ``squares`` as ``[{"square": [r, c], "content": ...}]`` (the move
+          format) for the surface row (``"surface"``, walkable) and every square of a placed
+          tile (``"rock"``, ``"empty"``, ``"stone"`` or ``"gold"``); ``miner`` and
+          ``miner_on_surface``; ``free_slots``, the empty tile slots; ``picture``, one string
+          per row from the surface down (5.1, set-up R).
+        - per player ``storage`` (``farm``, building ``extra``, ``room`` left for each basic
+          resource, 3.7, 3.8) and ``transport_capacity`` (2, or 4 once upgraded).
+        - per marker its ``marker`` index and ``dummy``; ``active_seat`` and ``active_colour``
+          of the active marker (``active_seat`` is null for a dummy or between turns).
+        """
         out = to_plain(state)
         out["to_move"] = self.to_move(state)
         out["seat"] = seat
         out["phase"] = self.pending_phase(state)
         out["outcome"] = self.outcome(state)
+        out.update(views.extras(state))
+        for pv, p in zip(out["players"], state.players):
+            pv.update(views.player_extras(p))
+        for i, mv in enumerate(out["markers"]):
+            mv["marker"] = i
+            mv["dummy"] = state.markers[i].seat is None
         return out
 
     def outcome(self, state: State) -> dict[str, Any] | None:
