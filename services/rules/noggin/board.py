@@ -265,9 +265,14 @@ def next_clearing(state: State) -> int:
 
 def check_advance(state: State, seat: int) -> None:
     """Walk to the next clearing: not after cutting in the Orchard, and only while the
-    wood cart is not full (5.3)."""
+    wood cart is not full (5.3). Like fishing, the action may not start without room to
+    store at least 1 Wood; once started it may move on to a clearing with no wood
+    (house rule: 5.0 no-waste note, 5.3)."""
     a = state.action
     p = state.players[seat]
+    if a is None and room(p, "wood") < 1:
+        raise IllegalMove("you have no room to store any Wood, so the Woodcutter action cannot start "
+                          "(rulebook 5.0 no waste, 5.3; house rule)")
     if a is not None and a.mode == "orchard":
         raise IllegalMove("Wood comes from the forest OR the Orchard in one action (rulebook 5.3)")
     if a is not None and a.ops > 0 and a.cart.get("wood", 0) >= capacity(p, "wood_cart"):

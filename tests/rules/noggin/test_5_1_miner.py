@@ -107,3 +107,15 @@ def test_mine_cart_capacity_and_discover_needs_adjacency():
     with pytest.raises(IllegalMove, match="orthogonally next to the empty"):
         RULES.check(s, 0, {"type": "miner", "op": "discover", "slot": [1, 0], "rotation": 0, "flip": "h"})
     RULES.check(s, 0, {"type": "miner", "op": "discover", "slot": [0, 0], "rotation": 0, "flip": "h"})
+
+
+def test_full_farm_the_miner_may_walk_or_dig_gold_but_not_dig_stone():
+    """House rule (5.0 no-waste note): digging Stone needs room to store it, even to start;
+    Gold takes no Farm space (3.7) and walking gathers nothing."""
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s.players[0].stock.update(wood=6)
+    with pytest.raises(IllegalMove, match="no room"):
+        RULES.check(s, 0, {"type": "miner", "op": "dig", "square": [0, 4]})
+    RULES.check(s, 0, {"type": "miner", "op": "walk", "square": [-1, 5]})
+    s.mine["0,4"] = "gold"
+    RULES.check(s, 0, {"type": "miner", "op": "dig", "square": [0, 4]})

@@ -49,7 +49,35 @@ def test_trail_runs_in_order_and_wraps_and_no_waste():
     order) and wraps round; he cuts no more than storage can hold (5.0 note)."""
     s = _turn()
     s.woodcutter = len(content.load().forest.clearings) - 1
-    s.players[0].stock.update(stone=6)  # Farm full: nothing may be cut
+    s.players[0].stock.update(stone=5)  # room for 1 Wood only
     events = run(s, 0, {"type": "woodcutter", "op": "advance"})
     moved = next(e for e in events if e.type == "WoodcutterMoved").data
-    assert moved["clearing"] == 0 and moved["wood"] == 0 and s.forest[0] == 5
+    assert moved["clearing"] == 0 and moved["wood"] == 1 and s.forest[0] == 4
+    events = run(s, 0, {"type": "woodcutter", "op": "advance"})  # prints 2, storage now full
+    moved = next(e for e in events if e.type == "WoodcutterMoved").data
+    assert moved["clearing"] == 1 and moved["wood"] == 0 and s.forest[0] == 4
+
+
+def test_no_woodcutter_action_starts_without_room_for_wood():
+    """House rule (5.0 no-waste note, 5.2, 5.3): like the Fisherman, a Woodcutter action may
+    not start when the seat has no room at all for Wood; the Woodcutters' Hut is room."""
+    s = _turn()
+    s.players[0].stock.update(stone=6)
+    with pytest.raises(IllegalMove, match="no room to store"):
+        RULES.check(s, 0, {"type": "woodcutter", "op": "advance"})
+    s.players[0].buildings["woodcutters_hut"] = "meadow"
+    RULES.check(s, 0, {"type": "woodcutter", "op": "advance"})
+
+
+def test_once_started_the_woodcutter_may_move_on_to_an_empty_clearing():
+    """5.3: the Woodcutter must stop in a clearing even with no wood; once the action has
+    started, moving on is allowed though storage is now full."""
+    s = _turn()
+    s.players[0].stock.update(stone=5)
+    run(s, 0, {"type": "woodcutter", "op": "advance"})  # 1 Wood into the cart, storage now full
+    assert s.action.cart["wood"] == 1
+    s.forest[0] = 0
+    events = run(s, 0, {"type": "woodcutter", "op": "advance"})
+    assert next(e for e in events if e.type == "WoodcutterMoved").data["wood"] == 0
+    run(s, 0, {"type": "finish"})
+    assert s.players[0].stock["wood"] == 1
