@@ -147,13 +147,17 @@ def test_acceptance_c_killed_worker_phase_completes_exactly_once(celery_table, w
     assert phase_entries(celery_table, gid) == [version + 1]
     assert celery_table.summary(gid)["status"] == "active"
     wait_for(lambda: second.phase_lines(), 30, "the worker's log line")
-    assert [(l["game_id"], l["version"], l["outcome"]) for l in second.phase_lines()] == \
-        [(gid, version, "committed")]
+    # the redelivered task and the starting worker's sweep may both run: one commits,
+    # any other finds the version moved on
+    runs = [(l["game_id"], l["version"], l["outcome"]) for l in second.phase_lines()]
+    assert runs[0] == (gid, version, "committed")
+    assert all(run == (gid, version, "skipped") for run in runs[1:])
 
     # a duplicate task for the same version is a no-op
+    seen = len(second.phase_lines())
     CeleryScheduler(celery_table.scheduler.app).schedule(gid, "lap_end", version)
-    wait_for(lambda: len(second.phase_lines()) == 2, 30, "the duplicate task to run")
-    assert second.phase_lines()[1]["outcome"] == "skipped"
+    wait_for(lambda: len(second.phase_lines()) > seen, 30, "the duplicate task to run")
+    assert second.phase_lines()[-1]["outcome"] == "skipped"
     assert phase_entries(celery_table, gid) == [version + 1]
     assert celery_table.store.version(gid) == version + 1
 
