@@ -36,7 +36,6 @@ class LapRace(Rules):
     def new_state(self) -> State:
         return State()
 
-
     def evolve(self, state: State, event: Event) -> None:
         d = event.data
         if event.type == "GameCreated":

@@ -38,7 +38,6 @@ class SealedBid(Rules):
     def new_state(self) -> State:
         return State()
 
-
     def evolve(self, state: State, event: Event) -> None:
         d = event.data
         if event.type == "GameCreated":

@@ -35,7 +35,6 @@ class StepRace(Rules):
     def new_state(self) -> State:
         return State()
 
-
     def evolve(self, state: State, event: Event) -> None:
         d = event.data
         if event.type == "GameCreated":

@@ -62,3 +62,23 @@ def test_tokens_go_back_in_the_bag_each_action():
     ids = next(e for e in events if e.type == "FishingTokensDrawn").data["tokens"]
     assert len({t["id"] for t in ids}) == 4
     assert s.fishing_draws == 1 and s.drawn == {}
+
+
+def test_thrown_back_counts_only_fish_that_were_in_the_fjord():
+    """5.2: surplus fish are thrown back into the fjord; fish the fjord never held are not
+    thrown back, they are reported apart (``not_in_fjord``)."""
+    s = normal_turn(seated(3), 0, [10, 16, 17, 18])
+    s.players[0].transports.append("boat")  # capacity 4: the boat never limits here
+    s.fjord = 1
+    s.drawn = {"fish": 3}
+    from services.rules.noggin import board
+
+    data = board.fish(s, 0)[0].data
+    assert data == {"seat": 0, "fish": 1, "shown": 3, "thrown_back": 0, "not_in_fjord": 2}
+    s.fjord, s.drawn = 10, {"fish": 4}
+    s.players[0].transports.clear()  # boat of 2: 2 thrown back
+    data = board.fish(s, 0)[0].data
+    assert data == {"seat": 0, "fish": 2, "shown": 4, "thrown_back": 2, "not_in_fjord": 0}
+    s.fjord, s.drawn = 3, {"fish": 4}
+    data = board.fish(s, 0)[0].data
+    assert (data["fish"], data["thrown_back"], data["not_in_fjord"]) == (2, 1, 1)

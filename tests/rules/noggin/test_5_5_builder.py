@@ -122,3 +122,13 @@ def test_storage_buildings_and_the_lookout():
     assert room(p, "fish") == 0 and room(p, "wood") == 0
     p.buildings.update(fish_smokery="meadow", woodcutters_hut="field0")
     assert room(p, "fish") == 2 and room(p, "wood") == 2 and room(p, "harvest") == 0
+
+
+def test_mountains_messages_say_which_rule_was_broken():
+    """5.5: the Long House may only go on the Mountains space, and only it may go there."""
+    s = _turn()
+    s.players[0].buildings["new_land"] = "beside"
+    with pytest.raises(IllegalMove, match="the Long House may only be built on the Mountains space"):
+        RULES.check(s, 0, {"type": "builder", "building": "long_house", "space": "new_land"})
+    with pytest.raises(IllegalMove, match="only the Long House may be built on the Mountains space"):
+        RULES.check(s, 0, {"type": "builder", "building": "granary", "space": "mountains"})

@@ -58,3 +58,15 @@ def test_fish_go_to_the_fjord_and_the_orchard_holds_two():
     s.players[0].buildings["granary"] = "orchard"
     with pytest.raises(IllegalMove, match="building"):
         RULES.check(s, 0, {"type": "restock", "kind": "trees", "amount": 4, "orchard": 1})
+
+
+def test_shape_problems_are_reported_before_availability():
+    """5.6: fish never go to the Orchard; say so even when the market also lacks fish."""
+    s = _turn()
+    s.market["fish"] = 0
+    with pytest.raises(IllegalMove, match="not the Orchard"):
+        RULES.check(s, 0, {"type": "restock", "kind": "fish", "amount": 4, "orchard": 2})
+    s.market["wood"] = 0
+    s.players[0].orchard = 1
+    with pytest.raises(IllegalMove, match="at most 2"):
+        RULES.check(s, 0, {"type": "restock", "kind": "trees", "amount": 4, "orchard": 2})
