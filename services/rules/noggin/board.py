@@ -247,12 +247,17 @@ def check_fisherman(state: State, seat: int) -> None:
 
 def fish(state: State, seat: int) -> list[Event]:
     """Take the fish shown on the drawn tokens (+1 with the Lookout Tower) from the fjord,
-    up to the boat's capacity, the fjord's stock and the storage room (5.2). ``FishCaught``."""
+    up to the boat's capacity, the fjord's stock and the storage room (5.2). ``FishCaught``
+    with ``fish`` (caught), ``shown`` (on the tokens, bonus included), ``thrown_back``
+    (taken from the fjord and put back: boat or storage full) and ``not_in_fjord`` (shown
+    but missing from the fjord); ``shown == fish + thrown_back + not_in_fjord``."""
     p = state.players[seat]
     idx = content.building_index()
     total = state.drawn.get("fish", 0) + sum(idx[b].fish_bonus for b in p.buildings)
-    caught = min(total, capacity(p, "boat"), state.fjord, room(p, "fish"))
-    return [Event("FishCaught", {"seat": seat, "fish": caught, "thrown_back": total - caught})]
+    present = min(total, state.fjord)
+    caught = min(present, capacity(p, "boat"), room(p, "fish"))
+    return [Event("FishCaught", {"seat": seat, "fish": caught, "shown": total,
+                                 "thrown_back": present - caught, "not_in_fjord": total - present})]
 
 
 # -- Woodcutter (5.3) ---------------------------------------------------------------------
@@ -438,8 +443,10 @@ def check_build(state: State, seat: int, building: str, space: str) -> None:
                               f"\"{BESIDE}\"), not on a board space (rulebook 5.5)")
     elif space not in free_spaces(p):
         raise IllegalMove(f"the {space} space is not free to build on (rulebook 5.5)")
-    if (info.spaces == "mountains") != (space == "mountains"):
-        raise IllegalMove("only the Long House, and it only, is built on the Mountains space (rulebook 5.5)")
+    if info.spaces == "mountains" and space != "mountains":
+        raise IllegalMove(f"the {info.name} may only be built on the Mountains space (rulebook 5.5)")
+    if info.spaces != "mountains" and space == "mountains":
+        raise IllegalMove("only the Long House may be built on the Mountains space (rulebook 5.5)")
     if space.startswith("field") and p.fields[int(space[-1])] > 0:
         raise IllegalMove("you cannot build on a field with Harvest on it (rulebook 5.5)")
     if space == "orchard" and p.orchard > 0:

@@ -77,20 +77,20 @@ def check_restock(state: State, seat: int, kind: str, amount: int, orchard: int)
     p = state.players[seat]
     if amount not in RESTOCK_AMOUNTS:
         raise IllegalMove("restock exactly 4, 8 or 12 (rulebook 5.6)")
+    # the move's shape first, then the player's Orchard, then what the market and forest hold
+    if kind == "fish" and orchard:
+        raise IllegalMove("fish are restocked in the fjord, not the Orchard (rulebook 5.6)")
+    if kind == "trees":
+        cap = content.load().setup.orchard_trees
+        if orchard > 0 and "orchard" in p.buildings.values():
+            raise IllegalMove("your Orchard has a building on it (rulebook 5.5)")
+        if p.orchard + orchard > cap:
+            raise IllegalMove(f"your Orchard holds at most {cap} trees (rulebook 5.6)")
     cube = "wood" if kind == "trees" else "fish"
     if state.market[cube] < amount:
         raise IllegalMove(f"the Nog Market has {state.market[cube]} {cube}, not {amount} "
                           f"(rulebook 5.6: choose a lower number)")
-    if kind == "fish":
-        if orchard:
-            raise IllegalMove("fish are restocked in the fjord, not the Orchard (rulebook 5.6)")
-        return
-    cap = content.load().setup.orchard_trees
-    if orchard > 0 and "orchard" in p.buildings.values():
-        raise IllegalMove("your Orchard has a building on it (rulebook 5.5)")
-    if p.orchard + orchard > cap:
-        raise IllegalMove(f"your Orchard holds at most {cap} trees (rulebook 5.6)")
-    if orchard > amount or forest_places(state, amount - orchard) is None:
+    if kind == "trees" and (orchard > amount or forest_places(state, amount - orchard) is None):
         raise IllegalMove("the forest has no room for that many trees (rulebook 5.6)")
 
 

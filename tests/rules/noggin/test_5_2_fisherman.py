@@ -18,6 +18,7 @@ def test_declared_draws_cost_steps_and_tokens_are_public():
     assert len(drawn) == 4 and len({t["id"] for t in drawn}) == 4
     total = sum(t["fish"] for t in drawn)
     assert caught["fish"] == min(total, 2) and caught["thrown_back"] == total - caught["fish"]
+    assert caught["shown"] == total and caught["not_in_fjord"] == 0  # the fjord holds enough
     assert s.players[0].stock["fish"] == caught["fish"] and s.fjord == fjord - caught["fish"]
     assert s.markers[0].pos == 14 and s.action is None
 
