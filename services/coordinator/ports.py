@@ -11,6 +11,7 @@ it never commits (DESIGN "State, events and consistency"). The embedded adapter 
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import Any, Protocol
 
 from services.rules.core import DOMAINS, Chance, Event, Op, new_seed
@@ -79,12 +80,7 @@ class DomainEngine:
         rules, state, _ = self.projections.state_at(game_id, base_version)
         for event in pending:
             rules.evolve(state, event)
-        chance = None
-        if self.seeds is not None:
-            seed = self.seeds.get(game_id)
-
-            def chance(label: str, _seed: str = seed) -> Chance:
-                return Chance(_seed, label)
+        chance = partial(Chance, self.seeds.get(game_id)) if self.seeds is not None else None
 
         out: list[Event] = []
         for op in ops:

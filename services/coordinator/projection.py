@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from services.rules.core import GameConfig, Rules, get_rules
+from services.rules.core import Rules, get_rules
 
 from .store import EventStore, VersionConflict
 
@@ -72,7 +72,3 @@ class Projections:
         with self._lock:
             self._cache.pop(game_id, None)
 
-
-def config_of(rules: Rules, state: Any) -> GameConfig:
-    """The config a game was created with (from its state)."""
-    return GameConfig.model_validate(state.config if hasattr(state, "config") else state["config"])

@@ -57,13 +57,6 @@ def entry_id(version: int) -> str:
     return f"{version}-0"
 
 
-def version_of_entry_id(entry_id_: str | bytes) -> int:
-    """Inverse of :func:`entry_id`. Raises ValueError on a malformed id."""
-    text = entry_id_.decode() if isinstance(entry_id_, bytes) else entry_id_
-    ms, _, _seq = text.partition("-")
-    return int(ms)
-
-
 def entry_from_fields(fields: dict[Any, Any]) -> Entry:
     """Build an :class:`Entry` from a stream entry's fields (bytes or str keys)."""
     f = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)

@@ -89,8 +89,6 @@ def types(events: list[Event]) -> list[str]:
 
 def totals(state: State) -> dict[str, int]:
     """Every basic cube and Gold wherever it is (supply places of set-up C)."""
-    from services.rules.noggin import content
-
     out = {r: state.market[r] for r in BASIC}
     out["gold"] = state.gold_supply + state.market.get("gold", 0)
     out["fish"] += state.fjord

@@ -86,7 +86,8 @@ def test_dummy_moves_when_last():
     """4.2 last paragraph: a dummy marker that becomes last moves to the next unoccupied space
     beyond the first marker ahead of it, inside the same move's events."""
     s = normal_turn(seated(2), 0, [10, 16, 11, 13])  # yellow (11) and green (13) are dummies
-    events = run(s, 0, {"type": "fisherman", "draws": 4})  # red to 14: not first, may act/end
+    run(s, 0, {"type": "fisherman", "draws": 4})  # red to 14: not first, may act/end
+    assert s.markers[0].pos == 14 and (s.markers[2].pos, s.markers[3].pos) == (11, 13)  # dummies wait
     run(s, 0, {"type": "end_turn"})
     # yellow (11) passes green (13) to 15; then green (13) passes red (14) to 17 (16 is blue)
     assert s.markers[2].pos == 15 and s.markers[3].pos == 17

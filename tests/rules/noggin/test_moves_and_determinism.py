@@ -1,6 +1,5 @@
 """Move shapes, rejected moves, determinism (DESIGN: same seed + same moves = same log)."""
 
-import random
 
 import pytest
 
@@ -66,7 +65,7 @@ def test_same_seed_same_moves_same_log_and_hash():
 
 def test_replay_rebuilds_the_state():
     """Every event is replayable: applying the log to a new state gives the same hash."""
-    from services.rules.core import GameConfig, state_hash
+    from services.rules.core import state_hash
 
     t, g, _ = random_game(2, "9", bot_seed=1)
     state = RULES.new_state()
