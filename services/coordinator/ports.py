@@ -107,8 +107,12 @@ class DeckPort(Port, Protocol):
     def open_game(self, game_id: str, seed: str | None) -> None: ...
 
 
-def embedded_ports(store: EventStore, seeds: SeedStore | None = None) -> dict[str, Any]:
-    """The four embedded adapters over ``store``, sharing one projection cache."""
-    projections = Projections(store)
+def embedded_ports(store: EventStore, seeds: SeedStore | None = None,
+                   projections: Projections | None = None) -> dict[str, Any]:
+    """The four embedded adapters over ``store``, sharing one projection cache.
+
+    Pass the Table's own ``projections`` so the process keeps one cache, not two.
+    """
+    projections = projections if projections is not None else Projections(store)
     seeds = seeds if seeds is not None else MemorySeeds()
     return {d: DomainEngine(d, projections, seeds if d == "deck" else None) for d in DOMAINS}

@@ -80,13 +80,14 @@ class Table:
         ports: mapping domain -> port (the deck port must have ``open_game``).
         scheduler: where pending phases go; an :class:`InlineScheduler` is bound here.
         new_id: makes game ids (default: 16 random hex digits).
+        projections: the state cache to use (share it with embedded ports); a new one if ``None``.
     """
 
     def __init__(self, store: EventStore, ports: dict[str, Any], scheduler: PhaseScheduler | None = None,
-                 new_id: Callable[[], str] | None = None):
+                 new_id: Callable[[], str] | None = None, projections: Projections | None = None):
         self.store = store
         self.ports = ports
-        self.projections = Projections(store)
+        self.projections = projections if projections is not None else Projections(store)
         self.scheduler = scheduler if scheduler is not None else InlineScheduler()
         if isinstance(self.scheduler, InlineScheduler):
             self.scheduler.table = self
@@ -237,4 +238,6 @@ def embedded_table(new_id: Callable[[], str] | None = None) -> Table:
     from .store import MemoryStore
 
     store = MemoryStore()
-    return Table(store, embedded_ports(store), InlineScheduler(), new_id=new_id)
+    projections = Projections(store)
+    return Table(store, embedded_ports(store, projections=projections), InlineScheduler(),
+                 new_id=new_id, projections=projections)

@@ -14,6 +14,7 @@ import redis
 
 from services.common.config import Settings, settings as default_settings
 from services.coordinator.ports import embedded_ports
+from services.coordinator.projection import Projections
 from services.coordinator.redis_store import RedisSeeds, RedisStore
 from services.coordinator.scheduler import CeleryScheduler
 from services.coordinator.table import InlineScheduler, PhaseScheduler, Table
@@ -23,7 +24,7 @@ PHASE_MODES = ("celery", "inline")
 
 
 def build_ports(client: redis.Redis, store: RedisStore, ports_mode: str,
-                settings: Settings | None = None) -> dict[str, Any]:
+                settings: Settings | None = None, projections: Projections | None = None) -> dict[str, Any]:
     """The four ports, domain -> port.
 
     Args:
@@ -31,11 +32,12 @@ def build_ports(client: redis.Redis, store: RedisStore, ports_mode: str,
         store: the event store the embedded domains read.
         ports_mode: ``"embedded"`` or ``"grpc"`` (the gRPC adapters are imported only then).
         settings: addresses of the gRPC services (default: the process's settings).
+        projections: the Table's state cache, shared by embedded ports.
     Raises:
         ValueError: unknown ``ports_mode``.
     """
     if ports_mode == "embedded":
-        return embedded_ports(store, RedisSeeds(client))
+        return embedded_ports(store, RedisSeeds(client), projections)
     if ports_mode == "grpc":
         from services.coordinator.grpc_ports import grpc_ports
 
@@ -66,5 +68,6 @@ def build_table(client: redis.Redis, *, ports_mode: str, phase_mode: str,
         ValueError: an unknown mode.
     """
     store = RedisStore(client)
-    ports = build_ports(client, store, ports_mode, settings)
-    return Table(store, ports, build_scheduler(phase_mode, broker_url, celery_app))
+    projections = Projections(store)
+    ports = build_ports(client, store, ports_mode, settings, projections)
+    return Table(store, ports, build_scheduler(phase_mode, broker_url, celery_app), projections=projections)
