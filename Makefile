@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test bench clean
+.PHONY: setup system venv protos run test bench rules-coverage clean
 
 setup: system venv protos
 
@@ -46,6 +46,10 @@ test: setup
 
 bench: setup
 	$(PY) -m services.bench $(ARGS)
+
+# Which entries of each game's rules index (services/rules/<game>/RULES.yaml) have a passing test.
+rules-coverage: setup
+	$(PY) -m services.rules.coverage $(ARGS)
 
 clean:
 	rm -rf services/api/*_pb2*.py services/api/.generated var

@@ -12,6 +12,8 @@ import redis
 
 from tests.support.ports import free_port
 
+pytest_plugins = ["tests.rules_plugin"]
+
 
 class RedisServer:
     """A ``redis-server`` child process with its own port and data directory."""

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .models import TournamentReport
+from .models import GameReport, TournamentReport
 from .runner import TournamentConfig, run_tournament
 
 
@@ -37,14 +37,39 @@ def play_with_progress(base_url: str, config: TournamentConfig, console: Console
 
 def standings_table(report: TournamentReport) -> Table:
     """Standings: seat, bot, games, wins, win rate and average score."""
-    table = Table(title=f"Standings: {len(report.games)} {report.game} game(s), seed {report.seed}")
-    for col, justify in (("seat", "right"), ("bot", "left"), ("games", "right"), ("wins", "right"),
-                         ("win %", "right"), ("avg score", "right")):
+    title = f"Standings: {len(report.games)} {report.game} game(s), seed {report.seed}"
+    if report.sides:
+        title += " — crown: " + ", ".join(f"{SIDE_NAMES.get(k, k)} {v}" for k, v in sorted(report.sides.items()))
+    table = Table(title=title)
+    columns = [("seat", "right"), ("bot", "left"), ("games", "right"), ("wins", "right"), ("win %", "right"),
+               ("avg score", "right")]
+    if report.sides:
+        columns.append(("led in exile", "right"))
+    for col, justify in columns:
         table.add_column(col, justify=justify)
     for s in report.standings:
         rate = f"{100 * s.wins / s.games:.0f}" if s.games else "-"
-        table.add_row(str(s.seat), s.bot, str(s.games), str(s.wins), rate, f"{s.average_score:.2f}")
+        row = [str(s.seat), s.bot, str(s.games), str(s.wins), rate, f"{s.average_score:.2f}"]
+        if report.sides:
+            row.append(str(s.exiled_leads))
+        table.add_row(*row)
     return table
+
+
+SIDE_NAMES = {"noggin": "Noggin", "nogbad": "Nogbad"}
+"""How the crown's side is shown (rulebook 9.0)."""
+
+
+def winner_text(g: GameReport) -> str:
+    """The winner cell: the winning seats, or for Noggin who took the crown and, when Nogbad
+    did, that everyone lost and who led in exile (rulebook 9.0)."""
+    seats = ",".join(map(str, g.winner))
+    if g.winning_side == "nogbad":
+        exile = ",".join(map(str, g.leader_in_exile)) or "-"
+        return f"Nogbad ({seats} won)" if seats else f"Nogbad: all lost (exile leader {exile})"
+    if g.winning_side == "noggin":
+        return f"Noggin: {seats or '-'}"
+    return seats or "-"
 
 
 def games_table(report: TournamentReport) -> Table:
@@ -55,7 +80,7 @@ def games_table(report: TournamentReport) -> Table:
     for g in report.games:
         table.add_row(str(g.index), g.game_id or "-", str(g.moves),
                       g.ended_by if g.ended_by == "rules" else f"[red]{g.ended_by}[/red]",
-                      ",".join(map(str, g.winner)) or "-", ",".join(map(str, g.final_scores)) or "-",
+                      winner_text(g), ",".join(map(str, g.final_scores)) or "-",
                       (g.final_state_hash or "-")[:12])
     return table
 

@@ -31,7 +31,11 @@ class GameReport(BaseModel):
     seed: str = Field(description="the game's seed, derived from the tournament seed")
     seats: list[SeatReport]
     final_scores: list[int | float] = Field(default_factory=list)
-    winner: list[int] = Field(default_factory=list, description="winning seats")
+    winner: list[int] = Field(default_factory=list, description="winning seats (empty when every player lost)")
+    winning_side: str | None = Field(default=None, description="Noggin's game: who took the crown, 'noggin' or "
+                                                                 "'nogbad' (then every player lost)")
+    leader_in_exile: list[int] = Field(default_factory=list, description="Noggin's game: top scorers when Nogbad "
+                                                                          "took the crown")
     reason: str | None = None
     ended_by: EndedBy
     moves: int = Field(description="moves the bots made")
@@ -47,6 +51,8 @@ class Standing(BaseModel):
     games: int
     wins: int = Field(description="games this seat won, shared wins included")
     average_score: float
+    exiled_leads: int = Field(0, description="Noggin: games lost to Nogbad in which this seat had the top score "
+                                             "(Leader in Exile), not wins")
 
 
 class TournamentReport(BaseModel):
@@ -58,3 +64,4 @@ class TournamentReport(BaseModel):
     games: list[GameReport]
     standings: list[Standing] = Field(default_factory=list)
     failed: int = Field(0, description="games that did not end by the rules")
+    sides: dict[str, int] = Field(default_factory=dict, description="Noggin: games each side took the crown")

@@ -95,6 +95,8 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
                     report.ended_by = "rules"
                     report.final_scores = list(outcome.get("scores") or [])
                     report.winner = list(outcome.get("winners") or [])
+                    report.winning_side = outcome.get("winning_side")
+                    report.leader_in_exile = list(outcome.get("leader_in_exile") or [])
                     report.reason = outcome.get("reason")
                     report.final_state_hash = summary.get("state_hash")
                     break
@@ -133,7 +135,17 @@ def standings(config: TournamentConfig, games: list[GameReport]) -> list[Standin
         scores = [g.final_scores[seat] for g in finished if seat < len(g.final_scores)]
         out.append(Standing(seat=seat, bot=kind, games=len(finished),
                             wins=sum(1 for g in finished if seat in g.winner),
+                            exiled_leads=sum(1 for g in finished if seat in g.leader_in_exile),
                             average_score=round(sum(scores) / len(scores), 3) if scores else 0.0))
+    return out
+
+
+def sides(games: list[GameReport]) -> dict[str, int]:
+    """How many games each side took the crown (games that report a side)."""
+    out: dict[str, int] = {}
+    for g in games:
+        if g.ended_by == "rules" and g.winning_side:
+            out[g.winning_side] = out.get(g.winning_side, 0) + 1
     return out
 
 
@@ -152,5 +164,5 @@ def run_tournament(base_url: str, config: TournamentConfig,
         raise
     pool.shutdown()
     return TournamentReport(game=config.game, seed=config.seed, players=config.players, games=games,
-                            standings=standings(config, games),
+                            standings=standings(config, games), sides=sides(games),
                             failed=sum(1 for g in games if g.ended_by != "rules"))

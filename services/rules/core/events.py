@@ -3,7 +3,8 @@
 An event is ``Event(type, data, to)``: ``type`` is a CamelCase past-tense name
 (``FishCaught``), ``data`` a JSON-safe dict of ints, strings, bools, lists and dicts
 (no floats, so the serialisation is canonical), and ``to`` the seat allowed to see it
-(``None`` = public). Replaying a game's events through its ``evolve`` rebuilds the state,
+(``None`` = public, :data:`SEALED` = no client at all: hidden facts the rules services
+need later, such as the identity of a card lying face down). Replaying a game's events through its ``evolve`` rebuilds the state,
 so chance outcomes are always written into events and a replay never needs the seed.
 """
 
@@ -22,7 +23,8 @@ class Event:
     Attributes:
         type: past-tense name, e.g. ``"NogsPlaced"``.
         data: JSON-safe payload (no floats).
-        to: ``None`` for a public event, or the seat index that alone may see it.
+        to: ``None`` for a public event, the seat index that alone may see it, or
+            :data:`SEALED` (-1) for an event no client may see.
     """
 
     type: str
@@ -40,7 +42,17 @@ class Event:
 
     def visible_to(self, seat: int | None) -> bool:
         """True if a client holding ``seat`` (``None`` = spectator) may see this event."""
-        return self.to is None or (seat is not None and self.to == seat)
+        return self.to is None or (seat is not None and seat >= 0 and self.to == seat)
+
+
+SEALED = -1
+"""``Event.to`` of a sealed event: it is in the log for the rules services but no seat or
+spectator ever sees it (a card's hidden side, a reshuffled deck's contents)."""
+
+
+def sealed(type_: str, **data: Any) -> Event:
+    """Shorthand for a sealed event (visible to no client)."""
+    return Event(type_, data, SEALED)
 
 
 def public(type_: str, **data: Any) -> Event:

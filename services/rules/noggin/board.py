@@ -2,9 +2,11 @@
 
 Implements rulebook 3.7 and 3.8 (storage: Farm of 6, building storage, transports of 2
 or 4, no waste), 5.0 (placing Nogs, the rising cost of repeating an action, Market Day
-always 1 Nog), 5.1 Miner (dig, discover, walk, Gold), 5.2 Fisherman, 5.3 Woodcutter
-(forest trail and Orchard), 5.4 Farmer (by season) and 5.5 Builder (Year 1 buildings,
-transport upgrades).
+always 1 Nog; actions Nogbad blocks, 8.0), 5.1 Miner (dig, discover, walk, Gold; the Moon
+Stone), 5.2 Fisherman (the Coral Necklace), 5.3 Woodcutter (forest trail and Orchard;
+the Bird's Crown, the Fire Machine's Forge token), 5.4 Farmer (by season) and 5.5
+Builder (Year 1 and Year 2 buildings, transport upgrades, paying with Gold or coins,
+the Good Genie).
 
 ``check_*`` functions raise :class:`IllegalMove` with the rulebook section; the action
 functions (named after the rulebook's actions) return events and trust that the move
@@ -19,7 +21,11 @@ from services.rules.core import Event, IllegalMove
 
 from . import content
 from .content import BASIC
-from .state import Action, Player, State, key, place_tile, season_name
+from .payments import check_payment, default_payment
+from .state import Action, Player, State, key, option, place_tile, season_name
+
+BLOCKED_BY_NOGBAD = {0: "fisherman", 2: "woodcutter"}
+"""Actions Nogbad blocks from his quarter of the Wheel of Infamy: the fjord and the woods (8.0)."""
 
 # -- storage (3.7, 3.8, 5.0 note) --------------------------------------------------------
 
@@ -58,9 +64,45 @@ def room(p: Player, resource: str, cart: dict[str, int] | None = None) -> int:
 
 
 def capacity(p: Player, transport: str) -> int:
-    """Capacity of a transport: 2, or 4 once upgraded (3.8 F, 5.5)."""
+    """Capacity of a transport: 2, or 4 once upgraded (3.8 F, 5.5); the wood cart carries 1
+    more with the Forge token of the Fire Machine (6.5, appendix)."""
     s = content.load().setup
-    return s.upgraded_capacity if transport in p.transports else s.transport_capacity
+    base = s.upgraded_capacity if transport in p.transports else s.transport_capacity
+    return base + (1 if transport == "wood_cart" and p.forge else 0)
+
+
+def has_artefact(p: Player, card: str) -> bool:
+    """True if the seat owns Counting House card ``card`` face up (6.3: face down never acts)."""
+    return any(c["card"] == card and c["up"] for c in p.counting_house)
+
+
+def can_use(p: Player, card: str) -> bool:
+    """True if the seat owns ``card`` (face-up artefact, Invention or Year 2 building) and has
+    not laid its Nog down this season or turn (6.3, 6.5)."""
+    owned = has_artefact(p, card) or card in p.inventions or card in p.buildings
+    return owned and card not in p.used and card not in p.turn_used
+
+
+def spare_nogs(state: State, seat: int, market_day: bool = True) -> int:
+    """Nogs on the seat's Mountains space still free for a card once the Market Day that a
+    move would start has taken its own Nog (5.0, 6.0)."""
+    starting = market_day and state.action is None
+    return state.players[seat].mountains - (1 if starting else 0)
+
+
+def nogbad_space(state: State) -> str | None:
+    """The action space Nogbad stands on while active (8.0), else None."""
+    if state.nogbad != "active":
+        return None
+    return content.load().characters.wheel[state.wheel].space
+
+
+def nogbad_blocks(state: State, what: str) -> bool:
+    """True if active Nogbad blocks ``what``: ``"fisherman"``, ``"woodcutter"`` or ``"saga"``
+    (Trouble at Home: no contributions to a Saga) (8.0)."""
+    if state.nogbad != "active":
+        return False
+    return what == BLOCKED_BY_NOGBAD.get(state.wheel) or (what == "saga" and state.wheel == 1)
 
 
 # -- Nog placement (5.0) ------------------------------------------------------------------
@@ -72,8 +114,11 @@ def nogs_needed(p: Player, action: str) -> int:
 
 
 def check_place_nogs(state: State, seat: int, action: str) -> None:
-    """Raise unless the seat has enough Nogs on its Mountains space for ``action`` (5.0)."""
+    """Raise unless the seat has enough Nogs on its Mountains space for ``action`` (5.0) and
+    Nogbad does not block it (8.0)."""
     p = state.players[seat]
+    if nogbad_blocks(state, action):
+        raise IllegalMove(f"Nogbad blocks the {action} action while he is there (rulebook 8.0)")
     need = nogs_needed(p, action)
     if p.mountains < need:
         if action == "market_day":
@@ -170,9 +215,19 @@ def check_walk(state: State, seat: int, square: list[int]) -> None:
         raise IllegalMove("the Miner can only walk through empty gallery squares (rulebook 5.1)")
 
 
+def free_walk(state: State, seat: int) -> bool:
+    """The Moon Stone makes one Walk of each Miner action free (appendix)."""
+    a = state.action
+    return has_artefact(state.players[seat], "moon_stone") and not (a is not None and a.free_walk)
+
+
 def walk(state: State, seat: int, square: list[int]) -> list[Event]:
-    """Move the Miner through empty gallery squares for 1 Step (5.1). ``MinerWalked``."""
-    return [Event("MinerWalked", {"seat": seat, "square": list(square)})]
+    """Move the Miner through empty gallery squares for 1 Step, or free once per action with
+    the Moon Stone (5.1, appendix). ``MinerWalked``."""
+    data = {"seat": seat, "square": list(square)}
+    if free_walk(state, seat):
+        data["free"] = True
+    return [Event("MinerWalked", data)]
 
 
 def _slot_empty(state: State, slot: list[int]) -> bool:
@@ -186,7 +241,9 @@ def check_discover(state: State, seat: int, slot: list[int]) -> None:
     if state.market["stone"] < 9:
         raise IllegalMove(f"discovering needs at least 9 Stone at the Nog Market, there are "
                           f"{state.market['stone']} (rulebook 5.1)")
-    if state.mine_drawn >= len(content.gold_tile_ids()):
+    from .decks import mine_tiles_left
+
+    if mine_tiles_left(state) <= 0:
         raise IllegalMove("there is no Mine tile left to discover")
     r, c = slot
     if not (0 <= r < grid.rows and 0 <= c < grid.cols) or not _slot_empty(state, slot):
@@ -239,10 +296,28 @@ def discover(state: State, seat: int, slot: list[int], rotation: int, flip: str)
 
 def check_fisherman(state: State, seat: int) -> None:
     """Fishing needs fish in the fjord and room to store at least one (5.2, 5.0 note)."""
+    a = state.action
+    if a is not None and a.tokens is not None:
+        raise IllegalMove("the Fishing tokens are drawn: keep them or put one back (Coral Necklace)")
     if state.fjord < 1:
         raise IllegalMove("the fjord is empty; restock fish first (rulebook 5.2, 5.6)")
     if room(state.players[seat], "fish") < 1:
         raise IllegalMove("you have no room to store a fish (rulebook 3.7, no waste)")
+
+
+def necklace_ready(state: State, seat: int) -> bool:
+    """The Coral Necklace can put a drawn token back this season (appendix)."""
+    return can_use(state.players[seat], "coral_necklace")
+
+
+def check_catch(state: State, seat: int, redraw: int | None) -> None:
+    """After drawing with the Coral Necklace ready: keep the tokens, or put one back and draw
+    another (appendix, once per season)."""
+    a = state.action
+    if a is None or a.kind != "fisherman" or a.tokens is None:
+        raise IllegalMove("there are no Fishing tokens waiting (rulebook 5.2)")
+    if redraw is not None and not 0 <= redraw < len(a.tokens):
+        raise IllegalMove(f"there are {len(a.tokens)} Fishing tokens; put back one of 0-{len(a.tokens) - 1}")
 
 
 def fish(state: State, seat: int) -> list[Event]:
@@ -263,9 +338,10 @@ def fish(state: State, seat: int) -> list[Event]:
 # -- Woodcutter (5.3) ---------------------------------------------------------------------
 
 
-def next_clearing(state: State) -> int:
-    """The clearing the Woodcutter walks to next, counter-clockwise along the trail."""
-    return (state.woodcutter + 1) % len(content.load().forest.clearings)
+def next_clearing(state: State, skip: int = 0) -> int:
+    """The clearing the Woodcutter walks to next, counter-clockwise along the trail (after
+    jumping over ``skip`` clearings: the Bird's Crown)."""
+    return (state.woodcutter + 1 + skip) % len(content.load().forest.clearings)
 
 
 def check_advance(state: State, seat: int) -> None:
@@ -275,6 +351,8 @@ def check_advance(state: State, seat: int) -> None:
     (house rule: 5.0 no-waste note, 5.3)."""
     a = state.action
     p = state.players[seat]
+    if a is None and nogbad_blocks(state, "woodcutter"):
+        raise IllegalMove("Nogbad's bears are in the woods: no wood-cutting (rulebook 8.0)")
     if a is None and room(p, "wood") < 1:
         raise IllegalMove("you have no room to store any Wood, so the Woodcutter action cannot start "
                           "(rulebook 5.0 no waste, 5.3; house rule)")
@@ -285,23 +363,37 @@ def check_advance(state: State, seat: int) -> None:
                           "(rulebook 5.3)")
 
 
-def advance(state: State, seat: int) -> list[Event]:
-    """Move the Woodcutter to the next clearing and cut the printed number of trees, as far
-    as the zone, the wood cart and storage allow (5.3, no waste). ``WoodcutterMoved``."""
+def check_jump(state: State, seat: int) -> None:
+    """The Bird's Crown: once per season, jump over the next clearing for the same Step
+    (appendix); otherwise as a walk to the next clearing (5.3)."""
+    if not can_use(state.players[seat], "birds_crown"):
+        raise IllegalMove("only the owner of a face-up Bird's Crown may jump a clearing, once per season")
+    check_advance(state, seat)
+
+
+def advance(state: State, seat: int, skip: int = 0) -> list[Event]:
+    """Move the Woodcutter to the next clearing (or the one after, ``skip`` = 1 with the Bird's
+    Crown) and cut the printed number of trees, as far as the zone, the wood cart and
+    storage allow (5.3, no waste). ``WoodcutterMoved`` (and ``AbilityUsed`` for a jump)."""
     forest = content.load().forest
-    nxt = next_clearing(state)
+    nxt = next_clearing(state, skip)
     clearing = forest.clearings[nxt]
     p = state.players[seat]
     cart = _cart(state)
     wood = min(clearing.number, state.forest[clearing.zone],
                capacity(p, "wood_cart") - cart.get("wood", 0), room(p, "wood", cart))
-    return [Event("WoodcutterMoved", {"seat": seat, "clearing": nxt, "zone": clearing.zone, "wood": max(0, wood)})]
+    events = [Event("WoodcutterMoved", {"seat": seat, "clearing": nxt, "zone": clearing.zone, "wood": max(0, wood)})]
+    if skip:
+        events.insert(0, Event("AbilityUsed", {"seat": seat, "card": "birds_crown", "once": "season"}))
+    return events
 
 
 def check_cut_orchard(state: State, seat: int) -> None:
     """Cut one Orchard tree into the Farm (5.3)."""
     a = state.action
     p = state.players[seat]
+    if a is None and nogbad_blocks(state, "woodcutter"):
+        raise IllegalMove("Nogbad's bears are in the woods: no cutting in the Orchards either (rulebook 8.0)")
     if a is not None and a.mode == "forest":
         raise IllegalMove("Wood comes from the forest OR the Orchard in one action (rulebook 5.3)")
     if p.orchard < 1:
@@ -383,29 +475,30 @@ def pick_apples(state: State, seat: int, tree: int) -> list[Event]:
 # -- Builder (5.5) ------------------------------------------------------------------------
 
 
-def payment(p: Player, cost: dict[str, int]) -> dict[str, int] | None:
-    """What the player pays for ``cost``: the named resources, Gold for any shortfall (5.1
-    "Gold can be used instead"); ``None`` if they cannot pay."""
-    paid: dict[str, int] = {}
-    gold = 0
-    for r, k in cost.items():
-        if k <= 0:
-            continue
-        have = min(p.stock[r], k)
-        if have:
-            paid[r] = have
-        gold += k - have
-    if gold > p.stock["gold"]:
-        return None
-    if gold:
-        paid["gold"] = gold
-    return paid
-
-
-def building_cost() -> dict[str, int]:
-    """The price of a building in cubes, ``{"wood": 2, "stone": 1}`` from content (rulebook 5.5)."""
+def building_cost() -> list[str]:
+    """The price of a building as payment slots, ``["stone", "wood", "wood"]`` from content
+    (rulebook 5.5)."""
     c = content.load().buildings.cost
-    return {"wood": c.wood, "stone": c.stone}
+    return ["stone"] * c.stone + ["wood"] * c.wood
+
+
+def transport_cost() -> list[str]:
+    """The price of a transport upgrade as payment slots, ``["wood", "wood"]`` (rulebook 5.5)."""
+    return ["wood"] * content.load().transports.cost.wood
+
+
+def chosen_payment(p: Player, slots: list[str], pay: list[str] | None, what: str) -> list[str]:
+    """The cubes a move pays: ``pay`` if it names them (checked), else the default payment.
+
+    Raises :class:`IllegalMove` if the seat cannot pay or ``pay`` does not fit the cost.
+    """
+    if pay is None:
+        default = default_payment(p, slots)
+        if default is None:
+            raise IllegalMove(f"you cannot pay {what} (Gold or coins may replace any resource, rulebook 5.1, 6.6)")
+        return default
+    check_payment(p, slots, sorted(pay), what)
+    return sorted(pay)
 
 
 BESIDE = "beside"
@@ -420,19 +513,38 @@ def free_spaces(p: Player) -> list[str]:
     return [s for s in spaces if not _built_on(p, s)]
 
 
-def available_buildings(state: State) -> tuple[str, list[str]]:
-    """Where Year 1 tiles come from now: the bottom row (seasons 1-4) or the face-up pile (5.5, appendix)."""
+def available_buildings(state: State) -> list[tuple[str, str]]:
+    """``(source, tile)`` pairs a Builder may take now: the bottom row (``"row"``), and from
+    season 5 also any tile of the face-up Year 1 pile (``"pile"``); from season 5 the rows
+    hold Year 2 tiles (5.5, appendix)."""
+    out = [("row", t) for t in state.rows.get("bottom", []) if t]
     if state.season >= 5:
-        return "pile", state.year1_pile
-    return "row", [t for t in state.rows.get("bottom", []) if t]
+        out += [("pile", t) for t in state.year1_pile]
+    return out
 
 
-def check_build(state: State, seat: int, building: str, space: str) -> None:
-    """Build a Year 1 tile from the bottom row (or the pile from season 5) on a free space (5.5)."""
+def genie_build(state: State, seat: int) -> bool:
+    """True if this Builder sub-move is the Good Genie's second build (appendix)."""
+    a = state.action
+    return a is not None and a.kind == "builder" and a.builds == 1
+
+
+def _check_second_build(state: State, seat: int) -> None:
+    a = state.action
+    if a is not None and a.kind == "builder" and a.builds >= 1:
+        if a.builds >= 2 or not can_use(state.players[seat], "good_genie"):
+            raise IllegalMove("one building or upgrade per Builder action; the Good Genie allows a "
+                              "second once per season (rulebook 5.5, appendix)")
+
+
+def check_build(state: State, seat: int, building: str, space: str, pay: list[str] | None = None) -> None:
+    """Build a tile from the bottom row (or, from season 5, the Year 1 pile) on a free space,
+    paying 2 Wood and 1 Stone (Gold or coins may replace any) (5.5)."""
+    _check_second_build(state, seat)
     p = state.players[seat]
-    source, tiles = available_buildings(state)
-    if building not in tiles:
-        where = "the face-up Year 1 pile" if source == "pile" else "the bottom row"
+    sources = {t for _, t in available_buildings(state)}
+    if building not in sources:
+        where = "the bottom row or the Year 1 pile" if state.season >= 5 else "the bottom row"
         raise IllegalMove(f"there is no {building} tile in {where} (rulebook 5.5)")
     if building in p.buildings:
         raise IllegalMove("you may not have 2 identical buildings (rulebook 5.5)")
@@ -451,35 +563,40 @@ def check_build(state: State, seat: int, building: str, space: str) -> None:
         raise IllegalMove("you cannot build on a field with Harvest on it (rulebook 5.5)")
     if space == "orchard" and p.orchard > 0:
         raise IllegalMove("you cannot build on an Orchard with trees on it (rulebook 5.5)")
-    if payment(p, building_cost()) is None:
-        raise IllegalMove("a building costs 2 Wood and 1 Stone (Gold may replace any) (rulebook 5.5)")
+    chosen_payment(p, building_cost(), pay, "a building (2 Wood and 1 Stone, rulebook 5.5)")
 
 
-def build(state: State, seat: int, building: str, space: str) -> list[Event]:
-    """Pay, take the tile, place it and gain its Nogs from the reserve (5.5). ``BuildingBuilt``."""
+def build(state: State, seat: int, building: str, space: str, pay: list[str] | None = None) -> list[Event]:
+    """Pay, take the tile, place it and gain its Nogs from the reserve (Year 1 only) (5.5).
+    ``BuildingBuilt`` with ``paid``, ``nogs``, ``from`` (row or pile) and ``genie``."""
     p = state.players[seat]
-    source, _ = available_buildings(state)
+    source = "row" if building in state.rows.get("bottom", []) else "pile"
     nogs = min(content.building_index()[building].nogs, p.reserve)
-    return [Event("BuildingBuilt", {"seat": seat, "building": building, "space": space,
-                                    "paid": payment(p, building_cost()), "nogs": nogs, "from": source})]
+    data = {"seat": seat, "building": building, "space": space, "nogs": nogs, "from": source,
+            "paid": chosen_payment(p, building_cost(), pay, "a building")}
+    if genie_build(state, seat):
+        data["genie"] = True
+    return [Event("BuildingBuilt", data)]
 
 
-def check_upgrade(state: State, seat: int, transport: str) -> None:
-    """Upgrade a transport once, from its pile, for 2 Wood (5.5)."""
+def check_upgrade(state: State, seat: int, transport: str, pay: list[str] | None = None) -> None:
+    """Upgrade a transport once, from its pile, for 2 Wood (Gold or coins may replace any) (5.5)."""
+    _check_second_build(state, seat)
     p = state.players[seat]
     if transport in p.transports:
         raise IllegalMove("each means of transport can only be upgraded once (rulebook 5.5)")
     if state.transport_piles[transport] < 1:
         raise IllegalMove(f"no {transport} tile is left (set-up F)")
-    if payment(p, {"wood": content.load().transports.cost.wood}) is None:
-        raise IllegalMove("a transport upgrade costs 2 Wood (Gold may replace any) (rulebook 5.5)")
+    chosen_payment(p, transport_cost(), pay, "a transport upgrade (2 Wood, rulebook 5.5)")
 
 
-def upgrade_transport(state: State, seat: int, transport: str) -> list[Event]:
+def upgrade_transport(state: State, seat: int, transport: str, pay: list[str] | None = None) -> list[Event]:
     """Pay 2 Wood and raise the transport's capacity to 4 (5.5). ``TransportUpgraded``."""
     p = state.players[seat]
-    return [Event("TransportUpgraded", {"seat": seat, "transport": transport,
-                                        "paid": payment(p, {"wood": content.load().transports.cost.wood})})]
+    data = {"seat": seat, "transport": transport, "paid": chosen_payment(p, transport_cost(), pay, "an upgrade")}
+    if genie_build(state, seat):
+        data["genie"] = True
+    return [Event("TransportUpgraded", data)]
 
 
 def action_of(state: State) -> Action | None:

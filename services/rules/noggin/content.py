@@ -52,7 +52,9 @@ class SetupTable(Provenanced):
     ``mountain_nogs`` / ``reserve_nogs``: Nogs on the Mountains space and in the reserve
     (W, X); ``orchard_trees`` / ``field_harvest``: trees in the Orchard and Harvest cubes
     per field (Y, Z); ``farm_capacity``, ``transport_capacity``, ``upgraded_capacity``:
-    storage in cubes (3.7, 3.8, 5.5); ``gold_cubes``: Gold cubes for the Mine tiles (S).
+    storage in cubes (3.7, 3.8, 5.5); ``gold_cubes``: Gold cubes for the Mine tiles (S);
+    ``coins``: coins beside the board (T); ``counting_house_display``, ``invention_display``,
+    ``saga_display``: cards face up (N); ``market_day_food``: Food paid for a character (6.1).
     """
 
     colours: list[str] = Field(min_length=4, max_length=4)
@@ -68,6 +70,11 @@ class SetupTable(Provenanced):
     transport_capacity: int
     upgraded_capacity: int
     gold_cubes: int
+    coins: int
+    counting_house_display: int
+    invention_display: int
+    saga_display: int
+    market_day_food: int
 
 
 class Popularity(Provenanced):
@@ -121,12 +128,15 @@ class Transports(_Model):
 
 
 class Building(Provenanced):
-    """A Year 1 building tile (rulebook appendix, 5.5).
+    """A building tile, Year 1 or Year 2 (rulebook appendix, 5.5).
 
     ``id`` and display ``name``; ``storage``: extra cubes per basic resource; ``nogs``: Nogs
-    taken from the reserve when built; ``spaces``: ``"mountains"`` (Long House only) or
-    ``"any"``; ``fish_bonus``: extra fish per Fisherman action (Lookout Tower);
-    ``adds_space``: the board space it adds (New Land), else None.
+    taken from the reserve when built (Year 2: 0); ``spaces``: ``"mountains"`` (Long House
+    only) or ``"any"``; ``fish_bonus``: extra fish per Fisherman action (Lookout Tower);
+    ``adds_space``: the board space it adds (New Land), else None; ``copies``: Year 2 tiles
+    of this building (Year 1 copies are :class:`Copies`); ``holds`` and ``points``: the
+    resources to lock on the tile and the points they score at the end (Year 2 gardens and
+    trough, appendix).
     """
 
     id: str
@@ -136,6 +146,9 @@ class Building(Provenanced):
     spaces: Literal["any", "mountains"]
     fish_bonus: int = 0
     adds_space: str | None = None
+    copies: int = Field(default=1, ge=1)
+    holds: dict[str, int] = Field(default_factory=dict)
+    points: int = 0
 
 
 class Copies(Provenanced):
@@ -147,13 +160,15 @@ class Copies(Provenanced):
 
 
 class Buildings(_Model):
-    """``buildings.json``: the building ``cost`` (rulebook 5.5), the ``copies`` per kind and the
-    ``year1`` kinds (rulebook appendix).
+    """``buildings.json``: the building ``cost`` (rulebook 5.5), the ``copies`` per Year 1 kind,
+    the ``year1`` kinds and the ``year2`` buildings with their copies (rulebook appendix).
     """
 
     cost: Cost
     copies: Copies
     year1: list[Building]
+    year2_note: str = ""
+    year2: list[Building]
 
 
 class Zone(Provenanced):
@@ -229,6 +244,170 @@ class Mine(_Model):
     tiles: list[MineTile]
 
 
+CHARACTERS = ("noggin", "nooka", "knut", "graculus", "thor", "olaf", "romf")
+"""The seven characters of Noggin's Castle (set-up D, 6.1), Nogbad not among them."""
+NEEDS = frozenset({*CHARACTERS, *BASIC, "food"})
+"""What a condition of a Reserve or Invention card can ask for: a character (recruited
+with 1 Food), a basic resource, or ``food`` (a Fish or a Harvest cube) (6.4, 6.5)."""
+
+
+class ReserveCard(Provenanced):
+    """A Reserve card (rulebook 1.0, 6.4; reconstructed): ``id``; ``needs``, the conditions on
+    its resource side; ``bonus``, the Counting House bonus icon (C cards only); ``nogbad``,
+    Nogbad's portrait on its back (else Nooka's knife).
+    """
+
+    id: str
+    needs: list[str] = Field(min_length=1, max_length=4)
+    bonus: bool = False
+    nogbad: bool = False
+
+    @field_validator("needs")
+    @classmethod
+    def _needs(cls, v: list[str]) -> list[str]:
+        bad = [n for n in v if n not in NEEDS]
+        if bad:
+            raise ValueError(f"unknown condition(s) {bad}")
+        return v
+
+
+class Reserve(_Model):
+    """``reserve.json``: the ``decks`` A, B and C (rulebook 1.0: 16, 19 and 19 cards). A cards
+    ask only for characters, C cards only for resources, and only C cards carry the bonus
+    icon (6.4); each deck must have cards with Nogbad's portrait on the back (8.0)."""
+
+    note: str = ""
+    decks: dict[Literal["A", "B", "C"], list[ReserveCard]]
+
+    @model_validator(mode="after")
+    def _decks(self) -> "Reserve":
+        sizes = {"A": 16, "B": 19, "C": 19}
+        for d, cards in self.decks.items():
+            if len(cards) != sizes[d]:
+                raise ValueError(f"the {d} deck has {sizes[d]} cards (rulebook 1.0)")
+            if not any(c.nogbad for c in cards):
+                raise ValueError(f"the {d} deck needs cards with Nogbad's portrait (8.0)")
+            for c in cards:
+                chars = [n for n in c.needs if n in CHARACTERS]
+                if d == "A" and len(chars) != len(c.needs):
+                    raise ValueError(f"{c.id}: A cards ask only for characters (6.4)")
+                if d == "C" and chars:
+                    raise ValueError(f"{c.id}: C cards ask only for resources (6.4)")
+                if c.bonus and d != "C":
+                    raise ValueError(f"{c.id}: only C cards carry the Counting House icon (6.4)")
+        return self
+
+
+class SagaCard(Provenanced):
+    """A Saga card (rulebook 1.0, 6.4): ``id``, ``name``, ``reserve`` (Reserve cards to
+    complete, 2-4) and ``money`` for the Money Saga (6.6)."""
+
+    id: str
+    name: str
+    reserve: int = Field(ge=2, le=4)
+    money: bool = False
+
+
+class Sagas(_Model):
+    """``sagas.json``: the 20 Saga cards (rulebook 1.0), exactly one of them the Money Saga."""
+
+    note: str = ""
+    sagas: list[SagaCard]
+
+    @model_validator(mode="after")
+    def _count(self) -> "Sagas":
+        if len(self.sagas) != 20 or sum(s.money for s in self.sagas) != 1:
+            raise ValueError("20 Saga cards, one of them the Money Saga (rulebook 1.0, 6.6)")
+        return self
+
+
+class InventionCard(Provenanced):
+    """An Invention card (rulebook 1.0, 6.5, appendix): ``id``, ``name``, ``needs`` (Olaf plus
+    2 or 3 resources), ``ability`` (4 conditions with an ability, 3 without, 6.5) and
+    ``once`` (``"season"``, ``"turn"`` or None: how often the ability may be used)."""
+
+    id: str
+    name: str
+    needs: list[str]
+    ability: bool
+    once: Literal["season", "turn"] | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> "InventionCard":
+        if self.needs[0] != "olaf" or any(n in CHARACTERS for n in self.needs[1:]):
+            raise ValueError(f"{self.id}: Olaf, then resources (6.5)")
+        if len(self.needs) != (4 if self.ability else 3):
+            raise ValueError(f"{self.id}: 4 conditions with an ability, 3 without (6.5)")
+        return self
+
+
+class Inventions(_Model):
+    """``inventions.json``: the 11 Invention cards (rulebook 1.0)."""
+
+    note: str = ""
+    inventions: list[InventionCard] = Field(min_length=11, max_length=11)
+
+
+class CountingHouseCard(Provenanced):
+    """A Counting House card (rulebook 1.0, 6.3, appendix): ``id``, ``name`` and ``once``:
+    ``"season"`` (its Nog laid down until the Change of Season), ``"action"``, ``"game"``
+    (Fireworks, removed once played) or None (always on)."""
+
+    id: str
+    name: str
+    once: Literal["season", "action", "game"] | None = None
+
+
+class CountingHouse(_Model):
+    """``counting_house.json``: the 15 Counting House cards (rulebook 1.0)."""
+
+    note: str = ""
+    cards: list[CountingHouseCard] = Field(min_length=15, max_length=15)
+
+
+class Character(Provenanced):
+    """A character token of Noggin's Castle (set-up D, 6.1): ``id`` and ``name``."""
+
+    id: Literal["noggin", "nooka", "knut", "graculus", "thor", "olaf", "romf"]
+    name: str
+
+
+class Quarter(Provenanced):
+    """A quarter of Nogbad's Wheel of Infamy (8.0): ``quarter`` (0-3, clockwise from the
+    Fish quarter of set-up G), ``id``, ``name`` and ``space``, the action space Nogbad
+    stands on there."""
+
+    quarter: int = Field(ge=0, le=3)
+    id: Literal["fish", "home", "bears", "news"]
+    name: str
+    space: Literal["fisherman", "market_day", "woodcutter"]
+
+
+class FriendOrFoe(Provenanced):
+    """The Friend or Foe variant's 8 cards (rulebook variants): ``friends`` with Noggin's
+    portrait and ``foes`` with Nogbad's, and the ``accusation_points`` won or lost."""
+
+    friends: int
+    foes: int
+    accusation_points: int
+
+
+class Characters(_Model):
+    """``characters.json``: the 7 ``characters``, the 4 quarters of the ``wheel`` and the
+    ``friend_or_foe`` cards."""
+
+    note: str = ""
+    characters: list[Character] = Field(min_length=7, max_length=7)
+    wheel: list[Quarter] = Field(min_length=4, max_length=4)
+    friend_or_foe: FriendOrFoe
+
+    @model_validator(mode="after")
+    def _eight(self) -> "Characters":
+        if self.friend_or_foe.friends + self.friend_or_foe.foes != 8:
+            raise ValueError("8 Friend or Foe cards (rulebook variants)")
+        return self
+
+
 class Content(_Model):
     """All game data, checked."""
 
@@ -239,6 +418,11 @@ class Content(_Model):
     buildings: Buildings
     forest: Forest
     mine: Mine
+    reserve: Reserve
+    sagas: Sagas
+    inventions: Inventions
+    counting_house: CountingHouse
+    characters: Characters
 
     @model_validator(mode="after")
     def _totals(self) -> "Content":
@@ -272,6 +456,8 @@ class Content(_Model):
             raise ValueError("the fish bag holds 10 Fishing tokens (rulebook 1.0)")
         if len(self.buildings.year1) * self.buildings.copies.each != 18:
             raise ValueError("18 Year 1 Building tiles (rulebook 1.0)")
+        if sum(b.copies for b in self.buildings.year2) != 17 or len(self.buildings.year2) != 14:
+            raise ValueError("17 Year 2 Building tiles of the 14 buildings in the appendix (rulebook 1.0)")
         return self
 
 
@@ -279,15 +465,58 @@ class Content(_Model):
 def load() -> Content:
     """Read and check every content file. Raises pydantic ``ValidationError`` if one is wrong."""
     data = {}
-    for name in ("setup", "popularity", "fishing", "transports", "buildings", "forest", "mine"):
+    for name in ("setup", "popularity", "fishing", "transports", "buildings", "forest", "mine", "reserve",
+                 "sagas", "inventions", "counting_house", "characters"):
         data[name] = json.loads((CONTENT_DIR / f"{name}.json").read_text(encoding="utf-8"))
     return Content.model_validate(data)
 
 
 @lru_cache(maxsize=1)
 def building_index() -> dict[str, Building]:
-    """Year 1 buildings by id."""
-    return {b.id: b for b in load().buildings.year1}
+    """Every building, Year 1 and Year 2, by id."""
+    return {b.id: b for b in (*load().buildings.year1, *load().buildings.year2)}
+
+
+@lru_cache(maxsize=1)
+def year1_ids() -> frozenset[str]:
+    """Ids of the Year 1 buildings (they give Nogs, 5.5)."""
+    return frozenset(b.id for b in load().buildings.year1)
+
+
+@lru_cache(maxsize=1)
+def year2_tiles() -> tuple[str, ...]:
+    """The 17 Year 2 Building tiles in a fixed order (before any shuffle)."""
+    return tuple(b.id for b in load().buildings.year2 for _ in range(b.copies))
+
+
+@lru_cache(maxsize=1)
+def reserve_index() -> dict[str, ReserveCard]:
+    """Every Reserve card by id."""
+    return {c.id: c for cards in load().reserve.decks.values() for c in cards}
+
+
+@lru_cache(maxsize=3)
+def reserve_ids(deck: str) -> tuple[str, ...]:
+    """The ids of Reserve deck ``deck`` (A, B or C) in file order."""
+    return tuple(c.id for c in load().reserve.decks[deck])
+
+
+@lru_cache(maxsize=1)
+def saga_index() -> dict[str, SagaCard]:
+    """Saga cards by id."""
+    return {s.id: s for s in load().sagas.sagas}
+
+
+@lru_cache(maxsize=1)
+def invention_index() -> dict[str, InventionCard]:
+    """Invention cards by id."""
+    return {c.id: c for c in load().inventions.inventions}
+
+
+@lru_cache(maxsize=1)
+def counting_house_index() -> dict[str, CountingHouseCard]:
+    """Counting House cards by id."""
+    return {c.id: c for c in load().counting_house.cards}
 
 
 @lru_cache(maxsize=1)

@@ -1,25 +1,31 @@
-"""Phases between turns: the Change of Season (rulebook 7.1) and the start of Winter (7.2).
+"""Phases between turns: the Change of Season (rulebook 7.1, 8.0) and the start of Winter (7.2).
 
-Order at a Change of Season (house rule for ambiguity 1: the popularity-track Crow
-first, as 7.1 lists it; the Wheel of Infamy is not in scope yet):
+Order at a Change of Season (house rule for ambiguity 1: 7.1's list, in which the
+popularity-track Crow comes first; 8.0's "first action" is read as the first step of
+the Wheel of Infamy, right after it):
 
 1. Nogbad's Crow moves one space toward the crown (3.5, 7.1); if it reaches the crown
    the game ends at once and nothing else happens (9.0);
-2. the Season marker advances;
-3. Nogs on action spaces return to their owners and the per-season action counts reset (5.0, 7.1);
-4. at the start of Winter the harvests still in the fields die and return to the Nog Market (7.2);
-5. the Year 1 building rows change (7.1, 7.2, appendix; see ``decks.change_building_rows``);
-6. turns resume: dummies move if last, then the next seat's turn starts (4.2, 4.3).
-
-Steps 1, 5 and 6 belong to the score, deck and board domains; this module lists them
-as operations and implements 2-4.
+2. the Infamous Crow moves one quarter on the Wheel of Infamy; active Nogbad follows it (8.0);
+3. the Season marker advances; Nogs on action spaces return to their owners, except
+   those on the space where Nogbad now stands (trapped until next season; never on
+   Market Day; never the Silver Gong owner's), and the per-season counts reset (5.0,
+   7.1, 8.0, appendix); Noggin and the Nogs of the Royal Kitchens and Windmill come
+   home; abilities laid down stand up (6.3, 6.5); at the start of Winter the harvests
+   still in the fields die (7.2);
+4. the building rows change (7.1, 7.2, appendix; see ``decks.change_building_rows``);
+5. the Counting House card and Inventions with nothing on them are replaced (7.1);
+6. face-up Counting House cards score 2 each; EcoNogology scores 3 at the start of Winter
+   (7.1, appendix);
+7. turns resume: dummies move if last, then the next seat's turn starts (4.2, 4.3).
 """
 
 from __future__ import annotations
 
 from services.rules.core import Event, Op
 
-from .state import State, season_name
+from .board import has_artefact, nogbad_space
+from .state import ACTIONS, State, season_name
 from .turns import pending_phase
 
 CHANGE_OF_SEASON = "change_of_season"
@@ -31,18 +37,32 @@ def phase_ops(state: State, phase: str) -> list[Op]:
         raise ValueError(f"Noggin the Nog has no phase {phase!r}")
     if state.crow <= 1:
         return [Op("score", "advance_crow")]
-    return [Op("score", "advance_crow"), Op("board", "change_season"),
-            Op("deck", "change_building_rows"), Op("board", "resume_turns")]
+    return [Op("score", "advance_crow"), Op("board", "turn_wheel"), Op("board", "change_season"),
+            Op("deck", "change_building_rows"), Op("deck", "refresh_cards"), Op("score", "season_points"),
+            Op("board", "resume_turns")]
+
+
+def trapped(state: State) -> dict[str, str]:
+    """Seat -> the action space whose Nogs Nogbad traps at this Change of Season (7.1, 8.0):
+    where he now stands, never Market Day, never the Silver Gong owner's Nogs."""
+    space = nogbad_space(state)
+    if space is None or space == "market_day":
+        return {}
+    return {str(p.seat): space for p in state.players
+            if p.placed.get(space) and not has_artefact(p, "silver_gong")}
 
 
 def change_season(state: State) -> list[Event]:
-    """Season marker, Nogs back from action spaces, Winter wilting (7.1, 7.2)."""
+    """Season marker, Nogs back from action spaces (but trapped ones), Winter wilting (7.1, 7.2, 8.0)."""
     season = state.season + 1
+    caught = trapped(state)
+    returned = [sum(n for a, n in p.placed.items() if a in ACTIONS and caught.get(str(p.seat)) != a)
+                for p in state.players]
     events = [Event("SeasonAdvanced", {"season": season, "name": season_name(season)}),
-              Event("NogsReturned", {"nogs": [sum(p.placed.values()) for p in state.players]})]
+              Event("NogsReturned", {"nogs": returned, "trapped": caught})]
     if season_name(season) == "winter":
         events.append(Event("HarvestsWilted", {"harvest": [sum(p.fields) for p in state.players]}))
     return events
 
 
-__all__ = ["CHANGE_OF_SEASON", "change_season", "pending_phase", "phase_ops"]
+__all__ = ["CHANGE_OF_SEASON", "change_season", "pending_phase", "phase_ops", "trapped"]

@@ -1,211 +1,169 @@
-"""The Noggin the Nog ``Rules``: move shapes, planning moves into domain operations, views.
+"""The Noggin the Nog ``Rules``: planning moves into domain operations, running them, views.
 
 ``plan`` routes each move to operations of the domain that owns it (deck, market, board,
 score); a move that needs chance gets a ``deck`` operation first whose event the next
-operation reads from the state (``state.drawn``). ``handle`` dispatches each operation
-to the domain module. ``follow_up`` asks for final scoring once when the game ends.
-
-Extension points for the next issue (not implemented, no stubs): Market Day options
-beyond trading (6.1-6.5) become further ``market_day`` move models and ``market`` ops;
-Sagas, Reserve cards and characters a ``sagas`` domain module whose Dragon moves can end
-the game through ``scoring``; Nogbad's Wheel of Infamy a step before ``change_season``
-in ``phases.phase_ops``; Year 2 buildings a second source in ``board.available_buildings``.
+operation reads from the state (``state.drawn``). ``handle`` looks each operation up in
+:data:`OPERATIONS`. ``follow_up`` carries on what the rules owe after a move or phase,
+each step derived from the state so that replays and retries agree: Nogbad's strike
+from a turned Reserve card, settling an auction, turning a completed Reserve card,
+finishing a Saga, drawing a new Saga, final scoring. The move shapes are in :mod:`.moves`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Any, Callable
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import TypeAdapter
 
-from services.rules.core import Event, GameConfig, IllegalMove, Op, Rules, to_plain
+from services.rules.core import Event, GameConfig, IllegalMove, Op, Rules
+from services.rules.core.errors import BadConfig
 
-from . import board, decks, market, phases, scoring, turns, views
-from .state import State, copy_state, evolve
+from . import abilities, board, characters, decks, inventions, market, phases, sagas, scoring, turns, views
+from .moves import Move
+from .state import State, copy_state, evolve, option
 
-Square = Annotated[list[int], Field(min_length=2, max_length=2)]
+VARIANTS = ("another_train", "arrival", "money_money_money", "move_on", "friend_or_foe", "so_long", "sos",
+            "you_owe_me_one")
+"""The variants of the rulebook, chosen at game creation as ``options`` (``{"sos": true}``)."""
 
-
-class _Move(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)  # "3", 3.0 and true are not 3
-
-
-class MinerDig(_Move):
-    """``{"type": "miner", "op": "dig", "square": [row, col]}``: dig the Stone or Gold on a
-    Mine square orthogonally next to the Miner into the mine cart; the Miner moves onto
-    it. 1 Step (rulebook 5.1).
-    """
-
-    type: Literal["miner"]
-    op: Literal["dig"]
-    square: Square
+Handler = Callable[[State, dict[str, Any], Any], list[Event]]
 
 
-class MinerWalk(_Move):
-    """``{"type": "miner", "op": "walk", "square": [row, col]}``: move the Miner to an empty
-    gallery square joined to his by empty squares. 1 Step (rulebook 5.1).
-    """
-
-    type: Literal["miner"]
-    op: Literal["walk"]
-    square: Square
-
-
-class MinerDiscover(_Move):
-    """``{"type": "miner", "op": "discover", "slot": [row, col], "rotation": 0|90|180|270,
-    "flip": "h"|"v"}``: draw a Mine tile and place it in the empty grid slot next to the
-    Miner, turned ``rotation`` degrees clockwise then flipped; needs 9 or more Stone at
-    the Nog Market. 1 Step (rulebook 5.1).
-    """
-
-    type: Literal["miner"]
-    op: Literal["discover"]
-    slot: Square
-    rotation: Literal[0, 90, 180, 270]
-    flip: Literal["h", "v"]
+def _market_day_board(fn: Callable[[State, dict[str, Any]], list[Event]], pick: str,
+                      target: str | None = None) -> Handler:
+    """A Market Day option run by the board domain, with Honey & Mead's event when it is the extra pick."""
+    def run(state: State, a: dict[str, Any], chance: Any) -> list[Event]:
+        seat = a["seat"]
+        return [*market.honey_events(state, seat, pick, a.get(target) if target else None), *fn(state, a)]
+    return run
 
 
-MinerMove = Annotated[Union[MinerDig, MinerWalk, MinerDiscover], Field(discriminator="op")]
+OPERATIONS: dict[tuple[str, str], Handler] = {
+    # deck: chance and hidden cards
+    ("deck", "shuffle_turn_order"): lambda s, a, c: decks.shuffle_turn_order(s, c),
+    ("deck", "draw_building_rows"): lambda s, a, c: decks.draw_building_rows(s, c),
+    ("deck", "change_building_rows"): lambda s, a, c: decks.change_building_rows(s, c),
+    ("deck", "place_first_mine_tile"): lambda s, a, c: decks.place_first_mine_tile(s, c),
+    ("deck", "deal_displays"): lambda s, a, c: decks.deal_displays(s, c),
+    ("deck", "refresh_cards"): lambda s, a, c: decks.refresh_cards(s, c),
+    ("deck", "draw_mine_tile"): lambda s, a, c: decks.draw_mine_tile(s, c),
+    ("deck", "draw_fishing_tokens"): lambda s, a, c: decks.draw_fishing_tokens(
+        s, c, a["draws"], a.get("wait", False), a.get("replacing")),
+    ("deck", "draw_saga"): lambda s, a, c: decks.draw_saga(s, c, a["slot"]),
+    ("deck", "draw_reserve"): lambda s, a, c: decks.draw_reserve(s, c, a["saga"], a["deck"], a.get("end", "bottom")),
+    ("deck", "turn_reserve"): lambda s, a, c: decks.turn_reserve(s, c, a["saga"]),
+    ("deck", "knut_look"): lambda s, a, c: decks.knut_look(s, c, a["seat"], a["deck"]),
+    ("deck", "knut_order"): lambda s, a, c: decks.knut_order(s, a["seat"], a["swap"]),
+    ("deck", "telescope"): lambda s, a, c: decks.telescope(s, c, a["seat"], a["deck"]),
+    # board: pieces, Nogs, characters, cards on the table
+    ("board", "resume_turns"): lambda s, a, c: (turns.advance_turns(s, [m.pos for m in s.markers])
+                                                if s.ended is None else []),
+    ("board", "end_turn"): lambda s, a, c: turns.end_turn(s, a["forced"], a.get("clock", False)),
+    ("board", "after_action"): lambda s, a, c: turns.after_action(s),
+    ("board", "spend_steps"): lambda s, a, c: [Event("StepsSpent", {
+        "marker": a["marker"], "seat": s.markers[a["marker"]].seat, "to": s.markers[a["marker"]].pos + a["steps"]})],
+    ("board", "place_nogs"): lambda s, a, c: board.place_nogs(s, a["seat"], a["action"]),
+    ("board", "finish"): lambda s, a, c: board.finish_action(s),
+    ("board", "change_season"): lambda s, a, c: phases.change_season(s),
+    ("board", "turn_wheel"): lambda s, a, c: characters.turn_wheel(s),
+    ("board", "dig"): lambda s, a, c: board.dig(s, a["seat"], a["square"]),
+    ("board", "walk"): lambda s, a, c: board.walk(s, a["seat"], a["square"]),
+    ("board", "discover"): lambda s, a, c: board.discover(s, a["seat"], a["slot"], a["rotation"], a["flip"]),
+    ("board", "fish"): lambda s, a, c: board.fish(s, a["seat"]),
+    ("board", "advance"): lambda s, a, c: board.advance(s, a["seat"], a.get("skip", 0)),
+    ("board", "cut_orchard"): lambda s, a, c: board.cut_orchard(s, a["seat"]),
+    ("board", "sow"): lambda s, a, c: board.sow(s, a["seat"], a["field"]),
+    ("board", "harvest"): lambda s, a, c: board.harvest(s, a["seat"], a["field"]),
+    ("board", "pick_apples"): lambda s, a, c: board.pick_apples(s, a["seat"], a["tree"]),
+    ("board", "build"): lambda s, a, c: board.build(s, a["seat"], a["building"], a["space"], a.get("pay")),
+    ("board", "upgrade_transport"): lambda s, a, c: board.upgrade_transport(s, a["seat"], a["transport"],
+                                                                             a.get("pay")),
+    ("board", "ability"): lambda s, a, c: [Event("AbilityUsed", {"seat": a["seat"], "card": a["card"],
+                                                                 "once": a["once"]})],
+    ("board", "character"): _market_day_board(lambda s, a: characters.use_character(s, a["seat"], a["move"]),
+                                              "character"),
+    ("board", "evict"): _market_day_board(lambda s, a: characters.evict(s, a["seat"], a["by"], a.get("pay")),
+                                          "evict"),
+    ("board", "saga"): _market_day_board(lambda s, a: sagas.contribute(
+        s, a["seat"], a["saga"], a["condition"], a.get("nog", True), bool(a.get("bonus")), a.get("pay")),
+        "saga", "saga"),
+    ("board", "invention"): _market_day_board(lambda s, a: inventions.contribute(
+        s, a["seat"], a["invention"], a["condition"], a.get("pay")), "invention", "invention"),
+    ("board", "nogbad_strikes"): lambda s, a, c: sagas.nogbad_strikes(s),
+    ("board", "saga_end_next"): lambda s, a, c: sagas.next_stage(s),
+    ("board", "seer"): lambda s, a, c: sagas.seer(s, a["seat"], a["adjust"]),
+    ("board", "fireworks"): lambda s, a, c: sagas.fireworks(s, a["seat"], a["play"]),
+    ("board", "recall"): lambda s, a, c: sagas.recall(s, a["seat"], a["saga"], a["card"]),
+    ("board", "use"): lambda s, a, c: abilities.use(s, a["seat"], a["move"]),
+    # market: the economy
+    ("market", "trade"): lambda s, a, c: market.trade(s, a["seat"], a["give"], a["take"]),
+    ("market", "restock"): lambda s, a, c: market.restock(s, a["seat"], a["kind"], a["amount"], a["orchard"]),
+    ("market", "donate"): lambda s, a, c: market.donate(s, a["seat"], a["wood"], a["food"]),
+    ("market", "start_auction"): lambda s, a, c: market.start_auction(s, a["seat"]),
+    ("market", "bid"): lambda s, a, c: market.bid(s, a["seat"], a["steps"]),
+    ("market", "settle_auction"): lambda s, a, c: market.settle_auction(s),
+    ("market", "keep"): lambda s, a, c: market.keep(s, a["seat"], a["face"]),
+    # score: points, the popularity track, the end
+    ("score", "advance_crow"): lambda s, a, c: scoring.advance_crow(s),
+    ("score", "restock_points"): lambda s, a, c: scoring.restock_points(s, a["seat"], a["amount"]),
+    ("score", "donation_points"): lambda s, a, c: scoring.donation_points(
+        s, a["seat"], {**({"wood": a["wood"]} if a["wood"] else {}), **({a["food"]: 1} if a["food"] else {})}),
+    ("score", "season_points"): lambda s, a, c: scoring.season_points(s),
+    ("score", "finish_saga"): lambda s, a, c: sagas.finish_saga(s),
+    ("score", "accuse"): lambda s, a, c: abilities.accuse(s, a["seat"], a["accused"]),
+    ("score", "final_scoring"): lambda s, a, c: scoring.final_scoring(s),
+}
+"""Every operation by ``(domain, name)``: ``handler(state, args, chance) -> events``."""
 
+DECISION_OPS = {
+    "bid": lambda seat, m: [Op("market", "bid", {"seat": seat, "steps": m["steps"]})],
+    "keep_card": lambda seat, m: [Op("market", "keep", {"seat": seat, "face": m["face"]})],
+    "knut": lambda seat, m: [Op("deck", "knut_order", {"seat": seat, "swap": m["swap"]})],
+    "seers_tower": lambda seat, m: [Op("board", "seer", {"seat": seat, "adjust": m["adjust"]})],
+    "fireworks": lambda seat, m: [Op("board", "fireworks", {"seat": seat, "play": m["play"]})],
+    "draw_reserve": lambda seat, m: [Op("deck", "draw_reserve", {"saga": m["saga"], "deck": m["deck"],
+                                                                 "end": "bottom"})],
+}
+"""Operations answering a pending decision (the Coral Necklace's is planned with its action)."""
 
-class FishermanMove(_Move):
-    """``{"type": "fisherman", "draws": 1-4}``: draw that many Fishing tokens and take the
-    fish shown from the fjord. ``draws`` Steps; ends the action (rulebook 5.2).
-    """
-
-    type: Literal["fisherman"]
-    draws: int = Field(ge=1, le=4)
-
-
-class WoodcutterMove(_Move):
-    """``{"type": "woodcutter", "op": "advance"|"orchard"}``: walk to the next forest clearing
-    and cut its trees into the wood cart, or cut one Orchard tree. 1 Step each (rulebook 5.3).
-    """
-
-    type: Literal["woodcutter"]
-    op: Literal["advance", "orchard"]
-
-
-class FarmerMove(_Move):
-    """``{"type": "farmer", "op": "sow"|"harvest", "field": 0|1}`` or ``{"type": "farmer",
-    "op": "apple", "tree": 0|1}``: sow a field in Spring, reap it in Summer or Autumn, or
-    pick one tree's apples in Autumn. 1 Step each (rulebook 5.4). The wrong target for
-    the ``op`` raises ``ValidationError``.
-    """
-
-    type: Literal["farmer"]
-    op: Literal["sow", "harvest", "apple"]
-    field: int | None = Field(default=None, ge=0, le=1)
-    tree: int | None = Field(default=None, ge=0, le=1)
-
-    @model_validator(mode="after")
-    def _target(self) -> "FarmerMove":
-        if self.op == "apple" and (self.tree is None or self.field is not None):
-            raise ValueError('picking apples names a "tree" (0 or 1) and no field')
-        if self.op != "apple" and (self.field is None or self.tree is not None):
-            raise ValueError(f'{self.op} names a "field" (0 or 1) and no tree')
-        return self
-
-
-class BuilderMove(_Move):
-    """``{"type": "builder", "building": id, "space": space}`` or ``{"type": "builder",
-    "transport": id}``: build a Year 1 building on a board space (``"beside"`` for New
-    Land), or upgrade a transport to capacity 4. 2 Steps; ends the action (rulebook 5.5).
-    Neither form, or both, raises ``ValidationError``.
-    """
-
-    type: Literal["builder"]
-    building: Literal["fish_smokery", "granary", "long_house", "lookout_tower", "new_land",
-                      "woodcutters_hut"] | None = None
-    space: Literal["mountains", "field0", "field1", "orchard", "meadow", "new_land", "beside"] | None = None
-    transport: Literal["mine_cart", "wood_cart", "boat"] | None = None
-
-    @model_validator(mode="after")
-    def _one_form(self) -> "BuilderMove":
-        if self.transport is None and (self.building is None or self.space is None):
-            raise ValueError('a Builder move names a "building" and a "space", or a "transport"')
-        if self.transport is not None and (self.building is not None or self.space is not None):
-            raise ValueError("build a building or upgrade a transport, not both (rulebook 5.5)")
-        return self
-
-
-class RestockMove(_Move):
-    """``{"type": "restock", "kind": "trees"|"fish", "amount": 4|8|12, "orchard": 0-2}``:
-    move exactly ``amount`` cubes from the Nog Market to the fjord, or to the forest with
-    ``orchard`` of them in the player's Orchard, and score for the amount. 2 Steps; ends
-    the action (rulebook 5.6).
-    """
-
-    type: Literal["restock"]
-    kind: Literal["trees", "fish"]
-    amount: Literal[4, 8, 12]
-    orchard: int = Field(default=0, ge=0, le=2)
-
-
-class MarketDayMove(_Move):
-    """``{"type": "market_day", "give": [r1, r2], "take": r}``: one 2-for-1 trade at the Nog
-    Market, Gold included. 1 Step for the action, further trades in it are free
-    (rulebook 6.0, 6.6).
-    """
-
-    type: Literal["market_day"]
-    give: Annotated[list[Literal["stone", "wood", "fish", "harvest", "gold"]], Field(min_length=2, max_length=2)]
-    take: Literal["stone", "wood", "fish", "harvest", "gold"]
-
-
-class DonateMove(_Move):
-    """``{"type": "donate", "wood": 0|1, "food": "fish"|"harvest"}``: in Winter, between
-    actions, give 1 Wood and/or 1 Food to the Nog Market for points. No Step, no Nog
-    (rulebook 7.2).
-    """
-
-    type: Literal["donate"]
-    wood: int = Field(default=0, ge=0, le=1)
-    food: Literal["fish", "harvest"] | None = None
-
-
-class FinishMove(_Move):
-    """``{"type": "finish"}``: finish the current action after at least one sub-move; the
-    carts unload into storage. No Step (rulebook 5.1, 5.3).
-    """
-
-    type: Literal["finish"]
-
-
-class EndTurnMove(_Move):
-    """``{"type": "end_turn"}``: end the turn between actions; the marker then obeys the
-    no-sharing rule, or jumps ahead if it had to act but could not. No Step of its own
-    (rulebook 4.2, 4.3, 5.0 A).
-    """
-
-    type: Literal["end_turn"]
-
-
-Move = Annotated[Union[MinerMove, FishermanMove, WoodcutterMove, FarmerMove, BuilderMove, RestockMove,
-                       MarketDayMove, DonateMove, FinishMove, EndTurnMove], Field(discriminator="type")]
+FINISH = [Op("board", "finish"), Op("board", "after_action")]
 
 
 class NogginRules(Rules):
-    """The core game of Noggin the Nog for 2-4 players (rulebook 1.0-9.0, without the parts
-    the package docstring leaves out). Stateless: the state is a :class:`State`, moves are
-    the models above, and each method delegates to the domain modules.
+    """The whole game of Noggin the Nog for 2-4 players, with its variants (rulebook 1.0-9.0,
+    appendix, variants). Stateless: the state is a :class:`State`, moves are the models
+    of :mod:`.moves`, and each method delegates to the domain modules.
     """
 
     name = "noggin"
     title = "Tales of the Northlands: The Sagas of Noggin the Nog"
     min_players = 2
     max_players = 4
+    option_names = frozenset(VARIANTS)
 
     _adapter: TypeAdapter | None = None
 
     # -- set-up and state -----------------------------------------------------------
+    def validate_config(self, config: GameConfig) -> None:
+        """Players 2-4, known variants with true/false values; Friend or Foe needs 4 players
+        (rulebook variants). Raises :class:`BadConfig`."""
+        super().validate_config(config)
+        for k, v in config.options.items():
+            if not isinstance(v, bool):
+                raise BadConfig(f"variant {k!r} is switched on with true or off with false, not {v!r}")
+        if config.options.get("friend_or_foe") and config.players != 4:
+            raise BadConfig("One of us? Friend or Foe? is played by 4 players only (rulebook variants)")
+
     def new_state(self) -> State:
         """An empty :class:`State`; the ``GameCreated`` event sets it up (rulebook 1.0)."""
         return State()
 
     def setup_ops(self, config: GameConfig) -> list[Op]:
-        """Set-up E and F by the deck, then the first turn starts (4.1)."""
-        return [Op("deck", "shuffle_turn_order"), Op("deck", "draw_building_rows"), Op("board", "resume_turns")]
+        """Set-up E, F, N-P (and the first Mine tile under Another Train), then the first turn (4.1)."""
+        ops = [Op("deck", "shuffle_turn_order"), Op("deck", "draw_building_rows")]
+        if config.options.get("another_train"):
+            ops.append(Op("deck", "place_first_mine_tile"))
+        return ops + [Op("deck", "deal_displays"), Op("board", "resume_turns")]
 
     def evolve(self, state: State, event: Event) -> None:
         """Apply one event to ``state`` in place. Raises ValueError on an unknown event type."""
@@ -223,7 +181,8 @@ class NogginRules(Rules):
 
     # -- turns ----------------------------------------------------------------------
     def to_move(self, state: State) -> list[int]:
-        """``[seat]`` of the active player, or ``[]`` while a phase is pending or after the end."""
+        """``[seat]`` whose decision it is (the active player, a bidder, a Saga decision), or
+        ``[]`` while a phase is pending or after the end."""
         return turns.to_move(state)
 
     def candidates(self, state: State, seat: int) -> list[dict[str, Any]]:
@@ -240,7 +199,7 @@ class NogginRules(Rules):
         return turns.pending_phase(state)
 
     def phase_ops(self, state: State, phase: str) -> list[Op]:
-        """Operations of the Change of Season (rulebook 7.1, 7.2). Raises ValueError for another phase."""
+        """Operations of the Change of Season (rulebook 7.1, 7.2, 8.0). Raises ValueError for another phase."""
         return phases.phase_ops(state, phase)
 
     # -- resolution -----------------------------------------------------------------
@@ -251,13 +210,32 @@ class NogginRules(Rules):
         :class:`IllegalMove` for an unknown move type."""
         t = move["type"]
         i = state.active
+        if t in DECISION_OPS:
+            return DECISION_OPS[t](seat, move)
+        if t == "fishing_tokens":
+            k = move.get("put_back")
+            if k is None:
+                return [Op("board", "fish", {"seat": seat}), *FINISH]
+            return [Op("board", "ability", {"seat": seat, "card": "coral_necklace", "once": "season"}),
+                    Op("deck", "draw_fishing_tokens", {"draws": 1, "replacing": k}),
+                    Op("board", "fish", {"seat": seat}), *FINISH]
         if t == "end_turn":
-            return [Op("board", "end_turn", {"forced": turns.must_act(state, i)})]
+            return [Op("board", "end_turn", {"forced": turns.must_act(state, i) or state.recalled,
+                                             "clock": bool(move.get("cupola_clock"))})]
         if t == "finish":
-            return [Op("board", "finish"), Op("board", "after_action")]
+            return list(FINISH)
         if t == "donate":
             args = {"seat": seat, "wood": move.get("wood", 0), "food": move.get("food")}
             return [Op("market", "donate", args), Op("score", "donation_points", args)]
+        if t == "use":
+            if move["card"] == "telescope":
+                return [Op("deck", "telescope", {"seat": seat, "deck": move["deck"]})]
+            ops = [Op("board", "use", {"seat": seat, "move": move})]
+            return ops + [Op("board", "after_action")] if move["card"] == "hnefetfl" else ops
+        if t == "recall":
+            return [Op("board", "recall", {"seat": seat, "saga": move["saga"], "card": move["card"]})]
+        if t == "accuse":
+            return [Op("score", "accuse", {"seat": seat, "accused": move["seat"]})]
         ops: list[Op] = []
         if state.action is None:
             ops.append(Op("board", "place_nogs", {"seat": seat, "action": t}))
@@ -271,139 +249,98 @@ class NogginRules(Rules):
                 ops.append(Op("deck", "draw_mine_tile"))
             ops.append(Op("board", move["op"], args))
         elif t == "fisherman":
-            ops += [Op("deck", "draw_fishing_tokens", {"draws": move["draws"]}), Op("board", "fish", args)]
+            wait = board.necklace_ready(state, seat)
+            ops.append(Op("deck", "draw_fishing_tokens", {"draws": move["draws"], "wait": wait}))
+            if not wait:
+                ops += [Op("board", "fish", args), *FINISH]
         elif t == "woodcutter":
-            ops.append(Op("board", "advance" if move["op"] == "advance" else "cut_orchard", args))
+            if move["op"] == "orchard":
+                ops.append(Op("board", "cut_orchard", args))
+            else:
+                ops.append(Op("board", "advance", {"seat": seat, "skip": 1 if move["op"] == "jump" else 0}))
         elif t == "farmer":
             ops.append(Op("board", {"sow": "sow", "harvest": "harvest", "apple": "pick_apples"}[move["op"]], args))
         elif t == "builder":
             ops.append(Op("board", "upgrade_transport" if move.get("transport") else "build", args))
+            second_possible = (state.action is None and board.can_use(state.players[seat], "good_genie"))
+            if not second_possible:
+                ops += FINISH
         elif t == "restock":
             args.setdefault("orchard", 0)
-            ops += [Op("market", "restock", args), Op("score", "restock_points", args)]
+            ops += [Op("market", "restock", args), Op("score", "restock_points", args), *FINISH]
         elif t == "market_day":
-            ops.append(Op("market", "trade", args))
+            ops += self._plan_market_day(seat, move)
         else:  # pragma: no cover - check() rejects unknown types first
             raise IllegalMove(f"unknown move type {t!r}")
-        if t in turns.AUTO_END:
-            ops += [Op("board", "finish"), Op("board", "after_action")]
         return ops
+
+    @staticmethod
+    def _plan_market_day(seat: int, move: dict[str, Any]) -> list[Op]:
+        op = move.get("op", "trade")
+        args = {k: v for k, v in move.items() if k not in ("type", "op")}
+        args["seat"] = seat
+        if op == "trade":
+            return [Op("market", "trade", args)]
+        if op == "auction":
+            return [Op("market", "start_auction", {"seat": seat})]
+        if op == "character":
+            ops = [Op("board", "character", {"seat": seat, "move": move})]
+            if move["character"] == "knut":
+                ops.append(Op("deck", "knut_look", {"seat": seat, "deck": move["deck"]}))
+            elif move["character"] == "nooka":
+                ops.append(Op("deck", "draw_reserve", {"saga": move["saga"], "deck": move["deck"], "end": "bottom"}))
+            return ops
+        return [Op("board", op, args)]
 
     def handle(self, state: State, op: Op, chance) -> list[Event]:
         """Run one operation on ``state`` (not changed) and return its events. Raises
         ValueError for an unknown operation or a ``deck`` operation without ``chance``."""
-        a = op.args
-        d, n = op.domain, op.name
-        if d == "deck":
-            if chance is None:
-                raise ValueError("deck operations need chance")
-            if n == "shuffle_turn_order":
-                return decks.shuffle_turn_order(state, chance)
-            if n == "draw_building_rows":
-                return decks.draw_building_rows(state, chance)
-            if n == "change_building_rows":
-                return decks.change_building_rows(state, chance)
-            if n == "draw_mine_tile":
-                return decks.draw_mine_tile(state, chance)
-            if n == "draw_fishing_tokens":
-                return decks.draw_fishing_tokens(state, chance, a["draws"])
-        elif d == "board":
-            if n == "resume_turns":
-                return turns.advance_turns(state, [m.pos for m in state.markers]) if state.ended is None else []
-            if n == "end_turn":
-                return turns.end_turn(state, a["forced"])
-            if n == "after_action":
-                return turns.after_action(state)
-            if n == "spend_steps":
-                m = state.markers[a["marker"]]
-                return [Event("StepsSpent", {"marker": a["marker"], "seat": m.seat, "to": m.pos + a["steps"]})]
-            if n == "place_nogs":
-                return board.place_nogs(state, a["seat"], a["action"])
-            if n == "finish":
-                return board.finish_action(state)
-            if n == "change_season":
-                return phases.change_season(state)
-            if n == "dig":
-                return board.dig(state, a["seat"], a["square"])
-            if n == "walk":
-                return board.walk(state, a["seat"], a["square"])
-            if n == "discover":
-                return board.discover(state, a["seat"], a["slot"], a["rotation"], a["flip"])
-            if n == "fish":
-                return board.fish(state, a["seat"])
-            if n == "advance":
-                return board.advance(state, a["seat"])
-            if n == "cut_orchard":
-                return board.cut_orchard(state, a["seat"])
-            if n == "sow":
-                return board.sow(state, a["seat"], a["field"])
-            if n == "harvest":
-                return board.harvest(state, a["seat"], a["field"])
-            if n == "pick_apples":
-                return board.pick_apples(state, a["seat"], a["tree"])
-            if n == "build":
-                return board.build(state, a["seat"], a["building"], a["space"])
-            if n == "upgrade_transport":
-                return board.upgrade_transport(state, a["seat"], a["transport"])
-        elif d == "market":
-            if n == "trade":
-                return market.trade(state, a["seat"], a["give"], a["take"])
-            if n == "restock":
-                return market.restock(state, a["seat"], a["kind"], a["amount"], a["orchard"])
-            if n == "donate":
-                return market.donate(state, a["seat"], a["wood"], a["food"])
-        elif d == "score":
-            if n == "advance_crow":
-                return scoring.advance_crow(state)
-            if n == "restock_points":
-                return scoring.restock_points(state, a["seat"], a["amount"])
-            if n == "donation_points":
-                given = {"wood": a["wood"]} if a["wood"] else {}
-                if a["food"]:
-                    given[a["food"]] = 1
-                return scoring.donation_points(state, a["seat"], given)
-            if n == "final_scoring":
-                return scoring.final_scoring(state)
-        raise ValueError(f"unknown Noggin operation {d}.{n}")
+        fn = OPERATIONS.get((op.domain, op.name))
+        if fn is None:
+            raise ValueError(f"unknown Noggin operation {op.domain}.{op.name}")
+        if op.domain == "deck" and chance is None:
+            raise ValueError("deck operations need chance")
+        return fn(state, op.args, chance)
 
     def follow_up(self, state: State) -> list[Op]:
-        """Final scoring once the game has ended and is not yet scored (rulebook 9.0), else ``[]``."""
-        if state.ended is not None and state.final is None:
-            return [Op("score", "final_scoring")]
+        """What the rules still owe after a move or phase, one step at a time, or ``[]``:
+        final scoring once the game has ended (9.0); Nogbad's strike from a turned card (6.4 D);
+        settling a finished auction (6.3); turning a completed Reserve card (6.4 C); the
+        stages of finishing a Saga and drawing its replacement (6.4)."""
+        if state.ended is not None:
+            return [Op("score", "final_scoring")] if state.final is None else []
+        if state.infamy > 0:
+            return [Op("board", "nogbad_strikes")]
+        au = state.auction
+        if au is not None and au["next"] >= len(au["order"]):
+            return [Op("market", "settle_auction")]
+        slot = sagas.to_turn(state)
+        if slot is not None:
+            return [Op("deck", "turn_reserve", {"saga": slot})]
+        if state.saga_end is not None:
+            if state.saga_end["stage"] == "score":
+                return [Op("score", "finish_saga")]
+            if sagas.waiting_seat(state) is None:
+                return [Op("board", "saga_end_next")]
+            return []
+        if state.saga_vacant:
+            return [Op("deck", "draw_saga", {"slot": state.saga_vacant[0]})]
         return []
 
     # -- views ----------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Everything on the table is public in the core game (undrawn piles are not in the
-        state), plus what a person needs to decide, derived from it:
-
-        - ``forest_trail``: per clearing ``{"clearing", "zone", "number", "trees"}`` (printed
-          number and the trees left in its zone, 5.3); ``woodcutter_next``: the clearing the
-          next ``advance`` reaches, in the same form.
-        - ``mine_map``: ``squares`` as ``[{"square": [r, c], "content": ...}]`` (the move
-          format) for the surface row (``"surface"``, walkable) and every square of a placed
-          tile (``"rock"``, ``"empty"``, ``"stone"`` or ``"gold"``); ``miner`` and
-          ``miner_on_surface``; ``free_slots``, the empty tile slots; ``picture``, one string
-          per row from the surface down (5.1, set-up R).
-        - per player ``storage`` (``farm``, building ``extra``, ``room`` left for each basic
-          resource, 3.7, 3.8) and ``transport_capacity`` (2, or 4 once upgraded).
-        - per marker its ``marker`` index and ``dummy``; ``active_seat`` and ``active_colour``
-          of the active marker (``active_seat`` is null for a dummy or between turns).
-        """
-        out = to_plain(state)
-        out["to_move"] = self.to_move(state)
-        out["seat"] = seat
-        out["phase"] = self.pending_phase(state)
-        out["outcome"] = self.outcome(state)
-        out.update(views.extras(state))
-        for pv, p in zip(out["players"], state.players):
-            pv.update(views.player_extras(p))
-        for i, mv in enumerate(out["markers"]):
-            mv["marker"] = i
-            mv["dummy"] = state.markers[i].seat is None
-        return out
+        """The player view of ``seat`` (``None``: a spectator): everything on the table, what a
+        person needs to decide, and the seat's own secret; never the ``secret`` part of the
+        state (see :func:`.views.player_view`)."""
+        return views.player_view(self, state, seat)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
-        """None until final scoring; then ``{"reason", "crown", "scores", "winners",
-        "breakdown"}`` (rulebook 9.0)."""
+        """None until final scoring; then the outcome of :func:`.scoring.outcome` (rulebook 9.0)."""
         return scoring.outcome(state)
+
+    def hash_view(self, state: State) -> Any:
+        """The whole state, secrets included (the hash is shown only once the game is over)."""
+        return state
+
+
+__all__ = ["NogginRules", "OPERATIONS", "VARIANTS", "option"]

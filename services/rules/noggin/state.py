@@ -1,12 +1,20 @@
 """The state of a game of Noggin the Nog as plain data, and ``evolve`` (one event at a time).
 
 Set-up (rulebook 1.0) is applied from the ``GameCreated`` event, which is deterministic;
-every chance outcome (turn order, building rows, Mine tiles, Fishing tokens) arrives in
-its own public event, so replaying the log never needs the seed. The order of undrawn
-piles is never stored: only how many items have been drawn.
+every chance outcome (turn order, building rows, cards, Mine tiles, Fishing tokens)
+arrives in its own event, so replaying the log never needs the seed. The order of
+undrawn piles is never stored: only how many items have been drawn from each end.
 
-All values are ints, strings, lists and dicts (canonical JSON, no floats, no sets).
-Mine squares are keyed ``"r,c"``; row -1 is the surface above the Mine (set-up R).
+What no client may see lives in ``State.secret`` alone (views drop it): the identity of
+each Reserve card lying front up on a Saga (its back is hidden until turned, 6.4), the
+Reserve discard piles and reshuffled decks, the top-two order Knut chose (6.1) and each
+seat's Friend or Foe card (variants). Events that carry it are sealed (``to`` = -1) or
+private to the seat that may know it.
+
+All values are ints, strings, bools, lists and dicts (canonical JSON, no floats, no
+sets). Mine squares are keyed ``"r,c"``; row -1 is the surface above the Mine (set-up R).
+Nested dicts inside lists (conditions met, completed Reserve cards, Counting House cards)
+are never changed in place: ``evolve`` replaces them, so :func:`copy_state` may share them.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from typing import Any
 from services.rules.core import Event
 
 from . import content
-from .content import BASIC
+from .content import BASIC, CHARACTERS
 
 SEASONS = ("spring", "summer", "autumn", "winter")
 ACTIONS = ("miner", "fisherman", "woodcutter", "farmer", "builder", "restock", "market_day")
@@ -26,17 +34,34 @@ TRANSPORTS = ("mine_cart", "wood_cart", "boat")
 SPACES = ("mountains", "field0", "field1", "orchard", "meadow", "new_land")
 """Building spaces of a player board (rulebook 3.8; New Land, itself placed "beside" the
 board, adds the ``new_land`` space, 5.5 and appendix)."""
+SUBSTITUTES = ("gold", "coin")
+"""What may be paid instead of any resource: Gold (5.1) and coins (6.6)."""
+HOLDINGS = (*BASIC, *SUBSTITUTES)
+"""What a player's stock holds: the four basic resources, Gold and coins (3.7, 6.6)."""
+DECKS = ("A", "B", "C")
+"""The three Reserve decks (1.0, 6.4)."""
+CASTLE = "castle"
+"""Where the characters start and return (set-up D, 6.1, 6.4)."""
 
 
 @dataclass(slots=True)
 class Player:
-    """One seat's player board (rulebook 3.8) and score."""
+    """One seat's player board (rulebook 3.8), score and the cards beside the board.
+
+    ``stock``: cubes in storage plus Gold and coins; ``placed``/``uses``: Nogs on each action
+    space and times used this season (5.0); ``counting_house``: ``{"card", "up"}`` per
+    Counting House card owned (6.3); ``inventions``: Invention cards won (6.5); ``used`` /
+    ``turn_used``: abilities already used this season / this turn (their Nog laid down,
+    6.3, 6.5); ``forge``: holds the Forge token (6.5); ``locked``: resources locked on
+    Year 2 tiles and ``tile_nogs``: Nogs on Year 2 tiles (appendix); ``orchard_cut``: an
+    Orchard tree was cut (So Long variant); ``accused`` / ``unmasked``: Friend or Foe.
+    """
 
     seat: int
     colour: str
     mountains: int = 0
     reserve: int = 0
-    stock: dict[str, int] = field(default_factory=dict)  # stone, wood, fish, harvest, gold
+    stock: dict[str, int] = field(default_factory=dict)
     fields: list[int] = field(default_factory=list)  # Harvest cubes on each field's labourers
     orchard: int = 0  # trees
     buildings: dict[str, str] = field(default_factory=dict)  # building id -> space
@@ -44,6 +69,16 @@ class Player:
     placed: dict[str, int] = field(default_factory=dict)  # action -> Nogs on that action space
     uses: dict[str, int] = field(default_factory=dict)  # action -> times used this season
     score: int = 0
+    counting_house: list[dict[str, Any]] = field(default_factory=list)
+    inventions: list[str] = field(default_factory=list)
+    used: list[str] = field(default_factory=list)
+    turn_used: list[str] = field(default_factory=list)
+    forge: bool = False
+    locked: dict[str, dict[str, int]] = field(default_factory=dict)
+    tile_nogs: dict[str, int] = field(default_factory=dict)
+    orchard_cut: bool = False
+    accused: bool = False
+    unmasked: bool = False
 
 
 @dataclass(slots=True)
@@ -57,8 +92,58 @@ class Marker:
 
 
 @dataclass(slots=True)
+class ReserveCard:
+    """The Reserve card on a Saga's Harbourside, resource side up (6.4).
+
+    ``needs``: its conditions; ``met``: per condition ``None`` or ``{"seat", "paid", "nog"}``
+    (``paid`` the cube placed on the icon, None when a character came free; ``nog`` 1 if a
+    Nog was placed, 0 if the point was taken); ``nogs``: Nogs per seat on the card (a Nog
+    taken back under 5.0 B leaves its space empty for good); ``bonus``: the Counting House
+    icon and ``bonus_seat`` the seat whose Nog claimed it.
+    """
+
+    deck: str
+    needs: list[str]
+    met: list[dict[str, Any] | None]
+    nogs: list[int]
+    bonus: bool = False
+    bonus_seat: int | None = None
+
+
+@dataclass(slots=True)
+class Saga:
+    """A face-up Saga card (6.4): ``card`` id, ``needed`` Reserve cards, the completed
+    Reserve cards under it in ``done`` (first completed first; ``{"deck", "card",
+    "nogbad", "nogs"}``) and the ``current`` card on its Harbourside."""
+
+    card: str
+    needed: int
+    done: list[dict[str, Any]] = field(default_factory=list)
+    current: ReserveCard | None = None
+
+
+@dataclass(slots=True)
+class Invention:
+    """A face-up Invention card (6.5): its ``needs``, ``met`` per condition (``None`` or
+    ``{"seat", "paid"}``; every condition met carries that seat's Nog) and ``first``, the
+    seat of the standing first Nog (the tie-breaker)."""
+
+    card: str
+    needs: list[str]
+    met: list[dict[str, Any] | None]
+    first: int | None = None
+
+
+@dataclass(slots=True)
 class Action:
-    """The action being carried out (a series of sub-moves, finished by ``finish``)."""
+    """The action being carried out (a series of sub-moves, finished by ``finish``).
+
+    Market Day (6.0): ``picks`` lists what was done in order (``"character"``, then one of
+    ``"trade"``, ``"saga"``, ``"invention"``, ``"auction"``, ``"evict"``; Honey & Mead
+    allows one more), ``saga``/``invention`` the card being worked on, ``olaf`` Olaf's
+    swap still unused. Builder: ``builds`` done (Good Genie allows 2). Miner: ``free_walk``
+    (Moon Stone used). Fisherman: ``tokens`` drawn and waiting for the Coral Necklace.
+    """
 
     seat: int
     kind: str
@@ -66,6 +151,13 @@ class Action:
     cart: dict[str, int] = field(default_factory=dict)
     mode: str = ""  # woodcutter: "forest" or "orchard"
     apples: list[int] = field(default_factory=list)  # trees picked in this action
+    picks: list[str] = field(default_factory=list)
+    saga: int | None = None
+    invention: int | None = None
+    olaf: bool = False
+    builds: int = 0
+    free_walk: bool = False
+    tokens: list[dict[str, Any]] | None = None
 
 
 @dataclass(slots=True)
@@ -74,9 +166,11 @@ class State:
 
     Player boards and scores; the Step markers (absolute positions, 10 per season) with
     the ``active`` one, the Runestone and the season (1-8); the Nog Market, fjord, forest
-    and Woodcutter; the Mine and Miner; building rows and piles; transport piles; the
-    Crow and Dragon (spaces from the crown); the action in progress; the chance outcome
-    the next operation reads (``drawn``); and ``ended`` / ``final`` once the game is over.
+    and Woodcutter; the Mine and Miner; building rows and piles; transport piles; the Crow
+    and Dragon (spaces from the crown); the characters, Nogbad and the Infamous Crow's
+    ``wheel`` quarter; Sagas, Reserve decks, Inventions and the Counting House; the action
+    in progress; a pending ``decision`` of some seat; the chance outcome the next
+    operation reads (``drawn``); ``ended`` / ``final`` once the game is over; ``secret``.
     """
 
     config: dict[str, Any] = field(default_factory=dict)
@@ -85,7 +179,7 @@ class State:
     active: int | None = None  # index into markers of the marker whose turn it is
     runestone: int = 0
     season: int = 1
-    market: dict[str, int] = field(default_factory=dict)  # the Nog Market: 4 basic resources and Gold
+    market: dict[str, int] = field(default_factory=dict)  # the Nog Market: basic resources, Gold, coins
     fjord: int = 0
     forest: list[int] = field(default_factory=list)  # trees per forest zone
     woodcutter: int = -1  # clearing index; -1 = his starting space
@@ -93,6 +187,7 @@ class State:
     mine: dict[str, str] = field(default_factory=dict)  # "r,c" -> "stone" | "gold" | "" (gallery)
     miner: list[int] = field(default_factory=list)
     mine_drawn: int = 0
+    mine_first: str = "start"  # the tile of set-up Q (Another Train may change it)
     gold_supply: int = 0  # the 5 Gold cubes beside the board, for Mine tiles (set-up S)
     fishing_draws: int = 0
     drawn: dict[str, Any] = field(default_factory=dict)  # chance outcome the next op reads
@@ -100,33 +195,82 @@ class State:
     buildings_drawn: int = 0
     building_discard: list[str] = field(default_factory=list)
     year1_pile: list[str] = field(default_factory=list)  # face-up from season 5
+    year2_drawn: int = 0
     transport_piles: dict[str, int] = field(default_factory=dict)
     crow: int = 0  # spaces from the crown
     dragon: int = 0
+    characters: dict[str, str] = field(default_factory=dict)  # character -> castle | saga:i | invention:i | action:<kind>
+    nogbad: str = CASTLE  # "castle", "active" (on the wheel's space) or "dungeon"
+    wheel: int = 0  # quarter of the Infamous Crow (8.0)
+    gaoler: int | None = None  # seat whose Nog guards Nogbad in the Royal Dungeon
+    infamy: int = 0  # Nogbad portraits turned and not yet carried out (6.4 D)
+    sagas: list[Saga | None] = field(default_factory=list)
+    saga_vacant: list[int] = field(default_factory=list)  # slots waiting for a new Saga (6.4 step 7)
+    sagas_drawn: int = 0
+    sagas_done: list[str] = field(default_factory=list)
+    saga_end: dict[str, Any] | None = None  # a finished Saga being scored (6.4 "Completing a Saga")
+    reserve: dict[str, dict[str, int]] = field(default_factory=dict)  # deck -> epoch, size, top, bottom, discard
+    inventions: list[Invention | None] = field(default_factory=list)
+    inventions_drawn: int = 0
+    counting_house: str | None = None  # the face-up Counting House card
+    ch_drawn: int = 0
+    auction: dict[str, Any] | None = None
+    decision: dict[str, Any] | None = None  # a seat's pending decision: knut, keep_card, seers_tower, fireworks
+    coins: bool = False  # the Money Saga is completed (6.6)
+    recalled: bool = False  # Nogs taken back from a Saga this turn must go to an action (5.0 B)
     action: Action | None = None
     ended: dict[str, Any] | None = None  # {"reason", "crown"} once the game stopped (9.0)
     final: dict[str, Any] | None = None  # final scoring
+    secret: dict[str, Any] = field(default_factory=dict)
+
+
+def _copy_player(p: Player) -> Player:
+    return Player(p.seat, p.colour, p.mountains, p.reserve, dict(p.stock), list(p.fields), p.orchard,
+                  dict(p.buildings), list(p.transports), dict(p.placed), dict(p.uses), p.score,
+                  list(p.counting_house), list(p.inventions), list(p.used), list(p.turn_used), p.forge,
+                  dict(p.locked), dict(p.tile_nogs), p.orchard_cut, p.accused, p.unmasked)
+
+
+def _copy_saga(s: Saga | None) -> Saga | None:
+    if s is None:
+        return None
+    c = s.current
+    cur = None if c is None else ReserveCard(c.deck, list(c.needs), list(c.met), list(c.nogs), c.bonus, c.bonus_seat)
+    return Saga(s.card, s.needed, list(s.done), cur)
+
+
+def _copy_invention(i: Invention | None) -> Invention | None:
+    return None if i is None else Invention(i.card, list(i.needs), list(i.met), i.first)
 
 
 def copy_state(s: State) -> State:
-    """A fast deep copy (the state is small and its shape is known)."""
+    """A fast deep copy (the shape is known; inner dicts are replaced, never changed, by ``evolve``)."""
     a = s.action
     return State(
         config=s.config,  # never changed after GameCreated
-        players=[Player(p.seat, p.colour, p.mountains, p.reserve, dict(p.stock), list(p.fields), p.orchard,
-                        dict(p.buildings), list(p.transports), dict(p.placed), dict(p.uses), p.score)
-                 for p in s.players],
+        players=[_copy_player(p) for p in s.players],
         markers=[Marker(m.colour, m.seat, m.pos, m.turns) for m in s.markers],
         active=s.active, runestone=s.runestone, season=s.season, market=dict(s.market), fjord=s.fjord,
-        forest=list(s.forest), woodcutter=s.woodcutter, mine_tiles=[dict(t) for t in s.mine_tiles],
-        mine=dict(s.mine), miner=list(s.miner), mine_drawn=s.mine_drawn, gold_supply=s.gold_supply,
-        fishing_draws=s.fishing_draws, drawn=dict(s.drawn),
+        forest=list(s.forest), woodcutter=s.woodcutter, mine_tiles=list(s.mine_tiles),
+        mine=dict(s.mine), miner=list(s.miner), mine_drawn=s.mine_drawn, mine_first=s.mine_first,
+        gold_supply=s.gold_supply, fishing_draws=s.fishing_draws, drawn=dict(s.drawn),
         rows={k: list(v) for k, v in s.rows.items()}, buildings_drawn=s.buildings_drawn,
-        building_discard=list(s.building_discard), year1_pile=list(s.year1_pile),
+        building_discard=list(s.building_discard), year1_pile=list(s.year1_pile), year2_drawn=s.year2_drawn,
         transport_piles=dict(s.transport_piles), crow=s.crow, dragon=s.dragon,
-        action=None if a is None else Action(a.seat, a.kind, a.ops, dict(a.cart), a.mode, list(a.apples)),
+        characters=dict(s.characters), nogbad=s.nogbad, wheel=s.wheel, gaoler=s.gaoler, infamy=s.infamy,
+        sagas=[_copy_saga(x) for x in s.sagas], saga_vacant=list(s.saga_vacant), sagas_drawn=s.sagas_drawn,
+        sagas_done=list(s.sagas_done), saga_end=None if s.saga_end is None else dict(s.saga_end),
+        reserve=dict(s.reserve), inventions=[_copy_invention(x) for x in s.inventions],
+        inventions_drawn=s.inventions_drawn, counting_house=s.counting_house, ch_drawn=s.ch_drawn,
+        auction=None if s.auction is None else dict(s.auction),
+        decision=None if s.decision is None else dict(s.decision), coins=s.coins, recalled=s.recalled,
+        action=None if a is None else Action(a.seat, a.kind, a.ops, dict(a.cart), a.mode, list(a.apples),
+                                             list(a.picks), a.saga, a.invention, a.olaf, a.builds,
+                                             a.free_walk, None if a.tokens is None else list(a.tokens)),
         ended=None if s.ended is None else dict(s.ended),
         final=None if s.final is None else dict(s.final),
+        secret={k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+                for k, v in s.secret.items()},
     )
 
 
@@ -138,6 +282,11 @@ def key(r: int, c: int) -> str:
 def season_name(season: int) -> str:
     """``"spring"``, ``"summer"``, ``"autumn"`` or ``"winter"`` for season 1-8 (rulebook 2.0, 7.0)."""
     return SEASONS[(season - 1) % 4]
+
+
+def option(state: State, name: str) -> bool:
+    """True if the variant ``name`` was chosen at game creation (rulebook, Variants)."""
+    return bool(state.config.get("options", {}).get(name))
 
 
 def place_tile(state: State, slot: list[int], rows: list[str]) -> tuple[list[int] | None, list[list[int]]]:
@@ -154,22 +303,25 @@ def place_tile(state: State, slot: list[int], rows: list[str]) -> tuple[list[int
 
 
 def setup(state: State, config: dict[str, Any]) -> None:
-    """Set-up of rulebook 1.0 (A-C, F transport, H, I, J, Q, R, S, U, V, L, W-Z); chance parts come later."""
+    """Set-up of rulebook 1.0 (A-D, F transport, G, H, I, J, Q-Z) with the variants that change
+    it (Arrival, Move on, You Owe Me One); chance parts (E, F rows, N, O, P, and the first
+    Mine tile under Another Train) come later in their own events."""
     c = content.load()
     s = c.setup
     n = config["players"]
     res = s.resources[str(n)]
     state.config = config
+    arrival = bool(config.get("options", {}).get("arrival"))
     state.players = [
         Player(seat=i, colour=s.colours[i], mountains=s.mountain_nogs, reserve=s.reserve_nogs,
-               stock={r: 0 for r in (*BASIC, "gold")}, fields=[s.field_harvest, s.field_harvest],
+               stock={r: 0 for r in HOLDINGS}, fields=[0 if arrival else s.field_harvest] * 2,
                orchard=s.orchard_trees, placed={a: 0 for a in ACTIONS}, uses={a: 0 for a in ACTIONS})
         for i in range(n)
     ]
     state.season = 1
     state.runestone = 0
     state.market = {"stone": s.market_stone, "wood": 0, "fish": 0, "harvest": s.market_harvest_per_player * n,
-                    "gold": 0}  # spent Gold comes here too (3.7)
+                    "gold": 0, "coin": 0}  # spent Gold and coins come here too (3.7, 6.6)
     state.fjord = res["fish"]
     state.forest = [n + s.forest_cubes_extra for _ in c.forest.zones]
     start = next(t for t in c.mine.tiles if t.start)
@@ -179,10 +331,20 @@ def setup(state: State, config: dict[str, Any]) -> None:
     state.mine = {key(*sq): "stone" for sq in gallery}
     state.miner = [-1, slot[1] * 4]
     state.gold_supply = s.gold_cubes
-    state.transport_piles = {t: n for t in TRANSPORTS}
+    fewer = 1 if config.get("options", {}).get("you_owe_me_one") else 0
+    state.transport_piles = {t: n - fewer for t in TRANSPORTS}
     state.rows = {"top": [], "bottom": []}
     state.crow = c.popularity.crow_start
-    state.dragon = c.popularity.dragon_start[str(n)]
+    state.dragon = c.popularity.dragon_start[str(n)] - (1 if config.get("options", {}).get("move_on") else 0)
+    state.characters = {ch: CASTLE for ch in CHARACTERS}
+    state.nogbad = CASTLE
+    state.wheel = 0
+    state.sagas = [None] * s.saga_display
+    state.inventions = [None] * s.invention_display
+    state.reserve = {d: {"epoch": 0, "size": len(content.reserve_ids(d)), "top": 0, "bottom": 0, "discard": 0}
+                     for d in DECKS}
+    state.secret = {"saga_cards": [None] * s.saga_display, "pool": {}, "swaps": {d: [] for d in DECKS},
+                    "discard": {d: [] for d in DECKS}, "loyalty": []}
 
 
 def _unload(p: Player, cart: dict[str, int]) -> None:
@@ -192,13 +354,13 @@ def _unload(p: Player, cart: dict[str, int]) -> None:
 
 def evolve(state: State, event: Event) -> None:
     """Apply one event in place. Raises ValueError on an unknown event type."""
-    d = event.data
-    t = event.type
-    h = _HANDLERS.get(t)
+    h = _HANDLERS.get(event.type)
     if h is None:
-        raise ValueError(f"unknown Noggin event {t!r}")
-    h(state, d)
+        raise ValueError(f"unknown Noggin event {event.type!r}")
+    h(state, event.data)
 
+
+# -- set-up and turns ---------------------------------------------------------------------
 
 def _game_created(s: State, d: dict) -> None:
     setup(s, d["config"])
@@ -210,7 +372,23 @@ def _turn_order_drawn(s: State, d: dict) -> None:
 
 def _row_drawn(s: State, d: dict) -> None:
     s.rows[d["row"]] = list(d["tiles"])
-    s.buildings_drawn += len(d["tiles"])
+    if d.get("year", 1) == 2:
+        s.year2_drawn += len(d["tiles"])
+    else:
+        s.buildings_drawn += len(d["tiles"])
+
+
+def _first_mine_tile(s: State, d: dict) -> None:
+    """Another Train: the first Mine tile drawn at random, its Gold far from the top (variants)."""
+    s.mine_first = d["tile"]
+    s.mine_tiles = [{"slot": list(d["slot"]), "tile": d["tile"], "rotation": d["rotation"], "flip": d["flip"]}]
+    s.mine = {key(*sq): "" for sq in d["gallery"]}
+    for sq in d["stone"]:
+        s.mine[key(*sq)] = "stone"
+    s.market["stone"] += d["market_stone"]
+    if d["gold"] is not None:
+        s.mine[key(*d["gold"])] = "gold"
+        s.gold_supply -= 1
 
 
 def _turn_started(s: State, d: dict) -> None:
@@ -230,6 +408,11 @@ def _turn_ended(s: State, d: dict) -> None:
     m.pos = d["to"]
     m.turns += 1
     s.active = None
+    s.recalled = False
+    if m.seat is not None:
+        s.players[m.seat].turn_used = []
+        if d.get("clock"):
+            s.players[m.seat].used = [*s.players[m.seat].used, "cupola_clock"]
 
 
 def _dummy_moved(s: State, d: dict) -> None:
@@ -238,12 +421,15 @@ def _dummy_moved(s: State, d: dict) -> None:
     m.turns += 1
 
 
+# -- actions (5.0-5.6) --------------------------------------------------------------------
+
 def _action_started(s: State, d: dict) -> None:
     p = s.players[d["seat"]]
     p.mountains -= d["nogs"]
     p.placed[d["action"]] += d["nogs"]
     p.uses[d["action"]] += 1
     s.action = Action(seat=d["seat"], kind=d["action"])
+    s.recalled = False
 
 
 def _action_finished(s: State, d: dict) -> None:
@@ -270,7 +456,9 @@ def _stone_dug(s: State, d: dict) -> None:
 
 
 def _miner_walked(s: State, d: dict) -> None:
-    _op(s)
+    a = _op(s)
+    if d.get("free"):
+        a.free_walk = True
     s.miner = list(d["square"])
 
 
@@ -281,7 +469,8 @@ def _mine_tile_drawn(s: State, d: dict) -> None:
 
 def _mine_tile_discovered(s: State, d: dict) -> None:
     _op(s)
-    s.mine_tiles.append({"slot": list(d["slot"]), "tile": d["tile"], "rotation": d["rotation"], "flip": d["flip"]})
+    s.mine_tiles = [*s.mine_tiles, {"slot": list(d["slot"]), "tile": d["tile"], "rotation": d["rotation"],
+                                    "flip": d["flip"]}]
     for sq in d["gallery"]:
         s.mine[key(*sq)] = ""
     for sq in d["stone"]:
@@ -295,11 +484,21 @@ def _mine_tile_discovered(s: State, d: dict) -> None:
 
 def _tokens_drawn(s: State, d: dict) -> None:
     s.fishing_draws += 1
-    s.drawn = {"fish": sum(t["fish"] for t in d["tokens"])}
+    tokens = list(d["tokens"])
+    if d.get("replacing") is not None and s.action is not None and s.action.tokens is not None:
+        kept = list(s.action.tokens)
+        kept[d["replacing"]] = tokens[0]
+        tokens = kept
+    if d.get("wait") and s.action is not None:
+        s.action.tokens = tokens
+    elif s.action is not None:
+        s.action.tokens = None
+    s.drawn = {"fish": sum(t["fish"] for t in tokens)}
 
 
 def _fish_caught(s: State, d: dict) -> None:
-    _op(s)
+    a = _op(s)
+    a.tokens = None
     s.fjord -= d["fish"]
     s.players[d["seat"]].stock["fish"] += d["fish"]
     s.drawn = {}
@@ -318,6 +517,7 @@ def _orchard_cut(s: State, d: dict) -> None:
     a.mode = "orchard"
     p = s.players[d["seat"]]
     p.orchard -= 1
+    p.orchard_cut = True
     p.stock["wood"] += 1
 
 
@@ -341,20 +541,24 @@ def _apple_picked(s: State, d: dict) -> None:
     s.market["harvest"] -= 1
 
 
-def _pay(s: State, p: Player, paid: dict[str, int]) -> None:
-    """Spent resources, Gold included, always return to the Nog Market (3.7)."""
-    for r, k in paid.items():
+def pay(s: State, p: Player, paid: list[str] | dict[str, int]) -> None:
+    """Spent resources, Gold and coins included, always return to the Nog Market (3.7, 6.6)."""
+    items = paid.items() if isinstance(paid, dict) else ((r, 1) for r in paid)
+    for r, k in items:
         p.stock[r] -= k
         s.market[r] += k
 
 
 def _building_built(s: State, d: dict) -> None:
-    _op(s)
+    a = _op(s)
+    a.builds += 1
     p = s.players[d["seat"]]
-    _pay(s, p, d["paid"])
+    pay(s, p, d["paid"])
     p.buildings[d["building"]] = d["space"]
     p.reserve -= d["nogs"]
     p.mountains += d["nogs"]
+    if d.get("genie"):
+        p.used = [*p.used, "good_genie"]
     if d["from"] == "pile":
         s.year1_pile.remove(d["building"])
     else:
@@ -363,10 +567,13 @@ def _building_built(s: State, d: dict) -> None:
 
 
 def _transport_upgraded(s: State, d: dict) -> None:
-    _op(s)
+    a = _op(s)
+    a.builds += 1
     p = s.players[d["seat"]]
-    _pay(s, p, d["paid"])
+    pay(s, p, d["paid"])
     p.transports.append(d["transport"])
+    if d.get("genie"):
+        p.used = [*p.used, "good_genie"]
     s.transport_piles[d["transport"]] -= 1
 
 
@@ -388,19 +595,427 @@ def _points_scored(s: State, d: dict) -> None:
 
 
 def _traded(s: State, d: dict) -> None:
-    _op(s)
+    a = _op(s)
+    if not a.picks or a.picks[-1] != "trade":
+        a.picks.append("trade")
     p = s.players[d["seat"]]
-    _pay(s, p, {r: d["give"].count(r) for r in set(d["give"])})
+    pay(s, p, d["give"])
     s.market[d["take"]] -= 1
     p.stock[d["take"]] += 1
 
 
 def _donated(s: State, d: dict) -> None:
-    p = s.players[d["seat"]]
-    for r, k in d["given"].items():
-        p.stock[r] -= k
-        s.market[r] += k
+    pay(s, s.players[d["seat"]], d["given"])
 
+
+# -- characters and Nogbad (6.1, 6.2, 8.0) ------------------------------------------------
+
+def _character_used(s: State, d: dict) -> None:
+    a = _op(s)
+    a.picks.append("character")
+    if d["character"] == "olaf":
+        a.olaf = True
+    pay(s, s.players[d["seat"]], d["paid"])
+
+
+def _noggin_swapped(s: State, d: dict) -> None:
+    owner = s.players[d["owner"]]
+    owner.placed[d["action"]] -= 1
+    owner.mountains += 1
+    s.characters["noggin"] = f"action:{d['action']}"
+
+
+def _character_moved(s: State, d: dict) -> None:
+    s.characters[d["character"]] = d["to"]
+
+
+def _crow_turned(s: State, d: dict) -> None:
+    s.wheel = d["quarter"]
+    if d.get("used"):
+        p = s.players[d["seat"]]
+        p.used = [*p.used, d["used"]]
+
+
+def _nogbad_moved(s: State, d: dict) -> None:
+    was = s.nogbad
+    s.nogbad = d["to"]
+    if was == "dungeon" and d["to"] != "dungeon" and s.gaoler is not None:
+        s.players[s.gaoler].mountains += 1
+        s.players[s.gaoler].tile_nogs["royal_dungeon"] = 0
+        s.gaoler = None
+    if d["to"] == "dungeon":
+        s.gaoler = d["gaoler"]
+        g = s.players[d["gaoler"]]
+        g.mountains -= 1
+        g.tile_nogs["royal_dungeon"] = 1
+    if d.get("strike"):
+        s.infamy -= 1
+
+
+def _nogbad_evicted(s: State, d: dict) -> None:
+    a = _op(s)
+    a.picks.append("evict")
+    pay(s, s.players[d["seat"]], d["paid"])
+
+
+def _tiles_swapped(s: State, d: dict) -> None:
+    top, bottom = list(s.rows["top"]), list(s.rows["bottom"])
+    top[d["top"]], bottom[d["bottom"]] = bottom[d["bottom"]], top[d["top"]]
+    s.rows = {"top": top, "bottom": bottom}
+
+
+def _reserve_discarded(s: State, d: dict) -> None:
+    saga = s.sagas[d["saga"]]
+    assert saga is not None and saga.current is not None
+    deck = saga.current.deck
+    saga.current = None
+    r = dict(s.reserve[deck])
+    r["discard"] += 1
+    s.reserve[deck] = r
+    card = s.secret["saga_cards"][d["saga"]]
+    if card is not None:
+        _secret_discard(s, deck, card)
+        _secret_saga_card(s, d["saga"], None)
+
+
+def _secret_discard(s: State, deck: str, card: str) -> None:
+    disc = dict(s.secret["discard"])
+    disc[deck] = [*disc[deck], card]
+    s.secret["discard"] = disc
+
+
+def _secret_saga_card(s: State, slot: int, card: str | None) -> None:
+    cards = list(s.secret["saga_cards"])
+    cards[slot] = card
+    s.secret["saga_cards"] = cards
+
+
+def _reserve_peeked(s: State, d: dict) -> None:
+    """Knut or the Telescope: only the seat sees the cards (a private event); nothing changes."""
+
+
+def _cards_returned(s: State, d: dict) -> None:
+    """Knut put the cards back: the public half of his ability; the decision is over."""
+    s.decision = None
+
+
+def _knut_ordered(s: State, d: dict) -> None:
+    """Knut's order (private to his seat): the top two cards swapped or not (6.1)."""
+    if d["swap"]:
+        swaps = dict(s.secret["swaps"])
+        swaps[d["deck"]] = [*swaps[d["deck"]], list(d["positions"])]
+        s.secret["swaps"] = swaps
+
+
+def _decision_opened(s: State, d: dict) -> None:
+    s.decision = dict(d)
+
+
+# -- Sagas and Reserve cards (6.4) --------------------------------------------------------
+
+def _saga_drawn(s: State, d: dict) -> None:
+    s.sagas[d["slot"]] = Saga(card=d["card"], needed=d["needed"])
+    s.sagas_drawn += 1
+    if d["slot"] in s.saga_vacant:
+        s.saga_vacant = [v for v in s.saga_vacant if v != d["slot"]]
+
+
+def _reserve_drawn(s: State, d: dict) -> None:
+    saga = s.sagas[d["saga"]]
+    assert saga is not None
+    n = len(s.players)
+    saga.current = ReserveCard(deck=d["deck"], needs=list(d["needs"]), met=[None] * len(d["needs"]),
+                               nogs=[0] * n, bonus=bool(d.get("bonus")))
+    r = dict(s.reserve[d["deck"]])
+    r[d["end"]] += 1
+    s.reserve[d["deck"]] = r
+    for ch in d.get("recalled", []):  # 6.4 note: a character asked for again goes back to the Castle
+        s.characters[ch] = CASTLE
+
+
+def _reserve_sealed(s: State, d: dict) -> None:
+    _secret_saga_card(s, d["saga"], d["card"])
+
+
+def _reserve_reshuffled(s: State, d: dict) -> None:
+    s.reserve[d["deck"]] = {"epoch": s.reserve[d["deck"]]["epoch"] + 1, "size": d["size"], "top": 0,
+                            "bottom": 0, "discard": 0}
+
+
+def _pool_sealed(s: State, d: dict) -> None:
+    pool = dict(s.secret["pool"])
+    pool[d["deck"]] = list(d["cards"])
+    s.secret["pool"] = pool
+    swaps = dict(s.secret["swaps"])
+    swaps[d["deck"]] = []
+    s.secret["swaps"] = swaps
+    disc = dict(s.secret["discard"])
+    disc[d["deck"]] = []
+    s.secret["discard"] = disc
+
+
+def _saga_condition_met(s: State, d: dict) -> None:
+    a = s.action
+    if a is not None and a.kind == "market_day" and d.get("market_day", True):
+        a.ops += 1
+        if not a.picks or a.picks[-1] != "saga" or a.saga != d["saga"]:
+            a.picks.append("saga")
+        a.saga = d["saga"]
+    saga = s.sagas[d["saga"]]
+    assert saga is not None and saga.current is not None
+    card = saga.current
+    seat = d["seat"]
+    p = s.players[seat]
+    if d["paid"] is not None:
+        p.stock[d["paid"]] -= 1
+    card.met[d["condition"]] = {"seat": seat, "paid": d["paid"], "nog": d["nog"]}
+    if d["nog"]:
+        p.mountains -= 1
+        nogs = list(card.nogs)
+        nogs[seat] += 1
+        card.nogs = nogs
+    if d.get("bonus"):
+        card.bonus_seat = seat
+    need = card.needs[d["condition"]]
+    if need in CHARACTERS:
+        s.characters[need] = f"saga:{d['saga']}"
+
+
+def _reserve_turned(s: State, d: dict) -> None:
+    """6.4 completion steps A-C and E: resources to the Nog Market, the card turned and slid
+    under the Saga with its Nogs; D (Nogbad) is owed in ``infamy``; F is derived."""
+    saga = s.sagas[d["saga"]]
+    assert saga is not None and saga.current is not None
+    card = saga.current
+    for m in card.met:
+        if m is not None and m["paid"] is not None:
+            s.market[m["paid"]] += 1
+    saga.done = [*saga.done, {"deck": card.deck, "card": d["card"], "nogbad": d["nogbad"], "nogs": list(card.nogs)}]
+    saga.current = None
+    _secret_saga_card(s, d["saga"], None)
+    if d["nogbad"]:
+        s.infamy += 1
+    if len(saga.done) >= saga.needed:
+        s.saga_end = {"saga": d["saga"], "stage": "seer", "adjust": 0, "fireworks": False}
+
+
+def _saga_end_stage(s: State, d: dict) -> None:
+    assert s.saga_end is not None
+    end = dict(s.saga_end)
+    end["stage"] = d["stage"]
+    if "adjust" in d:
+        end["adjust"] = d["adjust"]
+    if d.get("fireworks"):
+        end["fireworks"] = True
+        p = s.players[d["seat"]]
+        p.counting_house = [c for c in p.counting_house if c["card"] != "fireworks"]
+        p.mountains += 1
+    s.saga_end = end
+
+
+def _dragon_moved(s: State, d: dict) -> None:
+    s.dragon = d["to"]
+
+
+def _saga_nogs_home(s: State, d: dict) -> None:
+    saga = s.sagas[d["saga"]]
+    assert saga is not None
+    for i, n in enumerate(d["nogs"]):
+        s.players[i].mountains += n
+    saga.done = [dict(c, nogs=[0] * len(c["nogs"])) for c in saga.done]
+
+
+def _saga_cleared(s: State, d: dict) -> None:
+    """6.4 steps 4-6: characters to the Castle, Reserve cards to their discard piles, the Saga aside."""
+    slot = d["saga"]
+    saga = s.sagas[slot]
+    assert saga is not None
+    for ch, where in s.characters.items():
+        if where == f"saga:{slot}":
+            s.characters[ch] = CASTLE
+    for c in saga.done:
+        r = dict(s.reserve[c["deck"]])
+        r["discard"] += 1
+        s.reserve[c["deck"]] = r
+        _secret_discard(s, c["deck"], c["card"])
+    s.sagas_done = [*s.sagas_done, saga.card]
+    if content.saga_index()[saga.card].money:
+        s.coins = True
+        s.market["coin"] += d.get("coins", 0)
+    s.sagas[slot] = None
+    s.saga_vacant = [*s.saga_vacant, slot]
+    s.saga_end = None
+
+
+def _nogs_recalled(s: State, d: dict) -> None:
+    saga = s.sagas[d["saga"]]
+    assert saga is not None
+    seat = d["seat"]
+    if d["card"] == len(saga.done):
+        assert saga.current is not None
+        nogs = list(saga.current.nogs)
+        nogs[seat] -= 1
+        saga.current.nogs = nogs
+    else:
+        done = list(saga.done)
+        c = done[d["card"]]
+        nogs = list(c["nogs"])
+        nogs[seat] -= 1
+        done[d["card"]] = dict(c, nogs=nogs)
+        saga.done = done
+    s.players[seat].mountains += 1
+    s.recalled = True
+
+
+# -- Inventions (6.5) ---------------------------------------------------------------------
+
+def _invention_drawn(s: State, d: dict) -> None:
+    info = content.invention_index()[d["card"]]
+    s.inventions[d["slot"]] = Invention(card=d["card"], needs=list(info.needs), met=[None] * len(info.needs))
+    s.inventions_drawn += 1
+
+
+def _invention_condition_met(s: State, d: dict) -> None:
+    a = s.action
+    if a is not None and a.kind == "market_day" and d.get("market_day", True):
+        a.ops += 1
+        if not a.picks or a.picks[-1] != "invention" or a.invention != d["invention"]:
+            a.picks.append("invention")
+        a.invention = d["invention"]
+        if d.get("olaf"):
+            a.olaf = False
+    inv = s.inventions[d["invention"]]
+    assert inv is not None
+    seat = d["seat"]
+    p = s.players[seat]
+    if d["paid"] is not None:
+        p.stock[d["paid"]] -= 1
+    p.mountains -= 1
+    entry = {"seat": seat, "paid": d["paid"], "at": d["at"]}
+    if d.get("free"):
+        entry["free"] = True
+    inv.met[d["condition"]] = entry
+    if inv.first is None:
+        inv.first = seat
+    if inv.needs[d["condition"]] == "olaf" and d.get("character", True):
+        s.characters["olaf"] = f"invention:{d['invention']}"
+
+
+def _invention_completed(s: State, d: dict) -> None:
+    slot = d["invention"]
+    inv = s.inventions[slot]
+    assert inv is not None
+    for m in inv.met:
+        if m is not None and m["paid"] is not None:
+            s.market[m["paid"]] += 1
+    for i, n in enumerate(d["nogs"]):
+        s.players[i].mountains += n
+    w = s.players[d["winner"]]
+    w.mountains -= 1
+    w.inventions = [*w.inventions, inv.card]
+    if d.get("forge"):
+        w.forge = True
+    if s.characters.get("olaf") == f"invention:{slot}":
+        s.characters["olaf"] = CASTLE
+    s.inventions[slot] = None
+
+
+def _invention_discarded(s: State, d: dict) -> None:
+    s.inventions[d["slot"]] = None
+
+
+# -- Counting House (6.3) ----------------------------------------------------------------
+
+def _ch_drawn(s: State, d: dict) -> None:
+    s.counting_house = d["card"]
+    s.ch_drawn += 1
+
+
+def _ch_discarded(s: State, d: dict) -> None:
+    s.counting_house = None
+
+
+def _auction_started(s: State, d: dict) -> None:
+    a = _op(s)
+    a.picks.append("auction")
+    s.auction = {"card": d["card"], "order": list(d["order"]), "next": 0, "bid": 0, "leader": None}
+
+
+def _bid(s: State, d: dict) -> None:
+    assert s.auction is not None
+    au = dict(s.auction)
+    au["next"] += 1
+    if d["steps"]:
+        au["bid"] = d["steps"]
+        au["leader"] = d["seat"]
+    s.auction = au
+
+
+def _auction_won(s: State, d: dict) -> None:
+    assert s.auction is not None
+    s.markers[d["marker"]].pos = d["to"]
+    s.auction = None
+    s.counting_house = None
+    s.decision = {"kind": "keep_card", "seat": d["seat"], "card": d["card"]}
+
+
+def _auction_lost(s: State, d: dict) -> None:
+    s.auction = None
+
+
+def _card_kept(s: State, d: dict) -> None:
+    p = s.players[d["seat"]]
+    p.counting_house = [*p.counting_house, {"card": d["card"], "up": d["up"]}]
+    p.mountains -= 1
+    s.decision = None
+
+
+# -- abilities as free actions, Year 2 tiles, Friend or Foe -------------------------------
+
+def _ability_used(s: State, d: dict) -> None:
+    """An artefact, Invention or Year 2 building used: its Nog laid down for the season or the
+    turn, resources paid, Nogs placed, resources gained or locked (appendix)."""
+    p = s.players[d["seat"]]
+    if d.get("once") == "season":
+        p.used = [*p.used, d["card"]]
+    elif d.get("once") == "turn":
+        p.turn_used = [*p.turn_used, d["card"]]
+    pay(s, p, d.get("paid", []))
+    for r, k in d.get("gained", {}).items():
+        s.market[r] -= k
+        p.stock[r] += k
+    if d.get("nogs"):
+        p.mountains -= d["nogs"]
+        p.tile_nogs = dict(p.tile_nogs)
+        p.tile_nogs[d["card"]] = p.tile_nogs.get(d["card"], 0) + d["nogs"]
+    if d.get("locked"):
+        locked = dict(p.locked.get(d["card"], {}))
+        for r, k in d["locked"].items():
+            p.stock[r] -= k
+            locked[r] = locked.get(r, 0) + k
+        p.locked = {**p.locked, d["card"]: locked}
+    if d.get("action_nog"):
+        p.placed[d["action_nog"]] -= 1
+        p.mountains += 1
+
+
+def _steps_used(s: State, d: dict) -> None:
+    s.markers[d["marker"]].pos = d["to"]
+
+
+def _loyalty_dealt(s: State, d: dict) -> None:
+    loyalty = list(s.secret.get("loyalty", [])) or [""] * len(s.players)
+    loyalty[d["seat"]] = d["card"]
+    s.secret["loyalty"] = loyalty
+
+
+def _accused(s: State, d: dict) -> None:
+    s.players[d["seat"]].accused = True
+    if d["right"]:
+        s.players[d["accused"]].unmasked = True
+
+
+# -- seasons and the end -------------------------------------------------------------------
 
 def _crow_advanced(s: State, d: dict) -> None:
     s.crow = d["to"]
@@ -409,6 +1024,8 @@ def _crow_advanced(s: State, d: dict) -> None:
 def _game_ended(s: State, d: dict) -> None:
     s.ended = {"reason": d["reason"], "crown": d["crown"]}
     s.active = None
+    s.decision = None
+    s.auction = None
 
 
 def _season_advanced(s: State, d: dict) -> None:
@@ -416,11 +1033,22 @@ def _season_advanced(s: State, d: dict) -> None:
 
 
 def _nogs_returned(s: State, d: dict) -> None:
+    trapped = d.get("trapped", {})
     for p in s.players:
+        keep = trapped.get(str(p.seat))
         for a in ACTIONS:
+            if a == keep:
+                continue
             p.mountains += p.placed[a]
             p.placed[a] = 0
             p.uses[a] = 0
+        for b in ("royal_kitchens", "windmill"):
+            if p.tile_nogs.get(b):
+                p.mountains += p.tile_nogs[b]
+                p.tile_nogs = {**p.tile_nogs, b: 0}
+        p.used = []
+    if s.characters.get("noggin", "").startswith("action:"):
+        s.characters["noggin"] = CASTLE
 
 
 def _harvests_wilted(s: State, d: dict) -> None:
@@ -433,24 +1061,28 @@ def _rows_changed(s: State, d: dict) -> None:
     s.building_discard.extend(t for t in s.rows["bottom"] if t)
     s.rows["bottom"] = s.rows["top"]
     s.rows["top"] = list(d["drawn"])
-    s.buildings_drawn += len(d["drawn"])
+    if d.get("year", 1) == 2:
+        s.year2_drawn += len(d["drawn"])
+    else:
+        s.buildings_drawn += len(d["drawn"])
 
 
 def _pile_formed(s: State, d: dict) -> None:
     s.year1_pile = list(d["tiles"])
     s.rows = {"top": [], "bottom": []}
     s.building_discard = []
-    s.buildings_drawn = len(content.year1_tiles())
+    s.buildings_drawn = d["total"]  # every Year 1 tile is now face up
 
 
 def _final_scored(s: State, d: dict) -> None:
-    s.final = {"scores": list(d["scores"]), "breakdown": list(d["breakdown"]), "winners": list(d["winners"])}
+    s.final = {k: (list(v) if isinstance(v, list) else v) for k, v in d.items()}
 
 
 _HANDLERS = {
     "GameCreated": _game_created,
     "TurnOrderDrawn": _turn_order_drawn,
     "BuildingRowDrawn": _row_drawn,
+    "FirstMineTilePlaced": _first_mine_tile,
     "TurnStarted": _turn_started,
     "RunestoneMoved": _runestone_moved,
     "StepsSpent": _marker_moved,
@@ -475,6 +1107,45 @@ _HANDLERS = {
     "PointsScored": _points_scored,
     "Traded": _traded,
     "Donated": _donated,
+    "CharacterUsed": _character_used,
+    "NogginSwapped": _noggin_swapped,
+    "CharacterMoved": _character_moved,
+    "CrowTurned": _crow_turned,
+    "NogbadMoved": _nogbad_moved,
+    "NogbadEvicted": _nogbad_evicted,
+    "TilesSwapped": _tiles_swapped,
+    "ReserveCardDiscarded": _reserve_discarded,
+    "ReserveCardsPeeked": _reserve_peeked,
+    "ReserveCardsReturned": _cards_returned,
+    "KnutOrdered": _knut_ordered,
+    "DecisionOpened": _decision_opened,
+    "SagaDrawn": _saga_drawn,
+    "ReserveCardDrawn": _reserve_drawn,
+    "ReserveCardSealed": _reserve_sealed,
+    "ReserveDeckReshuffled": _reserve_reshuffled,
+    "ReservePoolSealed": _pool_sealed,
+    "SagaConditionMet": _saga_condition_met,
+    "ReserveCardTurned": _reserve_turned,
+    "SagaEndStage": _saga_end_stage,
+    "DragonMoved": _dragon_moved,
+    "SagaNogsHome": _saga_nogs_home,
+    "SagaCleared": _saga_cleared,
+    "NogsRecalled": _nogs_recalled,
+    "InventionDrawn": _invention_drawn,
+    "InventionConditionMet": _invention_condition_met,
+    "InventionCompleted": _invention_completed,
+    "InventionDiscarded": _invention_discarded,
+    "CountingHouseDrawn": _ch_drawn,
+    "CountingHouseDiscarded": _ch_discarded,
+    "AuctionStarted": _auction_started,
+    "BidMade": _bid,
+    "AuctionWon": _auction_won,
+    "AuctionLost": _auction_lost,
+    "CountingHouseCardKept": _card_kept,
+    "AbilityUsed": _ability_used,
+    "StepsUsed": _steps_used,
+    "LoyaltyDealt": _loyalty_dealt,
+    "Accused": _accused,
     "CrowAdvanced": _crow_advanced,
     "GameEnded": _game_ended,
     "SeasonAdvanced": _season_advanced,

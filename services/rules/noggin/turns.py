@@ -4,8 +4,11 @@ Implements rulebook 4.1 (first turn: each marker in set-up order takes a single 
 4.2 (A: strictly last must act again; B: neither first nor last may end the turn or act
 again; C: strictly first ends the turn; the 9-Step limit; dummy players' moves), 4.3
 (end of turn, the Runestone moves under the last marker, the season changes when it
-reaches the Nog Moon), the no-sharing rule (4.1) and ending a turn with no Nogs left
-(5.0 A).
+reaches the Nog Moon), the no-sharing rule (4.1), ending a turn with no Nogs left (5.0
+A), taking Nogs back from a Saga for an action (5.0 B), and the decisions other seats
+make inside a turn: bids for the Counting House card (6.3), the Seer's Tower and the
+Fireworks as a Saga finishes (appendix); and the active seat's own pending decisions
+(Knut's order, 6.1; the next Reserve deck, 6.4; the Coral Necklace, appendix).
 
 The Step track uses absolute positions: season s covers Runestone positions
 10(s-1)..10s-1, so reaching the next multiple of 10 means passing the Nog Moon. A
@@ -20,17 +23,23 @@ from typing import Any, Iterator
 
 from services.rules.core import Event, IllegalMove, NotYourTurn
 
-from . import board, content, market
-from .content import BASIC
-from .state import TRANSPORTS, State, season_name
+from . import abilities, board, characters, content, inventions, market, sagas
+from .content import BASIC, CHARACTERS
+from .decks import can_draw, reserve_left
+from .payments import payment_options
+from .state import ACTIONS, CASTLE, DECKS, TRANSPORTS, State, option, season_name
 
 LAP = 10
 """Steps per season: one circuit of the Central Wheel (2.0)."""
 ROTATIONS = (0, 90, 180, 270)
 FLIPS = ("h", "v")
 AUTO_END = ("fisherman", "builder", "restock")
-"""Actions that end by themselves after their single sub-move."""
-GIVE_PAIRS = [(a, b) for i, a in enumerate((*BASIC, "gold")) for b in (*BASIC, "gold")[i:]]
+"""Actions that end by themselves after their single sub-move (the Builder waits when the
+Good Genie allows a second build; the Fisherman when the Coral Necklace may redraw)."""
+DECISIONS = ("bid", "keep_card", "knut", "seers_tower", "fireworks", "draw_reserve", "fishing_tokens")
+"""Move types that answer a pending decision."""
+FREE_MOVES = ("donate", "use", "recall", "accuse")
+"""Moves made between actions on a seat's own turn without a Nog (7.2, appendix, 5.0 B, variants)."""
 
 # -- the Step track -----------------------------------------------------------------------
 
@@ -70,6 +79,14 @@ def _next_free(positions: list[int], i: int, p: int) -> int:
     return p
 
 
+def landing(state: State, i: int, cost: int) -> int | None:
+    """Where marker ``i`` ends after ``cost`` Steps and the no-sharing push, or None if that
+    would reach the Runestone + 10 (4.1, 4.2; house rule)."""
+    positions = [m.pos for m in state.markers]
+    to = _next_free(positions, i, positions[i] + cost)
+    return None if to >= state.runestone + LAP else to
+
+
 def jump(positions: list[int], i: int, runestone: int) -> int:
     """Where a marker goes that must pass the first marker ahead of it: the next unoccupied
     space beyond it (4.2 dummies, 5.0 A); if that would reach the Runestone + 10, the
@@ -89,10 +106,7 @@ def check_steps(state: State, i: int, cost: int) -> None:
     where the no-sharing rule would push it there (4.2, house rule)."""
     if cost <= 0:
         return
-    positions = [m.pos for m in state.markers]
-    p = positions[i] + cost
-    limit = state.runestone + LAP
-    if p >= limit or _next_free(positions, i, p) >= limit:
+    if landing(state, i, cost) is None:
         raise IllegalMove(f"that costs {cost} Step(s) and your Step marker may not reach the "
                           f"Runestone: no more than 9 Steps per turn (rulebook 4.2)")
 
@@ -120,23 +134,39 @@ def advance_turns(state: State, positions: list[int]) -> list[Event]:
         return events
 
 
-def end_turn(state: State, forced: bool) -> list[Event]:
+def clock_target(state: State, i: int, dest: int) -> int | None:
+    """The Cupola Clock (appendix): after the turn ends on ``dest`` the marker moves back one
+    space, if that space is free and the marker is then still not last (house rule)."""
+    back = dest - 1
+    others = [m.pos for j, m in enumerate(state.markers) if j != i]
+    if back in others or back <= min(others):
+        return None
+    return back
+
+
+def end_turn(state: State, forced: bool, clock: bool = False) -> list[Event]:
     """End the active seat's turn (4.3): no-sharing push (4.1), or for a seat that must act
-    but cannot, the jump past the marker ahead (5.0 A); then :func:`advance_turns`."""
+    but cannot, the jump past the marker ahead (5.0 A); the Cupola Clock's step back;
+    then :func:`advance_turns`."""
     i = state.active
     assert i is not None
     positions = [m.pos for m in state.markers]
     dest = jump(positions, i, state.runestone) if forced else _next_free(positions, i, positions[i])
+    data: dict[str, Any] = {"marker": i, "seat": state.markers[i].seat, "to": dest}
+    if clock:
+        back = clock_target(state, i, dest)
+        assert back is not None
+        data.update(to=back, clock=True)
+        dest = back
     positions[i] = dest
-    events = [Event("TurnEnded", {"marker": i, "seat": state.markers[i].seat, "to": dest})]
-    return events + advance_turns(state, positions)
+    return [Event("TurnEnded", data)] + advance_turns(state, positions)
 
 
 def after_action(state: State) -> list[Event]:
     """After an action ends: strictly first ends the turn (4.2 C); on the first turn any
     marker not strictly last ends it (4.1). Otherwise the seat decides."""
     i = state.active
-    if i is None or state.action is not None:
+    if i is None or state.action is not None or state.ended is not None or decider(state) != state.markers[i].seat:
         return []
     s = standing(state, i)
     if (state.markers[i].turns == 0 and s != "last") or s == "first":
@@ -144,11 +174,42 @@ def after_action(state: State) -> list[Event]:
     return []
 
 
+# -- whose decision ------------------------------------------------------------------------
+
+def pending(state: State) -> str | None:
+    """The decision the game waits for, if any (a move type of :data:`DECISIONS`)."""
+    if market.bidder(state) is not None:
+        return "bid"
+    if state.decision is not None:
+        return state.decision["kind"]
+    if sagas.waiting_seat(state) is not None:
+        return "seers_tower" if state.saga_end["stage"] == "seer" else "fireworks"
+    if sagas.needs_draw(state) is not None:
+        return "draw_reserve"
+    a = state.action
+    if a is not None and a.kind == "fisherman" and a.tokens is not None:
+        return "fishing_tokens"
+    return None
+
+
+def decider(state: State) -> int | None:
+    """The seat whose decision it is now, or None (a phase, the end, a dummy)."""
+    if state.ended is not None or state.active is None or pending_phase(state):
+        return None
+    b = market.bidder(state)
+    if b is not None:
+        return b
+    if state.decision is not None:
+        return state.decision["seat"]
+    w = sagas.waiting_seat(state)
+    if w is not None:
+        return w
+    return state.markers[state.active].seat
+
+
 def to_move(state: State) -> list[int]:
     """The seat whose decision it is, or nobody during a phase and after the end."""
-    if state.ended is not None or state.active is None or pending_phase(state):
-        return []
-    seat = state.markers[state.active].seat
+    seat = decider(state)
     return [] if seat is None else [seat]
 
 
@@ -156,17 +217,108 @@ def to_move(state: State) -> list[int]:
 
 
 def step_cost(state: State, move: dict[str, Any]) -> int:
-    """Steps a sub-move costs (5.1-5.6, 6.0: one Step per Market Day visit)."""
+    """Steps a sub-move costs (5.1-5.6, 6.0: one Step per Market Day visit; a free Walk with
+    the Moon Stone; nothing for the Good Genie's second build or the Coral Necklace)."""
     t = move["type"]
-    if t in ("miner", "woodcutter", "farmer"):
+    seat = state.markers[state.active].seat if state.active is not None else None
+    if t == "miner":
+        return 0 if move.get("op") == "walk" and seat is not None and board.free_walk(state, seat) else 1
+    if t in ("woodcutter", "farmer"):
         return 1
     if t == "fisherman":
         return int(move.get("draws", 1))
-    if t in ("builder", "restock"):
+    if t == "builder":
+        return 0 if state.action is not None else 2
+    if t == "restock":
         return 2
     if t == "market_day":
         return 0 if state.action is not None else 1
     return 0
+
+
+def _pays(p: Any, slots: list[str]) -> list[list[str]]:
+    return payment_options(p, slots) if slots else [[]]
+
+
+def _market_day_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
+    p = state.players[seat]
+    food = characters.food_slots(state)
+    food_pays = _pays(p, food)
+    for ch in CHARACTERS:
+        if ch != "graculus" and state.characters[ch] != CASTLE:
+            continue
+        base = {"type": "market_day", "op": "character", "character": ch}
+        variants: list[dict[str, Any]] = []
+        if ch == "noggin":
+            variants = [{"owner": o.seat, "action": a} for o in state.players for a in ACTIONS if o.placed[a]]
+        elif ch == "nooka":
+            variants = [{"saga": i, "deck": d} for i, s in enumerate(state.sagas)
+                        if s is not None and s.current is not None for d in ("B", "C")]
+        elif ch == "knut":
+            variants = [{"deck": d} for d in DECKS if reserve_left(state, d)]
+        elif ch == "graculus":
+            variants = [{"target": c} for c in CHARACTERS if c != "graculus" and state.characters[c] != CASTLE]
+        elif ch == "thor":
+            variants = [{"direction": 1}, {"direction": -1}]
+        elif ch == "olaf":
+            variants = [{}]
+        elif ch == "romf":
+            variants = [{"top": i, "bottom": j} for i, t in enumerate(state.rows.get("top", [])) if t
+                        for j, b in enumerate(state.rows.get("bottom", [])) if b]
+        for v in variants:
+            for pay in food_pays:
+                yield {**base, **v, "pay": pay}
+    if state.nogbad == "active":
+        for by, (_, n, _) in characters.EVICTIONS.items():
+            for pay in _pays(p, ["food"] * n):
+                yield {"type": "market_day", "op": "evict", "by": by, "pay": pay}
+    if state.counting_house is not None:
+        yield {"type": "market_day", "op": "auction"}
+    for slot, saga in enumerate(state.sagas):
+        if saga is None or saga.current is None:
+            continue
+        card = saga.current
+        for cond in sagas.open_conditions(card):
+            need = card.needs[cond]
+            for pay in _pays(p, sagas.condition_slots(state, seat, slot, need)):
+                for nog in (True, False):
+                    yield {"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": nog, "pay": pay}
+                if sagas.can_claim_bonus(state, seat, card, need):
+                    yield {"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": True,
+                           "bonus": True, "pay": pay}
+    for slot, inv in enumerate(state.inventions):
+        if inv is None:
+            continue
+        for cond, m in enumerate(inv.met):
+            if m is not None:
+                continue
+            pays = _pays(p, inventions.condition_slots(state, seat, slot, cond))
+            if inventions.blacksmith_free(state, seat, slot, cond):
+                pays = [[], *pays]
+            for pay in pays:
+                yield {"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}
+    r = market.rate(state)
+    goods = [g for g in market.TRADE_GOODS if p.stock.get(g, 0) > 0]
+    gives: list[list[str]] = []
+    _combos(goods, r, 0, [], gives)
+    if p.stock.get("coin", 0) > 0 and r != 1:
+        gives.append(["coin"])
+    for give in gives:
+        if any(p.stock[g] < give.count(g) for g in set(give)):
+            continue
+        for take in market.TRADE_GOODS:
+            if take not in give and state.market.get(take, 0) > 0:
+                yield {"type": "market_day", "op": "trade", "give": give, "take": take}
+
+
+def _combos(goods: list[str], k: int, start: int, acc: list[str], out: list[list[str]]) -> None:
+    if len(acc) == k:
+        out.append(list(acc))
+        return
+    for i in range(start, len(goods)):
+        acc.append(goods[i])
+        _combos(goods, k, i, acc, out)
+        acc.pop()
 
 
 def action_moves(state: State, seat: int, kind: str) -> Iterator[dict[str, Any]]:
@@ -187,6 +339,8 @@ def action_moves(state: State, seat: int, kind: str) -> Iterator[dict[str, Any]]
     elif kind == "woodcutter":
         yield {"type": "woodcutter", "op": "advance"}
         yield {"type": "woodcutter", "op": "orchard"}
+        if board.can_use(p, "birds_crown"):
+            yield {"type": "woodcutter", "op": "jump"}
     elif kind == "farmer":
         for op in ("sow", "harvest"):
             for f in range(len(p.fields)):
@@ -194,48 +348,169 @@ def action_moves(state: State, seat: int, kind: str) -> Iterator[dict[str, Any]]
         for tree in range(2):
             yield {"type": "farmer", "op": "apple", "tree": tree}
     elif kind == "builder":
-        _, tiles = board.available_buildings(state)
-        for b in sorted(set(tiles)):
-            if content.building_index()[b].adds_space:
-                yield {"type": "builder", "building": b, "space": board.BESIDE}
-                continue
-            for space in board.free_spaces(p):
-                yield {"type": "builder", "building": b, "space": space}
+        cost = board.building_cost()
+        pays = payment_options(p, cost)
+        for _, b in sorted(set(board.available_buildings(state))):
+            spaces = [board.BESIDE] if content.building_index()[b].adds_space else board.free_spaces(p)
+            for space in spaces:
+                for pay in pays:
+                    yield {"type": "builder", "building": b, "space": space, "pay": pay}
         for tr in TRANSPORTS:
-            yield {"type": "builder", "transport": tr}
+            for pay in payment_options(p, board.transport_cost()):
+                yield {"type": "builder", "transport": tr, "pay": pay}
     elif kind == "restock":
-        for amount in market.RESTOCK_AMOUNTS:
-            for orchard in (0, 1, 2):
-                yield {"type": "restock", "kind": "trees", "amount": amount, "orchard": orchard}
+        for amount in sorted(set(market.RESTOCK_AMOUNTS) | set(market.restock_amounts(state, seat, "fish"))):
+            if amount in market.RESTOCK_AMOUNTS:
+                for orchard in (0, 1, 2):
+                    yield {"type": "restock", "kind": "trees", "amount": amount, "orchard": orchard}
             yield {"type": "restock", "kind": "fish", "amount": amount, "orchard": 0}
     elif kind == "market_day":
-        for give in GIVE_PAIRS:
-            if any(p.stock[r] < give.count(r) for r in give):
+        yield from _market_day_moves(state, seat)
+
+
+def _decision_moves(state: State, seat: int, kind: str) -> list[dict[str, Any]]:
+    if kind == "bid":
+        au = state.auction
+        assert au is not None
+        return [{"type": "bid", "steps": 0}] + [{"type": "bid", "steps": k}
+                                                 for k in range(au["bid"] + 1, market.max_bid(state, seat) + 1)]
+    if kind == "keep_card":
+        return [{"type": "keep_card", "face": "up"}, {"type": "keep_card", "face": "down"}]
+    if kind == "knut":
+        d = state.decision
+        assert d is not None
+        return [{"type": "knut", "swap": False}] + ([{"type": "knut", "swap": True}] if d["cards"] == 2 else [])
+    if kind == "seers_tower":
+        return [{"type": "seers_tower", "adjust": k} for k in (-1, 0, 1)]
+    if kind == "fireworks":
+        return [{"type": "fireworks", "play": True}, {"type": "fireworks", "play": False}]
+    if kind == "draw_reserve":
+        slot = sagas.needs_draw(state)
+        return [{"type": "draw_reserve", "saga": slot, "deck": d} for d in ("B", "C") if can_draw(state, d)]
+    if kind == "fishing_tokens":
+        a = state.action
+        assert a is not None and a.tokens is not None
+        return [{"type": "fishing_tokens", "put_back": None}] + [
+            {"type": "fishing_tokens", "put_back": k} for k in range(len(a.tokens))]
+    return []
+
+
+def _free_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
+    p = state.players[seat]
+    if season_name(state.season) == "winter":
+        for wood in (0, 1):
+            for food in (None, "fish", "harvest"):
+                if wood or food:
+                    yield {"type": "donate", "wood": wood, **({"food": food} if food else {})}
+    for slot, card in sagas.recall_sources(state, seat):
+        yield {"type": "recall", "saga": slot, "card": card}
+    for card in abilities.FREE_ABILITIES:
+        if not abilities.owns(state, seat, card):
+            continue
+        base = {"type": "use", "card": card}
+        if card == "windmill":
+            for k in (1, 2):
+                for pay in payment_options(p, ["harvest"] * k):
+                    yield {**base, "harvest": k, "pay": pay}
+        elif card in ("nookas_kitchen_garden", "omruds_ornamental_garden", "royal_horse_trough"):
+            for r in BASIC:
+                yield {**base, "resource": r}
+        elif card == "darkness_tome":
+            yield {**base, "direction": 1}
+            yield {**base, "direction": -1}
+        elif card == "telescope":
+            for d in DECKS:
+                yield {**base, "deck": d}
+        elif card == "war_banner":
+            for a in ACTIONS:
+                if p.placed[a]:
+                    for pay in payment_options(p, ["food"]):
+                        yield {**base, "action": a, "pay": pay}
+        elif card == "potion":
+            for r in BASIC:
+                yield {**base, "resource": r}
+        elif card == "hnefetfl":
+            yield {**base, "steps": 1}
+            yield {**base, "steps": 2}
+        elif card == "flying_boat":
+            yield from _boat_moves(state, seat, base)
+        else:
+            yield base
+    if option(state, "friend_or_foe") and not p.accused:
+        for other in range(len(state.players)):
+            if other != seat:
+                yield {"type": "accuse", "seat": other}
+
+
+def _boat_moves(state: State, seat: int, base: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    p = state.players[seat]
+    pays = payment_options(p, ["food"])
+    for ch, where in state.characters.items():
+        if not (where.startswith("saga:") or where.startswith("invention:")):
+            continue
+        for slot, saga in enumerate(state.sagas):
+            if saga is None or saga.current is None:
                 continue
-            for take in (*BASIC, "gold"):
-                yield {"type": "market_day", "give": list(give), "take": take}
+            for cond in sagas.open_conditions(saga.current):
+                if saga.current.needs[cond] == ch:
+                    for pay in pays:
+                        for nog in (True, False):
+                            yield {**base, "character": ch, "to": "saga", "slot": slot, "condition": cond,
+                                   "nog": nog, "pay": pay}
+        for slot, inv in enumerate(state.inventions):
+            if inv is None:
+                continue
+            for cond, m in enumerate(inv.met):
+                if m is None and inv.needs[cond] == ch:
+                    for pay in pays:
+                        yield {**base, "character": ch, "to": "invention", "slot": slot, "condition": cond,
+                               "pay": pay}
 
 
 def candidates(state: State, seat: int) -> list[dict[str, Any]]:
     """Every move worth checking for ``seat`` now (``legal_moves`` filters them by ``check``)."""
     if seat not in to_move(state):
         return []
+    kind = pending(state)
+    if kind is not None:
+        return _decision_moves(state, seat, kind)
     a = state.action
     if a is not None:
         return [*action_moves(state, seat, a.kind), {"type": "finish"}]
     out: list[dict[str, Any]] = []
-    for kind in ("miner", "fisherman", "woodcutter", "farmer", "builder", "restock", "market_day"):
+    for kind in ACTIONS:
         out.extend(action_moves(state, seat, kind))
-    if season_name(state.season) == "winter":
-        for wood in (0, 1):
-            for food in (None, "fish", "harvest"):
-                if wood or food:
-                    out.append({"type": "donate", "wood": wood, **({"food": food} if food else {})})
+    out.extend(_free_moves(state, seat))
     out.append({"type": "end_turn"})
+    if board.can_use(state.players[seat], "cupola_clock"):
+        out.append({"type": "end_turn", "cupola_clock": True})
     return out
 
 
 # -- check --------------------------------------------------------------------------------
+
+
+def _check_market_day(state: State, seat: int, move: dict[str, Any]) -> None:
+    op = move.get("op", "trade")
+    if op == "trade":
+        market.check_trade(state, seat, list(move["give"]), move["take"])
+    elif op == "character":
+        market.check_pick(state, seat, "character")
+        characters.check_character(state, seat, move)
+    elif op == "evict":
+        market.check_pick(state, seat, "evict")
+        characters.check_evict(state, seat, move["by"], move.get("pay"))
+    elif op == "auction":
+        market.check_auction(state, seat)
+    elif op == "saga":
+        market.check_pick(state, seat, "saga", move["saga"])
+        sagas.check_contribute(state, seat, move["saga"], move["condition"], move.get("nog", True),
+                               move.get("bonus", False), move.get("pay"))
+    elif op == "invention":
+        market.check_pick(state, seat, "invention", move["invention"])
+        inventions.check_contribute(state, seat, move["invention"], move["condition"], move.get("pay"))
+    else:
+        raise IllegalMove(f"unknown Market Day option {op!r} (rulebook 6.0)")
 
 
 def _check_op(state: State, seat: int, move: dict[str, Any]) -> None:
@@ -253,8 +528,11 @@ def _check_op(state: State, seat: int, move: dict[str, Any]) -> None:
     elif t == "fisherman":
         board.check_fisherman(state, seat)
     elif t == "woodcutter":
-        if move.get("op") == "orchard":
+        op = move.get("op")
+        if op == "orchard":
             board.check_cut_orchard(state, seat)
+        elif op == "jump":
+            board.check_jump(state, seat)
         else:
             board.check_advance(state, seat)
     elif t == "farmer":
@@ -267,28 +545,62 @@ def _check_op(state: State, seat: int, move: dict[str, Any]) -> None:
             board.check_pick_apples(state, seat, move["tree"])
     elif t == "builder":
         if move.get("transport"):
-            board.check_upgrade(state, seat, move["transport"])
+            board.check_upgrade(state, seat, move["transport"], move.get("pay"))
         else:
-            board.check_build(state, seat, move["building"], move["space"])
+            board.check_build(state, seat, move["building"], move["space"], move.get("pay"))
     elif t == "restock":
         market.check_restock(state, seat, move["kind"], move["amount"], move.get("orchard", 0))
     elif t == "market_day":
-        market.check_trade(state, seat, list(move["give"]), move["take"])
+        _check_market_day(state, seat, move)
     else:
         raise IllegalMove(f"unknown move type {t!r}")
 
 
 def can_start_an_action(state: State, seat: int) -> bool:
     """True if any action may start now (used for 5.0 A: a seat that must act but cannot)."""
-    for move in candidates(state, seat):
-        if move["type"] in ("end_turn", "donate"):
-            continue
-        try:
-            check(state, seat, move)
-        except IllegalMove:
-            continue
-        return True
+    for kind in ACTIONS:
+        for move in action_moves(state, seat, kind):
+            try:
+                check(state, seat, move)
+            except IllegalMove:
+                continue
+            return True
     return False
+
+
+def _check_decision(state: State, seat: int, kind: str, move: dict[str, Any]) -> None:
+    t = move["type"]
+    if t != kind:
+        raise IllegalMove(f"the game waits for your {kind.replace('_', ' ')} decision first")
+    if t == "bid":
+        market.check_bid(state, seat, move["steps"])
+    elif t == "keep_card":
+        market.check_keep(state, seat, move["face"])
+    elif t == "knut":
+        if move["swap"] and state.decision["cards"] < 2:
+            raise IllegalMove("Knut saw only one card; there is nothing to swap")
+    elif t == "seers_tower":
+        sagas.check_seer(state, seat, move["adjust"])
+    elif t == "fireworks":
+        sagas.check_fireworks(state, seat)
+    elif t == "draw_reserve":
+        sagas.check_draw_reserve(state, seat, move["saga"], move["deck"])
+    elif t == "fishing_tokens":
+        board.check_catch(state, seat, move.get("put_back"))
+
+
+def _check_free(state: State, seat: int, move: dict[str, Any]) -> None:
+    t = move["type"]
+    if state.action is not None:
+        raise IllegalMove(f"finish your {state.action.kind} action first")
+    if t == "donate":
+        market.check_donate(state, seat, move.get("wood", 0), move.get("food"))
+    elif t == "use":
+        abilities.check_use(state, seat, move)
+    elif t == "recall":
+        sagas.check_recall(state, seat, move["saga"], move["card"])
+    elif t == "accuse":
+        abilities.check_accuse(state, seat, move["seat"])
 
 
 def check(state: State, seat: int, move: dict[str, Any]) -> None:
@@ -298,8 +610,14 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
     if pending_phase(state):
         raise NotYourTurn("the season is changing; nobody may move until it has (rulebook 4.3, 7.1)")
     if seat not in to_move(state):
-        raise NotYourTurn(f"it is not seat {seat}'s turn")
+        raise NotYourTurn(f"it is not seat {seat}'s decision")
     t = move.get("type")
+    kind = pending(state)
+    if kind is not None:
+        _check_decision(state, seat, kind, move)
+        return
+    if t in DECISIONS:
+        raise IllegalMove(f"there is no {t.replace('_', ' ')} decision to make now")
     a = state.action
     i = state.active
     assert i is not None
@@ -312,17 +630,26 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
     if t == "end_turn":
         if a is not None:
             raise IllegalMove(f"finish your {a.kind} action first")
-        if must_act(state, i):
+        if must_act(state, i) or state.recalled:
             if can_start_an_action(state, seat):
+                if state.recalled:
+                    raise IllegalMove("Nogs taken back from a Saga are for an action (rulebook 5.0 B)")
                 if state.markers[i].turns == 0:
                     raise IllegalMove("on the first turn every player carries out an action (rulebook 4.1)")
                 raise IllegalMove("your Step marker is strictly last, so you must carry out another "
                                   "action (rulebook 4.2 A)")
+        if move.get("cupola_clock"):
+            p = state.players[seat]
+            if not board.can_use(p, "cupola_clock"):
+                raise IllegalMove("the Cupola Clock is used once per season by its owner (appendix)")
+            if must_act(state, i):
+                raise IllegalMove("the Cupola Clock needs a turn that ends normally (appendix)")
+            positions = [m.pos for m in state.markers]
+            if clock_target(state, i, _next_free(positions, i, positions[i])) is None:
+                raise IllegalMove("the space behind your marker is taken, or you would be last (appendix)")
         return
-    if t == "donate":
-        if a is not None:
-            raise IllegalMove(f"finish your {a.kind} action first")
-        market.check_donate(state, seat, move.get("wood", 0), move.get("food"))
+    if t in FREE_MOVES:
+        _check_free(state, seat, move)
         return
     if a is not None and a.kind != t:
         raise IllegalMove(f"finish your {a.kind} action first")

@@ -1,17 +1,21 @@
-"""Derived, public parts of the Noggin player view: the forest trail, a readable Mine,
-storage and transport capacities, and who the active marker is.
+"""The Noggin player view: everything on the table, minus ``State.secret``, plus what a
+person needs to decide (the forest trail, a readable Mine, storage and transport
+capacities, who the active marker is, the cards on display with their names, the
+decision the game waits for) and the seat's own secret (its Friend or Foe card).
 
 Everything here is computed from the state and the content files; nothing depends on
-undrawn piles or the seed.
+undrawn piles, hidden card sides or the seed.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import board, content
+from services.rules.core import to_plain
+
+from . import board, content, market, sagas, turns
 from .content import BASIC
-from .state import TRANSPORTS, Player, State, key
+from .state import TRANSPORTS, Player, State, key, option
 
 SURFACE_ROW = -1
 """The row above the Mine where the Miner starts and may walk (set-up R, house rule)."""
@@ -85,3 +89,58 @@ def player_extras(p: Player) -> dict[str, Any]:
                     "room": {r: board.room(p, r) for r in BASIC}},
         "transport_capacity": {t: board.capacity(p, t) for t in TRANSPORTS},
     }
+
+
+def _cards(state: State) -> dict[str, Any]:
+    """Names and abilities of the cards on display (6.3-6.5), for people reading the view."""
+    sagas_out = []
+    for slot, saga in enumerate(state.sagas):
+        if saga is None:
+            sagas_out.append(None)
+            continue
+        info = content.saga_index()[saga.card]
+        sagas_out.append({"slot": slot, "name": info.name, "money": info.money,
+                          "characters": sorted(c for c, w in state.characters.items() if w == f"saga:{slot}"),
+                          "nogs": sagas.nogs_on(state, slot) + (sum(saga.current.nogs) if saga.current else 0)})
+    inv_out = []
+    for slot, inv in enumerate(state.inventions):
+        if inv is None:
+            inv_out.append(None)
+            continue
+        info = content.invention_index()[inv.card]
+        inv_out.append({"slot": slot, "name": info.name, "ability": info.ability, "once": info.once})
+    ch = state.counting_house
+    return {"saga_cards": sagas_out, "invention_cards": inv_out,
+            "counting_house_card": None if ch is None else {"card": ch, "name": content.counting_house_index()[ch].name},
+            "wheel_quarter": content.load().characters.wheel[state.wheel].name if state.reserve else None,
+            "nogbad_space": board.nogbad_space(state) if state.reserve else None,
+            "exchange_rate": market.rate(state) if state.market else 2}
+
+
+def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator): the state without ``secret``; per marker
+    its ``marker`` index and ``dummy``; ``active_seat``/``active_colour``; the forest trail,
+    Mine map, storage and transport capacities; the cards on display by name; ``pending``,
+    the decision the game waits for (``bid``, ``keep_card``, ``knut``, ``seers_tower``,
+    ``fireworks``, ``draw_reserve``, ``fishing_tokens`` or null); and ``my_loyalty``, the
+    seat's own Friend or Foe card (null for others and spectators). A Reserve card on a
+    Saga shows its resource side only (6.4); undrawn piles show counts only.
+    """
+    out = to_plain(state)
+    del out["secret"]
+    out["to_move"] = rules.to_move(state)
+    out["seat"] = seat
+    out["phase"] = rules.pending_phase(state)
+    out["outcome"] = rules.outcome(state)
+    out["pending"] = turns.pending(state) if state.markers else None
+    out.update(extras(state))
+    out.update(_cards(state))
+    for pv, p in zip(out["players"], state.players):
+        pv.update(player_extras(p))
+    for i, mv in enumerate(out["markers"]):
+        mv["marker"] = i
+        mv["dummy"] = state.markers[i].seat is None
+    loyalty = state.secret.get("loyalty") or []
+    out["my_loyalty"] = loyalty[seat] if (seat is not None and 0 <= seat < len(loyalty)
+                                          and option(state, "friend_or_foe")) else None
+    return out

@@ -104,6 +104,15 @@ def totals(state: State) -> dict[str, int]:
     if state.action is not None:
         for r, k in state.action.cart.items():
             out[r] += k
+    on_cards = [m for saga in state.sagas if saga is not None and saga.current is not None for m in saga.current.met]
+    on_cards += [m for inv in state.inventions if inv is not None for m in inv.met]
+    for m in on_cards:
+        if m is not None and m["paid"] in out:
+            out[m["paid"]] += 1
+    for p in state.players:
+        for held in p.locked.values():
+            for r, k in held.items():
+                out[r] += k
     return out
 
 

@@ -20,7 +20,7 @@ def test_where_the_cubes_start(players):
     starting tile, 8 at the market), V (2 Harvest per player at the market), W-Z player boards."""
     s = fresh(players)
     assert s.forest == [players + 2] * 5
-    assert s.market == {"stone": 8, "wood": 0, "fish": 0, "harvest": 2 * players, "gold": 0}
+    assert s.market == {"stone": 8, "wood": 0, "fish": 0, "harvest": 2 * players, "gold": 0, "coin": 0}
     assert sum(1 for c in s.mine.values() if c == "stone") == 12
     assert s.miner[0] == -1
     for p in s.players:

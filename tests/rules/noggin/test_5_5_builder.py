@@ -57,7 +57,7 @@ def test_gold_pays_a_shortfall():
     s.players[0].stock.update(wood=1, stone=0, gold=2)
     events = run(s, 0, {"type": "builder", "building": "new_land", "space": "beside"})
     paid = next(e for e in events if e.type == "BuildingBuilt").data["paid"]
-    assert paid == {"wood": 1, "gold": 2}
+    assert paid == ["gold", "gold", "wood"]
     assert s.market["gold"] == 2 and s.gold_supply == 5  # 3.7: spent resources go to the Nog Market
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from services.rules.core import IllegalMove
+from services.rules.noggin import content
 
 from .helpers import RULES, normal_turn, run, run_phase, seated, types
 
@@ -32,7 +33,7 @@ def test_change_of_season_steps():
     top = list(s.rows["top"])
     bottom = [t for t in s.rows["bottom"] if t]
     events = run_phase(s)
-    assert types(events)[:3] == ["CrowAdvanced", "SeasonAdvanced", "NogsReturned"]
+    assert types(events)[:4] == ["CrowAdvanced", "CrowTurned", "SeasonAdvanced", "NogsReturned"]
     assert s.crow == 7 and s.season == 2
     assert s.players[0].mountains == 10 and s.players[0].uses["miner"] == 0
     assert s.rows["bottom"] == top and len(s.rows["top"]) == 3 and s.buildings_drawn == 9
@@ -73,7 +74,9 @@ def test_season_five_year1_pile():
     s.crow = 5
     run_phase(s)
     assert s.season == 5 and len(s.year1_pile) == 18  # no tile was built in this state
-    assert sorted(s.year1_pile) == s.year1_pile and s.rows == {"top": [], "bottom": []}
+    assert sorted(s.year1_pile) == s.year1_pile
+    year2 = {b.id for b in content.load().buildings.year2}
+    assert len(s.rows["top"]) == len(s.rows["bottom"]) == 3 and set(s.rows["top"] + s.rows["bottom"]) <= year2
     normal_turn(s, 0, [40, 46, 47, 48])
     s.players[0].stock.update(wood=2, stone=1)
     pick = s.year1_pile[-1]

@@ -32,14 +32,19 @@ def test_final_scoring_numbers():
     p = s.players[0]
     p.stock.update(gold=2, stone=3, wood=2, fish=0, harvest=0)
     p.mountains, p.placed["miner"], p.score = 6, 4, 5
-    assert final_breakdown(s)[0] == {"play": 5, "gold": 4, "nogs": 6, "resources": 2, "total": 17}
+    assert final_breakdown(s)[0] == {"play": 5, "inventions": 0, "gold": 4, "buildings": 0, "coins": 0,
+                                     "nogs": 6, "resources": 2, "total": 17}
 
 
-def test_ties_share_the_win():
-    """9.0: tied players are all elected."""
+def test_nogbad_crowned_every_player_loses():
+    """9.0 (fault 1 of the Noggin issue): 3 seats, season 8 ending, the Crow one space from the
+    crown, seat 2 on 20 points and the others lower: Nogbad takes the crown, nobody wins,
+    and the top scorer is only Leader in Exile."""
     s = _last_season_end()
-    s.players[2].score = 3
-    s.players[1].score = 3
+    s.players[2].score = 20
+    s.players[1].score = 4
     run_phase(s)
     out = RULES.outcome(s)
-    assert out["winners"] == [1, 2] and out["scores"] == [10, 13, 13]
+    assert out["crown"] == "nogbad" and out["winning_side"] == "nogbad"
+    assert out["winners"] == [] and out["leader_in_exile"] == [2] and "council_of_elders" not in out
+    assert out["scores"][2] == max(out["scores"])

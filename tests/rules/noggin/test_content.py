@@ -29,7 +29,8 @@ def test_gold_tiles_have_one_gold_and_nine_galleries():
 def test_a_tile_that_breaks_the_totals_is_refused():
     """The schema checks cross-file totals (set-up C Stone = starting tile + market)."""
     data = {n: json.loads((content.CONTENT_DIR / f"{n}.json").read_text()) for n in
-            ("setup", "popularity", "fishing", "transports", "buildings", "forest", "mine")}
+            ("setup", "popularity", "fishing", "transports", "buildings", "forest", "mine", "reserve", "sagas",
+             "inventions", "counting_house", "characters")}
     data["mine"]["tiles"][0]["rows"][0] = "G###"
     with pytest.raises(ValidationError, match="Stone"):
         content.Content.model_validate(data)
