@@ -14,7 +14,8 @@ def play_embedded(table: Table, game_id: str, bots: Sequence[Any], move_cap: int
     Args:
         table: any Table (embedded ports and inline phases make it synchronous).
         game_id: a game of ``table``.
-        bots: one bot per seat with ``choose(moves) -> move``.
+        bots: one bot per seat with ``choose(moves) -> move`` (a greedy bot also gets the
+            seat's player view and the game's name).
         move_cap: failure guard.
         on_move: called as ``on_move(seat, legal_moves, chosen)`` before each move.
     Returns:
@@ -32,7 +33,11 @@ def play_embedded(table: Table, game_id: str, bots: Sequence[Any], move_cap: int
             raise RuntimeError(f"game {game_id} waits for phase {rules.pending_phase(state)!r}")
         seat = to_move[0]
         legal = rules.legal_moves(state, seat)
-        move = bots[seat].choose(legal)
+        bot = bots[seat]
+        if getattr(bot, "kind", "") == "greedy":  # it decides from the seat's player view only
+            move = bot.choose(legal, rules.view(state, seat), rules.name)
+        else:
+            move = bot.choose(legal)
         if on_move is not None:
             on_move(seat, legal, move)
         table.play(game_id, seat, move, version)

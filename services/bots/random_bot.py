@@ -70,14 +70,18 @@ class RandomBot:
         return None  # pragma: no cover - the loop returns or raises
 
 
-BOTS = {"random": RandomBot}
-"""Built-in bots by name: ``name -> class(seed, name=...)``."""
+def bot_classes() -> dict[str, Any]:
+    """Built-in bots by name: ``name -> class(seed, name=...)`` (random, greedy)."""
+    from .greedy_bot import GreedyBot
+
+    return {"random": RandomBot, "greedy": GreedyBot}
 
 
-def make_bot(kind: str, seed: str | int, name: str | None = None) -> RandomBot:
-    """A built-in bot of ``kind`` (see :data:`BOTS`). Raises ValueError for an unknown kind."""
+def make_bot(kind: str, seed: str | int, name: str | None = None) -> Any:
+    """A built-in bot of ``kind`` (see :func:`bot_classes`). Raises ValueError for an unknown kind."""
+    classes = bot_classes()
     try:
-        cls = BOTS[kind]
+        cls = classes[kind]
     except KeyError:
-        raise ValueError(f"unknown bot {kind!r}; built-in bots: {', '.join(sorted(BOTS))}") from None
+        raise ValueError(f"unknown bot {kind!r}; built-in bots: {', '.join(sorted(classes))}") from None
     return cls(seed, name=name or kind)

@@ -211,6 +211,19 @@ class Rules(ABC):
         """What the state hash covers (the whole state unless a game says otherwise)."""
         return state
 
+    # -- search -------------------------------------------------------------------
+    def determinise(self, state: Any, seat: int | None, seed: str) -> Any:
+        """A copy of ``state`` in which everything ``seat`` may not see is replaced by a sample
+        drawn with ``seed`` from what it could be (information-set search). Games whose state
+        holds no hidden information return a plain copy; undrawn piles are never in a state,
+        so a search that draws with its own chance never reads their true order."""
+        return self.copy(state)
+
+    def state_from_view(self, view: dict[str, Any], seed: str) -> Any:
+        """A full state rebuilt from a player view (its hidden parts sampled with ``seed``), for
+        bots that only see what a client sees. Raises NotImplementedError if the game cannot."""
+        raise NotImplementedError(f"{self.name} cannot rebuild a state from a view")
+
 
 def _first_errors(exc: ValidationError) -> str:
     parts = []

@@ -227,6 +227,7 @@ def walk(state: State, seat: int, square: list[int]) -> list[Event]:
     data = {"seat": seat, "square": list(square)}
     if free_walk(state, seat):
         data["free"] = True
+        data["artefact"] = "moon_stone"
     return [Event("MinerWalked", data)]
 
 

@@ -175,7 +175,10 @@ def evict(state: State, seat: int, by: str, pay: list[str] | None) -> list[Event
     who scores 6 (6.2, appendix). ``NogbadEvicted``, ``PointsScored``, ``NogbadMoved``."""
     chars, food, points = EVICTIONS[by]
     paid = _paid(state, seat, ["food"] * food, pay, "the eviction")
-    events = [Event("NogbadEvicted", {"seat": seat, "by": by, "paid": paid, "space": nogbad_space(state)}),
+    data = {"seat": seat, "by": by, "paid": paid, "space": nogbad_space(state)}
+    if by in ("romf", "graculus"):
+        data["artefact"] = "roman_medal"
+    events = [Event("NogbadEvicted", data),
               Event("PointsScored", {"seat": seat, "points": points, "for": "evicting nogbad"})]
     keeper = dungeon_keeper(state)
     if keeper is None:

@@ -116,8 +116,10 @@ def contribute(state: State, seat: int, slot: int, condition: int, pay: list[str
                             "paid": cubes[0] if cubes else None, "at": at}
     if free:
         data["free"] = True
+        data["building"] = "blacksmith"
     if need == "olaf" and state.characters["olaf"] != CASTLE and not boat:
         data["character"] = False  # Inventor's Workshop: Olaf stays where he is
+        data["building"] = "inventors_workshop"
     a = state.action
     if need != "olaf" and a is not None and a.olaf and cubes and cubes[0] != need and cubes[0] not in ("gold", "coin"):
         data["olaf"] = True

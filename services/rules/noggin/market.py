@@ -212,8 +212,10 @@ def settle_auction(state: State) -> list[Event]:
     cost = bid_cost(state, seat, au["bid"])
     to = landing(state, i, cost)
     assert to is not None
-    return [Event("AuctionWon", {"seat": seat, "card": au["card"], "steps": au["bid"], "paid": cost,
-                                 "marker": i, "to": to})]
+    data = {"seat": seat, "card": au["card"], "steps": au["bid"], "paid": cost, "marker": i, "to": to}
+    if cost < au["bid"]:
+        data["artefact"] = "ring_of_nudrug"
+    return [Event("AuctionWon", data)]
 
 
 def check_keep(state: State, seat: int, face: str) -> None:
@@ -297,8 +299,11 @@ def restock(state: State, seat: int, kind: str, amount: int, orchard: int) -> li
     """Move the cubes from the Nog Market to the fjord, or to the Orchard and forest (5.6).
     ``Restocked`` with ``seat, kind, amount, orchard, forest`` (zone of each forest cube)."""
     forest = forest_places(state, amount - orchard) if kind == "trees" else []
-    return [Event("Restocked", {"seat": seat, "kind": kind, "amount": amount,
-                                "orchard": orchard if kind == "trees" else 0, "forest": forest})]
+    data = {"seat": seat, "kind": kind, "amount": amount, "orchard": orchard if kind == "trees" else 0,
+            "forest": forest}
+    if amount in NET_AMOUNTS:
+        data["artefact"] = "butterfly_net"
+    return [Event("Restocked", data)]
 
 
 # -- donations (7.2) ---------------------------------------------------------------------------

@@ -42,6 +42,14 @@ def phase_ops(state: State, phase: str) -> list[Op]:
             Op("board", "resume_turns")]
 
 
+def spared(state: State) -> dict[str, str]:
+    """Seat -> the action space whose Nogs the Silver Gong saves from Nogbad's trap (appendix)."""
+    space = nogbad_space(state)
+    if space is None or space == "market_day":
+        return {}
+    return {str(p.seat): space for p in state.players if p.placed.get(space) and has_artefact(p, "silver_gong")}
+
+
 def trapped(state: State) -> dict[str, str]:
     """Seat -> the action space whose Nogs Nogbad traps at this Change of Season (7.1, 8.0):
     where he now stands, never Market Day, never the Silver Gong owner's Nogs."""
@@ -59,7 +67,8 @@ def change_season(state: State) -> list[Event]:
     returned = [sum(n for a, n in p.placed.items() if a in ACTIONS and caught.get(str(p.seat)) != a)
                 for p in state.players]
     events = [Event("SeasonAdvanced", {"season": season, "name": season_name(season)}),
-              Event("NogsReturned", {"nogs": returned, "trapped": caught})]
+              Event("NogsReturned", {"nogs": returned, "trapped": caught, **(
+                  {"spared": spared(state), "artefact": "silver_gong"} if spared(state) else {})})]
     if season_name(season) == "winter":
         events.append(Event("HarvestsWilted", {"harvest": [sum(p.fields) for p in state.players]}))
     return events

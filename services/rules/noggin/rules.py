@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 from services.rules.core import Event, GameConfig, IllegalMove, Op, Rules
 from services.rules.core.errors import BadConfig
 
-from . import abilities, board, characters, decks, inventions, market, phases, sagas, scoring, turns, views
+from . import abilities, board, characters, decks, inventions, market, observe, phases, sagas, scoring, turns, views
 from .moves import Move
 from .state import State, copy_state, evolve, option
 
@@ -341,6 +341,14 @@ class NogginRules(Rules):
     def hash_view(self, state: State) -> Any:
         """The whole state, secrets included (the hash is shown only once the game is over)."""
         return state
+
+    def determinise(self, state: State, seat: int | None, seed: str) -> State:
+        """A copy with what ``seat`` cannot see sampled (see :mod:`.observe`)."""
+        return observe.determinise(state, seat, seed)
+
+    def state_from_view(self, view: dict[str, Any], seed: str) -> State:
+        """A state rebuilt from ``view`` with its hidden parts sampled (see :mod:`.observe`)."""
+        return observe.state_from_view(view, seed)
 
 
 __all__ = ["NogginRules", "OPERATIONS", "VARIANTS", "option"]

@@ -124,6 +124,8 @@ def contribute(state: State, seat: int, slot: int, condition: int, nog: bool, bo
                             "paid": cubes[0] if cubes else None, "nog": 1 if nog else 0}
     if bonus:
         data["bonus"] = True
+    if need in CHARACTERS and not slots and not boat:
+        data["artefact"] = "knuts_carriage" if need == "knut" and has_artefact(p, "knuts_carriage") else "nookas_knife"
     if not market_day:
         data["market_day"] = False
     events = [Event("SagaConditionMet", data)]

@@ -79,6 +79,7 @@ class Player:
     orchard_cut: bool = False
     accused: bool = False
     unmasked: bool = False
+    shown: str = ""  # the Friend or Foe card shown when the seat was accused
 
 
 @dataclass(slots=True)
@@ -228,7 +229,7 @@ def _copy_player(p: Player) -> Player:
     return Player(p.seat, p.colour, p.mountains, p.reserve, dict(p.stock), list(p.fields), p.orchard,
                   dict(p.buildings), list(p.transports), dict(p.placed), dict(p.uses), p.score,
                   list(p.counting_house), list(p.inventions), list(p.used), list(p.turn_used), p.forge,
-                  dict(p.locked), dict(p.tile_nogs), p.orchard_cut, p.accused, p.unmasked)
+                  dict(p.locked), dict(p.tile_nogs), p.orchard_cut, p.accused, p.unmasked, p.shown)
 
 
 def _copy_saga(s: Saga | None) -> Saga | None:
@@ -1011,6 +1012,7 @@ def _loyalty_dealt(s: State, d: dict) -> None:
 
 def _accused(s: State, d: dict) -> None:
     s.players[d["seat"]].accused = True
+    s.players[d["accused"]].shown = d["card"]
     if d["right"]:
         s.players[d["accused"]].unmasked = True
 

@@ -1,0 +1,196 @@
+"""A seeded batch of whole Noggin games between built-in bots, played on the forward model.
+
+``python -m services.bots.batch --games 300 --seed 1`` plays the games in worker
+processes (no store, no services: the rules core alone), mixing 2-4 players, the
+variants and random and greedy bots, each from the batch seed, and prints how often
+every action, character ability, Counting House artefact, Invention, Year 2 building,
+variant and ending occurred. ``--require-all`` exits 1 if any of them never occurred or
+a game failed; ``--report PATH`` writes the counts as JSON.
+
+An artefact or building "occurred" when it took effect: used as an ability
+(``AbilityUsed``), or named by the ``artefact``/``building`` field an event carries when
+a card changes what happens (the Ring of Nudrug's cheaper bid, a free Walk of the Moon
+Stone, the Silver Gong sparing Nogs, ...). An Invention occurred when it was completed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+GREEDY_SHARE = 0.5
+"""Chance that a seat is played by the greedy bot (the others are random)."""
+VARIANT_SHARE = 0.3
+"""Chance that each variant is on in a game (Friend or Foe only at 4 players)."""
+MOVE_CAP = 20_000
+
+
+def _seed(*parts: Any) -> str:
+    return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:16]
+
+
+def game_setup(seed: str, index: int) -> tuple[int, dict[str, bool], list[str]]:
+    """Players, variants and bot kinds of game ``index`` of a batch (all from the seed)."""
+    from services.rules.noggin.rules import VARIANTS
+
+    rng = random.Random(_seed(seed, index, "setup"))
+    players = rng.choice((2, 3, 4))
+    options = {v: True for v in VARIANTS if rng.random() < VARIANT_SHARE and (v != "friend_or_foe" or players == 4)}
+    bots = ["greedy" if rng.random() < GREEDY_SHARE else "random" for _ in range(players)]
+    return players, options, bots
+
+
+def play_one(seed: str, index: int) -> dict[str, Any]:
+    """Play game ``index`` to its end; return its counts (or the error)."""
+    from services.bots.random_bot import make_bot
+    from services.rules.core import GameConfig, get_rules
+    from services.rules.core.forward import apply, apply_phase, chance_from, resolve
+
+    players, options, kinds = game_setup(seed, index)
+    rules = get_rules("noggin")
+    config = GameConfig(game="noggin", players=players, options=options)
+    rules.validate_config(config)
+    chance = chance_from(_seed(seed, index, "game"))
+    bots = [make_bot(k, _seed(seed, index, "seat", s)) for s, k in enumerate(kinds)]
+    state = rules.new_state()
+    counts: Counter[str] = Counter()
+    out: dict[str, Any] = {"index": index, "players": players, "options": sorted(options), "bots": kinds}
+    try:
+        created = rules.created_event(config)
+        rules.evolve(state, created)
+        events = resolve(rules, state, rules.setup_ops(config), chance)
+        moves = 0
+        while rules.outcome(state) is None:
+            if moves >= MOVE_CAP:
+                raise RuntimeError(f"no end after {MOVE_CAP} moves")
+            if rules.pending_phase(state):
+                events = apply_phase(rules, state, chance)
+            else:
+                seat = rules.to_move(state)[0]
+                legal = rules.legal_moves(state, seat)
+                if not legal:
+                    raise RuntimeError(f"seat {seat} has no legal move")
+                bot = bots[seat]
+                move = bot.choose(legal, rules.view(state, seat), "noggin") if bot.kind == "greedy" \
+                    else bot.choose(legal)
+                events = apply(rules, state, seat, move, chance, checked=True)
+                moves += 1
+            count_events(events, counts)
+        outcome = rules.outcome(state)
+        out.update(moves=moves, crown=outcome["crown"], counts=dict(counts))
+    except Exception as exc:  # a failed game is reported with its seed, the batch goes on
+        out.update(error=f"{type(exc).__name__}: {exc}", counts=dict(counts))
+    return out
+
+
+def count_events(events: list[Any], counts: Counter[str]) -> None:
+    """Add what ``events`` show occurred to ``counts`` (keys ``<category>:<name>``)."""
+    from services.rules.noggin import content
+
+    ch = content.counting_house_index()
+    year2 = {b.id for b in content.load().buildings.year2}
+    for e in events:
+        d = e.data
+        t = e.type
+        if t == "ActionStarted":
+            counts[f"action:{d['action']}"] += 1
+        elif t == "CharacterUsed":
+            counts[f"character:{d['character']}"] += 1
+        elif t == "AbilityUsed":
+            card = d["card"]
+            counts[(f"artefact:{card}" if card in ch else f"ability:{card}")] += 1
+        elif t == "CrowTurned" and d.get("used"):
+            counts[f"artefact:{d['used']}"] += 1
+        elif t == "SagaEndStage" and d.get("fireworks"):
+            counts["artefact:fireworks"] += 1
+        elif t == "InventionCompleted":
+            counts[f"invention:{d['card']}"] += 1
+        elif t == "BuildingBuilt" and d["building"] in year2:
+            counts[f"year2:{d['building']}"] += 1
+        elif t == "GameEnded":
+            counts[f"ending:{d['crown']}"] += 1
+        if t in ("BuildingBuilt", "TransportUpgraded") and d.get("genie"):
+            counts["artefact:good_genie"] += 1
+        if d.get("artefact"):
+            counts[f"artefact:{d['artefact']}"] += 1
+
+
+def expected() -> dict[str, list[str]]:
+    """Every name the batch must see at least once, by category."""
+    from services.rules.noggin import content
+    from services.rules.noggin.rules import VARIANTS
+    from services.rules.noggin.state import ACTIONS
+
+    c = content.load()
+    return {"action": list(ACTIONS), "character": [x.id for x in c.characters.characters],
+            "artefact": [x.id for x in c.counting_house.cards], "invention": [x.id for x in c.inventions.inventions],
+            "year2": [b.id for b in c.buildings.year2], "variant": list(VARIANTS), "ending": ["noggin", "nogbad"]}
+
+
+def run_batch(games: int, seed: str, workers: int) -> list[dict[str, Any]]:
+    """Play the batch (in ``workers`` processes) and return every game's result, in order."""
+    if workers <= 1:
+        return [play_one(seed, i) for i in range(games)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(play_one, [seed] * games, range(games), chunksize=4))
+
+
+def totals(results: list[dict[str, Any]]) -> Counter[str]:
+    """Counts over the batch, plus ``variant:<name>`` (games played with it)."""
+    total: Counter[str] = Counter()
+    for r in results:
+        total.update(r["counts"])
+        for v in r["options"]:
+            total[f"variant:{v}"] += 1
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    parser = argparse.ArgumentParser(description="a seeded batch of embedded Noggin bot games")
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--report", help="write the counts as JSON")
+    parser.add_argument("--require-all", action="store_true",
+                        help="exit 1 if a game failed or anything expected never occurred")
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    results = run_batch(args.games, args.seed, args.workers)
+    elapsed = time.monotonic() - start
+    total = totals(results)
+    failed = [r for r in results if "error" in r]
+    console = Console()
+    missing = []
+    for category, names in expected().items():
+        table = Table(title=f"{category} ({args.games} games)")
+        table.add_column(category)
+        table.add_column("occurred", justify="right")
+        for name in names:
+            n = total.get(f"{category}:{name}", 0)
+            if n == 0:
+                missing.append(f"{category}:{name}")
+            table.add_row(name, str(n) if n else "[red]0[/red]")
+        console.print(table)
+    moves = sum(r.get("moves", 0) for r in results)
+    print(f"batch: {args.games} games, seed {args.seed}, {moves} moves in {elapsed:.1f} s; "
+          f"{len(failed)} failed; never occurred: {', '.join(missing) or 'none'}")
+    for r in failed:
+        print(f"game {r['index']} (players {r['players']}, options {r['options']}, bots {r['bots']}): {r['error']}")
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as f:
+            json.dump({"games": results, "totals": dict(total), "missing": missing}, f, indent=1)
+    return 1 if args.require_all and (failed or missing) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""The greedy bot: a one-move look-ahead on points and progress.
+
+For each legal move it applies the move with the forward model
+(:mod:`services.rules.core.forward`) to a copy of the state it may know — rebuilt from
+its player view, the hidden parts sampled (``Rules.state_from_view``), chance drawn with
+its own seed — and keeps the move whose result scores best for its seat by
+:func:`evaluate`; ties go to its own seeded generator. It never reads the true hidden
+state: the embedded driver hands it the seat's player view, the HTTP driver reads it
+from the gateway.
+
+For a game without an evaluation here it plays like the random bot.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from services.rules.core import IllegalMove, get_rules
+from services.rules.core.forward import apply, chance_from
+
+from .client import Conflict
+from .random_bot import MoveClient
+
+EXPLORE = 0.1
+"""Share of decisions made at random, so that a batch of greedy games varies (epsilon-greedy)."""
+MAX_EVALUATED = 48
+"""At most this many legal moves are looked at per decision (a seeded sample); moves on
+cards, bids and other decisions are always looked at."""
+ALWAYS = ("saga", "invention", "auction", "evict", "character", "keep_card", "seers_tower", "fireworks", "bid",
+          "builder", "restock", "use", "donate", "draw_reserve", "knut", "fishing_tokens")
+
+
+def noggin_value(state: Any, seat: int) -> float:
+    """How good ``state`` looks for ``seat`` in Noggin (rulebook 9.0 and 6.4-6.5): the final
+    score if the game ended now, plus what is under way (Nogs on Sagas and Inventions, Nogs
+    out on actions that will come home), plus Noggin's progress toward the crown (every
+    player loses if Nogbad takes it), minus a great deal if he has lost it."""
+    from services.rules.noggin import content, sagas as sagas_mod
+    from services.rules.noggin.scoring import final_breakdown
+
+    p = state.players[seat]
+    value = float(final_breakdown(state)[seat]["total"])
+    value += sum(p.placed.values())
+    value += 0.5 * sum(p.stock[r] for r in ("fish", "harvest")) + 1.0 * sum(p.stock[r] for r in ("stone", "wood"))
+    if state.action is not None and state.action.seat == seat:
+        value += sum(state.action.cart.values())
+    year1 = content.year1_ids()
+    value += 8.0 * len(p.buildings) + 4.0 * sum(1 for b in p.buildings if b not in year1)
+    value += 4.0 * len(p.transports) + 1.0 * sum(p.tile_nogs.values())
+    # a face-up Counting House card scores 2 at every Change of Season still to come, and acts
+    seasons_left = max(0, 8 - state.season)
+    value += sum(2.0 * seasons_left + 3.0 for c in p.counting_house if c["up"])
+    value += sum(sum(held.values()) for held in p.locked.values())
+    for saga in state.sagas:
+        if saga is None:
+            continue
+        own = sum(c["nogs"][seat] for c in saga.done) + (saga.current.nogs[seat] if saga.current else 0)
+        value += 2.5 * own
+        if saga.current is not None:
+            value += 1.5 * sum(1 for m in saga.current.met if m is not None)
+        value += 3.0 * len(saga.done)
+    for inv in state.inventions:
+        if inv is not None:
+            value += 3.0 * sum(1 for m in inv.met if m is not None and m["seat"] == seat)
+    value += 12.0 * (len(state.players) + 1 - state.dragon)
+    if state.ended is not None and state.ended.get("crown") == "nogbad":
+        value -= 50.0
+    if sagas_mod.needs_draw(state) is not None:
+        value += 1.0
+    return value
+
+
+EVALUATIONS: dict[str, Callable[[Any, int], float]] = {"noggin": noggin_value}
+"""Evaluation functions by game name."""
+
+
+def _kind(move: dict[str, Any]) -> str:
+    return move.get("op", move["type"]) if move["type"] == "market_day" else move["type"]
+
+
+class GreedyBot:
+    """A seat played by one-move look-ahead (see the module docstring).
+
+    Args:
+        seed: seeds the bot's generator and its chance for simulated draws.
+        name: shown in standings and reports.
+    """
+
+    kind = "greedy"
+
+    def __init__(self, seed: str | int, name: str = "greedy"):
+        self.seed = str(seed)
+        self.name = name
+        self.rng = random.Random(self.seed)
+        self.decisions = 0
+
+    def choose(self, moves: list[dict[str, Any]], view: dict[str, Any] | None = None,
+               game: str | None = None) -> dict[str, Any]:
+        """The best of ``moves`` for the seat of ``view`` (the player view), or a random one when
+        there is no view or no evaluation for ``game``. Raises ValueError if there are no moves."""
+        if not moves:
+            raise ValueError("no legal moves to choose from")
+        self.decisions += 1
+        evaluate = EVALUATIONS.get(game or "")
+        if view is None or evaluate is None or len(moves) == 1 or self.rng.random() < EXPLORE:
+            return moves[self.rng.randrange(len(moves))]
+        rules = get_rules(game)
+        seat = view["seat"]
+        base = rules.state_from_view(view, f"{self.seed}:{self.decisions}")
+        pool = [m for m in moves if _kind(m) in ALWAYS]
+        rest = [m for m in moves if _kind(m) not in ALWAYS]
+        if len(pool) + len(rest) > MAX_EVALUATED:
+            rest = self.rng.sample(rest, max(0, min(len(rest), MAX_EVALUATED - len(pool))))
+            pool = pool if len(pool) <= MAX_EVALUATED else self.rng.sample(pool, MAX_EVALUATED)
+        best: list[dict[str, Any]] = []
+        best_value = float("-inf")
+        chance = chance_from(f"{self.seed}:sim:{self.decisions}")
+        for move in pool + rest:
+            state = rules.copy(base)
+            try:
+                apply(rules, state, seat, move, chance, checked=True)
+            except IllegalMove:
+                continue
+            value = evaluate(state, seat)
+            if value > best_value + 1e-9:
+                best, best_value = [move], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(move)
+        if not best:
+            return moves[self.rng.randrange(len(moves))]
+        return best[self.rng.randrange(len(best))]
+
+    def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5) -> dict[str, Any] | None:
+        """Make one move for the seat of ``token`` through the gateway (reads its view and legal
+        moves first). Same contract as :meth:`RandomBot.play`."""
+        for attempt in range(attempts):
+            legal = client.legal_moves(game_id, token)
+            if not legal["moves"]:
+                return None
+            view = client.view(game_id, token)  # type: ignore[attr-defined]
+            if view["version"] != legal["version"]:
+                continue
+            move = self.choose(legal["moves"], view["view"], view["view"].get("config", {}).get("game"))
+            try:
+                result = client.move(game_id, token, move, legal["version"])
+            except Conflict:
+                if attempt == attempts - 1:
+                    raise
+                continue
+            return {**result, "move": move}
+        return None

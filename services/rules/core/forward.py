@@ -1,0 +1,69 @@
+"""The forward model: moves and phases applied straight to a state, with no store or Table.
+
+This is the rules core's interface for search (bots, simulations, benchmarks, rules
+tests): :func:`apply` resolves one move exactly as the coordinator does — check, plan,
+run each operation (deck operations with the given chance), evolve, follow-ups — but on
+a state the caller owns. :func:`clone` copies a state cheaply; a game's
+:meth:`~services.rules.core.game.Rules.determinise` replaces what a seat cannot see by
+a sample, so search never reads hidden information.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .chance import Chance
+from .events import Event
+from .game import ChanceFactory, Op, Rules
+
+
+def chance_from(seed: str) -> ChanceFactory:
+    """A chance factory from a seed (a game's own seed, or a bot's for determinised search)."""
+    return lambda label: Chance(seed, label)
+
+
+def resolve(rules: Rules, state: Any, ops: list[Op], chance: ChanceFactory) -> list[Event]:
+    """Run ``ops`` and then every follow-up on ``state`` in place; return the events."""
+    out: list[Event] = []
+    while ops:
+        for op in ops:
+            events = rules.handle(state, op, chance if op.domain == "deck" else None)
+            for e in events:
+                rules.evolve(state, e)
+            out.extend(events)
+        ops = rules.follow_up(state)
+    return out
+
+
+def apply(rules: Rules, state: Any, seat: int, move: dict[str, Any], chance: ChanceFactory,
+          checked: bool = False) -> list[Event]:
+    """Resolve ``move`` of ``seat`` on ``state`` in place and return its events.
+
+    Args:
+        rules: the game's rules.
+        state: changed in place (pass :func:`clone` of it to keep the original).
+        seat: the seat moving.
+        move: a move dict; parsed and checked unless ``checked`` (a move taken from
+            ``legal_moves`` of this very state may skip both).
+        chance: where deck operations draw from.
+    Raises:
+        MalformedMove, IllegalMove, NotYourTurn: the move is refused; ``state`` is unchanged.
+    """
+    if not checked:
+        move = rules.parse_move(move)
+        rules.require_turn(state, seat)
+        rules.check(state, seat, move)
+    return resolve(rules, state, rules.plan(state, seat, move), chance)
+
+
+def apply_phase(rules: Rules, state: Any, chance: ChanceFactory) -> list[Event]:
+    """Run the pending phase (if any) on ``state`` in place; return its events (``[]`` if none)."""
+    phase = rules.pending_phase(state)
+    if not phase:
+        return []
+    return resolve(rules, state, rules.phase_ops(state, phase), chance)
+
+
+def clone(rules: Rules, state: Any) -> Any:
+    """A copy of ``state`` that search may change freely."""
+    return rules.copy(state)
