@@ -134,5 +134,111 @@ def random_game(players: int, seed: str, bot_seed: int = 0, cap: int = 5000):
         assert moves < cap, "failure guard: the game did not end"
 
 
-__all__ = ["BASIC", "RULES", "fresh", "new_game", "normal_turn", "random_game", "run", "run_phase",
-           "seated", "state_hash", "totals", "types"]
+__all__ = ["BASIC", "RULES", "activate_nogbad", "fresh", "give", "legal", "new_game", "normal_turn", "own_building",
+           "own_card", "own_invention", "points", "put_invention", "put_reserve", "put_saga", "random_game", "run",
+           "run_phase", "scenario", "seated", "state_hash", "totals", "types"]
+
+
+# -- scenario builders for the whole game (Sagas, cards, characters, Nogbad) ---------------
+
+def scenario(players: int = 3, seed: str = "7", options: dict | None = None, season: int = 1,
+             positions: list[int] | None = None, seat: int = 0) -> State:
+    """A state after set-up (with ``options``), markers in seat order, every first turn done,
+    the Runestone under the last marker, ``seat`` to act in ``season``. Positions default to
+    ``seat``'s marker on the season's first space and the others 6, 7, 8 Steps ahead."""
+    state = RULES.new_state()
+    config = GameConfig(game="noggin", players=players, options=options or {})
+    RULES.evolve(state, RULES.created_event(config))
+    _resolve(state, RULES.setup_ops(config), seed)
+    from services.rules.noggin.state import Marker
+
+    colours = ["red", "blue", "yellow", "green"]
+    state.markers = [Marker(colour=c, seat=i if i < players else None) for i, c in enumerate(colours)]
+    base = 10 * (season - 1)
+    if positions is None:
+        positions = [base + 6 + k for k in range(4)]
+        positions[seat] = base
+        positions = [p if i == seat else base + 5 + i for i, p in enumerate(positions)]
+    return normal_turn(state, seat, positions)
+
+
+def give(state: State, seat: int, **stock: int) -> State:
+    """Set cubes in ``seat``'s stock (stone, wood, fish, harvest, gold, coin)."""
+    state.players[seat].stock.update(stock)
+    return state
+
+
+def own_card(state: State, seat: int, card: str, up: bool = True) -> State:
+    """Give ``seat`` Counting House card ``card`` (face up by default) with its Nog."""
+    state.players[seat].counting_house.append({"card": card, "up": up})
+    return state
+
+
+def own_invention(state: State, seat: int, card: str) -> State:
+    """Give ``seat`` Invention ``card``."""
+    state.players[seat].inventions.append(card)
+    return state
+
+
+def own_building(state: State, seat: int, building: str, space: str = "meadow") -> State:
+    """Give ``seat`` building ``building`` on ``space``."""
+    state.players[seat].buildings[building] = space
+    return state
+
+
+def put_reserve(state: State, slot: int, needs: list[str], deck: str = "B", bonus: bool = False,
+                card: str | None = None) -> State:
+    """Put a Reserve card asking for ``needs`` on Saga ``slot`` (resource side up); ``card``
+    is its hidden identity (default: a content card of ``deck`` with that front, else any)."""
+    from services.rules.noggin import content
+    from services.rules.noggin.state import ReserveCard
+
+    saga = state.sagas[slot]
+    assert saga is not None
+    if card is None:
+        same = [c.id for c in content.load().reserve.decks[deck] if c.needs == needs and c.bonus == bonus]
+        card = same[0] if same else content.reserve_ids(deck)[0]
+    n = len(state.players)
+    saga.current = ReserveCard(deck=deck, needs=list(needs), met=[None] * len(needs), nogs=[0] * n, bonus=bonus)
+    cards = list(state.secret["saga_cards"])
+    cards[slot] = card
+    state.secret["saga_cards"] = cards
+    return state
+
+
+def put_saga(state: State, slot: int, card: str, done: list[dict] | None = None) -> State:
+    """Replace the Saga in ``slot`` by ``card`` with completed Reserve cards ``done``
+    (``{"deck", "card", "nogbad", "nogs"}``, first completed first)."""
+    from services.rules.noggin import content
+    from services.rules.noggin.state import Saga
+
+    state.sagas[slot] = Saga(card=card, needed=content.saga_index()[card].reserve, done=list(done or []))
+    return state
+
+
+def put_invention(state: State, slot: int, card: str) -> State:
+    """Replace the Invention in ``slot`` by ``card`` with no condition met."""
+    from services.rules.noggin import content
+    from services.rules.noggin.state import Invention
+
+    info = content.invention_index()[card]
+    state.inventions[slot] = Invention(card=card, needs=list(info.needs), met=[None] * len(info.needs))
+    return state
+
+
+def activate_nogbad(state: State, quarter: int) -> State:
+    """Nogbad active on ``quarter`` of the Wheel of Infamy (0 fish, 1 home, 2 bears, 3 news)."""
+    state.nogbad = "active"
+    state.wheel = quarter
+    return state
+
+
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    """The legal moves of ``seat``."""
+    return RULES.legal_moves(state, seat)
+
+
+def points(events: list[Event], seat: int, why: str | None = None) -> int:
+    """Points ``seat`` scored in ``events`` (only those ``for`` ``why`` if given)."""
+    return sum(e.data["points"] for e in events if e.type == "PointsScored" and e.data["seat"] == seat
+               and (why is None or e.data["for"] == why))
