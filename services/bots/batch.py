@@ -65,7 +65,7 @@ def play_one(seed: str, index: int) -> dict[str, Any]:
     try:
         created = rules.created_event(config)
         rules.evolve(state, created)
-        events = resolve(rules, state, rules.setup_ops(config), chance)
+        count_events([created, *resolve(rules, state, rules.setup_ops(config), chance)], counts)
         moves = 0
         while rules.outcome(state) is None:
             if moves >= MOVE_CAP:
@@ -96,9 +96,17 @@ def count_events(events: list[Any], counts: Counter[str]) -> None:
 
     ch = content.counting_house_index()
     year2 = {b.id for b in content.load().buildings.year2}
+    from services.rules.core import SEALED
+    from services.rules.noggin.state import visibility
+
     for e in events:
         d = e.data
         t = e.type
+        counts[f"event:{t}"] += 1
+        kind = visibility(t)
+        if (kind == "public") != (e.to is None) or (kind == "sealed") != (e.to == SEALED) \
+                or (kind == "private" and e.to != d.get("seat")):
+            counts[f"leak:{t}"] += 1
         if t == "ActionStarted":
             counts[f"action:{d['action']}"] += 1
         elif t == "CharacterUsed":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import requests
 
 from services.bots.client import GatewayClient
@@ -50,3 +51,44 @@ def test_the_seed_and_pile_order_never_leave_the_deck_service(stack):
     view = spectator_view["view"]
     assert isinstance(view["mine_drawn"], int) and isinstance(view["buildings_drawn"], int)
     assert all(isinstance(n, int) for n in view["transport_piles"].values())
+
+
+def _stream(gateway_url: str, gid: str, version: int, token: str | None = None) -> list[dict]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    text = requests.get(f"{gateway_url}/games/{gid}/stream", params={"max_events": version},
+                        headers=headers, timeout=60).text
+    return [json.loads(line[len("data: "):]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+@pytest.mark.rules("noggin:secrets/loyalty-private", "noggin:secrets/sealed-events-never-sent",
+                   "noggin:secrets/spectator-public-only", "noggin:secrets/reserve-back-not-in-view")
+def test_friend_or_foe_cards_and_sealed_cards_stay_hidden_through_the_stack(stack):
+    """Variants and 6.4 through the gateway: in a 4-seat Friend or Foe game, each seat's SSE
+    stream carries its own card and no other seat's; a spectator's carries public events only;
+    no stream ever carries a sealed event (the identity of a face-down Reserve card); views
+    show a seat its own card only."""
+    with GatewayClient(stack.gateway_url) as client:
+        gid = client.create_game("noggin", 4, seed="fof-secrets", options={"friend_or_foe": True})["game_id"]
+        tokens = [client.take_seat(gid, s) for s in range(4)]
+        bots = [RandomBot(f"fof-{s}") for s in range(4)]
+        for _ in range(MOVES):
+            game = client.game(gid)
+            if game["status"] == "phase":
+                client.wait(gid, after=game["version"], timeout=5)
+                continue
+            [seat] = game["to_move"]
+            bots[seat].play(client, gid, tokens[seat])
+        version = client.game(gid)["version"]
+        views = [client.view(gid, tokens[s])["view"] for s in range(4)]
+        spectator = client.view(gid)["view"]
+    cards = [v["my_loyalty"] for v in views]
+    assert set(cards) <= {"noggin", "nogbad"} and spectator["my_loyalty"] is None
+    streams = {s: _stream(stack.gateway_url, gid, version, tokens[s]) for s in range(4)}
+    streams[None] = _stream(stack.gateway_url, gid, version)
+    for seat, messages in streams.items():
+        assert [m["version"] for m in messages] == list(range(1, version + 1))
+        events = [e for m in messages for e in m["events"]]
+        assert all(e["to"] in (None, seat) for e in events) and all(e["to"] != -1 for e in events)
+        dealt = [e["data"]["card"] for e in events if e["type"] == "LoyaltyDealt"]
+        assert dealt == ([] if seat is None else [cards[seat]])
+        assert all(e["type"] not in ("ReserveCardSealed", "ReservePoolSealed") for e in events)

@@ -19,7 +19,7 @@ from typing import Any
 from services.rules.core import Event, IllegalMove
 
 from . import content
-from .board import can_use, has_artefact, room
+from .board import can_use, has_artefact, nogbad_space, room
 from .characters import check_crow_step
 from .content import BASIC, CHARACTERS
 from .decks import reserve_left
@@ -108,6 +108,8 @@ def check_use(state: State, seat: int, move: dict[str, Any]) -> None:
         action = move.get("action")
         if action not in ACTIONS or p.placed[action] < 1:
             raise IllegalMove("the War Banner takes back one of your Nogs from an action space (appendix)")
+        if action == nogbad_space(state) and action != "market_day":
+            raise IllegalMove("no Nog comes back from the space where Nogbad is (rulebook 8.0)")
         _pay(state, seat, ["food"], move.get("pay"), "1 Food")
     elif card == "potion":
         r = move.get("resource")

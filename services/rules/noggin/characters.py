@@ -92,6 +92,8 @@ def check_character(state: State, seat: int, move: dict[str, Any]) -> None:
             raise IllegalMove('Noggin names the "owner" seat and the "action" space of the Nog he replaces')
         if state.players[owner].placed[action] < 1:
             raise IllegalMove(f"seat {owner} has no Nog on the {action} space (rulebook 6.1)")
+        if action == nogbad_space(state) and action != "market_day":
+            raise IllegalMove("no Nog comes back from the space where Nogbad is (rulebook 8.0)")
     elif ch == "nooka":
         slot, deck = move.get("saga"), move.get("deck")
         if slot is None or not 0 <= slot < len(state.sagas) or state.sagas[slot] is None:

@@ -1080,6 +1080,23 @@ def _final_scored(s: State, d: dict) -> None:
     s.final = {k: (list(v) if isinstance(v, list) else v) for k, v in d.items()}
 
 
+PRIVATE_EVENTS = frozenset({"LoyaltyDealt", "ReserveCardsPeeked", "KnutOrdered"})
+"""Events only the seat they name may see: its Friend or Foe card (variants), the cards Knut or
+the Telescope showed it (6.1, appendix), the order Knut chose (6.1)."""
+SEALED_EVENTS = frozenset({"ReserveCardSealed", "ReservePoolSealed"})
+"""Events no client may see: the identity (so the back) of a Reserve card lying resource side
+up (6.4), the cards of a Reserve deck made again from its discard pile."""
+
+
+def visibility(event_type: str) -> str:
+    """``"private"``, ``"sealed"`` or ``"public"``: who may see events of this type."""
+    if event_type in PRIVATE_EVENTS:
+        return "private"
+    if event_type in SEALED_EVENTS:
+        return "sealed"
+    return "public"
+
+
 _HANDLERS = {
     "GameCreated": _game_created,
     "TurnOrderDrawn": _turn_order_drawn,
