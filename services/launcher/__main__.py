@@ -1,7 +1,7 @@
 """``python -m services.launcher``: the main job behind ``make run``.
 
 Starts the whole stack (Redis, the four services, the Celery worker, the gateway) as
-separate processes, plays a small tournament between random bots through the gateway
+separate processes, plays a small tournament between built-in bots through the gateway
 with a progress bar, prints the standings, then keeps serving until Ctrl-C (or, with
 ``--once``, exits: 0 if every game ended by the rules). Every process it started is
 stopped on the way out, however it leaves.
@@ -18,8 +18,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-
-from rich.console import Console
 
 from services.common.config import Settings
 
@@ -46,6 +44,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--game", default="noggin", help="game to play (default noggin)")
     p.add_argument("--report", type=Path, help="write the tournament report (JSON) here")
     p.add_argument("--parallel", type=int, default=3, help="games played at once (default 3)")
+    p.add_argument("--bots", default="random,greedy",
+                   help="comma-separated bot per seat, repeated round the table (default random,greedy)")
+    p.add_argument("--variants", default="", help="comma-separated variants for every game (default none)")
     p.add_argument("--move-cap", type=int, default=20_000, help="failure guard: abandon a game after this many moves")
     p.add_argument("--data-dir", type=Path,
                    help="this run's directory for Redis data and logs (default <LONGHOUSE_DATA_DIR>/run-<timestamp>)")
@@ -80,13 +81,18 @@ def shown(path: Path) -> str:
         return str(path)
 
 
+def split(text: str) -> list[str]:
+    """``"a, b,,c"`` -> ``["a", "b", "c"]``."""
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the main job; returns the exit code (0 ok, 1 a game failed, 2 the stack failed)."""
-    from services.tournament.display import play_with_progress, print_results
+    from services.tournament.display import play_with_progress, print_results, report_console
     from services.tournament.runner import TournamentConfig
 
     args = parse_args(argv)
-    console = Console()
+    console = report_console()
     settings = Settings()
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C must stop the stack even when started from a script that ignores SIGINT
@@ -104,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{name} (pid {pid})" for name, pid in stack.pids().items()), soft_wrap=True)
         if args.games:
             config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=str(args.seed),
-                                      move_cap=args.move_cap, parallel=args.parallel)
+                                      move_cap=args.move_cap, parallel=args.parallel, bots=split(args.bots),
+                                      options={v: True for v in split(args.variants)})
             report = play_with_progress(stack.gateway_url, config, console)
             print_results(report, console, args.report)
             if report.failed:

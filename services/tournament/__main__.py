@@ -10,9 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from rich.console import Console
 
-from .display import play_with_progress, print_results
+
+from .display import play_with_progress, print_results, report_console
 from .runner import DEFAULT_MOVE_CAP, TournamentConfig
 
 
@@ -24,14 +24,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=3)
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--seed", default="7")
-    p.add_argument("--bots", default="random", help="comma-separated bot per seat, repeated (default random)")
+    p.add_argument("--bots", default="random,greedy",
+                   help="comma-separated bot per seat, repeated round the table (default random,greedy)")
+    p.add_argument("--variants", default="", help="comma-separated variants for every game (default none)")
     p.add_argument("--parallel", type=int, default=3)
     p.add_argument("--move-cap", type=int, default=DEFAULT_MOVE_CAP)
     p.add_argument("--report", type=Path)
     args = p.parse_args(argv)
-    console = Console()
+    console = report_console()
     config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=args.seed,
                               bots=[b.strip() for b in args.bots.split(",") if b.strip()],
+                              options={v.strip(): True for v in args.variants.split(",") if v.strip()},
                               move_cap=args.move_cap, parallel=args.parallel)
     report = play_with_progress(args.url, config, console)
     print_results(report, console, args.report)

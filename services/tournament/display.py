@@ -14,6 +14,18 @@ from .models import GameReport, TournamentReport
 from .runner import TournamentConfig, run_tournament
 
 
+REPORT_WIDTH = 120
+"""Columns for tables written to a file or pipe (a terminal keeps its own width)."""
+
+
+def report_console() -> Console:
+    """A console for tables: the terminal's width, or :data:`REPORT_WIDTH` when not a terminal,
+    so that piped and logged tables are not cut."""
+    import sys
+
+    return Console() if sys.stdout.isatty() else Console(width=REPORT_WIDTH)
+
+
 def play_with_progress(base_url: str, config: TournamentConfig, console: Console) -> TournamentReport:
     """Run the tournament with a rich progress bar (games finished, moves made)."""
     lock = threading.Lock()
@@ -66,7 +78,7 @@ def winner_text(g: GameReport) -> str:
     seats = ",".join(map(str, g.winner))
     if g.winning_side == "nogbad":
         exile = ",".join(map(str, g.leader_in_exile)) or "-"
-        return f"Nogbad ({seats} won)" if seats else f"Nogbad: all lost (exile leader {exile})"
+        return f"Nogbad: {seats}" if seats else f"Nogbad (exile {exile})"
     if g.winning_side == "noggin":
         return f"Noggin: {seats or '-'}"
     return seats or "-"
@@ -74,7 +86,8 @@ def winner_text(g: GameReport) -> str:
 
 def games_table(report: TournamentReport) -> Table:
     """One row per game: id, moves, how it ended, winners, scores, start of the state hash."""
-    table = Table(title="Games")
+    table = Table(title="Games (Noggin: the crown's side, then the winning seats; "
+                        "Nogbad: every seat lost)" if report.sides else "Games")
     for col in ("#", "game id", "moves", "ended by", "winner", "scores", "state hash"):
         table.add_column(col, no_wrap=True)
     for g in report.games:

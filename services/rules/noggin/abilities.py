@@ -137,7 +137,7 @@ def _check_boat(state: State, seat: int, move: dict[str, Any]) -> None:
     """The Flying Boat: 1 Food moves a character from a Saga or Invention card to another
     card that asks for it, meeting that condition (appendix; house rule: the Food is the
     condition's cube, and a Saga condition takes a Nog or gives the point as usual)."""
-    from . import inventions, sagas
+    from . import sagas
 
     ch = move.get("character")
     where = state.characters.get(ch or "", "")

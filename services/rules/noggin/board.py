@@ -22,7 +22,7 @@ from services.rules.core import Event, IllegalMove
 from . import content
 from .content import BASIC
 from .payments import check_payment, default_payment
-from .state import Action, Player, State, key, option, place_tile, season_name
+from .state import Action, Player, State, key, place_tile, season_name
 
 BLOCKED_BY_NOGBAD = {0: "fisherman", 2: "woodcutter"}
 """Actions Nogbad blocks from his quarter of the Wheel of Infamy: the fjord and the woods (8.0)."""
