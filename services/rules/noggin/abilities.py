@@ -75,6 +75,8 @@ def check_use(state: State, seat: int, move: dict[str, Any]) -> None:
     if not owns(state, seat, card):
         raise IllegalMove(f"you do not own {card} (face up, for a Counting House card)")
     once = ONCE.get(card)
+    if state.recalled and card in ("knuts_seat", "royal_kitchens", "windmill"):
+        raise IllegalMove("Nogs taken back from a Saga are only for an action (rulebook 5.0 B)")
     if once and not can_use(p, card):
         raise IllegalMove(f"{card} was already used this {once} (its Nog is laid down, rulebook 6.3, 6.5)")
     if card == "knuts_seat":
@@ -144,6 +146,8 @@ def _check_boat(state: State, seat: int, move: dict[str, Any]) -> None:
     if ch not in CHARACTERS or not (where.startswith("saga:") or where.startswith("invention:")):
         raise IllegalMove("the Flying Boat moves a character who is on a Saga or Invention card (appendix)")
     target, slot, cond = move.get("to"), move.get("slot"), move.get("condition")
+    if state.recalled and (target == "invention" or move.get("nog")):
+        raise IllegalMove("Nogs taken back from a Saga are only for an action (rulebook 5.0 B)")
     if f"{target}:{slot}" == where:
         raise IllegalMove("the Flying Boat moves the character to another card (appendix)")
     if target == "saga":

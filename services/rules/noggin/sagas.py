@@ -215,7 +215,7 @@ def seer_matters(state: State) -> int | None:
         return None
     owner = owner_of(state, "seers_tower")
     n = nogs_on(state, end["saga"])
-    if owner is None or (n % NOGS_PER_DRAGON_STEP not in (0, 1)) or n == 0:
+    if owner is None or n % NOGS_PER_DRAGON_STEP not in (0, 1):
         return None
     return owner
 
@@ -332,10 +332,11 @@ def recall_sources(state: State, seat: int) -> list[tuple[int, int]]:
 
 def check_recall(state: State, seat: int, slot: int, card: int) -> None:
     """5.0 B: with no Nog left on the Mountains space, on the seat's own turn and between
-    actions, a Nog may come back from an unfinished Saga for an action."""
+    actions, a Nog may come back from an unfinished Saga for an action; more may follow,
+    from more than one Saga, when the action needs more than one."""
     if state.action is not None:
         raise IllegalMove(f"finish your {state.action.kind} action first")
-    if state.players[seat].mountains > 0:
+    if state.players[seat].mountains > 0 and not state.recalled:
         raise IllegalMove("Nogs come back from a Saga only when none is left on your Mountains space (rulebook 5.0)")
     if (slot, card) not in recall_sources(state, seat):
         raise IllegalMove("you have no Nog on that card of an unfinished Saga (rulebook 5.0)")

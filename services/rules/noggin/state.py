@@ -846,6 +846,8 @@ def _saga_cleared(s: State, d: dict) -> None:
     s.sagas[slot] = None
     s.saga_vacant = [*s.saga_vacant, slot]
     s.saga_end = None
+    if s.action is not None and s.action.saga == slot:
+        s.action.saga = None  # the Saga of this Market Day is done; its replacement is another card (6.0)
 
 
 def _nogs_recalled(s: State, d: dict) -> None:

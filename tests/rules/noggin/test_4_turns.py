@@ -5,12 +5,13 @@ import pytest
 
 from services.rules.core import IllegalMove, NotYourTurn
 
-from .helpers import RULES, normal_turn, run, seated, types
+from .helpers import RULES, fresh, normal_turn, run, run_phase, seated, types
 
 FISH1 = {"type": "fisherman", "draws": 1}
 MARKET = {"type": "market_day", "give": ["wood", "wood"], "take": "stone"}
 
 
+@pytest.mark.rules("noggin:4.1/single-action", "noggin:4.1/in-turn-order")
 def test_first_turn_single_action_then_next_in_order():
     """4.1: the first player takes a single action and, now ahead of everyone, ends the turn;
     the next marker in turn order acts next; the Runestone stays until all have moved."""
@@ -24,6 +25,7 @@ def test_first_turn_single_action_then_next_in_order():
     assert s.markers[1].pos == 1 and RULES.to_move(s) == [2]
 
 
+@pytest.mark.rules("noggin:4.1/runestone-after-first-turns", "noggin:4.2/dummies-move")
 def test_first_round_ends_with_dummy_and_runestone_moves():
     """4.1 and 4.2: after every marker (the dummy too) has had its first turn the Runestone
     moves to the last marker, whose seat acts next."""
@@ -38,6 +40,7 @@ def test_first_round_ends_with_dummy_and_runestone_moves():
     assert RULES.to_move(s) == [1]
 
 
+@pytest.mark.rules("noggin:4.2/a-last-must-act")
 def test_strictly_last_must_act_again():
     """4.2 A: a marker still strictly last after an action must act again (end_turn refused)."""
     s = normal_turn(seated(3), 0, [10, 14, 16, 18])
@@ -49,6 +52,7 @@ def test_strictly_last_must_act_again():
     assert {"type": "end_turn"} not in RULES.legal_moves(s, 0)
 
 
+@pytest.mark.rules("noggin:4.2/b-between-may-end", "noggin:4.1/no-sharing", "noggin:4.3/runestone-to-last", "noggin:4.3/last-plays-next")
 def test_between_may_end_turn_with_no_sharing():
     """4.2 B: neither first nor last, the seat may end its turn; the no-sharing rule (4.1) then
     pushes its marker to the next free space, and the Runestone moves under the last marker (4.3)."""
@@ -56,11 +60,13 @@ def test_between_may_end_turn_with_no_sharing():
     run(s, 0, {"type": "fisherman", "draws": 2})  # onto 12, level with seat 1
     assert s.markers[0].pos == 12 and RULES.to_move(s) == [0]
     assert {"type": "end_turn"} in RULES.legal_moves(s, 0)
+    RULES.check(s, 0, FISH1)  # ... or act again
     events = run(s, 0, {"type": "end_turn"})
     assert [e.data["to"] for e in events if e.type == "TurnEnded"] == [14]  # 12 and 13 taken
     assert s.runestone == 12 and RULES.to_move(s) == [1]
 
 
+@pytest.mark.rules("noggin:4.2/c-first-must-end")
 def test_strictly_first_ends_turn():
     """4.2 C: a marker strictly first after an action ends the turn at once."""
     s = normal_turn(seated(3), 0, [10, 11, 12, 13])
@@ -69,6 +75,7 @@ def test_strictly_first_ends_turn():
     assert RULES.to_move(s) == [1]
 
 
+@pytest.mark.rules("noggin:4.2/nine-step-limit")
 def test_nine_step_limit():
     """4.2: a Step marker never equals or passes the Runestone, so at most 9 Steps a turn."""
     s = normal_turn(seated(3), 0, [10, 19, 12, 13])
@@ -82,6 +89,7 @@ def test_nine_step_limit():
     RULES.check(s, 0, {"type": "builder", "transport": "boat"})  # 19 is free and below 20
 
 
+@pytest.mark.rules("noggin:4.2/dummies-move")
 def test_dummy_moves_when_last():
     """4.2 last paragraph: a dummy marker that becomes last moves to the next unoccupied space
     beyond the first marker ahead of it, inside the same move's events."""
@@ -102,6 +110,7 @@ def test_not_your_turn():
         RULES.check(s, 1, FISH1)
 
 
+@pytest.mark.rules("noggin:5.0/no-nogs-end-turn")
 def test_no_nogs_ends_turn_past_a_marker():
     """5.0 A: a seat that must act but has no Nog left ends its turn, its marker moving to the
     next empty space ahead of at least one other marker."""
@@ -121,6 +130,7 @@ def test_end_turn_refused_mid_action():
         RULES.check(s, 0, {"type": "end_turn"})
 
 
+@pytest.mark.rules("noggin:4.1/turn-ends-when-not-last")
 def test_last_in_the_first_round_acts_until_no_longer_last():
     """4.1: the last marker of the first round keeps acting while it is still strictly last;
     once level with or ahead of a marker its turn ends (no-sharing push)."""
@@ -154,6 +164,7 @@ def test_dummy_first_in_order_moves_off_the_start_space():
     assert events[-1].type == "TurnStarted" and events[-1].data["seat"] == 0
 
 
+@pytest.mark.rules("noggin:4.2/nine-step-limit")
 @pytest.mark.parametrize("move,cost", [
     ({"type": "restock", "kind": "fish", "amount": 4}, 2),
     ({"type": "fisherman", "draws": 4}, 4),
@@ -185,6 +196,7 @@ def test_market_day_first_trade_costs_the_step_later_trades_are_free():
     assert s.markers[0].pos == 19
 
 
+@pytest.mark.rules("noggin:4.1/no-sharing", "noggin:4.3/runestone-to-last", "noggin:4.3/last-plays-next")
 def test_no_sharing_applies_to_every_marker_after_turns():
     """4.1 no-sharing: after any turn ends no two markers share a space (checked over play)."""
     from .helpers import random_game
@@ -202,3 +214,52 @@ def test_no_sharing_applies_to_every_marker_after_turns():
                 assert replay.markers[e.data["marker"]].pos == min(pos)  # 4.3: the last acts
                 checked += 1
     assert replay.ended is not None and checked > 20
+
+
+@pytest.mark.rules("noggin:4.1/no-sharing-example", "noggin:4.1/no-sharing")
+def test_red_ending_on_blues_space_moves_to_the_next_free_space():
+    """4.1 example: at the end of his turn Red may not share Blue's space; Red moves on to the
+    next free space clockwise."""
+    s = normal_turn(seated(3), 0, [10, 12, 15, 16])
+    assert (s.markers[0].colour, s.markers[1].colour) == ("red", "blue")
+    run(s, 0, {"type": "fisherman", "draws": 2})  # Red onto 12, Blue's space (sharing mid-turn is fine)
+    assert s.markers[0].pos == s.markers[1].pos == 12
+    events = run(s, 0, {"type": "end_turn"})
+    assert [e.data["to"] for e in events if e.type == "TurnEnded"] == [13]
+    assert s.markers[0].pos == 13 and s.markers[1].pos == 12
+
+
+@pytest.mark.rules("noggin:4.1/in-turn-order")
+@pytest.mark.parametrize("seed", ["1", "2", "5", "9"])
+def test_first_turns_follow_the_drawn_order(seed):
+    """4.1: the first turns follow the order drawn at set-up (E): the seats start their first
+    turns in the order of their markers; the Runestone waits on the Nog Moon meanwhile."""
+    s = fresh(3, seed)
+    expected = [m.seat for m in s.markers if m.seat is not None]
+    started = [s.markers[s.active].seat]
+    draws = 4
+    while len(started) < 3 or s.markers[s.active].turns == 0:
+        seat = RULES.to_move(s)[0]
+        assert s.runestone == 0
+        events = run(s, seat, {"type": "fisherman", "draws": max(draws, 1)})
+        draws -= 1
+        started += [e.data["seat"] for e in events if e.type == "TurnStarted"]
+        if all(m.turns for m in s.markers):
+            break
+    assert started[:3] == expected
+
+
+@pytest.mark.rules("noggin:4.3/season-changes")
+def test_the_season_changes_at_once_when_the_runestone_reaches_the_nog_moon():
+    """4.3: when the Runestone reaches or passes the Nog Moon the season changes at once: the
+    turn that moved it is followed by no other turn; nobody moves until the Change of Season."""
+    s = normal_turn(seated(3), 0, [8, 11, 12, 13])
+    run(s, 0, {"type": "fisherman", "draws": 4})  # 8 -> 12: level, may end
+    events = run(s, 0, {"type": "end_turn"})  # pushed to 14; the last marker is on 11
+    assert [e.data["to"] for e in events if e.type == "RunestoneMoved"] == [11]
+    assert "TurnStarted" not in types(events)
+    assert RULES.pending_phase(s) == "change_of_season" and RULES.to_move(s) == []
+    with pytest.raises(NotYourTurn, match="season is changing"):
+        RULES.check(s, 1, FISH1)
+    events = run_phase(s)
+    assert s.season == 2 and events[-1].type == "TurnStarted" and RULES.to_move(s) == [1]

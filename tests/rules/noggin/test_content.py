@@ -9,6 +9,7 @@ from services.rules.noggin import content
 from services.rules.noggin.board import orient
 
 
+@pytest.mark.rules("noggin:1.0/fishing-tokens")
 def test_content_loads_with_provenance():
     """Every item says where it comes from: a rulebook section or "reconstructed"."""
     c = content.load()
@@ -36,6 +37,7 @@ def test_a_tile_that_breaks_the_totals_is_refused():
         content.Content.model_validate(data)
 
 
+@pytest.mark.rules("noggin:5.1/discover-orientation")
 def test_orientation_turns_then_flips():
     """5.1: choose any orientation, then flip horizontally or vertically."""
     rows = ["A###", "####", "####", "####"]
