@@ -27,6 +27,9 @@ from typing import Any
 
 GREEDY_SHARE = 0.5
 """Chance that a seat is played by the greedy bot (the others are random)."""
+STYLE_FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0)
+"""A greedy seat's style: each evaluation weight times one of these, drawn per seat, so that a
+batch sees many ways of playing (some build, some chase Sagas, some hoard)."""
 VARIANT_SHARE = 0.3
 """Chance that each variant is on in a game (Friend or Foe only at 4 players)."""
 MOVE_CAP = 20_000
@@ -47,6 +50,15 @@ def game_setup(seed: str, index: int) -> tuple[int, dict[str, bool], list[str]]:
     return players, options, bots
 
 
+def style(seed: str) -> dict[str, float]:
+    """A greedy seat's evaluation weights: each default weight times a factor of
+    :data:`STYLE_FACTORS` drawn with ``seed``."""
+    from services.bots.greedy_bot import NOGGIN_WEIGHTS
+
+    rng = random.Random(seed)
+    return {k: v * rng.choice(STYLE_FACTORS) for k, v in NOGGIN_WEIGHTS.items()}
+
+
 def play_one(seed: str, index: int) -> dict[str, Any]:
     """Play game ``index`` to its end; return its counts (or the error)."""
     from services.bots.random_bot import make_bot
@@ -59,6 +71,9 @@ def play_one(seed: str, index: int) -> dict[str, Any]:
     rules.validate_config(config)
     chance = chance_from(_seed(seed, index, "game"))
     bots = [make_bot(k, _seed(seed, index, "seat", s)) for s, k in enumerate(kinds)]
+    for s, bot in enumerate(bots):
+        if bot.kind == "greedy":
+            bot.weights = style(_seed(seed, index, "style", s))
     state = rules.new_state()
     counts: Counter[str] = Counter()
     out: dict[str, Any] = {"index": index, "players": players, "options": sorted(options), "bots": kinds}
