@@ -19,8 +19,7 @@ from typing import Any, Callable
 from services.rules.core import IllegalMove, get_rules
 from services.rules.core.forward import apply, chance_from
 
-from .client import Conflict
-from .random_bot import MoveClient
+from .random_bot import MoveClient, play_through
 
 EXPLORE = 0.1
 """Share of decisions made at random, so that a batch of greedy games varies (epsilon-greedy)."""
@@ -149,19 +148,10 @@ class GreedyBot:
     def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5) -> dict[str, Any] | None:
         """Make one move for the seat of ``token`` through the gateway (reads its view and legal
         moves first). Same contract as :meth:`RandomBot.play`."""
-        for attempt in range(attempts):
-            legal = client.legal_moves(game_id, token)
-            if not legal["moves"]:
-                return None
+        def decide(legal: dict[str, Any]) -> dict[str, Any] | None:
             view = client.view(game_id, token)  # type: ignore[attr-defined]
             if view["version"] != legal["version"]:
-                continue
-            move = self.choose(legal["moves"], view["view"], view["view"].get("config", {}).get("game"))
-            try:
-                result = client.move(game_id, token, move, legal["version"])
-            except Conflict:
-                if attempt == attempts - 1:
-                    raise
-                continue
-            return {**result, "move": move}
-        return None
+                return None  # the game moved on between the two reads
+            return self.choose(legal["moves"], view["view"], view["view"].get("config", {}).get("game"))
+
+        return play_through(client, game_id, token, decide, attempts)

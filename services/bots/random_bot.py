@@ -10,7 +10,7 @@ the same choices, so a seeded game between random bots is reproducible.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from .client import Conflict
 
@@ -55,19 +55,33 @@ class RandomBot:
             Conflict: still stale after ``attempts`` reads.
             GatewayError: the gateway refused the move for another reason.
         """
-        for attempt in range(attempts):
-            legal = client.legal_moves(game_id, token)
-            if not legal["moves"]:
-                return None
-            move = self.choose(legal["moves"])
-            try:
-                result = client.move(game_id, token, move, legal["version"])
-            except Conflict:
-                if attempt == attempts - 1:
-                    raise
-                continue
-            return {**result, "move": move}
-        return None  # pragma: no cover - the loop returns or raises
+        return play_through(client, game_id, token, lambda legal: self.choose(legal["moves"]), attempts)
+
+
+def play_through(client: MoveClient, game_id: str, token: str,
+                 decide: Callable[[dict[str, Any]], dict[str, Any] | None], attempts: int = 5) -> dict[str, Any] | None:
+    """One move of the seat of ``token`` through the gateway, shared by the built-in bots: read
+    the legal moves, ``decide(legal)`` (``None``: read again), post the choice with the version
+    the moves came with; on a 409 read and decide again, at most ``attempts`` times.
+
+    Returns ``{"version", "events", "move"}``, or ``None`` if the seat has no legal move now.
+    Raises :class:`Conflict` if still stale after ``attempts`` reads.
+    """
+    for attempt in range(attempts):
+        legal = client.legal_moves(game_id, token)
+        if not legal["moves"]:
+            return None
+        move = decide(legal)
+        if move is None:
+            continue
+        try:
+            result = client.move(game_id, token, move, legal["version"])
+        except Conflict:
+            if attempt == attempts - 1:
+                raise
+            continue
+        return {**result, "move": move}
+    return None
 
 
 def bot_classes() -> dict[str, Any]:

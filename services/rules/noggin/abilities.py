@@ -23,7 +23,7 @@ from .board import can_use, has_artefact, nogbad_space, room
 from .characters import check_crow_step
 from .content import BASIC, CHARACTERS
 from .decks import reserve_left
-from .payments import check_payment, default_payment
+from .payments import pay_for
 from .state import ACTIONS, CASTLE, State, option, season_name
 
 FREE_ABILITIES = ("knuts_seat", "royal_kitchens", "windmill", "nookas_kitchen_garden", "omruds_ornamental_garden",
@@ -46,17 +46,6 @@ def owns(state: State, seat: int, card: str) -> bool:
     """The seat owns ``card``: a face-up artefact, an Invention won or a Year 2 building built."""
     p = state.players[seat]
     return has_artefact(p, card) or card in p.inventions or card in p.buildings
-
-
-def _pay(state: State, seat: int, slots: list[str], pay: list[str] | None, what: str) -> list[str]:
-    p = state.players[seat]
-    if pay is None:
-        cubes = default_payment(p, slots)
-        if cubes is None:
-            raise IllegalMove(f"you cannot pay {what}")
-        return cubes
-    check_payment(p, slots, sorted(pay), what)
-    return sorted(pay)
 
 
 def _lock_need(state: State, seat: int, card: str) -> dict[str, int]:
@@ -93,7 +82,7 @@ def check_use(state: State, seat: int, move: dict[str, Any]) -> None:
             raise IllegalMove("the Windmill takes 1 or 2 Harvest with its Nog (appendix)")
         if p.mountains < 1:
             raise IllegalMove("the Windmill needs a Nog from your Mountains space (appendix)")
-        _pay(state, seat, ["harvest"] * k, move.get("pay"), f"{k} Harvest")
+        pay_for(state.players[seat], ["harvest"] * k, move.get("pay"), f"{k} Harvest")
     elif card in ("nookas_kitchen_garden", "omruds_ornamental_garden", "royal_horse_trough"):
         r = move.get("resource")
         if r not in _lock_need(state, seat, card):
@@ -112,7 +101,7 @@ def check_use(state: State, seat: int, move: dict[str, Any]) -> None:
             raise IllegalMove("the War Banner takes back one of your Nogs from an action space (appendix)")
         if action == nogbad_space(state) and action != "market_day":
             raise IllegalMove("no Nog comes back from the space where Nogbad is (rulebook 8.0)")
-        _pay(state, seat, ["food"], move.get("pay"), "1 Food")
+        pay_for(state.players[seat], ["food"], move.get("pay"), "1 Food")
     elif card == "potion":
         r = move.get("resource")
         if r not in BASIC or p.stock[r] < 1:
@@ -167,7 +156,7 @@ def _check_boat(state: State, seat: int, move: dict[str, Any]) -> None:
             raise IllegalMove("an Invention condition needs a Nog (rulebook 6.5)")
     else:
         raise IllegalMove('the Flying Boat goes "to" a "saga" or an "invention"')
-    _pay(state, seat, ["food"], move.get("pay"), "1 Food")
+    pay_for(state.players[seat], ["food"], move.get("pay"), "1 Food")
 
 
 def use(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
@@ -187,7 +176,7 @@ def use(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     elif card == "windmill":
         k = move["harvest"]
         data["nogs"] = 1
-        data["paid"] = _pay(state, seat, ["harvest"] * k, move.get("pay"), "Harvest")
+        data["paid"] = pay_for(state.players[seat], ["harvest"] * k, move.get("pay"), "Harvest")
         extra.append(Event("PointsScored", {"seat": seat, "points": WINDMILL_POINTS[k], "for": "windmill"}))
     elif card in ("nookas_kitchen_garden", "omruds_ornamental_garden", "royal_horse_trough"):
         data["locked"] = {move["resource"]: 1}
@@ -195,7 +184,7 @@ def use(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
         return [Event("CrowTurned", {"quarter": (state.wheel + move["direction"]) % 4, "by": "darkness tome",
                                      "seat": seat, "used": "darkness_tome"})]
     elif card == "war_banner":
-        data["paid"] = _pay(state, seat, ["food"], move.get("pay"), "1 Food")
+        data["paid"] = pay_for(state.players[seat], ["food"], move.get("pay"), "1 Food")
         data["action_nog"] = move["action"]
     elif card == "potion":
         data["gained"] = {move["resource"]: 1}
@@ -215,7 +204,7 @@ def _boat(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     from . import inventions, sagas
 
     ch = move["character"]
-    paid = _pay(state, seat, ["food"], move.get("pay"), "1 Food")
+    paid = pay_for(state.players[seat], ["food"], move.get("pay"), "1 Food")
     events = [Event("CharacterMoved", {"character": ch, "to": CASTLE, "by": "flying boat"})]
     if move["to"] == "saga":
         return events + sagas.contribute(state, seat, move["slot"], move["condition"], bool(move.get("nog")), False,

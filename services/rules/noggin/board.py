@@ -21,7 +21,7 @@ from services.rules.core import Event, IllegalMove
 
 from . import content
 from .content import BASIC
-from .payments import check_payment, default_payment
+from .payments import pay_for
 from .state import Action, Player, State, key, place_tile, season_name
 
 BLOCKED_BY_NOGBAD = {0: "fisherman", 2: "woodcutter"}
@@ -488,20 +488,6 @@ def transport_cost() -> list[str]:
     return ["wood"] * content.load().transports.cost.wood
 
 
-def chosen_payment(p: Player, slots: list[str], pay: list[str] | None, what: str) -> list[str]:
-    """The cubes a move pays: ``pay`` if it names them (checked), else the default payment.
-
-    Raises :class:`IllegalMove` if the seat cannot pay or ``pay`` does not fit the cost.
-    """
-    if pay is None:
-        default = default_payment(p, slots)
-        if default is None:
-            raise IllegalMove(f"you cannot pay {what} (Gold or coins may replace any resource, rulebook 5.1, 6.6)")
-        return default
-    check_payment(p, slots, sorted(pay), what)
-    return sorted(pay)
-
-
 BESIDE = "beside"
 """Where the New Land tile goes: beside the Player Board, on no board space (5.5, appendix)."""
 
@@ -564,7 +550,7 @@ def check_build(state: State, seat: int, building: str, space: str, pay: list[st
         raise IllegalMove("you cannot build on a field with Harvest on it (rulebook 5.5)")
     if space == "orchard" and p.orchard > 0:
         raise IllegalMove("you cannot build on an Orchard with trees on it (rulebook 5.5)")
-    chosen_payment(p, building_cost(), pay, "a building (2 Wood and 1 Stone, rulebook 5.5)")
+    pay_for(p, building_cost(), pay, "a building (2 Wood and 1 Stone, rulebook 5.5)")
 
 
 def build(state: State, seat: int, building: str, space: str, pay: list[str] | None = None) -> list[Event]:
@@ -574,7 +560,7 @@ def build(state: State, seat: int, building: str, space: str, pay: list[str] | N
     source = "row" if building in state.rows.get("bottom", []) else "pile"
     nogs = min(content.building_index()[building].nogs, p.reserve)
     data = {"seat": seat, "building": building, "space": space, "nogs": nogs, "from": source,
-            "paid": chosen_payment(p, building_cost(), pay, "a building")}
+            "paid": pay_for(p, building_cost(), pay, "a building")}
     if genie_build(state, seat):
         data["genie"] = True
     return [Event("BuildingBuilt", data)]
@@ -588,13 +574,13 @@ def check_upgrade(state: State, seat: int, transport: str, pay: list[str] | None
         raise IllegalMove("each means of transport can only be upgraded once (rulebook 5.5)")
     if state.transport_piles[transport] < 1:
         raise IllegalMove(f"no {transport} tile is left (set-up F)")
-    chosen_payment(p, transport_cost(), pay, "a transport upgrade (2 Wood, rulebook 5.5)")
+    pay_for(p, transport_cost(), pay, "a transport upgrade (2 Wood, rulebook 5.5)")
 
 
 def upgrade_transport(state: State, seat: int, transport: str, pay: list[str] | None = None) -> list[Event]:
     """Pay 2 Wood and raise the transport's capacity to 4 (5.5). ``TransportUpgraded``."""
     p = state.players[seat]
-    data = {"seat": seat, "transport": transport, "paid": chosen_payment(p, transport_cost(), pay, "an upgrade")}
+    data = {"seat": seat, "transport": transport, "paid": pay_for(p, transport_cost(), pay, "an upgrade")}
     if genie_build(state, seat):
         data["genie"] = True
     return [Event("TransportUpgraded", data)]

@@ -19,7 +19,7 @@ from . import content
 from .board import has_artefact, nogbad_space
 from .content import CHARACTERS
 from .decks import can_draw, reserve_left
-from .payments import check_payment, default_payment
+from .payments import pay_for
 from .state import ACTIONS, CASTLE, State, option
 
 THOR_POINTS = 1
@@ -37,17 +37,6 @@ Graculus alone only with the Roman Medal)."""
 def food_slots(state: State, n: int = 1) -> list[str]:
     """``n`` Food for a character's ability, or none under S.O.S. (6.1, variants)."""
     return [] if option(state, "sos") else ["food"] * n
-
-
-def _paid(state: State, seat: int, slots: list[str], pay: list[str] | None, what: str) -> list[str]:
-    p = state.players[seat]
-    if pay is None:
-        cubes = default_payment(p, slots)
-        if cubes is None:
-            raise IllegalMove(f"you cannot pay {what}")
-        return cubes
-    check_payment(p, slots, sorted(pay), what)
-    return sorted(pay)
 
 
 # -- the Wheel of Infamy (8.0) ----------------------------------------------------------------
@@ -85,7 +74,7 @@ def check_character(state: State, seat: int, move: dict[str, Any]) -> None:
         raise IllegalMove(f"unknown character {ch!r}")
     if ch != "graculus" and state.characters[ch] != CASTLE:
         raise IllegalMove(f"{ch} must be in Noggin's Castle to use his ability (rulebook 6.1)")
-    _paid(state, seat, food_slots(state), move.get("pay"), "a character's ability (1 Food, rulebook 6.1)")
+    pay_for(state.players[seat], food_slots(state), move.get("pay"), "a character's ability (1 Food, rulebook 6.1)")
     if ch == "noggin":
         owner, action = move.get("owner"), move.get("action")
         if owner is None or not 0 <= owner < len(state.players) or action not in ACTIONS:
@@ -128,7 +117,7 @@ def use_character(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     """Pay and carry out a character's ability (6.1). ``CharacterUsed`` then the ability's events
     (Knut and Nooka go on in the deck domain)."""
     ch = move["character"]
-    paid = _paid(state, seat, food_slots(state), move.get("pay"), "a character's ability")
+    paid = pay_for(state.players[seat], food_slots(state), move.get("pay"), "a character's ability")
     events = [Event("CharacterUsed", {"seat": seat, "character": ch, "paid": paid})]
     if ch == "noggin":
         events.append(Event("NogginSwapped", {"seat": seat, "owner": move["owner"], "action": move["action"]}))
@@ -161,7 +150,7 @@ def check_evict(state: State, seat: int, by: str, pay: list[str] | None) -> None
     for ch in chars:
         if state.characters[ch] != CASTLE:
             raise IllegalMove(f"{ch} must be in Noggin's Castle to evict Nogbad (rulebook 6.2)")
-    _paid(state, seat, ["food"] * food, pay, f"the eviction ({food} Food, rulebook 6.2)")
+    pay_for(state.players[seat], ["food"] * food, pay, f"the eviction ({food} Food, rulebook 6.2)")
 
 
 def dungeon_keeper(state: State) -> int | None:
@@ -176,7 +165,7 @@ def evict(state: State, seat: int, by: str, pay: list[str] | None) -> list[Event
     """Nogbad flees to his castle, or into the Royal Dungeon with a gaoler Nog of its owner,
     who scores 6 (6.2, appendix). ``NogbadEvicted``, ``PointsScored``, ``NogbadMoved``."""
     chars, food, points = EVICTIONS[by]
-    paid = _paid(state, seat, ["food"] * food, pay, "the eviction")
+    paid = pay_for(state.players[seat], ["food"] * food, pay, "the eviction")
     data = {"seat": seat, "by": by, "paid": paid, "space": nogbad_space(state)}
     if by in ("romf", "graculus"):
         data["artefact"] = "roman_medal"

@@ -17,7 +17,7 @@ from typing import Any
 from services.rules.core import Event, IllegalMove
 
 from .board import spare_nogs
-from .payments import check_payment, default_payment
+from .payments import pay_for
 from .state import CASTLE, Invention, State
 
 LOSER_POINTS = 4
@@ -69,11 +69,7 @@ def check_contribute(state: State, seat: int, slot: int, condition: int, pay: li
     if pay is not None and not pay and blacksmith_free(state, seat, slot, condition):
         return
     slots = condition_slots(state, seat, slot, condition)
-    if pay is None:
-        if default_payment(p, slots) is None:
-            raise IllegalMove(f"you cannot pay for that condition ({slots[0]}) (rulebook 6.5)")
-    else:
-        check_payment(p, slots, sorted(pay), f"that condition ({slots[0]})")
+    pay_for(p, slots, pay, f"that condition ({slots[0]})")
 
 
 def winner(inv: Invention, players: int) -> tuple[int, list[int]]:
@@ -110,7 +106,7 @@ def contribute(state: State, seat: int, slot: int, condition: int, pay: list[str
         cubes: list[str] = []
     else:
         slots = condition_slots(state, seat, slot, condition)
-        cubes = sorted(pay) if pay is not None else default_payment(p, slots) or []
+        cubes = sorted(pay) if boat and pay is not None else pay_for(p, slots, pay, "that condition")
     at = sum(1 for m in inv.met if m is not None)
     data: dict[str, Any] = {"seat": seat, "invention": slot, "condition": condition, "need": need,
                             "paid": cubes[0] if cubes else None, "at": at}

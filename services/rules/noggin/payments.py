@@ -87,6 +87,22 @@ def default_payment(p: Player, slots: list[str]) -> list[str] | None:
     return sorted(out)
 
 
+def pay_for(p: Player, slots: list[str], pay: list[str] | None, what: str) -> list[str]:
+    """The cubes a move pays for ``slots``: ``pay`` when it names them (checked), else the
+    :func:`default_payment`. ``what`` names the cost in the error.
+
+    Raises:
+        IllegalMove: the seat cannot pay, or ``pay`` does not fit the cost.
+    """
+    if pay is None:
+        cubes = default_payment(p, slots)
+        if cubes is None:
+            raise IllegalMove(f"you cannot pay {what} (Gold or coins may replace any resource, rulebook 5.1, 6.6)")
+        return cubes
+    check_payment(p, slots, sorted(pay), what)
+    return sorted(pay)
+
+
 def payment_options(p: Player, slots: list[str]) -> list[list[str]]:
     """Every distinct payment of ``slots`` the seat can make, each a sorted list of cubes."""
     choices = [[c for c in (*accepts(s), *SUBSTITUTES) if p.stock.get(c, 0) > 0] for s in slots]

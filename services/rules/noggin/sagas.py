@@ -24,7 +24,7 @@ from . import content
 from .board import has_artefact, nogbad_blocks, spare_nogs as board_spare
 from .content import CHARACTERS
 from .decks import can_draw
-from .payments import check_payment, default_payment
+from .payments import pay_for
 from .state import CASTLE, ReserveCard, State
 
 SAGA_POINT = 1
@@ -92,14 +92,8 @@ def check_contribute(state: State, seat: int, slot: int, condition: int, nog: bo
     if need in CHARACTERS and state.characters[need] != CASTLE and not boat:
         raise IllegalMove(f"{need} is not in Noggin's Castle, so cannot be recruited (rulebook 6.4)")
     slots = condition_slots(state, seat, slot, need)
-    if boat:
-        pass
-    elif pay is None:
-        cubes = default_payment(p, slots)
-        if cubes is None:
-            raise IllegalMove(f"you cannot pay for that condition ({', '.join(slots)}) (rulebook 6.4)")
-    else:
-        check_payment(p, slots, sorted(pay), f"that condition ({', '.join(slots) or 'free'})")
+    if not boat:
+        pay_for(p, slots, pay, f"that condition ({', '.join(slots) or 'free'})")
     if bonus:
         if not nog:
             raise IllegalMove("the Counting House bonus needs a Nog placed on its icon (rulebook 6.4)")
@@ -119,7 +113,7 @@ def contribute(state: State, seat: int, slot: int, condition: int, nog: bool, bo
     need = saga.current.needs[condition]
     slots = condition_slots(state, seat, slot, need)
     p = state.players[seat]
-    cubes = sorted(pay) if pay is not None else default_payment(p, slots) or []
+    cubes = sorted(pay) if boat and pay is not None else pay_for(p, slots, pay, "that condition")
     data: dict[str, Any] = {"seat": seat, "saga": slot, "condition": condition, "need": need,
                             "paid": cubes[0] if cubes else None, "nog": 1 if nog else 0}
     if bonus:

@@ -134,7 +134,8 @@ def random_game(players: int, seed: str, bot_seed: int = 0, cap: int = 5000):
         assert moves < cap, "failure guard: the game did not end"
 
 
-__all__ = ["BASIC", "RULES", "activate_nogbad", "fresh", "give", "legal", "new_game", "normal_turn", "own_building",
+__all__ = ["BASIC", "RULES", "activate_nogbad", "at_season_end", "complete_stranger", "saga_one_card_left",
+           "stranger_last_card", "fresh", "give", "legal", "new_game", "normal_turn", "own_building",
            "own_card", "own_invention", "points", "put_invention", "put_reserve", "put_saga", "random_game", "run",
            "run_phase", "scenario", "seated", "state_hash", "totals", "types"]
 
@@ -242,3 +243,49 @@ def points(events: list[Event], seat: int, why: str | None = None) -> int:
     """Points ``seat`` scored in ``events`` (only those ``for`` ``why`` if given)."""
     return sum(e.data["points"] for e in events if e.type == "PointsScored" and e.data["seat"] == seat
                and (why is None or e.data["for"] == why))
+
+
+def at_season_end(state: State, season: int) -> State:
+    """Markers just past the Nog Moon of ``season`` (seat 0's marker first): the Change of
+    Season is pending and nobody is to move (4.3)."""
+    base = 10 * season
+    normal_turn(state, 0, [base, base + 2, base + 3, base + 4])
+    state.season = season
+    state.active = None
+    return state
+
+
+def saga_one_card_left(state: State, slot: int, saga: str, done_nogs: list[list[int]]) -> State:
+    """Saga ``saga`` in ``slot`` with every Reserve card but the last completed (Nogs per seat on
+    each, first completed first, backs without Nogbad) and a last card asking for 1 Stone."""
+    from services.rules.noggin import content
+
+    decks = content.load().reserve.decks
+    a = next(c.id for c in decks["A"] if not c.nogbad)
+    bs = [c.id for c in decks["B"] if not c.nogbad]
+    c = next(c.id for c in decks["C"] if not c.nogbad)
+    done = [{"deck": "A", "card": a, "nogbad": False, "nogs": done_nogs[0]}]
+    done += [{"deck": "B", "card": bs[k], "nogbad": False, "nogs": n} for k, n in enumerate(done_nogs[1:])]
+    assert len(done) == content.saga_index()[saga].reserve - 1
+    put_saga(state, slot, saga, done)
+    put_reserve(state, slot, ["stone"], deck="C", card=c)
+    return state
+
+
+def stranger_last_card(state: State, nogs_below: int) -> State:
+    """Saga 0 is The Stranger (2 Reserve cards): the first done with ``nogs_below`` Nogs of seat
+    0, the second (Stone and Food, C14, no Nogbad on its back) on the Harbourside; seat 0
+    holds 1 Stone and 1 Fish to complete it (see :func:`complete_stranger`)."""
+    put_saga(state, 0, "the_stranger", done=[{"deck": "A", "card": "A09", "nogbad": False,
+                                              "nogs": [nogs_below] + [0] * (len(state.players) - 1)}])
+    state.players[0].mountains -= nogs_below
+    put_reserve(state, 0, ["stone", "food"], deck="C", card="C14")
+    give(state, 0, stone=1, fish=1)
+    return state
+
+
+def complete_stranger(state: State) -> list[Event]:
+    """Seat 0 meets both conditions of :func:`stranger_last_card` with Nogs; the events of the
+    second (which finishes the Saga)."""
+    run(state, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 0, "nog": True, "pay": ["stone"]})
+    return run(state, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 1, "nog": True, "pay": ["fish"]})

@@ -7,16 +7,14 @@ import random
 import pytest
 
 from services.rules.core import NotYourTurn
-from services.rules.noggin import content, moves
+from services.rules.noggin import moves
 from services.rules.noggin.state import ACTIONS, season_name
 
-from .helpers import (
+from .helpers import (saga_one_card_left, 
     RULES,
     fresh,
     give,
     normal_turn,
-    put_reserve,
-    put_saga,
     run,
     run_phase,
     scenario,
@@ -138,19 +136,6 @@ def test_the_same_action_twice_in_one_turn():
     assert s.players[0].uses["woodcutter"] == 2 and s.players[0].stock["wood"] == 2
 
 
-def _ready_to_finish(state, slot: int, saga: str, done_nogs: list[list[int]]):
-    """Saga ``saga`` in ``slot`` with every Reserve card but the last completed (Nogs per seat on
-    each, first completed first) and a last card asking for 1 Stone."""
-    decks = content.load().reserve.decks
-    a = next(c.id for c in decks["A"] if not c.nogbad)
-    bs = [c.id for c in decks["B"] if not c.nogbad]
-    c = next(c.id for c in decks["C"] if not c.nogbad)
-    done = [{"deck": "A", "card": a, "nogbad": False, "nogs": done_nogs[0]}]
-    done += [{"deck": "B", "card": bs[k], "nogbad": False, "nogs": n} for k, n in enumerate(done_nogs[1:])]
-    assert len(done) == content.saga_index()[saga].reserve - 1
-    put_saga(state, slot, saga, done)
-    put_reserve(state, slot, ["stone"], deck="C", card=c)
-    return state
 
 
 @pytest.mark.rules("noggin:3.5/dragon-from-sagas")
@@ -167,7 +152,7 @@ def test_the_dragon_moves_only_by_completing_sagas():
     s2 = _end_of(fresh(3), 1)
     run_phase(s2)
     assert s2.dragon == 3 and s2.crow == 7
-    s3 = _ready_to_finish(scenario(3), 0, "the_dragon_hunt", [[0, 4, 1], [0, 1, 0]])
+    s3 = saga_one_card_left(scenario(3), 0, "the_dragon_hunt", [[0, 4, 1], [0, 1, 0]])
     give(s3, 0, stone=1)
     events = run(s3, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 0, "nog": True,
                          "pay": ["stone"]})

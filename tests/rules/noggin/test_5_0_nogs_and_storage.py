@@ -8,7 +8,7 @@ from services.rules.core import IllegalMove, NotYourTurn
 from services.rules.noggin import content
 from services.rules.noggin.board import capacity, fits, room
 
-from .helpers import (
+from .helpers import (saga_one_card_left, 
     RULES,
     give,
     normal_turn,
@@ -16,7 +16,6 @@ from .helpers import (
     own_invention,
     points,
     put_reserve,
-    put_saga,
     run,
     run_phase,
     scenario,
@@ -163,19 +162,6 @@ def test_nogs_come_back_from_two_sagas_for_one_action():
     assert p.placed["fisherman"] == 3
 
 
-def _ready_to_finish(state, slot: int, saga: str, done_nogs: list[list[int]]):
-    """Saga ``saga`` in ``slot`` with every Reserve card but the last completed (Nogs per seat on
-    each, first completed first) and a last card asking for 1 Stone."""
-    decks = content.load().reserve.decks
-    a = next(c.id for c in decks["A"] if not c.nogbad)
-    bs = [c.id for c in decks["B"] if not c.nogbad]
-    c = next(c.id for c in decks["C"] if not c.nogbad)
-    done = [{"deck": "A", "card": a, "nogbad": False, "nogs": done_nogs[0]}]
-    done += [{"deck": "B", "card": bs[k], "nogbad": False, "nogs": n} for k, n in enumerate(done_nogs[1:])]
-    assert len(done) == content.saga_index()[saga].reserve - 1
-    put_saga(state, slot, saga, done)
-    put_reserve(state, slot, ["stone"], deck="C", card=c)
-    return state
 
 
 @pytest.mark.rules("noggin:5.0/recall-no-points")
@@ -183,7 +169,7 @@ def test_a_nog_taken_back_earns_nothing_when_the_saga_is_completed():
     """5.0 B: a Nog taken back from a Saga earns nothing when it is completed (6.4: the first card
     of a 3-card Saga pays 4 per Nog; with 1 of Red's 2 Nogs taken back Red scores 4, not 8) and
     no longer counts for the Dragon."""
-    s = _ready_to_finish(scenario(3), 0, "the_dragon_hunt", [[2, 0, 0], [0, 1, 0]])
+    s = saga_one_card_left(scenario(3), 0, "the_dragon_hunt", [[2, 0, 0], [0, 1, 0]])
     p = s.players[0]
     p.mountains = 0
     give(s, 0, stone=1)

@@ -208,7 +208,7 @@ def test_a_resource_must_be_in_the_stock_and_match_its_icon():
     s = scenario(3)
     put_reserve(s, 0, ["stone", "wood"], deck="C", card="C07")
     give(s, 0, wood=1)
-    with pytest.raises(IllegalMove, match="cannot pay for that condition"):
+    with pytest.raises(IllegalMove, match="cannot pay that condition"):
         RULES.check(s, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 0})  # cubes not named
     with pytest.raises(IllegalMove, match="do not pay"):
         RULES.check(s, 0, saga_move(0, ["wood"]))

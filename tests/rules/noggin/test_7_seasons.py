@@ -5,22 +5,15 @@ import pytest
 from services.rules.core import IllegalMove
 from services.rules.noggin import content
 
-from .helpers import (RULES, activate_nogbad, give, normal_turn, own_card, points, put_invention, run, run_phase,
+from .helpers import (RULES, at_season_end, activate_nogbad, give, normal_turn, own_card, points, put_invention, run, run_phase,
                       scenario, seated, types)
 
 
-def _season_end(state, season):
-    """Markers just past the Nog Moon of ``season``: the phase is pending."""
-    base = 10 * season
-    normal_turn(state, 0, [base, base + 2, base + 3, base + 4])
-    state.season = season
-    state.active = None
-    return state
 
 
 def test_pending_phase_blocks_moves():
     """4.3: when the Runestone reaches the Nog Moon the season changes at once; nobody moves."""
-    s = _season_end(seated(3), 1)
+    s = at_season_end(seated(3), 1)
     assert RULES.pending_phase(s) == "change_of_season" and RULES.to_move(s) == []
 
 
@@ -29,7 +22,7 @@ def test_pending_phase_blocks_moves():
 def test_change_of_season_steps():
     """7.1: Crow +1 toward the crown, season marker, Nogs back from action spaces (repeat
     counts reset), bottom building row discarded, top row down, new top row drawn."""
-    s = _season_end(seated(3), 1)
+    s = at_season_end(seated(3), 1)
     s.players[0].placed["miner"] = 3
     s.players[0].uses["miner"] = 2
     s.players[0].mountains = 7
@@ -48,7 +41,7 @@ def test_change_of_season_steps():
 def test_winter_kills_the_harvests_and_shows_one_row():
     """7.2: harvests in the fields die at the start of Winter (back to the market); at Winter
     of Year 1 only one row of Year 1 buildings is on display (house rule)."""
-    s = _season_end(seated(3), 3)
+    s = at_season_end(seated(3), 3)
     s.crow = 6
     market = s.market["harvest"]
     run_phase(s)
@@ -76,7 +69,7 @@ def test_donations_in_winter():
 def test_season_five_year1_pile():
     """Appendix, 5.5: from season 5 the remaining Year 1 tiles form a face-up pile; a Builder
     takes any of them. 7.2: at Spring of Year 2 two rows of Year 2 tiles are on display."""
-    s = _season_end(seated(3), 4)
+    s = at_season_end(seated(3), 4)
     s.crow = 5
     run_phase(s)
     assert s.season == 5 and len(s.year1_pile) == 18  # no tile was built in this state
@@ -94,7 +87,7 @@ def test_season_five_year1_pile():
 
 def _season_two():
     """Season 2 just ended: markers on 20-24, the Change of Season pending."""
-    return _season_end(scenario(3, season=2), 2)
+    return at_season_end(scenario(3, season=2), 2)
 
 
 @pytest.mark.rules("noggin:7.0/season-marker")
@@ -170,7 +163,7 @@ def test_nogs_where_nogbad_now_stands_stay_until_next_season():
     assert returned.data["trapped"] == {"0": "woodcutter", "1": "woodcutter"} and returned.data["nogs"][:2] == [2, 0]
     assert (p.placed["woodcutter"], p.uses["woodcutter"], p.placed["miner"], p.mountains) == (1, 1, 0, 9)
     assert (q.placed["woodcutter"], q.uses["woodcutter"], q.mountains) == (3, 2, 7)
-    _season_end(s, 3)
+    at_season_end(s, 3)
     run_phase(s)
     assert s.wheel == 3 and p.placed["woodcutter"] == 0 and p.mountains == 10 and q.mountains == 10
 

@@ -11,17 +11,10 @@ from services.rules.noggin.board import room
 from services.rules.noggin.decks import draw_fishing_tokens
 from services.rules.noggin.scoring import final_breakdown
 
-from .helpers import (RULES, activate_nogbad, chance_of, give, normal_turn, own_building, points, put_invention,
+from .helpers import (complete_stranger, stranger_last_card, at_season_end, RULES, activate_nogbad, chance_of, give, normal_turn, own_building, points, put_invention,
                       put_reserve, put_saga, run, run_phase, scenario, types)
 
 
-def _to_phase(s, season):
-    """Markers just past the Nog Moon of ``season``: the Change of Season is pending."""
-    base = 10 * season
-    normal_turn(s, 0, [base, base + 2, base + 3, base + 4])
-    s.season = season
-    s.active = None
-    return s
 
 
 def _turn(season=2, seat=0, players=3, options=None):
@@ -61,7 +54,7 @@ def test_every_unbuilt_year1_tile_forms_a_face_up_pile_at_season_5():
     (the rows, the discards and the undrawn pile) lies face up and a Builder may take any
     of them; before season 5 only the bottom row can be built from."""
     s = scenario(3)
-    _to_phase(s, 1)
+    at_season_end(s, 1)
     run_phase(s)  # season 2
     normal_turn(s, 0, [10, 16, 17, 18])
     give(s, 0, wood=2, stone=1)
@@ -69,7 +62,7 @@ def test_every_unbuilt_year1_tile_forms_a_face_up_pile_at_season_5():
     space = "beside" if built == "new_land" else ("mountains" if built == "long_house" else "meadow")
     run(s, 0, {"type": "builder", "building": built, "space": space})
     for season in (2, 3, 4):
-        _to_phase(s, season)
+        at_season_end(s, season)
         events = run_phase(s)
     assert s.season == 5
     formed = next(e for e in events if e.type == "Year1PileFormed").data
@@ -266,7 +259,7 @@ def test_resources_locked_on_a_year2_tile_come_from_stock_and_stay():
     s.active, s.markers[0].pos = 0, 10
     with pytest.raises(IllegalMove, match="do not have 1 stone"):
         RULES.check(s, 0, {"type": "market_day", "op": "trade", "give": ["stone", "wood"], "take": "fish"})
-    _to_phase(s, 2)
+    at_season_end(s, 2)
     run_phase(s)
     assert p.locked == {"royal_horse_trough": {"stone": 1}} and p.stock["stone"] == 0
     assert final_breakdown(s)[0]["resources"] == 0  # the Wood alone: 1 // 2
@@ -371,7 +364,7 @@ def test_knuts_seat_takes_one_nog_a_season_and_keeps_it():
     assert (p.mountains, p.tile_nogs["knuts_seat"]) == (9, 1)
     with pytest.raises(IllegalMove, match="already used this season"):
         RULES.check(s, 0, {"type": "use", "card": "knuts_seat"})
-    _to_phase(s, 2)
+    at_season_end(s, 2)
     run_phase(s)
     assert (p.mountains, p.tile_nogs["knuts_seat"]) == (9, 1)
     normal_turn(s, 0, [20, 26, 27, 28])
@@ -540,7 +533,7 @@ def test_royal_kitchens_one_nog_a_season_for_two_harvest():
     assert (p.mountains, p.tile_nogs["royal_kitchens"]) == (9, 1)
     with pytest.raises(IllegalMove, match="already used this season"):
         RULES.check(s, 0, {"type": "use", "card": "royal_kitchens"})
-    _to_phase(s, 2)
+    at_season_end(s, 2)
     run_phase(s)
     assert (p.mountains, p.tile_nogs["royal_kitchens"]) == (10, 0)
     normal_turn(s, 0, [20, 26, 27, 28])
@@ -548,19 +541,8 @@ def test_royal_kitchens_one_nog_a_season_for_two_harvest():
     assert p.stock["harvest"] == 4
 
 
-def _finishing_saga(s, nogs_below):
-    """Saga 0 needs 2 Reserve cards; the first is done with ``nogs_below`` Nogs of seat 0, the
-    second (Stone and Food) waits on the Harbourside."""
-    put_saga(s, 0, "the_stranger", done=[{"deck": "A", "card": "A09", "nogbad": False,
-                                          "nogs": [nogs_below, 0, 0]}])
-    s.players[0].mountains -= nogs_below
-    put_reserve(s, 0, ["stone", "food"], deck="C", card="C14")
-    give(s, 0, stone=1, fish=1)
 
 
-def _complete(s):
-    run(s, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 0, "nog": True, "pay": ["stone"]})
-    return run(s, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 1, "nog": True, "pay": ["fish"]})
 
 
 @pytest.mark.rules("noggin:appendix buildings/seers-tower-adjust", "noggin:appendix buildings/seers-tower-points")
@@ -570,8 +552,8 @@ def test_seers_tower_counts_one_nog_more_and_scores_when_the_dragon_goes_further
     really added."""
     s = _turn()
     own_building(s, 1, "seers_tower")
-    _finishing_saga(s, 4)
-    _complete(s)
+    stranger_last_card(s, 4)
+    complete_stranger(s)
     assert RULES.to_move(s) == [1]
     assert sorted(m["adjust"] for m in RULES.legal_moves(s, 1)) == [-1, 0, 1]
     dragon = s.dragon
@@ -589,8 +571,8 @@ def test_seers_tower_no_points_unless_the_dragon_goes_further(below, adjust, by)
     count moves it as usual; neither scores the 4 points."""
     s = _turn()
     own_building(s, 1, "seers_tower")
-    _finishing_saga(s, below)
-    _complete(s)
+    stranger_last_card(s, below)
+    complete_stranger(s)
     events = run(s, 1, {"type": "seers_tower", "adjust": adjust})
     assert next(e for e in events if e.type == "DragonMoved").data["by"] == by
     assert points(events, 1) == 0
@@ -602,8 +584,8 @@ def test_seers_tower_not_asked_when_one_nog_changes_nothing():
     finishes without waiting for the owner."""
     s = _turn()
     own_building(s, 1, "seers_tower")
-    _finishing_saga(s, 6)
-    events = _complete(s)
+    stranger_last_card(s, 6)
+    events = complete_stranger(s)
     assert next(e for e in events if e.type == "DragonMoved").data["by"] == 2
     assert s.saga_end is None and RULES.to_move(s) == [0]
 
@@ -615,7 +597,7 @@ def test_seers_tower_counts_one_nog_on_a_saga_finished_without_nogs():
     do it and scores 4 (the 0 to 1 case of the appendix's 6 to 7, 12 to 13...)."""
     s = _turn()
     own_building(s, 1, "seers_tower")
-    _finishing_saga(s, 0)
+    stranger_last_card(s, 0)
     run(s, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 0, "nog": False, "pay": ["stone"]})
     run(s, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 1, "nog": False, "pay": ["fish"]})
     assert RULES.to_move(s) == [1]
@@ -653,7 +635,7 @@ def test_windmill_once_a_season_harvest_for_points():
     assert (p.mountains, p.tile_nogs["windmill"]) == (9, 1)
     with pytest.raises(IllegalMove, match="already used this season"):
         RULES.check(s, 0, {"type": "use", "card": "windmill", "harvest": 1, "pay": ["harvest"]})
-    _to_phase(s, 2)
+    at_season_end(s, 2)
     run_phase(s)
     assert (p.mountains, p.tile_nogs["windmill"]) == (10, 0)
     normal_turn(s, 0, [20, 26, 27, 28])

@@ -7,21 +7,14 @@ from services.rules.core import IllegalMove
 from services.rules.noggin import content
 from services.rules.noggin.decks import reserve_order
 
-from .helpers import (RULES, activate_nogbad, chance_of, give, legal, normal_turn, own_card, points, put_reserve,
-                      put_saga, run, run_phase, scenario, types)
+from .helpers import (complete_stranger, stranger_last_card, at_season_end, RULES, activate_nogbad, chance_of, give, legal, own_card, points, put_reserve,
+                      run, run_phase, scenario, types)
 
 
 def _turn(season=2, seat=0, positions=None, players=3):
     return scenario(players, season=season, seat=seat, positions=positions)
 
 
-def _to_phase(s, season):
-    """Markers just past the Nog Moon of ``season``: the Change of Season is pending."""
-    base = 10 * season
-    normal_turn(s, 0, [base, base + 2, base + 3, base + 4])
-    s.season = season
-    s.active = None
-    return s
 
 
 def _event(events, kind):
@@ -149,19 +142,8 @@ def test_darkness_tome_moves_the_crow_a_quarter_either_way(direction, quarter):
 
 # -- Fireworks and a finishing Saga --------------------------------------------------------
 
-def _finishing_saga(s, nogs_below):
-    """Saga 0 needs 2 Reserve cards; the first is done with ``nogs_below`` Nogs of seat 0, the
-    second (Stone and Food, back without Nogbad) waits on the Harbourside."""
-    put_saga(s, 0, "the_stranger", done=[{"deck": "A", "card": "A09", "nogbad": False,
-                                          "nogs": [nogs_below, 0, 0]}])
-    s.players[0].mountains -= nogs_below
-    put_reserve(s, 0, ["stone", "food"], deck="C", card="C14")
-    give(s, 0, stone=1, fish=1)
 
 
-def _complete(s):
-    run(s, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 0, "nog": True, "pay": ["stone"]})
-    return run(s, 0, {"type": "market_day", "op": "saga", "saga": 0, "condition": 1, "nog": True, "pay": ["fish"]})
 
 
 @pytest.mark.rules("noggin:appendix counting house/fireworks")
@@ -171,15 +153,15 @@ def test_fireworks_add_one_to_noggin_and_leave_the_game():
     longer scores at the Change of Season."""
     s = _turn()
     own_card(s, 1, "fireworks")
-    _finishing_saga(s, 4)  # 6 Nogs: 1 space
-    _complete(s)
+    stranger_last_card(s, 4)  # 6 Nogs: 1 space
+    complete_stranger(s)
     assert RULES.to_move(s) == [1]
     dragon, nogs = s.dragon, s.players[1].mountains
     events = run(s, 1, {"type": "fireworks", "play": True})
     assert _event(events, "DragonMoved").data["by"] == 2 and s.dragon == dragon - 2
     assert s.players[1].counting_house == [] and s.players[1].mountains == nogs + 1
     run(s, 0, {"type": "finish"})
-    _to_phase(s, 2)
+    at_season_end(s, 2)
     assert points(run_phase(s), 1, "counting house") == 0
 
 
@@ -189,13 +171,13 @@ def test_fireworks_kept_stay_for_a_later_saga():
     face up, scores 2 at the next Change of Season (6.3)."""
     s = _turn()
     own_card(s, 1, "fireworks")
-    _finishing_saga(s, 4)
-    _complete(s)
+    stranger_last_card(s, 4)
+    complete_stranger(s)
     events = run(s, 1, {"type": "fireworks", "play": False})
     assert _event(events, "DragonMoved").data["by"] == 1
     assert s.players[1].counting_house == [{"card": "fireworks", "up": True}]
     run(s, 0, {"type": "finish"})
-    _to_phase(s, 2)
+    at_season_end(s, 2)
     assert points(run_phase(s), 1, "counting house") == 2
 
 
@@ -396,7 +378,7 @@ def test_roman_medal_romf_or_graculus_alone_evict_nogbad(by):
 def test_silver_gong_owner_nogs_are_never_trapped():
     """Appendix and 8.0: at the Change of Season Nogbad (moving onto the Fisherman space) traps
     the Nogs there, but not those of the Silver Gong's owner."""
-    s = _to_phase(scenario(3), 2)
+    s = at_season_end(scenario(3), 2)
     s.crow = 8
     activate_nogbad(s, 3)  # the Crow moves on to quarter 0, the fjord
     own_card(s, 0, "silver_gong")
