@@ -603,6 +603,72 @@ def _check_free(state: State, seat: int, move: dict[str, Any]) -> None:
         abilities.check_accuse(state, seat, move["seat"])
 
 
+# -- legal moves, generated with the shared facts computed once --------------------------------
+
+
+def _legal(fn: Any, *args: Any) -> bool:
+    try:
+        fn(*args)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _affordable(state: State, i: int) -> frozenset[int]:
+    """Step costs the active marker may still spend this turn (0 always; 4.2, house rule)."""
+    return frozenset([0, *(c for c in range(1, LAP) if landing(state, i, c) is not None)])
+
+
+def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> list[dict[str, Any]]:
+    """The legal sub-moves of action ``kind`` (the action started or not), in the order of
+    :func:`action_moves`; each checked by its own rule only, with the Step budget and the
+    Miner's reachable squares computed once."""
+    out = []
+    reach: set[tuple[int, int]] | None = None
+    for move in action_moves(state, seat, kind):
+        if step_cost(state, move) not in costs:
+            continue
+        if kind == "miner" and move["op"] == "walk":
+            if reach is None:
+                reach = {tuple(sq) for sq in board.reachable(state)}
+            if tuple(move["square"]) in reach:
+                out.append(move)
+            continue
+        if _legal(_check_op, state, seat, move):
+            out.append(move)
+    return out
+
+
+def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every legal move of ``seat`` now, in the order of :func:`candidates` and exactly the
+    moves :func:`check` accepts among them, but without re-deriving per candidate what is
+    the same for all (whose turn, the pending decision, the Step budget, whether each action
+    may start, the Miner's reachable squares, whether any action may start at all)."""
+    if seat not in to_move(state):
+        return []
+    kind = pending(state)
+    if kind is not None:
+        return [m for m in _decision_moves(state, seat, kind) if _legal(_check_decision, state, seat, kind, m)]
+    i = state.active
+    assert i is not None
+    costs = _affordable(state, i)
+    a = state.action
+    if a is not None:
+        return _sub_moves(state, seat, a.kind, costs) + ([{"type": "finish"}] if a.ops > 0 else [])
+    out: list[dict[str, Any]] = []
+    for k in ACTIONS:
+        if _legal(board.check_place_nogs, state, seat, k):
+            out.extend(_sub_moves(state, seat, k, costs))
+    can_act = bool(out)
+    out.extend(m for m in _free_moves(state, seat) if _legal(_check_free, state, seat, m))
+    if not ((must_act(state, i) or state.recalled) and can_act):
+        out.append({"type": "end_turn"})
+        clock = {"type": "end_turn", "cupola_clock": True}
+        if board.can_use(state.players[seat], "cupola_clock") and _legal(check, state, seat, clock):
+            out.append(clock)
+    return out
+
+
 def check(state: State, seat: int, move: dict[str, Any]) -> None:
     """Raise :class:`IllegalMove` (or :class:`NotYourTurn`) unless ``move`` is legal now."""
     if state.ended is not None:
