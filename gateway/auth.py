@@ -44,6 +44,8 @@ def bearer_token(allow_query: bool = False) -> str | None:
 
     Raises:
         ApiError 401: an ``Authorization`` header that is not a bearer token.
+        ApiError 400: a ``?token=`` where only the header is accepted (it would otherwise be
+            ignored silently, giving a spectator's answer).
     """
     header = request.headers.get("Authorization")
     if header is not None:
@@ -53,6 +55,9 @@ def bearer_token(allow_query: bool = False) -> str | None:
         return value.strip()
     if allow_query:
         return request.args.get("token") or None
+    if "token" in request.args:
+        raise ApiError(400, "bad_request", 'send the seat token as "Authorization: Bearer <token>"; only the '
+                                           'stream takes ?token=')
     return None
 
 

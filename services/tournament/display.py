@@ -86,8 +86,8 @@ def winner_text(g: GameReport) -> str:
 
 def games_table(report: TournamentReport) -> Table:
     """One row per game: id, moves, how it ended, winners, scores, start of the state hash."""
-    table = Table(title="Games (Noggin: the crown's side, then the winning seats; "
-                        "Nogbad: every seat lost)" if report.sides else "Games")
+    table = Table(title="Games (winner: who took Noggin's crown, then the winning seats)"
+                  if report.sides else "Games")
     for col in ("#", "game id", "moves", "ended by", "winner", "scores", "state hash"):
         table.add_column(col, no_wrap=True)
     for g in report.games:

@@ -90,3 +90,14 @@ def test_a_wait_longer_than_five_seconds_answers_200(redis_client, redis_server,
     resp = client.get(f"/games/{gid}/wait?after=2&timeout=6")
     assert resp.status_code == 200 and resp.json["version"] == 2
     assert time.monotonic() - start >= 6  # it really blocked for the whole wait
+
+
+def test_a_token_in_the_query_is_refused_where_only_the_header_counts(client, api):
+    """A ``?token=`` on the view or the legal moves would be ignored and answer as a spectator;
+    it is refused with a 400 that says how to send the token (the stream alone takes it)."""
+    gid = api.create("step_race", 2)
+    t0 = api.seat(gid, 0)
+    for path in (f"/games/{gid}/view", f"/games/{gid}/legal-moves"):
+        resp = client.get(f"{path}?token={t0}")
+        assert resp.status_code == 400 and "Authorization: Bearer" in resp.json["reason"]
+    assert client.get(f"/games/{gid}/view", headers=_auth(t0)).json["seat"] == 0

@@ -173,8 +173,10 @@ class Rules(ABC):
         """Raise :class:`NotYourTurn` unless ``seat`` is among :meth:`to_move`."""
         active = self.to_move(state)
         if seat not in active:
+            if self.outcome(state) is not None:
+                raise NotYourTurn("the game is over; no seat may move")
             if not active:
-                raise NotYourTurn("no seat may move now (a phase is running or the game is over)")
+                raise NotYourTurn("no seat may move now: a phase (such as a change of season) is running")
             raise NotYourTurn(f"seat {seat} may not move now; waiting for seat(s) {active}")
 
     # -- resolution -----------------------------------------------------------------

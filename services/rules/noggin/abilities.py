@@ -62,7 +62,9 @@ def check_use(state: State, seat: int, move: dict[str, Any]) -> None:
     if card not in FREE_ABILITIES:
         raise IllegalMove(f"{card!r} has no ability to use between actions")
     if not owns(state, seat, card):
-        raise IllegalMove(f"you do not own {card} (face up, for a Counting House card)")
+        kind = ("Counting House card (face up)" if card in content.counting_house_index()
+                else "Invention" if card in content.invention_index() else "Year 2 building")
+        raise IllegalMove(f"you do not own the {card} {kind}")
     once = ONCE.get(card)
     if state.recalled and card in ("knuts_seat", "royal_kitchens", "windmill"):
         raise IllegalMove("Nogs taken back from a Saga are only for an action (rulebook 5.0 B)")

@@ -40,27 +40,31 @@ def storage_extra(p: Player) -> dict[str, int]:
     return extra
 
 
+FARM = content.load().setup.farm_capacity
+"""Cubes of any basic resource the Farm stores (3.7)."""
+
+
 def fits(p: Player, add: dict[str, int]) -> bool:
     """True if the stock plus ``add`` fits the Farm (6 of any basic) and building storage.
 
     Gold takes no space in the Farm (3.7).
     """
     extra = storage_extra(p)
-    farm = content.load().setup.farm_capacity
     over = sum(max(0, p.stock[r] + add.get(r, 0) - extra[r]) for r in BASIC)
-    return over <= farm
+    return over <= FARM
 
 
 def room(p: Player, resource: str, cart: dict[str, int] | None = None) -> int:
-    """How many more ``resource`` cubes the player can store (on top of ``cart``, still to unload)."""
-    add = dict(cart or {})
-    k = 0
-    while k < 40:
-        add[resource] = add.get(resource, 0) + 1
-        if not fits(p, {r: v for r, v in add.items() if r in BASIC}):
-            return k
-        k += 1
-    return k
+    """How many more ``resource`` cubes the player can store (on top of ``cart``, still to
+    unload): the building storage of that resource left, plus the Farm's free spaces (3.7,
+    3.8). Gold needs none (this is for the four basic resources)."""
+    extra = storage_extra(p)
+    cart = cart or {}
+    held = {r: p.stock[r] + cart.get(r, 0) for r in BASIC}
+    others = sum(max(0, held[r] - extra[r]) for r in BASIC if r != resource)
+    if others > FARM:
+        return 0
+    return max(0, FARM - others + extra[resource] - held[resource])
 
 
 def capacity(p: Player, transport: str) -> int:
@@ -143,14 +147,14 @@ def finish_action(state: State) -> list[Event]:
 # -- Miner (5.1) --------------------------------------------------------------------------
 
 
-def _mine_width() -> int:
-    return content.load().mine.grid.cols * 4
+MINE_WIDTH = content.load().mine.grid.cols * 4
+"""Squares across the Mine grid (and along the surface row above it)."""
 
 
 def _passable(state: State, sq: list[int]) -> bool:
     r, c = sq
     if r == -1:
-        return 0 <= c < _mine_width()
+        return 0 <= c < MINE_WIDTH
     return state.mine.get(key(r, c)) == ""
 
 
@@ -168,18 +172,21 @@ def reachable(state: State) -> list[list[int]]:
 
     The surface row above the Mine counts as empty (set-up R, house rule).
     """
-    start = list(state.miner)
-    seen = {tuple(start)}
+    mine = state.mine
+    start = (state.miner[0], state.miner[1])
+    seen = {start}
     queue = deque([start])
-    out = []
     while queue:
-        sq = queue.popleft()
-        for nb in _neighbours(sq):
-            if tuple(nb) not in seen and _passable(state, nb):
-                seen.add(tuple(nb))
-                out.append(nb)
+        r, c = queue.popleft()
+        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nb in seen:
+                continue
+            nr, nc = nb
+            if (0 <= nc < MINE_WIDTH) if nr == -1 else mine.get(f"{nr},{nc}") == "":
+                seen.add(nb)
                 queue.append(nb)
-    return sorted(out)
+    seen.discard(start)
+    return [list(sq) for sq in sorted(seen)]
 
 
 def _cart(state: State) -> dict[str, int]:

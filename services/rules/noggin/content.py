@@ -274,7 +274,8 @@ class ReserveCard(Provenanced):
 class Reserve(_Model):
     """``reserve.json``: the ``decks`` A, B and C (rulebook 1.0: 16, 19 and 19 cards). A cards
     ask only for characters, C cards only for resources, and only C cards carry the bonus
-    icon (6.4); each deck must have cards with Nogbad's portrait on the back (8.0)."""
+    icon (6.4); each deck must have cards with Nogbad's portrait on the back (8.0), and every
+    front must be printed on cards with both backs, so that no front tells its back."""
 
     note: str = ""
     decks: dict[Literal["A", "B", "C"], list[ReserveCard]]
@@ -295,6 +296,13 @@ class Reserve(_Model):
                     raise ValueError(f"{c.id}: C cards ask only for resources (6.4)")
                 if c.bonus and d != "C":
                     raise ValueError(f"{c.id}: only C cards carry the Counting House icon (6.4)")
+            fronts: dict[tuple, list[bool]] = {}
+            for c in cards:
+                fronts.setdefault((tuple(c.needs), c.bonus), []).append(c.nogbad)
+            for front, backs in fronts.items():
+                if len(set(backs)) < 2:
+                    raise ValueError(f"{d} deck: the front {list(front[0])} must be on cards with both backs, "
+                                     f"so that a front never tells the back (6.4)")
         return self
 
 

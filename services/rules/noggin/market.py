@@ -135,12 +135,16 @@ def bid_cost(state: State, seat: int, steps: int) -> int:
 def max_bid(state: State, seat: int) -> int:
     """The highest bid of ``seat``: its Step marker must stay short of the Runestone after
     moving and the no-sharing push (6.3 with 4.2; house rule for ambiguity 4: a bid equal
-    to the gap is refused). 0 without a Nog on the Mountains space (6.3)."""
+    to the gap is refused). 0 without a Nog on the Mountains space (6.3), and 0 for a seat
+    other than the active one that has not had its first turn (house rule: its marker does
+    not move before that single first action, 4.1)."""
     from .turns import landing
 
     if state.players[seat].mountains < 1:
         return 0
     i = next(k for k, m in enumerate(state.markers) if m.seat == seat)
+    if state.markers[i].turns == 0 and i != state.active:
+        return 0
     best = 0
     for steps in range(1, 10):
         if landing(state, i, bid_cost(state, seat, steps)) is None:

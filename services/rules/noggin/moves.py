@@ -192,6 +192,29 @@ class MarketCharacter(_Move):
     top: int | None = Field(default=None, ge=0, le=3)
     bottom: int | None = Field(default=None, ge=0, le=3)
 
+    @model_validator(mode="after")
+    def _arguments(self) -> "MarketCharacter":
+        _exactly(self, CHARACTER_ARGS[self.character], f"{self.character}'s ability")
+        return self
+
+
+CHARACTER_ARGS = {"noggin": ("owner", "action"), "nooka": ("saga", "deck"), "knut": ("deck",), "graculus": ("target",),
+                  "thor": ("direction",), "olaf": (), "romf": ("top", "bottom")}
+"""The arguments each character's ability takes besides ``pay`` (rulebook 6.1)."""
+
+
+def _exactly(move: BaseModel, wanted: tuple[str, ...], what: str, optional: tuple[str, ...] = ("pay",),
+             selector: str = "character") -> None:
+    """Raise ValueError unless ``move`` gives every argument of ``wanted`` and no other
+    (``selector`` is the field that chose the shape: the character, or the card)."""
+    given = {k for k, v in move if v is not None and k not in ("type", "op", selector)}
+    missing = [k for k in wanted if k not in given]
+    extra = sorted(given - set(wanted) - set(optional))
+    if missing:
+        raise ValueError(f"{what} needs {', '.join(repr(k) for k in missing)}")
+    if extra:
+        raise ValueError(f"{what} takes no {', '.join(repr(k) for k in extra)}")
+
 
 class MarketEvict(_Move):
     """``{"type": "market_day", "op": "evict", "by": "thor"|"graculus_romf"|"romf"|"graculus",
@@ -344,6 +367,23 @@ class UseMove(_Move):
     slot: int | None = Field(default=None, ge=0, le=1)
     condition: int | None = Field(default=None, ge=0, le=3)
     nog: bool | None = None
+
+    @model_validator(mode="after")
+    def _arguments(self) -> "UseMove":
+        wanted, optional = USE_ARGS[self.card]
+        _exactly(self, wanted, f"using {self.card}", optional, selector="card")
+        return self
+
+
+USE_ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "knuts_seat": ((), ()), "royal_kitchens": ((), ()), "heated_storkery": ((), ()),
+    "windmill": (("harvest",), ("pay",)), "nookas_kitchen_garden": (("resource",), ()),
+    "omruds_ornamental_garden": (("resource",), ()), "royal_horse_trough": (("resource",), ()),
+    "darkness_tome": (("direction",), ()), "telescope": (("deck",), ()), "war_banner": (("action",), ("pay",)),
+    "potion": (("resource",), ()), "hnefetfl": (("steps",), ()),
+    "flying_boat": (("character", "to", "slot", "condition"), ("nog", "pay")),
+}
+"""The arguments each card's ability takes: (required, optional) (appendix)."""
 
 
 class RecallMove(_Move):

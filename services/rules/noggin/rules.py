@@ -11,6 +11,7 @@ finishing a Saga, drawing a new Saga, final scoring. The move shapes are in :mod
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 from pydantic import TypeAdapter
@@ -150,7 +151,7 @@ class NogginRules(Rules):
         super().validate_config(config)
         for k, v in config.options.items():
             if not isinstance(v, bool):
-                raise BadConfig(f"variant {k!r} is switched on with true or off with false, not {v!r}")
+                raise BadConfig(f"variant {k!r} is switched on with true or off with false, not {json.dumps(v)}")
         if config.options.get("friend_or_foe") and config.players != 4:
             raise BadConfig("One of us? Friend or Foe? is played by 4 players only (rulebook variants)")
 

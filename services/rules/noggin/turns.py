@@ -321,13 +321,15 @@ def _combos(goods: list[str], k: int, start: int, acc: list[str], out: list[list
         acc.pop()
 
 
-def action_moves(state: State, seat: int, kind: str) -> Iterator[dict[str, Any]]:
-    """Every sub-move of action ``kind`` worth checking now, in a stable order."""
+def action_moves(state: State, seat: int, kind: str,
+                 reach: list[list[int]] | None = None) -> Iterator[dict[str, Any]]:
+    """Every sub-move of action ``kind`` worth checking now, in a stable order (``reach``: the
+    Miner's reachable squares, if already known)."""
     p = state.players[seat]
     if kind == "miner":
         for sq in [[state.miner[0] + dr, state.miner[1] + dc] for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))]:
             yield {"type": "miner", "op": "dig", "square": sq}
-        for sq in board.reachable(state):
+        for sq in (board.reachable(state) if reach is None else reach):
             yield {"type": "miner", "op": "walk", "square": sq}
         for slot in board.discover_slots(state):
             for rot in ROTATIONS:
@@ -624,17 +626,31 @@ def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> lis
     :func:`action_moves`; each checked by its own rule only, with the Step budget and the
     Miner's reachable squares computed once."""
     out = []
-    reach: set[tuple[int, int]] | None = None
-    for move in action_moves(state, seat, kind):
-        if step_cost(state, move) not in costs:
+    reach = board.reachable(state) if kind == "miner" else None
+    fixed = None if kind in ("miner", "fisherman", "builder", "market_day") else step_cost(state, {"type": kind})
+    if fixed is not None and fixed not in costs:
+        return out
+    prev_base: dict[str, Any] | None = None
+    prev_ok = False
+    for move in action_moves(state, seat, kind, reach):
+        if fixed is None and step_cost(state, move) not in costs:
             continue
-        if kind == "miner" and move["op"] == "walk":
-            if reach is None:
-                reach = {tuple(sq) for sq in board.reachable(state)}
-            if tuple(move["square"]) in reach:
+        if kind == "miner" and move["op"] != "dig":
+            if move["op"] == "walk":
+                out.append(move)  # every square of the Miner's reach is a legal Walk (5.1)
+                continue
+            base = {"slot": move["slot"]}  # a discovery's legality does not depend on the orientation
+        elif "pay" in move and move.get("op") != "invention":
+            base = {k: v for k, v in move.items() if k != "pay"}  # the pays listed are the seat's own, each fits
+        else:
+            base = None
+        if base is not None and base == prev_base:
+            if prev_ok:
                 out.append(move)
             continue
-        if _legal(_check_op, state, seat, move):
+        ok = _legal(_check_op, state, seat, move)
+        prev_base, prev_ok = base, ok
+        if ok:
             out.append(move)
     return out
 

@@ -5,7 +5,7 @@ import pytest
 from services.rules.core import IllegalMove, NotYourTurn
 from services.rules.noggin import sagas
 
-from .helpers import RULES, give, legal, normal_turn, own_card, points, put_reserve, run, run_phase, scenario, types
+from .helpers import RULES, give, legal, normal_turn, own_card, points, put_reserve, run, run_phase, scenario, seated, types
 
 AUCTION = {"type": "market_day", "op": "auction"}
 
@@ -211,3 +211,21 @@ def test_a_used_artefact_is_laid_down_until_the_change_of_season():
     assert p.used == [] and RULES.to_move(s) == [0]
     p.placed["farmer"] = 1
     RULES.check(s, 0, {"type": "use", "card": "war_banner", "action": "farmer", "pay": ["fish"]})
+
+
+@pytest.mark.rules("noggin:house rules/no-bid-before-first-turn", "noggin:4.1/single-action")
+def test_a_seat_that_has_not_had_its_first_turn_only_passes():
+    """House rule (4.1 with 6.3): on the first turn, the active seat auctions the Counting House
+    card; a seat whose marker has not yet had its first turn may only pass, so its marker never
+    moves before its single first action; one that has played may bid."""
+    s = seated(3)  # every marker still on the starting space, seat 0 takes its first turn
+    s.markers[1].turns = 1  # seat 1 has played (say), seat 2 has not
+    s.markers[1].pos = 3
+    run(s, 0, {"type": "market_day", "op": "auction"})
+    assert RULES.to_move(s) == [1] and [m["steps"] for m in legal(s, 1)][:2] == [0, 1]
+    run(s, 1, {"type": "bid", "steps": 0})
+    assert RULES.to_move(s) == [2] and legal(s, 2) == [{"type": "bid", "steps": 0}]
+    with pytest.raises(IllegalMove, match="at most 0"):
+        RULES.check(s, 2, {"type": "bid", "steps": 1})
+    run(s, 2, {"type": "bid", "steps": 0})
+    assert RULES.to_move(s) == [0] and {"type": "bid", "steps": 1} in legal(s, 0)  # the active seat may bid

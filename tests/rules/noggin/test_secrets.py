@@ -27,12 +27,12 @@ SPECTATOR = None
 
 
 def _twin(card: str) -> str:
-    """The other card of the same deck with the same front (its back differs)."""
+    """A card of the same deck with the same front and the other back."""
     info = content.reserve_index()[card]
     deck = card[0]
     twins = [c.id for c in content.load().reserve.decks[deck]
-             if c.needs == info.needs and c.bonus == info.bonus and c.id != card]
-    assert twins, f"{card} has no twin"
+             if c.needs == info.needs and c.bonus == info.bonus and c.nogbad != info.nogbad]
+    assert twins, f"{card} has no twin with the other back"
     return twins[0]
 
 
@@ -46,14 +46,19 @@ def _face_down_ids(state) -> set[str]:
 
 
 @pytest.mark.rules("noggin:secrets/reserve-front-twins")
-def test_every_nogbad_back_has_a_twin_front_with_nookas_knife():
-    """6.4, 8.0: a front never tells the back: every card with Nogbad's portrait shares its
-    front (conditions and bonus icon) with a card of the same deck showing Nooka's knife."""
+def test_every_front_is_on_cards_with_both_backs():
+    """6.4, 8.0: a front never tells the card or its back: every front (conditions and bonus
+    icon) is printed on at least two cards of its deck, some with Nogbad's portrait and some
+    with Nooka's knife; the content loader refuses a deck where a front has one back only."""
     for deck, cards in content.load().reserve.decks.items():
         for card in cards:
-            if card.nogbad:
-                twin = _twin(card.id)
-                assert not content.reserve_index()[twin].nogbad
+            twin = _twin(card.id)
+            assert content.reserve_index()[twin].nogbad != card.nogbad
+    raw = json.loads((content.CONTENT_DIR / "reserve.json").read_text(encoding="utf-8"))
+    lonely = json.loads(json.dumps(raw))
+    lonely["decks"]["C"][0]["needs"] = ["harvest"]
+    with pytest.raises(ValueError, match="never tells the back"):
+        content.Reserve.model_validate(lonely)
 
 
 @pytest.mark.rules("noggin:secrets/reserve-back-not-in-view", "noggin:secrets/spectator-public-only",
