@@ -176,7 +176,7 @@ def test_face_down_scores_eight_at_once_and_never_acts():
     normal_turn(s, 1, [16, 10, 18, 17])
     give(s, 1, fish=1)
     s.players[1].placed["miner"] = 1
-    with pytest.raises(IllegalMove, match="you do not own war_banner"):
+    with pytest.raises(IllegalMove, match="you do not own the war_banner Counting House card"):
         RULES.check(s, 1, {"type": "use", "card": "war_banner", "action": "miner", "pay": ["fish"]})
     events = run_phase(_season_end(s))
     assert points(events, 1, "counting house") == 0 and s.players[1].score == 8
