@@ -15,7 +15,6 @@ was checked. None of them changes the state.
 
 from __future__ import annotations
 
-from collections import deque
 
 from services.rules.core import Event, IllegalMove
 
@@ -167,26 +166,33 @@ def _neighbours(sq: list[int]) -> list[list[int]]:
     return [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]
 
 
+MINE_DEPTH = content.load().mine.grid.rows * 4
+SURFACE = frozenset(f"-1,{c}" for c in range(MINE_WIDTH))
+"""The squares of the surface row above the Mine, always walkable (set-up R, house rule)."""
+NEIGHBOURS = {f"{r},{c}": tuple(f"{nr},{nc}" for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                                if -1 <= nr < MINE_DEPTH and 0 <= nc < MINE_WIDTH)
+              for r in range(-1, MINE_DEPTH) for c in range(MINE_WIDTH)}
+"""Each square's orthogonal neighbours on the surface and in the Mine grid, by ``"r,c"`` key."""
+SQUARE = {k: tuple(int(x) for x in k.split(",")) for k in NEIGHBOURS}
+
+
 def reachable(state: State) -> list[list[int]]:
     """Empty squares the Miner can walk to in one Walk (5.1), in a stable order.
 
     The surface row above the Mine counts as empty (set-up R, house rule).
     """
     mine = state.mine
-    start = (state.miner[0], state.miner[1])
+    start = key(state.miner[0], state.miner[1])
     seen = {start}
-    queue = deque([start])
+    queue = [start]
     while queue:
-        r, c = queue.popleft()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in seen:
-                continue
-            nr, nc = nb
-            if (0 <= nc < MINE_WIDTH) if nr == -1 else mine.get(f"{nr},{nc}") == "":
+        here = queue.pop()
+        for nb in NEIGHBOURS[here]:
+            if nb not in seen and (nb in SURFACE or mine.get(nb) == ""):
                 seen.add(nb)
                 queue.append(nb)
     seen.discard(start)
-    return [list(sq) for sq in sorted(seen)]
+    return [list(sq) for sq in sorted(SQUARE[k] for k in seen)]
 
 
 def _cart(state: State) -> dict[str, int]:

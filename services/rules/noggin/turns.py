@@ -617,8 +617,19 @@ def _legal(fn: Any, *args: Any) -> bool:
 
 
 def _affordable(state: State, i: int) -> frozenset[int]:
-    """Step costs the active marker may still spend this turn (0 always; 4.2, house rule)."""
-    return frozenset([0, *(c for c in range(1, LAP) if landing(state, i, c) is not None)])
+    """Step costs the active marker may still spend this turn (0 always; 4.2, house rule):
+    those whose landing, after the no-sharing push, stays short of the Runestone + 10."""
+    pos = state.markers[i].pos
+    occupied = {m.pos for j, m in enumerate(state.markers) if j != i}
+    limit = state.runestone + LAP
+    out = [0]
+    for c in range(1, LAP):
+        p = pos + c
+        while p in occupied:
+            p += 1
+        if p < limit:
+            out.append(c)
+    return frozenset(out)
 
 
 def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> list[dict[str, Any]]:
@@ -627,19 +638,27 @@ def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> lis
     Miner's reachable squares computed once."""
     out = []
     reach = board.reachable(state) if kind == "miner" else None
-    fixed = None if kind in ("miner", "fisherman", "builder", "market_day") else step_cost(state, {"type": kind})
-    if fixed is not None and fixed not in costs:
+    varies = kind == "fisherman"  # the only action whose sub-moves cost different Steps (5.2)
+    fixed = None if varies else step_cost(state, {"type": kind})  # dig, discover: 1; builder, market: 0 once started
+    if fixed is not None and fixed not in costs and kind != "miner":
         return out
+    walk_ok = kind == "miner" and (0 if board.free_walk(state, seat) else 1) in costs
     prev_base: dict[str, Any] | None = None
     prev_ok = False
     for move in action_moves(state, seat, kind, reach):
-        if fixed is None and step_cost(state, move) not in costs:
+        if varies and step_cost(state, move) not in costs:
             continue
-        if kind == "miner" and move["op"] != "dig":
+        if kind == "miner":
             if move["op"] == "walk":
-                out.append(move)  # every square of the Miner's reach is a legal Walk (5.1)
+                if walk_ok:
+                    out.append(move)  # every square of the Miner's reach is a legal Walk (5.1)
                 continue
-            base = {"slot": move["slot"]}  # a discovery's legality does not depend on the orientation
+            if fixed not in costs:
+                continue
+            if move["op"] == "discover":
+                base = {"slot": move["slot"]}  # a discovery's legality does not depend on the orientation
+            else:
+                base = None
         elif "pay" in move and move.get("op") != "invention":
             base = {k: v for k, v in move.items() if k != "pay"}  # the pays listed are the seat's own, each fits
         else:
