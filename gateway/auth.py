@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from typing import Any
 
 import redis
 from flask import request
@@ -34,9 +35,9 @@ def claim_seat(client: redis.Redis, game_id: str, seat: int) -> str | None:
     return token
 
 
-def seats_taken(client: redis.Redis, game_id: str) -> list[int]:
-    """Seats of ``game_id`` that have been claimed, ascending."""
-    return sorted(int(s) for s in client.hkeys(key(game_id, "seats")))
+def seats_taken(client: redis.Redis, game_id: str, bots: dict[str, Any] | None = None) -> list[int]:
+    """Seats of ``game_id`` that have been claimed, or that built-in ``bots`` hold, ascending."""
+    return sorted({int(s) for s in client.hkeys(key(game_id, "seats"))} | {int(s) for s in bots or {}})
 
 
 def bearer_token(allow_query: bool = False) -> str | None:

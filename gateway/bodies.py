@@ -20,7 +20,11 @@ M = TypeVar("M", bound=BaseModel)
 
 
 class CreateGameBody(BaseModel):
-    """``POST /games``: ``{"game", "players", "seed"?, "options"?}``."""
+    """``POST /games``: ``{"game", "players", "seed"?, "options"?, "bots"?}``.
+
+    ``bots`` gives seats to built-in bots that decide on the bus (a worker), never over
+    HTTP: ``{"<seat>": "random"|"greedy"}`` or ``{"<seat>": {"kind": ..., "seed": ...}}``.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -28,6 +32,7 @@ class CreateGameBody(BaseModel):
     players: int = Field(strict=True)
     seed: str | None = Field(default=None, min_length=1, max_length=256)
     options: dict[str, Any] = Field(default_factory=dict)
+    bots: dict[str, str | dict[str, str]] = Field(default_factory=dict, max_length=16)
 
 
 class MoveBody(BaseModel):

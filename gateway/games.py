@@ -29,7 +29,7 @@ def create_game():
     body = parse_body(CreateGameBody)
     table = get_table()
     game_id = table.create(GameConfig(game=body.game, players=body.players, options=body.options),
-                           seed=body.seed)
+                           seed=body.seed, bots=body.bots)
     rules, state, version = table.state(game_id)
     return {"game_id": game_id, "version": version, "status": status_of(rules, state)}, 201
 
@@ -93,20 +93,25 @@ def wait(game_id: str):
 
 
 def nudge_phase(game_id: str) -> bool:
-    """Queue a game's pending phase again if it has waited a while (at most once a period).
+    """Queue again what a game has waited on a while (at most once a period): its pending
+    phase, or the move of a bot seat whose turn it is.
 
-    A phase whose task was lost (the broker was down when the move committed) would
-    leave the game in ``phase`` for ever; a waiter that timed out re-sends it. Running a
-    phase is idempotent by version, so a spare task is a no-op. The period is
+    A task that was lost (the broker was down when the move committed) would leave the game
+    waiting for ever; a waiter that timed out re-sends it. Phases and bot moves are
+    idempotent by version, so a spare task is a no-op. The period is
     ``PHASE_NUDGE_SECONDS`` (one ``SET NX EX`` key per game). Returns True if it queued.
     """
     table = get_table()
     rules, state, version = table.state(game_id)
     phase = rules.pending_phase(state)
-    if not phase:
+    bots = [s for s in rules.to_move(state) if s in table.bots(game_id)] if not phase else []
+    if not phase and not bots:
         return False
     period = max(1, int(current_app.config["PHASE_NUDGE_SECONDS"]))
     if not get_redis().set(key(game_id, "phase_nudge"), version, nx=True, ex=period):
         return False
-    table.scheduler.schedule(game_id, phase, version)
+    if phase:
+        table.scheduler.schedule(game_id, phase, version)
+    for seat in bots:
+        table.scheduler.schedule_bot(game_id, seat, version)
     return True

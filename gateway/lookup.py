@@ -56,7 +56,8 @@ def check_claimed_seat(claimed: Any, seat: int) -> None:
 def public_summary(game_id: str) -> dict[str, Any]:
     """The ``GET /games/<id>`` body.
 
-    ``{"game_id", "game", "version", "status", "to_move", "outcome", "seats_taken"}``
+    ``{"game_id", "game", "version", "status", "to_move", "outcome", "seats_taken", "bots"}``
+    (``bots``: the kind of built-in bot on each bot seat; their seeds stay private)
     plus ``"state_hash"`` only once the game is over (a running game's hash would let
     a client test guesses about hidden information).
     """
@@ -69,7 +70,8 @@ def public_summary(game_id: str) -> dict[str, Any]:
         "status": status,
         "to_move": rules.to_move(state),
         "outcome": rules.outcome(state),
-        "seats_taken": seats_taken(get_redis(), game_id),
+        "seats_taken": seats_taken(get_redis(), game_id, get_table().bots(game_id)),
+        "bots": {str(s): b["kind"] for s, b in sorted(get_table().bots(game_id).items())},
     }
     if status == "over":
         from services.rules.core import state_hash

@@ -1,7 +1,8 @@
 """Blueprint ``seats``: ``POST /games/<id>/seats/<seat>`` takes a seat and issues its token.
 
 201 ``{"seat", "token"}``; 404 unknown game; 422 a seat that is not an integer in
-``0..players-1``; 409 the seat is taken. The token is shown once; only its sha256 is kept.
+``0..players-1``; 409 the seat is taken (by a client, or by a built-in bot given the seat
+when the game was created). The token is shown once; only its sha256 is kept.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def take_seat(game_id: str, seat: str):
     index = parse_index(seat, "seat", 422, "bad_seat")
     if not index < players:
         raise ApiError(422, "bad_seat", f"seat must be an integer from 0 to {players - 1}")
+    if str(index) in (meta.get("bots") or {}):
+        raise ApiError(409, "seat_taken", f"seat {index} is played by a built-in bot")
     token = claim_seat(get_redis(), game_id, index)
     if token is None:
         raise ApiError(409, "seat_taken", f"seat {index} is already taken")

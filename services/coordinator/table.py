@@ -46,21 +46,47 @@ def request_digest(move: Any, expected_version: int) -> str:
 
 
 class PhaseScheduler(Protocol):
-    """Runs or queues a phase after a commit that leaves one pending."""
+    """Runs or queues what a commit leaves owed: a pending phase, a bot seat's decision."""
 
     def schedule(self, game_id: str, phase: str, version: int) -> None: ...
 
+    def schedule_bot(self, game_id: str, seat: int, version: int) -> None: ...
+
 
 class InlineScheduler:
-    """Runs phases at once in the same process (embedded mode). Bound to a table later."""
+    """Runs phases and bot moves at once in the same process (embedded mode), one after
+    another (a queue, not recursion, so a game of bots plays to its end from one call).
+    Bound to a table later."""
 
     def __init__(self) -> None:
         self.table: Table | None = None
+        self._queue: list[tuple[str, str, Any, int]] = []
+        self._draining = False
 
     def schedule(self, game_id: str, phase: str, version: int) -> None:
-        """Run the phase now through the bound table."""
+        """Run the phase now through the bound table (after the work already queued)."""
+        self._run(("phase", game_id, phase, version))
+
+    def schedule_bot(self, game_id: str, seat: int, version: int) -> None:
+        """Let the bot of ``seat`` move now through the bound table (after the work already queued)."""
+        self._run(("bot", game_id, seat, version))
+
+    def _run(self, job: tuple[str, str, Any, int]) -> None:
         assert self.table is not None, "InlineScheduler is not bound to a table"
-        self.table.run_phase(game_id, phase, version)
+        self._queue.append(job)
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while self._queue:
+                kind, game_id, what, version = self._queue.pop(0)
+                if kind == "phase":
+                    self.table.run_phase(game_id, what, version)
+                else:
+                    self.table.play_bot(game_id, what, version)
+        finally:
+            self._draining = False
+            self._queue.clear()
 
 
 def status_of(rules: Any, state: Any) -> str:
@@ -92,20 +118,28 @@ class Table:
         if isinstance(self.scheduler, InlineScheduler):
             self.scheduler.table = self
         self.new_id = new_id or (lambda: uuid.uuid4().hex[:16])
+        self._bots: dict[str, dict[int, dict[str, str]]] = {}
 
     # -- creation -----------------------------------------------------------------
-    def create(self, config: GameConfig, seed: str | None = None) -> str:
+    def create(self, config: GameConfig, seed: str | None = None,
+               bots: dict[int, dict[str, str]] | None = None) -> str:
         """Create a game and run its set-up; returns the game id.
 
-        The seed goes to the deck port only (a fresh secret one if ``None``).
-        Raises UnknownGame or BadConfig.
+        The seed goes to the deck port only (a fresh secret one if ``None``). ``bots``
+        gives seats to built-in bots that decide on the bus: ``{seat: {"kind", "seed"}}``
+        (:mod:`services.bots.decide`); they are stored with the game and never change.
+        Raises UnknownGame or BadConfig (also for a bad bot seat or kind).
         """
         rules = get_rules(config.game)
         rules.validate_config(config)
+        bots = normalise_bots(bots or {}, config.players)
         game_id = self.new_id()
         self.ports["deck"].open_game(game_id, seed)
         created = rules.created_event(config)
-        self.store.create(game_id, {"game": config.game, "players": config.players}, [created])
+        meta: dict[str, Any] = {"game": config.game, "players": config.players}
+        if bots:
+            meta["bots"] = {str(s): b for s, b in sorted(bots.items())}
+        self.store.create(game_id, meta, [created])
         state = rules.new_state()
         rules.evolve(state, created)
         events = self._resolve(game_id, 1, rules, state, rules.setup_ops(config))
@@ -132,7 +166,7 @@ class Table:
 
     # -- moves --------------------------------------------------------------------
     def play(self, game_id: str, seat: int, move: Any, expected_version: int,
-             move_id: str | None = None) -> dict[str, Any]:
+             move_id: str | None = None, trusted: tuple[Any, Any] | None = None) -> dict[str, Any]:
         """Resolve and commit one move.
 
         A repeat of ``move_id`` by the same seat with the same move and version is
@@ -145,20 +179,28 @@ class Table:
             StaleVersion: ``expected_version`` is not current.
             MoveIdReused: ``move_id`` already named a different request of this seat.
             MalformedMove, IllegalMove, NotYourTurn: the game is unchanged.
+
+        ``trusted``: ``(rules, state)`` at ``expected_version`` from which ``move`` was taken
+        among the legal moves (a bot on the bus); the move is then neither parsed nor
+        checked again, and the state is not read again.
         """
         digest = request_digest(move, expected_version) if move_id is not None else ""
-        first = self._first_result(game_id, seat, move_id, digest)
-        if first is not None:
-            return first
-        rules, state, version = self.state(game_id)
-        if expected_version != version:
+        if trusted is not None:
+            rules, state = trusted
+            state, version = rules.copy(state), expected_version
+        else:
             first = self._first_result(game_id, seat, move_id, digest)
             if first is not None:
                 return first
-            raise StaleVersion(expected_version, version)
-        move = rules.parse_move(move)
-        rules.require_turn(state, seat)
-        rules.check(state, seat, move)
+            rules, state, version = self.state(game_id)
+            if expected_version != version:
+                first = self._first_result(game_id, seat, move_id, digest)
+                if first is not None:
+                    return first
+                raise StaleVersion(expected_version, version)
+            move = rules.parse_move(move)
+            rules.require_turn(state, seat)
+            rules.check(state, seat, move)
         events = self._resolve(game_id, version, rules, state, rules.plan(state, seat, move))
         # canonical form, so a repeat (answered from the store) is the same bytes as the first answer
         result = json.loads(canonical_json({"version": version + 1,
@@ -187,6 +229,40 @@ class Table:
         if record.get("request") != digest:
             raise MoveIdReused(move_id)
         return record["result"]
+
+    def bots(self, game_id: str) -> dict[int, dict[str, str]]:
+        """The game's bot seats, ``{seat: {"kind", "seed"}}`` (cached: they never change).
+        Raises GameNotFound."""
+        cached = self._bots.get(game_id)
+        if cached is None:
+            raw = self.store.meta(game_id).get("bots") or {}
+            cached = {int(s): dict(b) for s, b in raw.items()}
+            if len(self._bots) > 4096:
+                self._bots.clear()
+            self._bots[game_id] = cached
+        return cached
+
+    def play_bot(self, game_id: str, seat: int, version: int) -> bool:
+        """Let the built-in bot of ``seat`` make its move if the game is still at ``version``
+        waiting for that seat (a bot task: idempotent by version, its move id derived from
+        the version, so a redelivered task plays nothing twice).
+
+        Returns True if this call committed the move.
+        """
+        from services.bots.decide import decide
+
+        bot = self.bots(game_id).get(seat)
+        if bot is None:
+            return False
+        rules, state, current = self.state(game_id)
+        if current != version or seat not in rules.to_move(state):
+            return False
+        move = decide(bot["kind"], bot["seed"], rules, state, seat, version)
+        try:
+            self.play(game_id, seat, move, version, move_id=f"bot:{version}", trusted=(rules, state))
+        except StaleVersion:
+            return False
+        return True
 
     def run_phase(self, game_id: str, phase: str, version: int) -> bool:
         """Run phase ``phase`` if the game is still at ``version`` waiting for it.
@@ -229,7 +305,34 @@ class Table:
         phase = rules.pending_phase(state)
         if phase:
             self.scheduler.schedule(game_id, phase, new_version)
+        elif commit.status == "active":
+            bots = self.bots(game_id)
+            for seat in rules.to_move(state):
+                if seat in bots:
+                    self.scheduler.schedule_bot(game_id, seat, new_version)
         return new_version
+
+
+def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, str]]:
+    """``{seat: kind}`` or ``{seat: {"kind", "seed"}}`` -> ``{seat: {"kind", "seed"}}``
+    (a bot without a seed gets a random one). Raises BadConfig for a seat out of range or an
+    unknown kind."""
+    from services.bots.decide import BOT_KINDS
+    from services.rules.core import BadConfig
+
+    out: dict[int, dict[str, str]] = {}
+    for raw_seat, spec in bots.items():
+        try:
+            seat = int(raw_seat)
+        except (TypeError, ValueError):
+            raise BadConfig(f"bot seat {raw_seat!r} is not a seat number") from None
+        if not 0 <= seat < players:
+            raise BadConfig(f"bot seat {seat} is not a seat of a {players}-seat game")
+        spec = {"kind": spec} if isinstance(spec, str) else dict(spec)
+        if spec.get("kind") not in BOT_KINDS or set(spec) - {"kind", "seed"}:
+            raise BadConfig(f"a bot is {{\"kind\": one of {', '.join(BOT_KINDS)}, \"seed\": text}}, not {spec!r}")
+        out[seat] = {"kind": spec["kind"], "seed": str(spec.get("seed") or uuid.uuid4().hex)}
+    return out
 
 
 def embedded_table(new_id: Callable[[], str] | None = None) -> Table:

@@ -182,6 +182,7 @@ class Stack:
         """The Celery phase worker (node name :attr:`worker_node`)."""
         argv = [self.python, "-m", "celery", "-A", "services.phases.worker", "worker",
                 "--loglevel", "INFO", "--concurrency", "2", "-n", self.worker_node,
+                "-Q", "longhouse.phases,longhouse.bots",
                 "--without-gossip", "--without-mingle"]
         return ChildSpec("worker", argv, celery_probe(self.settings.celery_broker_url, self.worker_node),
                          env=self.env, cwd=self.root, ready_timeout=60, stop_grace=15)

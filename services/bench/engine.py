@@ -1,0 +1,163 @@
+"""Engine benchmarks: the rules core alone, on the forward model (no store, Table or ports).
+
+* :func:`playouts`: seeded random playouts of a game (legal moves, then apply a uniformly
+  chosen one; phases applied as they fall due) for about a given time: moves/s, games/s,
+  and the mean cost of ``legal_moves`` and of ``apply`` apart;
+* :func:`clone_cost`: the game's ``copy`` against ``copy.deepcopy`` on states taken from
+  the middle of random games;
+* :func:`openspiel_reference`: OpenSpiel's pure-Python tic-tac-toe played the same way in
+  the benchmark's own environment (``.venv-bench``), the peer every ratio is taken against;
+* :func:`paired`: both, alternated round by round in one run, so that a ratio compares
+  figures from the same minutes on this (noisy, shared) machine.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from services.rules.core import GameConfig, get_rules
+from services.rules.core.forward import apply, apply_phase, chance_from, resolve
+
+REFERENCE = Path(__file__).with_name("openspiel_reference.py")
+BENCH_PYTHON = Path(__file__).resolve().parents[2] / ".venv-bench" / "bin" / "python"
+"""The environment ``make bench`` gives OpenSpiel (kept apart from the project's own)."""
+
+
+def _start(rules: Any, players: int, seed: str) -> tuple[Any, Any]:
+    config = GameConfig(game=rules.name, players=players)
+    state = rules.new_state()
+    rules.evolve(state, rules.created_event(config))
+    chance = chance_from(seed)
+    resolve(rules, state, rules.setup_ops(config), chance)
+    return state, chance
+
+
+def playouts(game: str, players: int, seconds: float, seed: str = "bench") -> dict[str, float]:
+    """Random playouts of ``game`` for about ``seconds`` (whole games only).
+
+    Returns ``{"games", "moves", "seconds", "moves_per_s", "games_per_s", "legal_us",
+    "apply_us"}``: ``legal_us`` is the mean cost of ``legal_moves`` per decision and
+    ``apply_us`` of applying the chosen move (microseconds).
+    Raises RuntimeError if a game has a decision with no legal move.
+    """
+    rules = get_rules(game)
+    rng = random.Random(seed)
+    moves = games = 0
+    legal_s = apply_s = 0.0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games == 0:
+        state, chance = _start(rules, players, f"{seed}:{games}")
+        while rules.outcome(state) is None:
+            if rules.pending_phase(state):
+                apply_phase(rules, state, chance)
+                continue
+            seat = rules.to_move(state)[0]
+            t0 = time.perf_counter()
+            legal = rules.legal_moves(state, seat)
+            t1 = time.perf_counter()
+            if not legal:
+                raise RuntimeError(f"{game}: seat {seat} has no legal move")
+            apply(rules, state, seat, legal[rng.randrange(len(legal))], chance, checked=True)
+            t2 = time.perf_counter()
+            legal_s += t1 - t0
+            apply_s += t2 - t1
+            moves += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games": games, "moves": moves, "seconds": elapsed, "moves_per_s": moves / elapsed,
+            "games_per_s": games / elapsed, "legal_us": 1e6 * legal_s / moves, "apply_us": 1e6 * apply_s / moves}
+
+
+def clone_cost(game: str, players: int, samples: int = 20, seed: str = "clone") -> dict[str, float]:
+    """Mean cost (microseconds) of ``rules.copy`` and of ``copy.deepcopy`` on ``samples`` states
+    taken 100-400 moves into random games; ``ratio`` = deepcopy / copy."""
+    rules = get_rules(game)
+    rng = random.Random(seed)
+    states = []
+    while len(states) < samples:
+        state, chance = _start(rules, players, f"{seed}:{len(states)}")
+        stop = rng.randrange(100, 400)
+        for _ in range(stop):
+            if rules.outcome(state) is not None:
+                break
+            if rules.pending_phase(state):
+                apply_phase(rules, state, chance)
+                continue
+            seat = rules.to_move(state)[0]
+            legal = rules.legal_moves(state, seat)
+            apply(rules, state, seat, legal[rng.randrange(len(legal))], chance, checked=True)
+        states.append(state)
+    reps = 200
+    t0 = time.perf_counter()
+    for s in states:
+        for _ in range(reps):
+            rules.copy(s)
+    fast = (time.perf_counter() - t0) / (reps * len(states))
+    t0 = time.perf_counter()
+    for s in states:
+        for _ in range(reps // 10):
+            copy.deepcopy(s)
+    deep = (time.perf_counter() - t0) / ((reps // 10) * len(states))
+    return {"clone_us": 1e6 * fast, "deepcopy_us": 1e6 * deep, "ratio": deep / fast}
+
+
+def openspiel_reference(seconds: float) -> dict[str, float]:
+    """OpenSpiel's pure-Python tic-tac-toe random playouts for about ``seconds``.
+
+    Raises FileNotFoundError if ``.venv-bench`` is missing (``make bench`` makes it).
+    """
+    if not BENCH_PYTHON.exists():
+        raise FileNotFoundError(f"{BENCH_PYTHON} is missing: run `make bench` (it installs open_spiel there)")
+    out = subprocess.run([str(BENCH_PYTHON), str(REFERENCE), str(seconds)], check=True, capture_output=True,
+                         text=True, timeout=seconds + 120)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    r["moves_per_s"] = r["moves"] / r["seconds"]
+    r["games_per_s"] = r["games"] / r["seconds"]
+    return r
+
+
+def paired(game: str, players: int, rounds: int, seconds: float) -> dict[str, Any]:
+    """Alternate the reference and ``game``'s playouts ``rounds`` times (``seconds`` each);
+    return the median of each and the ratio of the medians (game / reference moves/s)."""
+    ours, ref = [], []
+    for r in range(rounds):
+        ref.append(openspiel_reference(seconds))
+        ours.append(playouts(game, players, seconds, seed=f"bench:{r}"))
+    mid = lambda xs, k: statistics.median(x[k] for x in xs)  # noqa: E731
+    result = {k: mid(ours, k) for k in ("moves_per_s", "games_per_s", "legal_us", "apply_us")}
+    result.update(reference_moves_per_s=mid(ref, "moves_per_s"), rounds=rounds, seconds=seconds)
+    result["ratio"] = result["moves_per_s"] / result["reference_moves_per_s"]
+    return result
+
+
+def memory_per_game(game: str, players: int) -> dict[str, int]:
+    """Bytes of one game's state in memory (pickled, a proxy) at set-up and near its end."""
+    import pickle
+
+    rules = get_rules(game)
+    state, chance = _start(rules, players, "memory")
+    start = len(pickle.dumps(state))
+    rng = random.Random(1)
+    while rules.outcome(state) is None:
+        if rules.pending_phase(state):
+            apply_phase(rules, state, chance)
+            continue
+        seat = rules.to_move(state)[0]
+        legal = rules.legal_moves(state, seat)
+        apply(rules, state, seat, legal[rng.randrange(len(legal))], chance, checked=True)
+    return {"state_bytes_start": start, "state_bytes_end": len(pickle.dumps(state))}
+
+
+__all__ = ["clone_cost", "openspiel_reference", "paired", "playouts"]
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick look: python -m services.bench.engine
+    print(json.dumps(paired(sys.argv[1] if len(sys.argv) > 1 else "noggin", 3, 3, 2.0), indent=1))

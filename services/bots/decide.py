@@ -1,0 +1,36 @@
+"""How a built-in bot decides when it plays on the bus (in a worker), not over HTTP.
+
+A bot seat is ``{"kind": "random"|"greedy", "seed": str}``, fixed when the game is created.
+The decision at version ``v`` depends only on the bot's seed, ``v`` and what the seat may see
+(its player view), never on which worker runs it or on earlier calls, so a task that a
+worker redelivers makes the same choice, and a tournament is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+BOT_KINDS = ("random", "greedy")
+"""The built-in bots that can hold a seat on the bus."""
+
+
+def decide(kind: str, seed: str, rules: Any, state: Any, seat: int, version: int,
+           legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The move the bot of ``kind`` with ``seed`` makes for ``seat`` at ``version``.
+
+    Args:
+        legal: the seat's legal moves, if already computed.
+    Raises:
+        ValueError: unknown ``kind``, or no legal move.
+    """
+    legal = rules.legal_moves(state, seat) if legal is None else legal
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal move at version {version}")
+    if kind == "random":
+        return legal[random.Random(f"{seed}:{version}").randrange(len(legal))]
+    if kind == "greedy":
+        from .greedy_bot import GreedyBot
+
+        return GreedyBot(f"{seed}:{version}").choose(legal, rules.view(state, seat), rules.name)
+    raise ValueError(f"unknown bot {kind!r}; bots on the bus: {', '.join(BOT_KINDS)}")

@@ -1,0 +1,47 @@
+"""Built-in bots that decide on the bus (DESIGN "Clients, bots and agents"): seats given to
+bots at creation move by themselves after every commit that leaves the game waiting for
+them; a bot move is idempotent by version and reproducible from the bot's seed."""
+
+import pytest
+
+from services.coordinator.table import embedded_table
+from services.rules.core import BadConfig, GameConfig
+
+BOTS = {0: {"kind": "random", "seed": "a"}, 1: {"kind": "greedy", "seed": "b"}, 2: {"kind": "random", "seed": "c"}}
+
+
+def _log(table, gid):
+    return [(e.version, e.kind, e.seat, e.events) for e in table.store.read(gid)]
+
+
+def test_a_game_of_bots_plays_to_its_end_from_creation_and_is_reproducible():
+    a, b = embedded_table(), embedded_table()
+    ga = a.create(GameConfig(game="noggin", players=3), seed="bus", bots=BOTS)
+    gb = b.create(GameConfig(game="noggin", players=3), seed="bus", bots=BOTS)
+    sa = a.summary(ga)
+    assert sa["status"] == "over" and sa["version"] > 100
+    assert _log(a, ga) == _log(b, gb) and sa["state_hash"] == b.summary(gb)["state_hash"]
+    moves = [e for e in a.store.read(ga) if e.kind == "move"]
+    assert {e.seat for e in moves} == {0, 1, 2}
+
+
+def test_bots_move_only_on_their_own_seats_and_a_stale_bot_task_does_nothing():
+    """Seat 1 is a bot, seat 0 a client: after each of seat 0's moves, the bot plays every
+    decision of its own until the game waits for seat 0 again; a bot task for a version the
+    game has left, or for a seat that is not a bot's, commits nothing."""
+    t = embedded_table()
+    gid = t.create(GameConfig(game="noggin", players=2), seed="mixed", bots={1: "random"})
+    for _ in range(30):
+        rules, state, version = t.state(gid)
+        assert rules.to_move(state) == [0]
+        assert t.play_bot(gid, 0, version) is False  # not a bot seat
+        t.play(gid, 0, rules.legal_moves(state, 0)[0], version)
+        assert t.play_bot(gid, 1, version) is False and t.state(gid)[2] > version  # stale: nothing
+    seats = {e.seat for e in t.store.read(gid) if e.kind == "move"}
+    assert seats == {0, 1}
+
+
+@pytest.mark.parametrize("bots", [{5: "random"}, {0: "oracle"}, {"x": "random"}, {0: {"kind": "random", "x": 1}}])
+def test_a_bad_bot_seat_or_kind_is_refused(bots):
+    with pytest.raises(BadConfig):
+        embedded_table().create(GameConfig(game="noggin", players=3), seed="s", bots=bots)
