@@ -56,7 +56,8 @@ def check_claimed_seat(claimed: Any, seat: int) -> None:
 def public_summary(game_id: str) -> dict[str, Any]:
     """The ``GET /games/<id>`` body.
 
-    ``{"game_id", "game", "version", "status", "to_move", "outcome", "seats_taken", "bots"}``
+    ``{"game_id", "game", "version", "moves", "status", "to_move", "outcome", "seats_taken", "bots"}``
+    (``moves``: moves committed, phases and set-up not counted)
     (``bots``: the kind of built-in bot on each bot seat; their seeds stay private)
     plus ``"state_hash"`` only once the game is over (a running game's hash would let
     a client test guesses about hidden information).
@@ -67,6 +68,7 @@ def public_summary(game_id: str) -> dict[str, Any]:
         "game_id": game_id,
         "game": rules.name,
         "version": version,
+        "moves": int(get_table().store.meta(game_id).get("moves", 0)),
         "status": status,
         "to_move": rules.to_move(state),
         "outcome": rules.outcome(state),

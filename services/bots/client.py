@@ -82,11 +82,14 @@ class GatewayClient:
             return False
 
     def create_game(self, game: str, players: int, seed: str | None = None,
-                    options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """``POST /games`` -> ``{"game_id", "version", "status"}``."""
+                    options: dict[str, Any] | None = None, bots: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``POST /games`` -> ``{"game_id", "version", "status"}`` (``bots``: seat -> built-in bot
+        on the bus)."""
         body: dict[str, Any] = {"game": game, "players": players, "options": options or {}}
         if seed is not None:
             body["seed"] = seed
+        if bots:
+            body["bots"] = bots
         return self._call("POST", "/games", json=body)
 
     def game(self, game_id: str) -> dict[str, Any]:

@@ -4,8 +4,11 @@ Keys of game ``G`` all carry the hash tag ``{G}`` so a Redis Cluster keeps a gam
 one slot:
 
 * ``game:{G}:log``: the event log, a stream; entry ``v`` has the explicit id ``v-0``
-  and fields ``v``, ``kind``, ``seat``, ``events`` (canonical JSON list of events);
-* ``game:{G}:meta``: hash with ``game``, ``players``, ``version``, ``status``;
+  and fields ``v``, ``kind``, ``seat``, ``events`` (canonical JSON list of events) and
+  ``t``, the Redis server's clock at the commit in milliseconds (not part of the game:
+  for latency figures only);
+* ``game:{G}:meta``: hash with ``game``, ``players``, ``version``, ``status``, ``moves``
+  (moves committed) and ``meta`` (JSON: the bot seats);
 * ``game:{G}:moves``: hash ``"<seat>:<client move id>"`` -> first result (JSON);
 * ``game:{G}:seed``: the secret seed, read and written by the deck service only.
 
@@ -38,8 +41,11 @@ local v = tonumber(redis.call('HGET', KEYS[1], 'version'))
 if v == nil then return {-1, 0} end
 if v ~= tonumber(ARGV[1]) then return {0, v} end
 local nv = v + 1
-redis.call('XADD', KEYS[2], nv .. '-0', 'v', nv, 'kind', ARGV[2], 'seat', ARGV[3], 'events', ARGV[4])
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('XADD', KEYS[2], nv .. '-0', 'v', nv, 'kind', ARGV[2], 'seat', ARGV[3], 'events', ARGV[4], 't', ms)
 redis.call('HSET', KEYS[1], 'version', nv, 'status', ARGV[5])
+if ARGV[2] == 'move' then redis.call('HINCRBY', KEYS[1], 'moves', 1) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
 return {1, nv}
 """
@@ -102,7 +108,8 @@ class RedisStore:
             raise GameNotFound(game_id)
         m = {k.decode(): v.decode() for k, v in raw.items()}
         out: dict[str, Any] = json.loads(m.get("meta", "{}"))
-        out.update(game=m["game"], players=int(m["players"]), version=int(m["version"]), status=m["status"])
+        out.update(game=m["game"], players=int(m["players"]), version=int(m["version"]), status=m["status"],
+                   moves=int(m.get("moves", 0)))
         return out
 
     def version(self, game_id: str) -> int:

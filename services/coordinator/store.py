@@ -146,7 +146,7 @@ class MemoryStore:
                 raise VersionConflict(base_version, len(g.entries))
             v = base_version + 1
             g.entries.append(Entry(v, commit.kind, commit.seat, tuple(events)))
-            g.meta.update(status=commit.status, version=v)
+            g.meta.update(status=commit.status, version=v, moves=g.meta.get("moves", 0) + (commit.kind == "move"))
             if commit.move_key is not None and commit.result is not None:
                 g.results[commit.move_key] = commit.result
             return v

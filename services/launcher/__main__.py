@@ -47,6 +47,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--bots", default="random,greedy",
                    help="comma-separated bot per seat, repeated round the table (default random,greedy)")
     p.add_argument("--variants", default="", help="comma-separated variants for every game (default none)")
+    p.add_argument("--via", choices=("bus", "http"), default="bus",
+                   help="bots decide on the worker (bus, default) or post their moves over HTTP")
     p.add_argument("--move-cap", type=int, default=20_000, help="failure guard: abandon a game after this many moves")
     p.add_argument("--data-dir", type=Path,
                    help="this run's directory for Redis data and logs (default <LONGHOUSE_DATA_DIR>/run-<timestamp>)")
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.games:
             config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=str(args.seed),
                                       move_cap=args.move_cap, parallel=args.parallel, bots=split(args.bots),
-                                      options={v: True for v in split(args.variants)})
+                                      options={v: True for v in split(args.variants)}, via=args.via)
             report = play_with_progress(stack.gateway_url, config, console)
             print_results(report, console, args.report)
             if report.failed:

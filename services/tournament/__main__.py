@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bots", default="random,greedy",
                    help="comma-separated bot per seat, repeated round the table (default random,greedy)")
     p.add_argument("--variants", default="", help="comma-separated variants for every game (default none)")
+    p.add_argument("--via", choices=("bus", "http"), default="bus",
+                   help="bots decide on the worker (bus, default) or post their moves over HTTP")
     p.add_argument("--parallel", type=int, default=3)
     p.add_argument("--move-cap", type=int, default=DEFAULT_MOVE_CAP)
     p.add_argument("--report", type=Path)
@@ -35,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=args.seed,
                               bots=[b.strip() for b in args.bots.split(",") if b.strip()],
                               options={v.strip(): True for v in args.variants.split(",") if v.strip()},
-                              move_cap=args.move_cap, parallel=args.parallel)
+                              move_cap=args.move_cap, parallel=args.parallel, via=args.via)
     report = play_with_progress(args.url, config, console)
     print_results(report, console, args.report)
     return 1 if report.failed else 0

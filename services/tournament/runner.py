@@ -48,6 +48,9 @@ class TournamentConfig:
         game_timeout: seconds after which a game is abandoned as failed.
         parallel: games played at once.
         options: game options for every game.
+        via: ``"bus"``: the bots hold their seats from creation and decide on the worker
+            (the driver only waits for the end); ``"http"``: each bot is a client posting
+            its moves through the gateway.
     """
 
     game: str = "noggin"
@@ -59,6 +62,7 @@ class TournamentConfig:
     game_timeout: float = 900.0
     parallel: int = 4
     options: dict[str, Any] = field(default_factory=dict)
+    via: str = "bus"
 
     def bot_kinds(self) -> list[str]:
         """The bot kind of every seat."""
@@ -84,13 +88,18 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
     deadline = time.monotonic() + config.game_timeout
     with GatewayClient(base_url) as client:
         try:
-            created = client.create_game(config.game, config.players, seed=game_seed, options=config.options)
+            bus = config.via == "bus"
+            created = client.create_game(config.game, config.players, seed=game_seed, options=config.options,
+                                         bots={str(s.seat): {"kind": s.bot, "seed": s.seed} for s in seats}
+                                         if bus else None)
             game_id = report.game_id = created["game_id"]
-            tokens = [client.take_seat(game_id, s.seat) for s in seats]
-            bots = [make_bot(s.bot, s.seed) for s in seats]
+            tokens = [] if bus else [client.take_seat(game_id, s.seat) for s in seats]
+            bots = [] if bus else [make_bot(s.bot, s.seed) for s in seats]
             while True:
                 summary = client.game(game_id)
                 if summary["status"] == "over":
+                    if bus:
+                        report.moves = summary.get("moves", report.moves)
                     outcome = summary.get("outcome") or {}
                     report.ended_by = "rules"
                     report.final_scores = list(outcome.get("scores") or [])
@@ -110,6 +119,12 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
                 if time.monotonic() > deadline:
                     report.error = f"game did not end within {config.game_timeout:.0f} s"
                     break
+                if bus:
+                    waited = client.wait(game_id, after=summary["version"], timeout=5)
+                    report.moves = waited.get("moves", report.moves)
+                    if progress:
+                        progress(index, "move", report.moves)
+                    continue
                 if summary["status"] == "phase" or not summary["to_move"]:
                     client.wait(game_id, after=summary["version"], timeout=5)
                     continue
