@@ -75,7 +75,9 @@ def _seconds(name: str, default: float, high: float) -> float:
 def wait(game_id: str):
     """Block (one ``XREAD BLOCK``) until the version is above ``after`` or ``timeout`` passes.
 
-    Query: ``after`` (int, required), ``timeout`` (seconds, default and maximum 30).
+    Query: ``after`` (int, required), ``timeout`` (seconds, default and maximum 30);
+    ``until=over`` waits instead until the game is over (one ``XREAD BLOCK`` on the stream
+    the final commit writes), for drivers of games that play by themselves.
     Returns the ``GET /games/<id>`` body either way.
     """
     if request.args.get("after") is None:
@@ -83,8 +85,16 @@ def wait(game_id: str):
     after = parse_index(request.args["after"], "after")
     limit = float(current_app.config["WAIT_MAX_SECONDS"])
     timeout = _seconds("timeout", limit, limit)
+    until = request.args.get("until")
+    if until not in (None, "over"):
+        raise ApiError(400, "bad_request", "until, if given, is over")
     meta = require_game(game_id)
-    if meta["version"] <= after and timeout > 0:
+    if until == "over":
+        if meta["status"] != "over" and timeout > 0:
+            rows = get_redis().xread({key(game_id, "ended"): "0-0"}, count=1, block=max(1, int(timeout * 1000)))
+            if not rows:
+                nudge_phase(game_id)
+    elif meta["version"] <= after and timeout > 0:
         rows = get_redis().xread({key(game_id, "log"): entry_id(after)}, count=1,
                                  block=max(1, int(timeout * 1000)))
         if not rows:

@@ -103,7 +103,7 @@ def _bus_game(url: str, game: str, players: int, seed: str, index: int) -> tuple
         while game_state["status"] != "over":
             if time.monotonic() > deadline:
                 raise RuntimeError(f"game {gid} did not end in {DEADLINE_S} s")
-            game_state = client.wait(gid, after=game_state["version"], timeout=10)
+            game_state = client.wait(gid, after=game_state["version"], timeout=25, until_over=True)
         return gid, int(game_state["moves"])
 
 

@@ -119,8 +119,10 @@ class GatewayClient:
         body = {"move_id": move_id or uuid.uuid4().hex, "expected_version": expected_version, "move": move}
         return self._call("POST", f"/games/{game_id}/moves", token=token, json=body)
 
-    def wait(self, game_id: str, after: int, timeout: float = 10.0) -> dict[str, Any]:
+    def wait(self, game_id: str, after: int, timeout: float = 10.0, until_over: bool = False) -> dict[str, Any]:
         """``GET /games/<id>/wait?after=<v>&timeout=<s>``: the summary once the version passes ``after``
-        (or when the long-poll times out)."""
-        return self._call("GET", f"/games/{game_id}/wait", params={"after": after, "timeout": timeout},
-                          timeout=self.timeout + timeout)
+        (``until_over``: once the game is over), or when the long-poll times out."""
+        params: dict[str, Any] = {"after": after, "timeout": timeout}
+        if until_over:
+            params["until"] = "over"
+        return self._call("GET", f"/games/{game_id}/wait", params=params, timeout=self.timeout + timeout)

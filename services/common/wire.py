@@ -81,12 +81,13 @@ def op_from_pb(domain: str, msg: common_pb2.Operation) -> Op:
     return Op(domain, msg.name, args)
 
 
-def apply_request(game_id: str, base_version: int, pending: Iterable[Event],
-                  ops: Iterable[Op]) -> common_pb2.ApplyRequest:
-    """Build the ``ApplyRequest`` of one domain call."""
+def apply_request(game_id: str, base_version: int, pending: Iterable[Event], ops: Iterable[Op],
+                  recent: Iterable[tuple[int, list[Event]]] = ()) -> common_pb2.ApplyRequest:
+    """Build the ``ApplyRequest`` of one domain call (``recent``: catch-up hint entries)."""
     return common_pb2.ApplyRequest(
         game_id=game_id, base_version=base_version,
         pending_events=[event_to_pb(e) for e in pending], operations=[op_to_pb(o) for o in ops],
+        recent=[common_pb2.LogEntry(version=v, events=[event_to_pb(e) for e in evs]) for v, evs in recent],
     )
 
 
@@ -97,7 +98,8 @@ def serve_apply(engine: Any, request: common_pb2.ApplyRequest) -> common_pb2.App
     """
     pending = [event_from_pb(e) for e in request.pending_events]
     ops = [op_from_pb(engine.domain, o) for o in request.operations]
-    events = engine.apply(request.game_id, request.base_version, pending, ops)
+    recent = [(e.version, [event_from_pb(x) for x in e.events]) for e in request.recent]
+    events = engine.apply(request.game_id, request.base_version, pending, ops, recent=recent)
     return common_pb2.ApplyReply(events=[event_to_pb(e) for e in events])
 
 

@@ -50,7 +50,8 @@ class GrpcPort:
         self.channel = grpc.insecure_channel(address)
         self.stub = STUBS[domain](self.channel)
 
-    def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op]) -> list[Event]:
+    def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op],
+              recent: list[tuple[int, list[Event]]] | None = None) -> list[Event]:
         """Run ``ops`` on the state at ``base_version`` plus ``pending``; return new events.
 
         Same contract as :meth:`services.coordinator.ports.DomainEngine.apply`.
@@ -63,7 +64,7 @@ class GrpcPort:
         for op in ops:
             if op.domain != self.domain:
                 raise ValueError(f"operation {op.name!r} belongs to {op.domain}, not {self.domain}")
-        reply = self._call(self.stub.Apply, apply_request(game_id, base_version, pending, ops), game_id)
+        reply = self._call(self.stub.Apply, apply_request(game_id, base_version, pending, ops, recent or ()), game_id)
         return [event_from_pb(e) for e in reply.events]
 
     def _call(self, method: Any, request: Any, game_id: str) -> Any:

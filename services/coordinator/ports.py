@@ -69,15 +69,17 @@ class DomainEngine:
             raise ValueError(f"the {self.domain} domain holds no seeds")
         self.seeds.put(game_id, seed if seed else new_seed())
 
-    def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op]) -> list[Event]:
+    def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op],
+              recent: list[tuple[int, list[Event]]] | None = None) -> list[Event]:
         """Run ``ops`` on the state at ``base_version`` plus ``pending``; return new events.
+        ``recent``: the caller's last committed entries up to ``base_version`` (catch-up hint).
 
         Raises:
             ValueError: an operation belongs to another domain.
             GameNotFound, VersionConflict: from the projection.
             RulesError: from the rules.
         """
-        rules, state, _ = self.projections.state_at(game_id, base_version)
+        rules, state, _ = self.projections.state_at(game_id, base_version, recent)
         for event in pending:
             rules.evolve(state, event)
         chance = partial(Chance, self.seeds.get(game_id)) if self.seeds is not None else None
@@ -98,7 +100,8 @@ class Port(Protocol):
 
     domain: str
 
-    def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op]) -> list[Event]: ...
+    def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op],
+              recent: list[tuple[int, list[Event]]] | None = None) -> list[Event]: ...
 
 
 class DeckPort(Port, Protocol):

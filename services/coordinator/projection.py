@@ -9,12 +9,25 @@ game as a cache; it catches up from the log by version").
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
+from dataclasses import dataclass
 from typing import Any
 
 from services.rules.core import Rules, get_rules
 
 from .store import EventStore, VersionConflict
+
+
+RECENT = 4
+"""Committed entries per game kept as catch-up hints for domain calls."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """A committed entry known from a hint (the shape of a read entry that catch-up needs)."""
+
+    version: int
+    events: list[Any]
 
 
 class Projections:
@@ -29,14 +42,19 @@ class Projections:
         self.store = store
         self.capacity = capacity
         self._cache: OrderedDict[str, tuple[int, Rules, Any]] = OrderedDict()
+        self._recent: dict[str, deque[tuple[int, list[Any]]]] = {}
         self._lock = threading.Lock()
 
     def rules_of(self, game_id: str) -> Rules:
         """The rules of a stored game. Raises GameNotFound."""
         return get_rules(self.store.meta(game_id)["game"])
 
-    def state_at(self, game_id: str, version: int | None = None) -> tuple[Rules, Any, int]:
+    def state_at(self, game_id: str, version: int | None = None,
+                 recent: list[tuple[int, list[Any]]] | None = None) -> tuple[Rules, Any, int]:
         """A private copy of the game's state at ``version`` (``None`` = latest).
+
+        ``recent``: committed entries ``(version, events)`` the caller knows, ending at
+        ``version``; when they join the cache to ``version`` the log is not read at all.
 
         Returns:
             ``(rules, state, version)``; the caller may change ``state`` freely.
@@ -51,11 +69,16 @@ class Projections:
             cached = (0, rules, rules.new_state())
         have, rules, state = cached
         state = rules.copy(state) if have else state
-        entries = self.store.read(game_id, after=have, upto=version)
+        known = [(v, ev) for v, ev in (recent or []) if v > have]
+        if version is not None and have and known and known[0][0] == have + 1 and known[-1][0] == version:
+            entries = [_Known(v, ev) for v, ev in known]
+        else:
+            entries = self.store.read(game_id, after=have, upto=version)
         for entry in entries:
             for event in entry.events:
                 rules.evolve(state, event)
             have = entry.version
+            self.remember(game_id, entry.version, list(entry.events))
         if version is not None and have != version:
             raise VersionConflict(version, have)
         with self._lock:
@@ -66,6 +89,34 @@ class Projections:
                 while len(self._cache) > self.capacity:
                     self._cache.popitem(last=False)
         return rules, state, have
+
+    def recent(self, game_id: str, version: int) -> list[tuple[int, list[Any]]]:
+        """The last entries up to ``version`` this process committed or read (a hint for
+        domain calls), oldest first; empty if it knows none ending there."""
+        with self._lock:
+            entries = list(self._recent.get(game_id, ()))
+        out = [(v, ev) for v, ev in entries if v <= version]
+        return out if out and out[-1][0] == version else []
+
+    def remember(self, game_id: str, version: int, events: list[Any]) -> None:
+        """Keep a committed entry for :meth:`recent` (the last :data:`RECENT` per game)."""
+        with self._lock:
+            q = self._recent.setdefault(game_id, deque(maxlen=RECENT))
+            if not q or q[-1][0] < version:
+                q.append((version, list(events)))
+            if len(self._recent) > self.capacity:
+                self._recent.pop(next(iter(self._recent)))
+
+    def put(self, game_id: str, version: int, rules: Rules, state: Any) -> None:
+        """Cache ``state`` as the game at ``version`` (a state this process just committed:
+        the next read needs no catch-up from the log). Kept only if newer than the cache."""
+        with self._lock:
+            prev = self._cache.get(game_id)
+            if prev is None or prev[0] < version:
+                self._cache[game_id] = (version, rules, rules.copy(state))
+                self._cache.move_to_end(game_id)
+                while len(self._cache) > self.capacity:
+                    self._cache.popitem(last=False)
 
     def forget(self, game_id: str) -> None:
         """Drop a game from the cache."""

@@ -10,6 +10,8 @@ one slot:
 * ``game:{G}:meta``: hash with ``game``, ``players``, ``version``, ``status``, ``moves``
   (moves committed) and ``meta`` (JSON: the bot seats);
 * ``game:{G}:moves``: hash ``"<seat>:<client move id>"`` -> first result (JSON);
+* ``game:{G}:ended``: a stream with one entry, written by the commit that ends the game
+  (waiters block on it instead of waking at every move);
 * ``game:{G}:seed``: the secret seed, read and written by the deck service only.
 
 A commit (append the entry, bump the version, store the move result) is one Lua script,
@@ -46,6 +48,7 @@ local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 redis.call('XADD', KEYS[2], nv .. '-0', 'v', nv, 'kind', ARGV[2], 'seat', ARGV[3], 'events', ARGV[4], 't', ms)
 redis.call('HSET', KEYS[1], 'version', nv, 'status', ARGV[5])
 if ARGV[2] == 'move' then redis.call('HINCRBY', KEYS[1], 'moves', 1) end
+if ARGV[5] == 'over' then redis.call('XADD', KEYS[4], '1-0', 'version', nv) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
 return {1, nv}
 """
@@ -136,7 +139,7 @@ class RedisStore:
         """
         move_field = f"{commit.move_key[0]}:{commit.move_key[1]}" if commit.move_key else ""
         ok, v = self._commit(
-            keys=[key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves")],
+            keys=[key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves"), key(game_id, "ended")],
             args=[base_version, commit.kind, commit.seat, events_to_json(events), commit.status,
                   move_field, canonical_json(commit.result) if commit.result is not None else ""],
         )

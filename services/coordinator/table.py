@@ -166,7 +166,8 @@ class Table:
 
     # -- moves --------------------------------------------------------------------
     def play(self, game_id: str, seat: int, move: Any, expected_version: int,
-             move_id: str | None = None, trusted: tuple[Any, Any] | None = None) -> dict[str, Any]:
+             move_id: str | None = None, trusted: tuple[Any, Any] | None = None,
+             hand_over: bool = True) -> dict[str, Any]:
         """Resolve and commit one move.
 
         A repeat of ``move_id`` by the same seat with the same move and version is
@@ -208,7 +209,7 @@ class Table:
         commit = Commit("move", seat, move_key=(seat, move_id) if move_id is not None else None,
                         result={"result": result, "request": digest})
         try:
-            self._commit(game_id, version, rules, state, events, commit)
+            self._commit(game_id, version, rules, state, events, commit, hand_over=hand_over)
         except VersionConflict as exc:
             first = self._first_result(game_id, seat, move_id, digest)
             if first is not None:
@@ -242,25 +243,68 @@ class Table:
             self._bots[game_id] = cached
         return cached
 
-    def play_bot(self, game_id: str, seat: int, version: int) -> bool:
+    def play_bot(self, game_id: str, seat: int, version: int, run: int = 1) -> bool:
         """Let the built-in bot of ``seat`` make its move if the game is still at ``version``
         waiting for that seat (a bot task: idempotent by version, its move id derived from
         the version, so a redelivered task plays nothing twice).
 
-        Returns True if this call committed the move.
+        With ``run`` > 1 the call goes on while the game keeps waiting for a bot, or for a
+        phase (run here), up to ``run`` commits in all, instead of handing each next step
+        to the scheduler; when it stops early it hands the next step over as usual.
+
+        Returns True if this call committed the first move.
         """
         from services.bots.decide import decide
 
-        bot = self.bots(game_id).get(seat)
-        if bot is None:
-            return False
+        first = True
+        for _ in range(max(1, run)):
+            bots = self.bots(game_id)
+            rules, state, current = self.state(game_id)
+            if current != version:
+                return not first
+            phase = rules.pending_phase(state)
+            if phase and not first:
+                if not self._run_phase_on(game_id, phase, version, rules, state):
+                    return not first
+                version += 1
+                continue
+            waiting = [s for s in rules.to_move(state) if s in bots]
+            if first and seat not in waiting:
+                return False
+            if not waiting:
+                return not first
+            seat = waiting[0]
+            bot = bots[seat]
+            move = decide(bot["kind"], bot["seed"], rules, state, seat, version)
+            try:
+                self.play(game_id, seat, move, version, move_id=f"bot:{version}", trusted=(rules, state),
+                          hand_over=False)
+            except StaleVersion:
+                return not first
+            first = False
+            version += 1
+        self._hand_over(game_id, version)
+        return True
+
+    def _hand_over(self, game_id: str, version: int) -> None:
+        """Give the scheduler what the game at ``version`` waits for (a phase, bot seats)."""
         rules, state, current = self.state(game_id)
-        if current != version or seat not in rules.to_move(state):
-            return False
-        move = decide(bot["kind"], bot["seed"], rules, state, seat, version)
+        if current != version:
+            return
+        phase = rules.pending_phase(state)
+        if phase:
+            self.scheduler.schedule(game_id, phase, version)
+        elif status_of(rules, state) == "active":
+            bots = self.bots(game_id)
+            for s in rules.to_move(state):
+                if s in bots:
+                    self.scheduler.schedule_bot(game_id, s, version)
+
+    def _run_phase_on(self, game_id: str, phase: str, version: int, rules: Any, state: Any) -> bool:
+        events = self._resolve(game_id, version, rules, state, rules.phase_ops(state, phase))
         try:
-            self.play(game_id, seat, move, version, move_id=f"bot:{version}", trusted=(rules, state))
-        except StaleVersion:
+            self._commit(game_id, version, rules, state, events, Commit("phase"), hand_over=False)
+        except VersionConflict:
             return False
         return True
 
@@ -290,7 +334,8 @@ class Table:
                 j = i
                 while j < len(ops) and ops[j].domain == ops[i].domain:
                     j += 1
-                new = self.ports[ops[i].domain].apply(game_id, version, pending, ops[i:j])
+                new = self.ports[ops[i].domain].apply(game_id, version, pending, ops[i:j],
+                                                      recent=self.projections.recent(game_id, version))
                 for event in new:
                     rules.evolve(state, event)
                 pending.extend(new)
@@ -299,9 +344,13 @@ class Table:
         return pending
 
     def _commit(self, game_id: str, version: int, rules: Any, state: Any, events: list[Event],
-                commit: Commit) -> int:
+                commit: Commit, hand_over: bool = True) -> int:
         commit.status = status_of(rules, state)
         new_version = self.store.commit(game_id, version, events, commit)
+        self.projections.put(game_id, new_version, rules, state)
+        self.projections.remember(game_id, new_version, events)
+        if not hand_over:
+            return new_version
         phase = rules.pending_phase(state)
         if phase:
             self.scheduler.schedule(game_id, phase, new_version)

@@ -115,6 +115,11 @@ def run_phase(game_id: str, phase: str, version: int) -> bool:
     return committed
 
 
+BOT_RUN = 64
+"""Commits one bot task may make in a row for its game (bot moves and the phases between
+them) before handing the game back to the queue, so that many games share the workers."""
+
+
 @app.task(name=BOT_TASK_NAME, autoretry_for=(redis.ConnectionError, ConnectionError),
           retry_backoff=True, retry_backoff_max=30, max_retries=10)
 def bot_move(game_id: str, seat: int, version: int) -> bool:
@@ -125,7 +130,7 @@ def bot_move(game_id: str, seat: int, version: int) -> bool:
     task whose move is already in, or an unknown game.
     """
     try:
-        return worker_table().play_bot(game_id, int(seat), int(version))
+        return worker_table().play_bot(game_id, int(seat), int(version), run=BOT_RUN)
     except GameNotFound:
         return False
 

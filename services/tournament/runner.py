@@ -120,7 +120,7 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
                     report.error = f"game did not end within {config.game_timeout:.0f} s"
                     break
                 if bus:
-                    waited = client.wait(game_id, after=summary["version"], timeout=5)
+                    waited = client.wait(game_id, after=summary["version"], timeout=5, until_over=True)
                     report.moves = waited.get("moves", report.moves)
                     if progress:
                         progress(index, "move", report.moves)
