@@ -22,7 +22,8 @@ anything else                      INTERNAL              ``internal``
 
 from __future__ import annotations
 
-import json
+import orjson
+
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -32,7 +33,8 @@ import redis
 from services.api import common_pb2
 from services.coordinator.store import GameNotFound, VersionConflict
 from services.rules.core import (BadConfig, Event, IllegalMove, MalformedMove, NotYourTurn, Op,
-                                 RulesError, UnknownGame, canonical_json)
+                                 RulesError, UnknownGame)
+from services.rules.core.canonical import plain_json
 
 ERROR_CODE_KEY = "longhouse-error"
 """Trailing-metadata key holding the machine-readable error code (ASCII)."""
@@ -51,7 +53,7 @@ RULES_ERRORS: dict[str, type[RulesError]] = {
 # -- events and operations ----------------------------------------------------------
 def event_to_pb(event: Event) -> common_pb2.Event:
     """``Event`` -> ``longhouse.v1.Event`` (data as canonical JSON text)."""
-    msg = common_pb2.Event(type=event.type, data_json=canonical_json(event.data))
+    msg = common_pb2.Event(type=event.type, data_json=plain_json(event.data))
     if event.to is not None:
         msg.to = event.to
     return msg
@@ -59,7 +61,7 @@ def event_to_pb(event: Event) -> common_pb2.Event:
 
 def event_from_pb(msg: common_pb2.Event) -> Event:
     """``longhouse.v1.Event`` -> ``Event``. Raises ValueError on malformed data JSON."""
-    data = json.loads(msg.data_json) if msg.data_json else {}
+    data = orjson.loads(msg.data_json) if msg.data_json else {}
     if not isinstance(data, dict):
         raise ValueError(f"event {msg.type!r}: data_json is not a JSON object")
     return Event(msg.type, data, msg.to if msg.HasField("to") else None)
@@ -67,7 +69,7 @@ def event_from_pb(msg: common_pb2.Event) -> Event:
 
 def op_to_pb(op: Op) -> common_pb2.Operation:
     """``Op`` -> ``longhouse.v1.Operation`` (the domain is implied by the service called)."""
-    return common_pb2.Operation(name=op.name, args_json=canonical_json(op.args))
+    return common_pb2.Operation(name=op.name, args_json=plain_json(op.args))
 
 
 def op_from_pb(domain: str, msg: common_pb2.Operation) -> Op:
@@ -75,7 +77,7 @@ def op_from_pb(domain: str, msg: common_pb2.Operation) -> Op:
 
     Raises ValueError on malformed args JSON.
     """
-    args = json.loads(msg.args_json) if msg.args_json else {}
+    args = orjson.loads(msg.args_json) if msg.args_json else {}
     if not isinstance(args, dict):
         raise ValueError(f"operation {msg.name!r}: args_json is not a JSON object")
     return Op(domain, msg.name, args)
@@ -103,8 +105,44 @@ def serve_apply(engine: Any, request: common_pb2.ApplyRequest) -> common_pb2.App
     return common_pb2.ApplyReply(events=[event_to_pb(e) for e in events])
 
 
+def serve_batch(engine: Any, request: common_pb2.ApplyBatchRequest) -> common_pb2.ApplyBatchReply:
+    """Run each call of a batch as :func:`serve_apply` would; an exception becomes that call's
+    ``CallError`` (the same code and reason as a single call's status) and the rest go on."""
+    results = []
+    for call in request.calls:
+        try:
+            results.append(common_pb2.ApplyResult(reply=serve_apply(engine, call)))
+        except Exception as exc:  # noqa: BLE001 - each call answers for itself
+            results.append(common_pb2.ApplyResult(error=call_error(exc)))
+    return common_pb2.ApplyBatchReply(results=results)
+
+
+def call_error(exc: BaseException) -> common_pb2.CallError:
+    """The ``CallError`` of one failed call of a batch (codes as in :func:`status_of`)."""
+    if isinstance(exc, VersionConflict):
+        return common_pb2.CallError(code="version_conflict", reason=str(exc), expected=exc.expected,
+                                    actual=exc.actual)
+    status = status_of(exc)
+    meta = dict(status.metadata)
+    return common_pb2.CallError(code=str(meta.get(ERROR_CODE_KEY, "internal")), reason=status.details)
+
+
+def exception_of_call(err: common_pb2.CallError, game_id: str) -> Exception:
+    """The exception a failed call of a batch stands for (as :func:`exception_of`)."""
+    if err.code in RULES_ERRORS:
+        return RULES_ERRORS[err.code](err.reason)
+    if err.code == "game_not_found":
+        return GameNotFound(game_id)
+    if err.code == "version_conflict":
+        return VersionConflict(int(err.expected), int(err.actual))
+    if err.code == "bad_operation":
+        return ValueError(err.reason)
+    return DomainCallFailed(grpc.StatusCode.INTERNAL, err.code, err.reason)
+
+
 class ApplyServicer:
-    """The ``Apply`` method every domain servicer shares; mix it into the generated base.
+    """The ``Apply`` and ``ApplyBatch`` methods every domain servicer shares; mix it into the
+    generated base.
 
     Args:
         engine: the service's :class:`~services.coordinator.ports.DomainEngine`.
@@ -116,6 +154,10 @@ class ApplyServicer:
     def Apply(self, request: common_pb2.ApplyRequest, context: Any) -> common_pb2.ApplyReply:
         """Run the request's operations of this domain on a scratch copy; return the new events."""
         return serve_apply(self.engine, request)
+
+    def ApplyBatch(self, request: common_pb2.ApplyBatchRequest, context: Any) -> common_pb2.ApplyBatchReply:
+        """Run many games' calls in one; each call's events or error apart."""
+        return serve_batch(self.engine, request)
 
 
 # -- errors ---------------------------------------------------------------------------

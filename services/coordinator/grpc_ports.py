@@ -12,14 +12,20 @@ anything with no embedded counterpart (service down, deadline) raises
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import grpc
 
 from services.api import boards_pb2_grpc, decks_pb2, decks_pb2_grpc, market_pb2_grpc, scoring_pb2_grpc
 from services.common.config import Settings, settings as load_settings
-from services.common.wire import DomainCallFailed, apply_request, event_from_pb, exception_of
+from services.api import common_pb2
+from services.common.wire import (DomainCallFailed, apply_request, event_from_pb, event_to_pb, exception_of,
+                                  exception_of_call, op_to_pb)
 from services.rules.core import DOMAINS, Event, Op
+
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="domain-call")
+"""Runs domain calls of one round that go to different services side by side."""
 
 STUBS = {
     "deck": decks_pb2_grpc.DeckServiceStub,
@@ -48,6 +54,7 @@ class GrpcPort:
         self.address = address
         self.timeout = timeout if timeout is not None else load_settings().grpc_timeout
         self.channel = grpc.insecure_channel(address)
+        self._pb_cache: dict[int, tuple[Event, Any]] = {}
         self.stub = STUBS[domain](self.channel)
 
     def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op],
@@ -66,6 +73,59 @@ class GrpcPort:
                 raise ValueError(f"operation {op.name!r} belongs to {op.domain}, not {self.domain}")
         reply = self._call(self.stub.Apply, apply_request(game_id, base_version, pending, ops, recent or ()), game_id)
         return [event_from_pb(e) for e in reply.events]
+
+    def apply_batch(self, calls: list[tuple[str, int, list[Event], list[Op], list[tuple[int, list[Event]]]]]
+                    ) -> list[list[Event] | Exception]:
+        """Many games' calls in one ``ApplyBatch``: each call's events, or the exception it
+        stands for (as :meth:`apply` would raise). Raises DomainCallFailed if the batch
+        call itself fails."""
+        return self.apply_batch_async(calls)()
+
+    def apply_batch_async(self, calls: list[tuple[str, int, list[Event], list[Op], list[tuple[int, list[Event]]]]]
+                          ) -> Any:
+        """Send :meth:`apply_batch` now; returns a function that waits for and returns its
+        results (so calls to several services can be in flight together)."""
+        request = common_pb2.ApplyBatchRequest(calls=[self._request(g, b, p, o, r) for g, b, p, o, r in calls])
+        game_id = calls[0][0] if calls else ""
+
+        def call() -> Any:
+            return self._call(self.stub.ApplyBatch, request, game_id)
+
+        future = _POOL.submit(call)  # a worker thread, not one new thread per call (grpc's own future)
+
+        def result() -> list[list[Event] | Exception]:
+            return self._results(calls, future.result())
+
+        return result
+
+    def _pb(self, event: Event) -> Any:
+        """The protobuf form of ``event``, made once per event (an event is encoded again in
+        every later call of its move and as a catch-up hint; the cache keeps the event alive,
+        so its id is not reused while cached)."""
+        hit = self._pb_cache.get(id(event))
+        if hit is not None and hit[0] is event:
+            return hit[1]
+        pb = event_to_pb(event)
+        if len(self._pb_cache) >= 50_000:
+            self._pb_cache.clear()
+        self._pb_cache[id(event)] = (event, pb)
+        return pb
+
+    def _request(self, game_id: str, base: int, pending: list[Event], ops: list[Op],
+                 recent: list[tuple[int, list[Event]]]) -> Any:
+        return common_pb2.ApplyRequest(
+            game_id=game_id, base_version=base, pending_events=[self._pb(e) for e in pending],
+            operations=[op_to_pb(o) for o in ops],
+            recent=[common_pb2.LogEntry(version=v, events=[self._pb(e) for e in evs]) for v, evs in recent or ()])
+
+    def _results(self, calls: list[Any], reply: Any) -> list[list[Event] | Exception]:
+        out: list[list[Event] | Exception] = []
+        for (game_id, *_), result in zip(calls, reply.results):
+            if result.HasField("error"):
+                out.append(exception_of_call(result.error, game_id))
+            else:
+                out.append([event_from_pb(e) for e in result.reply.events])
+        return out
 
     def _call(self, method: Any, request: Any, game_id: str) -> Any:
         try:

@@ -94,6 +94,25 @@ class DomainEngine:
             out.extend(events)
         return out
 
+    def apply_batch(self, calls: list["BatchCall"]) -> list[list[Event] | Exception]:
+        """Many games' calls: each call's events, or the exception it raised."""
+        return apply_each(self, calls)
+
+
+BatchCall = tuple[str, int, list[Event], list[Op], list[tuple[int, list[Event]]]]
+"""One call of a batch: ``(game_id, base_version, pending, ops, recent)``."""
+
+
+def apply_each(port: Any, calls: list[BatchCall]) -> list[list[Event] | Exception]:
+    """Run each call on ``port.apply``; an exception is returned in its place, not raised."""
+    out: list[list[Event] | Exception] = []
+    for game_id, base, pending, ops, recent in calls:
+        try:
+            out.append(port.apply(game_id, base, pending, ops, recent=recent))
+        except Exception as exc:  # noqa: BLE001 - each call answers for itself
+            out.append(exc)
+    return out
+
 
 class Port(Protocol):
     """What the coordinator calls for one domain."""

@@ -69,6 +69,8 @@ class Projections:
             cached = (0, rules, rules.new_state())
         have, rules, state = cached
         state = rules.copy(state) if have else state
+        if version is not None and have == version:
+            return rules, state, have  # the cache is at that very version: nothing to read
         known = [(v, ev) for v, ev in (recent or []) if v > have]
         if version is not None and have and known and known[0][0] == have + 1 and known[-1][0] == version:
             entries = [_Known(v, ev) for v, ev in known]
@@ -107,13 +109,14 @@ class Projections:
             if len(self._recent) > self.capacity:
                 self._recent.pop(next(iter(self._recent)))
 
-    def put(self, game_id: str, version: int, rules: Rules, state: Any) -> None:
+    def put(self, game_id: str, version: int, rules: Rules, state: Any, owned: bool = False) -> None:
         """Cache ``state`` as the game at ``version`` (a state this process just committed:
-        the next read needs no catch-up from the log). Kept only if newer than the cache."""
+        the next read needs no catch-up from the log). Kept only if newer than the cache.
+        ``owned``: the caller hands ``state`` over and will not change it (no copy)."""
         with self._lock:
             prev = self._cache.get(game_id)
             if prev is None or prev[0] < version:
-                self._cache[game_id] = (version, rules, rules.copy(state))
+                self._cache[game_id] = (version, rules, state if owned else rules.copy(state))
                 self._cache.move_to_end(game_id)
                 while len(self._cache) > self.capacity:
                     self._cache.popitem(last=False)

@@ -84,6 +84,7 @@ class RedisStore:
         self.r = client
         self._create = client.register_script(_CREATE)
         self._commit = client.register_script(_COMMIT)
+        self._commit_sha: str | None = None
 
     @classmethod
     def from_url(cls, url: str) -> "RedisStore":
@@ -148,6 +149,35 @@ class RedisStore:
         if ok == 0:
             raise VersionConflict(base_version, int(v))
         return int(v)
+
+    def commit_many(self, commits: list[tuple[str, int, list[Event], Commit]]) -> list[int | Exception]:
+        """Many games' commits in one round trip (a pipeline of the commit script, each still
+        atomic and checked by version on its own). A commit that failed comes back as its
+        exception (VersionConflict, GameNotFound) in its place."""
+        if not commits:
+            return []
+        if self._commit_sha is None:
+            self._commit_sha = self.r.script_load(_COMMIT)
+        pipe = self.r.pipeline(transaction=False)
+        for game_id, base, events, commit in commits:
+            move_field = f"{commit.move_key[0]}:{commit.move_key[1]}" if commit.move_key else ""
+            pipe.evalsha(self._commit_sha, 4, key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves"),
+                         key(game_id, "ended"), base, commit.kind, commit.seat, events_to_json(events), commit.status,
+                         move_field, canonical_json(commit.result) if commit.result is not None else "")
+        try:
+            replies = pipe.execute()
+        except redis.exceptions.NoScriptError:  # the server restarted and forgot the script
+            self._commit_sha = None
+            return self.commit_many(commits)
+        out: list[int | Exception] = []
+        for (game_id, base, _e, _c), (ok, v) in zip(commits, replies):
+            if ok == -1:
+                out.append(GameNotFound(game_id))
+            elif ok == 0:
+                out.append(VersionConflict(base, int(v)))
+            else:
+                out.append(int(v))
+        return out
 
     def move_result(self, game_id: str, seat: int, move_id: str) -> dict[str, Any] | None:
         """The first result of ``(seat, move_id)``, or ``None``."""

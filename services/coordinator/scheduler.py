@@ -20,12 +20,6 @@ TASK_NAME = "longhouse.run_phase"
 QUEUE = "longhouse.phases"
 """Broker queue the phase workers consume."""
 
-BOT_TASK_NAME = "longhouse.bot_move"
-"""Name of the task that lets a built-in bot seat make its move on the bus."""
-
-BOT_QUEUE = "longhouse.bots"
-"""Broker queue of bot moves (the same workers consume it)."""
-
 log = logging.getLogger("longhouse.phases")
 
 
@@ -69,15 +63,3 @@ class CeleryScheduler:
             log.exception("phase not queued game_id=%s phase=%s version=%d", game_id, phase, version)
             return
         log.info("phase queued game_id=%s phase=%s version=%d", game_id, phase, version)
-
-    def schedule_bot(self, game_id: str, seat: int, version: int) -> None:
-        """Send ``bot_move(game_id, seat, version)`` to the bot queue.
-
-        Never raises, like :meth:`schedule`: a bot move whose task was lost is queued again
-        by whoever notices the game still waiting for it (the gateway's ``/wait``, a worker
-        starting); a bot move is idempotent by version.
-        """
-        try:
-            self.app.send_task(BOT_TASK_NAME, args=(game_id, seat, version), queue=BOT_QUEUE)
-        except Exception:
-            log.exception("bot move not queued game_id=%s seat=%d version=%d", game_id, seat, version)

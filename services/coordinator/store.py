@@ -81,6 +81,7 @@ class EventStore(Protocol):
     def version(self, game_id: str) -> int: ...
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Entry]: ...
     def commit(self, game_id: str, base_version: int, events: list[Event], commit: Commit) -> int: ...
+    def commit_many(self, commits: list[tuple[str, int, list[Event], Commit]]) -> list[int | Exception]: ...
     def move_result(self, game_id: str, seat: int, move_id: str) -> dict[str, Any] | None: ...
 
 
@@ -150,6 +151,16 @@ class MemoryStore:
             if commit.move_key is not None and commit.result is not None:
                 g.results[commit.move_key] = commit.result
             return v
+
+    def commit_many(self, commits: list[tuple[str, int, list[Event], Commit]]) -> list[int | Exception]:
+        """:meth:`commit` for each; a failed commit's exception is returned in its place."""
+        out: list[int | Exception] = []
+        for game_id, base, events, commit in commits:
+            try:
+                out.append(self.commit(game_id, base, events, commit))
+            except (VersionConflict, GameNotFound) as exc:
+                out.append(exc)
+        return out
 
     def move_result(self, game_id: str, seat: int, move_id: str) -> dict[str, Any] | None:
         """The stored first result of ``(seat, move_id)``, or ``None``."""

@@ -13,6 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+
+import orjson
+from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from services.rules.core import Event, GameConfig, Op, canonical_json, get_rules, state_hash, visible
@@ -40,9 +43,12 @@ class MoveIdReused(Exception):
 
 def request_digest(move: Any, expected_version: int) -> str:
     """sha256 of a move request as posted (the move and the version it expects)."""
-    text = json.dumps({"move": move, "expected_version": expected_version}, sort_keys=True,
-                      separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    try:
+        text = orjson.dumps({"move": move, "expected_version": expected_version}, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # not JSON data (a client's oddity): the standard library's lenient form
+        text = json.dumps({"move": move, "expected_version": expected_version}, sort_keys=True,
+                          separators=(",", ":"), default=str).encode("utf-8")
+    return hashlib.sha256(text).hexdigest()
 
 
 class PhaseScheduler(Protocol):
@@ -324,6 +330,94 @@ class Table:
             return False
         return True
 
+    # -- many games at once (the bus) ------------------------------------------------
+    def run_jobs(self, jobs: list["Job"]) -> list["Job"]:
+        """Resolve and commit many games' next steps at once: each job is a bot move or a
+        phase of one game at its current version. The domain calls go in lockstep — in each
+        round every unfinished job sends its next group of same-domain operations, and the
+        groups of one domain travel in one ``apply_batch`` call — so a move costs one call
+        per domain it touches per round, shared by every game in the batch. Each job meets
+        exactly the calls, in the order, that :meth:`play` or :meth:`run_phase` would make,
+        so the events are the same. The commits go together (one pipeline where the store
+        has one). Returns the jobs, each with ``version`` (new) or ``error`` set; hands over
+        nothing (the caller decides what each game does next).
+        """
+        active = [j for j in jobs if j.error is None]
+        for job in active:
+            job.queue = list(job.ops)
+        while active:
+            by_domain: dict[str, list[tuple[Job, list[Op]]]] = {}
+            for job in active:
+                if not job.queue:
+                    job.queue = job.rules.follow_up(job.state)
+                    if not job.queue:
+                        job.resolved = True
+                        continue
+                k = 1
+                while k < len(job.queue) and job.queue[k].domain == job.queue[0].domain:
+                    k += 1
+                group, job.queue = job.queue[:k], job.queue[k:]
+                by_domain.setdefault(group[0].domain, []).append((job, group))
+            waiting = []
+            for domain, items in by_domain.items():
+                calls = [(j.game_id, j.base, j.events, g, self.projections.recent(j.game_id, j.base))
+                         for j, g in items]
+                port = self.ports[domain]
+                if len(by_domain) > 1 and hasattr(port, "apply_batch_async"):  # in flight together
+                    waiting.append((items, port.apply_batch_async(calls)))
+                else:
+                    results = port.apply_batch(calls)
+                    waiting.append((items, lambda r=results: r))
+            for items, collect in waiting:
+                results = collect()
+                for (job, _), result in zip(items, results):
+                    if isinstance(result, Exception):
+                        job.error = result
+                        continue
+                    for event in result:
+                        job.rules.evolve(job.state, event)
+                    job.events.extend(result)
+            active = [j for j in active if j.error is None and not j.resolved]
+        ready = [j for j in jobs if j.error is None]
+        for job in ready:
+            job.commit.status = status_of(job.rules, job.state)
+            if job.commit.kind == "move" and job.commit.result is not None and job.commit.result["result"] is None:
+                job.commit.result["result"] = json.loads(canonical_json({
+                    "version": job.base + 1, "events": [e.to_json() for e in visible(job.events, job.seat)]}))
+        outcomes = self.store.commit_many([(j.game_id, j.base, j.events, j.commit) for j in ready])
+        for job, outcome in zip(ready, outcomes):
+            if isinstance(outcome, Exception):
+                job.error = outcome
+                continue
+            job.version = outcome
+            self.projections.put(job.game_id, outcome, job.rules, job.state, owned=True)
+            self.projections.remember(job.game_id, outcome, job.events)
+        return jobs
+
+    def next_job(self, game_id: str, version: int | None = None) -> "Job | None":
+        """The job a game on the bus waits for now: its pending phase, or the move of the bot
+        whose decision it is (decided here); None if it waits for a client or is over.
+        ``version``: the version the caller knows the game is at (its own last commit),
+        read from the cache without asking the store; a game that moved on since then
+        fails at its commit, harmlessly."""
+        from services.bots.decide import decide
+
+        rules, state, version = self.projections.state_at(game_id, version)
+        phase = rules.pending_phase(state)
+        if phase:
+            return Job(game_id, version, rules, state, rules.phase_ops(state, phase), Commit("phase"))
+        bots = self.bots(game_id)
+        if status_of(rules, state) != "active":
+            return None
+        for seat in rules.to_move(state):
+            if seat in bots:
+                move = decide(bots[seat]["kind"], bots[seat]["seed"], rules, state, seat, version)
+                digest = request_digest(move, version)
+                result = {"result": None, "request": digest}
+                return Job(game_id, version, rules, state, rules.plan(state, seat, move),
+                           Commit("move", seat, move_key=(seat, f"bot:{version}"), result=result), seat=seat)
+        return None
+
     # -- internals ----------------------------------------------------------------
     def _resolve(self, game_id: str, version: int, rules: Any, state: Any, ops: list[Op]) -> list[Event]:
         """Run ``ops`` and then the rules' follow-ups; ``state`` ends up including the events."""
@@ -360,6 +454,26 @@ class Table:
                 if seat in bots:
                     self.scheduler.schedule_bot(game_id, seat, new_version)
         return new_version
+
+
+@dataclass(slots=True)
+class Job:
+    """One game's next step on the bus: a bot move or a phase, at version ``base``, resolved
+    by :meth:`Table.run_jobs` (``queue`` of operations still to send, ``events`` caused so
+    far; after the run ``version`` is the committed version, or ``error`` says why not)."""
+
+    game_id: str
+    base: int
+    rules: Any
+    state: Any
+    ops: list[Op]
+    commit: Commit
+    seat: int | None = None
+    queue: list[Op] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    resolved: bool = False
+    version: int | None = None
+    error: Exception | None = None
 
 
 def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, str]]:

@@ -10,6 +10,7 @@ name          command                                                         re
 ``decks``     ``python -m services.decks`` (also ``market``, ``boards``,        gRPC health: SERVING
               ``scoring``) on their ``LONGHOUSE_*_PORT``
 ``worker``    ``python -m celery -A services.phases.worker worker``             Celery control ping
+``mover``     ``python -m services.phases.mover`` (bots' moves on the bus)      its heartbeat key
 ``gateway``   ``gunicorn -k gthread --threads 32 'gateway.app:create_app()'``    ``GET /healthz`` = 200
 ============  ==============================================================  ======================
 
@@ -92,6 +93,18 @@ def http_probe(url: str):
     return probe
 
 
+def redis_key_probe(url: str, name: str):
+    """A probe that is True once key ``name`` exists in the Redis at ``url`` (a heartbeat)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+
+    def probe() -> bool:
+        return bool(client.exists(name))
+
+    return probe
+
+
 def celery_probe(broker_url: str, node: str):
     """A probe that is True once the Celery worker named ``node`` answers a control ping."""
     from celery import Celery
@@ -138,6 +151,7 @@ class Stack:
         self.env = {**os.environ, **(extra_env or {}), **settings_env(self.settings), "PYTHONUNBUFFERED": "1"}
         self.supervisor = Supervisor(self.data_dir / "logs")
         self.worker_node = f"phases.{os.getpid()}@{socket.gethostname()}"
+        self.mover_node = f"mover.{os.getpid()}"
         self.root = str(Path(__file__).resolve().parents[2])
 
     # -- addresses ----------------------------------------------------------------
@@ -182,10 +196,21 @@ class Stack:
         """The Celery phase worker (node name :attr:`worker_node`)."""
         argv = [self.python, "-m", "celery", "-A", "services.phases.worker", "worker",
                 "--loglevel", "INFO", "--concurrency", "2", "-n", self.worker_node,
-                "-Q", "longhouse.phases,longhouse.bots",
                 "--without-gossip", "--without-mingle"]
         return ChildSpec("worker", argv, celery_probe(self.settings.celery_broker_url, self.worker_node),
                          env=self.env, cwd=self.root, ready_timeout=60, stop_grace=15)
+
+    def mover_spec(self) -> ChildSpec:
+        """The bus movers: play built-in bots' moves for many games at once, one process per
+        core (``LONGHOUSE_MOVERS``), under one shell so they start and stop together."""
+        n = max(1, int(os.environ.get("LONGHOUSE_MOVERS", "2")))
+        names = [f"{self.mover_node}.{k}" for k in range(n)]
+        cmd = " & ".join(f"exec_mover {name}" for name in names)
+        script = (f"exec_mover() {{ {self.python} -m services.phases.mover --name \"$1\"; }}; "
+                  f"trap 'kill 0' TERM INT; {cmd} & wait")
+        probes = [redis_key_probe(self.settings.redis_url, f"longhouse:mover:{name}") for name in names]
+        return ChildSpec("mover", ["/bin/sh", "-c", script], lambda: all(p() for p in probes),
+                         env=self.env, cwd=self.root, ready_timeout=60, stop_grace=10)
 
     def gateway_spec(self) -> ChildSpec:
         """The Flask gateway under gunicorn (threads for long-polls and streams)."""
@@ -200,7 +225,7 @@ class Stack:
 
     def specs(self) -> list[ChildSpec]:
         """All children, in start order."""
-        return [self.redis_spec(), *self.service_specs(), self.worker_spec(), self.gateway_spec()]
+        return [self.redis_spec(), *self.service_specs(), self.worker_spec(), self.mover_spec(), self.gateway_spec()]
 
     # -- life cycle ---------------------------------------------------------------
     def start(self) -> None:
@@ -231,6 +256,14 @@ class Stack:
     def stop_worker(self) -> int | None:
         """Stop the Celery worker (its whole process group). Returns its exit code."""
         return self.supervisor.stop("worker")
+
+    def stop_mover(self) -> int | None:
+        """Stop the bus mover (its whole process group). Returns its exit code."""
+        return self.supervisor.stop("mover")
+
+    def start_mover(self) -> None:
+        """Start the bus mover again and wait until it serves."""
+        self.supervisor.restart("mover")
 
     def start_worker(self) -> None:
         """Start the Celery worker again and wait until it answers a ping."""

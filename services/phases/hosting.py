@@ -46,16 +46,22 @@ def build_ports(client: redis.Redis, store: RedisStore, ports_mode: str,
 
 
 def build_scheduler(phase_mode: str, broker_url: str | None = None,
-                    celery_app: Any | None = None) -> PhaseScheduler:
-    """An :class:`InlineScheduler` or a :class:`CeleryScheduler`.
+                    celery_app: Any | None = None, client: redis.Redis | None = None) -> PhaseScheduler:
+    """An :class:`InlineScheduler` (phases and bots at once, in-process), or for ``celery``
+    a :class:`~services.phases.mover.BusScheduler`: phases to the Celery worker, bot moves on
+    the movers' ready list in ``client``'s Redis.
 
     Raises:
-        ValueError: unknown ``phase_mode``.
+        ValueError: unknown ``phase_mode``, or ``celery`` without ``client``.
     """
     if phase_mode == "inline":
         return InlineScheduler()
     if phase_mode == "celery":
-        return CeleryScheduler(celery_app, broker_url)
+        from services.phases.mover import BusScheduler
+
+        if client is None:
+            raise ValueError("the celery phase mode needs the game store's Redis client for bot moves")
+        return BusScheduler(client, CeleryScheduler(celery_app, broker_url))
     raise ValueError(f"phase_mode must be one of {PHASE_MODES}, not {phase_mode!r}")
 
 
@@ -70,4 +76,4 @@ def build_table(client: redis.Redis, *, ports_mode: str, phase_mode: str,
     store = RedisStore(client)
     projections = Projections(store)
     ports = build_ports(client, store, ports_mode, settings, projections)
-    return Table(store, ports, build_scheduler(phase_mode, broker_url, celery_app), projections=projections)
+    return Table(store, ports, build_scheduler(phase_mode, broker_url, celery_app, client), projections=projections)

@@ -25,7 +25,7 @@ from services.common import logs
 from services.common.config import settings
 from services.coordinator.projection import Projections
 from services.coordinator.redis_store import GAMES_INDEX, RedisStore, key
-from services.coordinator.scheduler import BOT_QUEUE, BOT_TASK_NAME, QUEUE, TASK_NAME
+from services.coordinator.scheduler import QUEUE, TASK_NAME
 from services.coordinator.store import GameNotFound
 
 log = logs.get_logger()
@@ -115,29 +115,8 @@ def run_phase(game_id: str, phase: str, version: int) -> bool:
     return committed
 
 
-BOT_RUN = 64
-"""Commits one bot task may make in a row for its game (bot moves and the phases between
-them) before handing the game back to the queue, so that many games share the workers."""
-
-
-@app.task(name=BOT_TASK_NAME, autoretry_for=(redis.ConnectionError, ConnectionError),
-          retry_backoff=True, retry_backoff_max=30, max_retries=10)
-def bot_move(game_id: str, seat: int, version: int) -> bool:
-    """Let the built-in bot of ``seat`` move in ``game_id`` if the game is still at ``version``
-    waiting for it (:meth:`Table.play_bot <services.coordinator.table.Table.play_bot>`).
-
-    Returns True if this run committed the move; False for a duplicate, a redelivered
-    task whose move is already in, or an unknown game.
-    """
-    try:
-        return worker_table().play_bot(game_id, int(seat), int(version), run=BOT_RUN)
-    except GameNotFound:
-        return False
-
-
 def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int = 10_000) -> int:
-    """Queue again the phase of every game that waits for one, and the move of every bot
-    seat a game waits for (newest ``limit`` games).
+    """Queue again the phase of every game that waits for one (newest ``limit`` games).
 
     A phase task can be lost if the broker fails between a commit and the send; a game
     would then wait in ``phase`` for ever. Running a phase is idempotent by version, so
@@ -161,22 +140,6 @@ def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int =
         if phase:
             celery_app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
             sent += 1
-    for raw in client.zrevrange(GAMES_INDEX, 0, limit - 1):
-        game_id = raw.decode()
-        if client.hget(key(game_id, "meta"), "status") != b"active":
-            continue
-        try:
-            meta = RedisStore(client).meta(game_id)
-            if not meta.get("bots"):
-                continue
-            rules, state, version = projections.state_at(game_id)
-        except Exception:  # noqa: BLE001
-            log.exception("sweep_failed", game_id=game_id)
-            continue
-        for seat in rules.to_move(state):
-            if str(seat) in meta["bots"]:
-                celery_app.send_task(BOT_TASK_NAME, args=(game_id, seat, version), queue=BOT_QUEUE)
-                sent += 1
     return sent
 
 

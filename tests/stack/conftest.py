@@ -55,6 +55,16 @@ class StackHandle:
         os.killpg(child.pgid, signal.SIGKILL)
         self.stack.stop_worker()  # reaps it and waits until the group is gone
 
+    def kill_mover(self) -> None:
+        """Kill the bus mover's process group at once (SIGKILL: a crash mid-batch)."""
+        child = self.stack.supervisor.children["mover"]
+        os.killpg(child.pgid, signal.SIGKILL)
+        self.stack.stop_mover()
+
+    def start_mover(self) -> None:
+        """Start the bus mover again and wait until it serves."""
+        self.stack.start_mover()
+
     def start_worker(self) -> None:
         """Start the Celery worker again and wait until it answers a control ping."""
         self.stack.start_worker()

@@ -1,6 +1,6 @@
-"""Built-in bots decide on the bus: the Celery worker plays each bot seat's move after the
-commit that leaves the game waiting for it (no HTTP), the same moves as an embedded game of
-the same seeds, and a worker killed mid-game loses nothing and plays nothing twice."""
+"""Built-in bots decide on the bus: the mover plays each bot seat's move after the commit
+that leaves the game waiting for it (no HTTP), the same moves as an embedded game of the
+same seeds, and a mover killed mid-game loses nothing and plays nothing twice."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _wait_over(client, gid):
     return game
 
 
-def test_bots_play_a_whole_game_on_the_worker_like_embedded(stack):
+def test_bots_play_a_whole_game_on_the_bus_like_embedded(stack):
     with GatewayClient(stack.gateway_url) as client:
         gid = client._call("POST", "/games", json={"game": "noggin", "players": 3, "seed": "bus-seed",
                                                    "bots": BOTS})["game_id"]
@@ -45,16 +45,16 @@ def test_bots_play_a_whole_game_on_the_worker_like_embedded(stack):
     assert game["state_hash"] == table.summary(eid)["state_hash"]
 
 
-def test_a_killed_worker_loses_no_bot_move_and_plays_none_twice(stack):
+def test_a_killed_mover_loses_no_bot_move_and_plays_none_twice(stack):
     with GatewayClient(stack.gateway_url) as client:
         gid = client._call("POST", "/games", json={"game": "noggin", "players": 2, "seed": "bus-kill",
                                                    "bots": KILL_BOTS})["game_id"]
         game = client.game(gid)
         while game["version"] < 40 and game["status"] != "over":
             game = client.wait(gid, after=game["version"], timeout=10)
-        stack.kill_worker()
+        stack.kill_mover()
         stopped_at = client.game(gid)["version"]
-        stack.start_worker()
+        stack.start_mover()
         game = _wait_over(client, gid)
     assert game["status"] == "over" and game["version"] > stopped_at
     hosted = _log(RedisStore(redis.Redis.from_url(stack.redis_url)).read(gid))

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from typing import Any
+
+import orjson
 
 
 def to_plain(obj: Any) -> Any:
@@ -36,7 +37,16 @@ def to_plain(obj: Any) -> Any:
 
 def canonical_json(obj: Any) -> str:
     """Canonical JSON text of ``obj`` (sorted keys, compact separators, no floats)."""
-    return json.dumps(to_plain(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return orjson.dumps(to_plain(obj), option=orjson.OPT_SORT_KEYS).decode()
+
+
+def plain_json(obj: Any) -> str:
+    """The canonical JSON text of data that is already plain (dicts with string keys, lists,
+    ints, strings, bools, None: events, operation arguments), without :func:`to_plain`'s
+    walk: the same text :func:`canonical_json` gives for such data. It does not look for
+    floats (the rules never put one in an event; the state hash, over the state events
+    build, refuses them)."""
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def state_hash(state: Any) -> str:

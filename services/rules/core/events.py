@@ -10,10 +10,12 @@ so chance outcomes are always written into events and a replay never needs the s
 
 from __future__ import annotations
 
+import orjson
+
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .canonical import canonical_json
+from .canonical import plain_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +69,13 @@ def private(seat: int, type_: str, **data: Any) -> Event:
 
 def events_to_json(events: Iterable[Event]) -> str:
     """Canonical JSON of a list of events (the form stored in the event log)."""
-    return canonical_json([e.to_json() for e in events])
+    return plain_json([e.to_json() for e in events])
 
 
 def events_from_json(text: str | bytes) -> list[Event]:
     """Inverse of :func:`events_to_json`."""
-    import json
 
-    return [Event.from_json(o) for o in json.loads(text)]
+    return [Event.from_json(o) for o in orjson.loads(text)]
 
 
 def visible(events: Iterable[Event], seat: int | None) -> list[Event]:

@@ -1,0 +1,211 @@
+"""The bus mover: ``python -m services.phases.mover`` plays built-in bots' moves (and the
+phases between them) for many games at once.
+
+When a commit leaves a game waiting for a bot seat, the coordinator's scheduler pushes the
+game's id on the Redis list :data:`READY` (:class:`BusScheduler`). A mover pops up to
+``LONGHOUSE_MOVER_BATCH`` ready games, works out each game's next step (the bot's move at
+the game's current version, or its pending phase: :meth:`Table.next_job`), and resolves
+them together (:meth:`Table.run_jobs`): one batched call per domain per round, one
+pipelined commit for all. Games that still wait for a bot or a phase stay with the mover
+for its next round, joined by newly ready games, so a game of bots never goes back through
+the queue between its moves.
+
+Nothing is lost if a mover dies: every step is committed with the version check, so a
+step is never applied twice, and a game whose id was popped but not played is pushed
+again by the mover that starts next (:func:`requeue_waiting`), by the gateway's ``/wait``
+or by the Celery worker's start-up sweep. A game waiting for a phase and no bot goes to
+the Celery worker as before.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+import redis
+
+from services.common import logs
+from services.common.config import settings
+from services.coordinator.redis_store import GAMES_INDEX, key
+from services.coordinator.store import GameNotFound, VersionConflict
+
+HEARTBEAT = "longhouse:mover:{name}"
+"""A mover's liveness key (refreshed while it serves; the launcher's readiness probe)."""
+READY = "longhouse:ready"
+"""The Redis list of games waiting for a bot seat's move (ids; duplicates are harmless)."""
+BATCH = int(os.environ.get("LONGHOUSE_MOVER_BATCH", "32"))
+"""Games resolved together in one round."""
+
+log = logs.get_logger()
+
+
+class BusScheduler:
+    """The hosted scheduler: phases go to Celery (:class:`CeleryScheduler`), bot moves on the
+    :data:`READY` list for the movers.
+
+    Args:
+        client: Redis client of the game store (the list lives there).
+        phases: the phase scheduler (a :class:`~services.coordinator.scheduler.CeleryScheduler`).
+    """
+
+    def __init__(self, client: redis.Redis, phases: Any):
+        self.client = client
+        self.phases = phases
+
+    def schedule(self, game_id: str, phase: str, version: int) -> None:
+        """A pending phase: to the phase worker."""
+        self.phases.schedule(game_id, phase, version)
+
+    def schedule_bot(self, game_id: str, seat: int, version: int) -> None:
+        """A bot seat's decision: the game's id on the ready list. Never raises (like a phase:
+        the commit is durable; a lost push is repaired by whoever notices the wait)."""
+        try:
+            self.client.lpush(READY, game_id)
+        except redis.RedisError:
+            log.exception("bot_not_queued", game_id=game_id, seat=seat, version=version)
+
+
+class Mover:
+    """One mover: pops ready games and plays their bots and phases in batches.
+
+    Args:
+        table: a Table over the Redis store whose scheduler is a :class:`BusScheduler`.
+        client: Redis client of the game store.
+        batch: games resolved together in one round.
+    """
+
+    def __init__(self, table: Any, client: redis.Redis, batch: int = BATCH, name: str = "mover"):
+        self.table = table
+        self.client = client
+        self.batch = batch
+        self.name = name
+        self.stopping = threading.Event()
+        self.steps = 0
+        self._beat = 0.0
+        self._count = 1
+        self._counted = 0.0
+
+    def heartbeat(self) -> None:
+        """Refresh :data:`HEARTBEAT` every few seconds (it expires 15 s after the last)."""
+        now = time.monotonic()
+        if now - self._beat >= 5:
+            self.client.set(HEARTBEAT.format(name=self.name), os.getpid(), ex=15)
+            self._beat = now
+
+    def movers(self) -> int:
+        """How many movers serve (their heartbeat keys), looked up every few seconds."""
+        now = time.monotonic()
+        if now - self._counted >= 5:
+            self._count = max(1, sum(1 for _ in self.client.scan_iter(match=HEARTBEAT.format(name="*"), count=100)))
+            self._counted = now
+        return self._count
+
+    def _pop(self, want: int, block: float) -> list[str]:
+        # take a fair share of what waits, so that every mover gets games to play
+        waiting = self.client.llen(READY)
+        want = min(want, max(1, -(-waiting // self.movers()))) if waiting else want
+        if want <= 0:
+            return []
+        got: list[str] = []
+        if block > 0:
+            first = self.client.brpop(READY, timeout=block)
+            if first is None:
+                return []
+            got.append(first[1].decode())
+        rest = self.client.rpop(READY, want - len(got)) or []
+        return got + [g.decode() for g in rest]
+
+    def round(self, games: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
+        """Play one step of each game (in one batch); return those still waiting on the bus,
+        with the version this mover just committed (``None``: read the latest)."""
+        jobs = []
+        for game_id, version in dict(games).items():
+            try:
+                job = self.table.next_job(game_id, version)
+            except GameNotFound:
+                continue
+            except VersionConflict:  # moved on elsewhere since: read it again
+                job = self.table.next_job(game_id)
+            if job is not None:
+                jobs.append(job)
+        if not jobs:
+            return []
+        self.table.run_jobs(jobs)
+        keep = []
+        for job in jobs:
+            if job.error is not None:
+                log.info("mover_step_failed", game_id=job.game_id, version=job.base,
+                         error=type(job.error).__name__, reason=str(job.error)[:200])
+                continue
+            self.steps += 1
+            keep.append((job.game_id, job.version))
+        return keep
+
+    def run(self) -> None:
+        """Serve until :attr:`stopping` is set: rounds over the games in hand plus new ready ones."""
+        hand: list[tuple[str, int | None]] = []
+        while not self.stopping.is_set():
+            self.heartbeat()
+            fresh = self._pop(self.batch - len(hand), block=0 if hand else 1.0)
+            games = hand + [(g, None) for g in fresh if g not in dict(hand)]
+            if not games:
+                continue
+            hand = self.round(games)
+
+
+def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000) -> int:
+    """Push again every active game (newest ``limit``) that waits for one of its bots: a game
+    popped by a mover that died would otherwise wait for ever. Returns how many were pushed."""
+    pushed = 0
+    for raw in client.zrevrange(GAMES_INDEX, 0, limit - 1):
+        game_id = raw.decode()
+        if client.hget(key(game_id, "meta"), "status") != b"active":
+            continue
+        try:
+            bots = table.bots(game_id)
+            if not bots:
+                continue
+            rules, state, _ = table.state(game_id)
+        except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
+            log.exception("sweep_failed", game_id=game_id)
+            continue
+        if any(s in bots for s in rules.to_move(state)):
+            client.lpush(READY, game_id)
+            pushed += 1
+    return pushed
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Build the Table from the settings, sweep, then serve until SIGTERM or SIGINT
+    (``--name NAME`` names the mover's heartbeat key)."""
+    import argparse
+
+    from services.phases.hosting import build_table
+
+    parser = argparse.ArgumentParser(prog="python -m services.phases.mover")
+    parser.add_argument("--name", default=f"mover-{os.getpid()}")
+    args = parser.parse_args(argv)
+    logs.configure("mover")
+    s = settings()
+    client = redis.Redis.from_url(s.redis_url)
+    table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode, settings=s)
+    mover = Mover(table, client, name=args.name)
+    mover.heartbeat()
+
+    def stop(*_: Any) -> None:
+        mover.stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    pushed = requeue_waiting(table, client)
+    log.info("mover_ready", batch=mover.batch, requeued=pushed, pid=os.getpid())
+    started = time.monotonic()
+    mover.run()
+    log.info("mover_stopped", steps=mover.steps, seconds=round(time.monotonic() - started, 1))
+
+
+if __name__ == "__main__":
+    main()
