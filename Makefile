@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test bench rules-coverage clean
+.PHONY: setup system venv protos run test bench bench-venv bench-peers node rules-coverage clean
 
 setup: system venv protos
 
@@ -44,12 +44,30 @@ run: setup
 test: setup
 	$(PY) -m pytest -q $(TEST_ARGS)
 
-bench: setup
+# Benchmarks: the engine against OpenSpiel (installed in its own .venv-bench), the stack, memory.
+bench: setup bench-venv
 	$(PY) -m services.bench $(ARGS)
+
+bench-venv: .venv-bench/.installed
+.venv-bench/.installed:
+	@[ -x .venv-bench/bin/python ] || $(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/python -m pip install -q open_spiel==2.0.2
+	@touch $@
+
+# The hosted path beside boardgame.io's server (Node and npm from Debian; boardgame.io from npm).
+BGIO_DIR ?= ../shared/bench/boardgameio
+bench-peers: setup node
+	$(PY) -m services.bench.peers --bgio-dir $(BGIO_DIR) $(ARGS)
+
+node:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+	  echo "setup: installing nodejs npm"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; \
+	fi
 
 # Which entries of each game's rules index (services/rules/<game>/RULES.yaml) have a passing test.
 rules-coverage: setup
 	$(PY) -m services.rules.coverage $(ARGS)
 
 clean:
-	rm -rf services/api/*_pb2*.py services/api/.generated var
+	rm -rf services/api/*_pb2*.py services/api/.generated var .venv-bench

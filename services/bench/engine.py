@@ -78,7 +78,7 @@ def playouts(game: str, players: int, seconds: float, seed: str = "bench") -> di
 
 def clone_cost(game: str, players: int, samples: int = 20, seed: str = "clone") -> dict[str, float]:
     """Mean cost (microseconds) of ``rules.copy`` and of ``copy.deepcopy`` on ``samples`` states
-    taken 100-400 moves into random games; ``ratio`` = deepcopy / copy."""
+    taken 100-400 moves into random games; ``ratio_clone`` = deepcopy / copy."""
     rules = get_rules(game)
     rng = random.Random(seed)
     states = []
@@ -106,7 +106,7 @@ def clone_cost(game: str, players: int, samples: int = 20, seed: str = "clone") 
         for _ in range(reps // 10):
             copy.deepcopy(s)
     deep = (time.perf_counter() - t0) / ((reps // 10) * len(states))
-    return {"clone_us": 1e6 * fast, "deepcopy_us": 1e6 * deep, "ratio": deep / fast}
+    return {"clone_us": 1e6 * fast, "deepcopy_us": 1e6 * deep, "ratio_clone": deep / fast}
 
 
 def openspiel_reference(seconds: float) -> dict[str, float]:

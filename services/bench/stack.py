@@ -11,6 +11,10 @@ commit and getting the next decision going. Three paths:
 * ``floor``: the test-only ``noop`` game (:mod:`services.bench.noop`) on the bus: the
   cost of the path itself.
 
+Each concurrency keeps that many games in play for a fixed window (a new game starts in a
+slot as soon as one ends, as boardgame.io's driver does), and counts the moves committed
+inside the window, so set-up and the last games' tail do not dilute the rate.
+
 CPU: the share of the machine's cores the stack's processes used during a run (psutil);
 at or above :data:`SATURATED` the CPU is saturated and latency can only grow.
 """
@@ -73,18 +77,26 @@ def _cpu_seconds(procs: list[psutil.Process]) -> float:
     return total
 
 
-def _latencies(client: redis.Redis, game_ids: list[str]) -> list[int]:
-    """Milliseconds between consecutive commits, for every move entry of ``game_ids``."""
-    out: list[int] = []
+def _window(client: redis.Redis, game_ids: list[str], start_ms: int, end_ms: int) -> tuple[int, list[int]]:
+    """Moves committed in ``[start_ms, end_ms)`` (Redis clock) over ``game_ids``, and the
+    milliseconds between each of those moves and its game's previous commit."""
+    moves = 0
+    gaps: list[int] = []
     for gid in game_ids:
-        rows = client.xrange(key(gid, "log"))
         prev = None
-        for _id, fields in rows:
+        for _id, fields in client.xrange(key(gid, "log")):
             t = int(fields.get(b"t", 0))
-            if prev is not None and fields[b"kind"] == b"move" and t:
-                out.append(t - prev)
+            if fields[b"kind"] == b"move" and t and start_ms <= t < end_ms:
+                moves += 1
+                if prev is not None:
+                    gaps.append(t - prev)
             prev = t or prev
-    return out
+    return moves, gaps
+
+
+def _redis_ms(client: redis.Redis) -> int:
+    sec, usec = client.time()
+    return int(sec) * 1000 + int(usec) // 1000
 
 
 def _pct(values: list[int], q: float) -> float:
@@ -107,34 +119,54 @@ def _bus_game(url: str, game: str, players: int, seed: str, index: int) -> tuple
         return gid, int(game_state["moves"])
 
 
-def run_level(stack: Any, path: str, games: int, seed: str = "bench") -> dict[str, Any]:
-    """Play ``games`` games at once on ``path`` (``bus``, ``http`` or ``floor``); return
-    ``{"path", "games", "moves", "seconds", "moves_per_s", "p50_ms", "p99_ms", "cpu"}``."""
+def _slot(stack: Any, path: str, slot: int, seed: str, until: float, ids: list[str]) -> None:
+    """Keep one game of ``path`` in play until ``until`` (monotonic): a new one when one ends."""
+    n = 0
+    while time.monotonic() < until:
+        index = slot * 10_000 + n
+        if path == "http":
+            report = run_tournament(stack.gateway_url, TournamentConfig(
+                game="noggin", players=3, games=1, seed=f"{seed}:{index}", parallel=1, bots=["random"], via="http"))
+            game = report.games[0]
+            if game.ended_by != "rules":
+                raise RuntimeError(f"game failed: {game.error}")
+            ids.append(game.game_id)
+        else:
+            game, players = ("noop", 2) if path == "floor" else ("noggin", 3)
+            gid, _ = _bus_game(stack.gateway_url, game, players, seed, index)
+            ids.append(gid)
+        n += 1
+
+
+def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: float = 12.0) -> dict[str, Any]:
+    """Keep ``games`` games of ``path`` (``bus``, ``http`` or ``floor``) in play at once for
+    about ``seconds`` (a new game starts in each slot when one ends, as boardgame.io's driver
+    does); count the moves committed in that window. Returns ``{"path", "games", "moves",
+    "seconds", "moves_per_s", "p50_ms", "p99_ms", "cpu"}``."""
     rclient = redis.Redis.from_url(stack.settings.redis_url)
     procs = _processes(stack)
-    cpu0 = _cpu_seconds(procs)
-    start = time.perf_counter()
-    if path == "http":
-        report = run_tournament(stack.gateway_url, TournamentConfig(
-            game="noggin", players=3, games=games, seed=f"{seed}:{path}:{games}", parallel=games,
-            bots=["random"], via="http"))
-        bad = [g for g in report.games if g.ended_by != "rules"]
-        if bad:
-            raise RuntimeError(f"{len(bad)} game(s) failed: {bad[0].error}")
-        ids = [g.game_id for g in report.games if g.game_id]
-        moves = sum(g.moves for g in report.games)
-    else:
-        game, players = ("noop", 2) if path == "floor" else ("noggin", 3)
-        with ThreadPoolExecutor(max_workers=games) as pool:
-            results = list(pool.map(lambda i: _bus_game(stack.gateway_url, game, players, f"{seed}:{path}", i),
-                                    range(games)))
-        ids = [gid for gid, _ in results]
-        moves = sum(m for _, m in results)
-    seconds = time.perf_counter() - start
-    cpu = (_cpu_seconds(procs) - cpu0) / (seconds * psutil.cpu_count())
-    lat = _latencies(rclient, ids)
-    return {"path": path, "games": games, "moves": moves, "seconds": seconds, "moves_per_s": moves / seconds,
-            "p50_ms": _pct(lat, 0.5), "p99_ms": _pct(lat, 0.99), "cpu": cpu}
+    ids: list[str] = []
+    until = time.monotonic() + seconds
+    start_ms = _redis_ms(rclient)
+    cpu0, t0 = _cpu_seconds(procs), time.perf_counter()
+    with ThreadPoolExecutor(max_workers=games) as pool:
+        futures = [pool.submit(_slot, stack, path, slot, f"{seed}:{path}:{games}", until, ids) for slot in range(games)]
+        window_end_ms = None
+        while not all(f.done() for f in futures):
+            if window_end_ms is None and time.monotonic() >= until:
+                window_end_ms = _redis_ms(rclient)
+                cpu1, t1 = _cpu_seconds(procs), time.perf_counter()
+            time.sleep(0.05)
+        for f in futures:
+            f.result()
+    if window_end_ms is None:
+        window_end_ms = _redis_ms(rclient)
+        cpu1, t1 = _cpu_seconds(procs), time.perf_counter()
+    moves, gaps = _window(rclient, ids, start_ms, window_end_ms)
+    span = (window_end_ms - start_ms) / 1000
+    cpu = (cpu1 - cpu0) / ((t1 - t0) * psutil.cpu_count())
+    return {"path": path, "games": games, "moves": moves, "seconds": span, "moves_per_s": moves / span,
+            "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "cpu": cpu}
 
 
 def memory(stack: Any) -> dict[str, Any]:
@@ -164,7 +196,7 @@ def run_all(levels: list[int], paths: list[str]) -> tuple[list[dict[str, Any]], 
     with tempfile.TemporaryDirectory(prefix="longhouse-bench-") as tmp:
         stack = start_stack(tmp)
         try:
-            run_level(stack, "floor", 1, seed="warm-up")
+            run_level(stack, "floor", 1, seed="warm-up", seconds=2)
             for path in paths:
                 for n in levels:
                     rows.append(run_level(stack, path, n))

@@ -1,0 +1,177 @@
+"""``make bench``: how fast the rules and the hosted stack play, against a peer in the same run.
+
+Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that produced it):
+
+* **engine**, per game: random playouts on the forward model (moves/s, games/s, the cost of
+  ``legal_moves`` and of ``apply`` apart), alternated round by round with OpenSpiel's
+  pure-Python tic-tac-toe (the reference; ratio of the medians), and ``copy`` against
+  ``copy.deepcopy``;
+* **stack**: moves/s and per-move p50/p99 at each concurrency for bots on the bus, bots
+  over HTTP, and the floor (a no-op test game on the bus), with the share of the CPU used;
+* **memory**: Redis bytes of a game in play and of a finished one; each process's RSS.
+
+The targets of the performance issue are checked at the end (ratios, never timed tests).
+``make bench-peers`` (:mod:`services.bench.peers`) adds boardgame.io at 8 matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from services.rules.core import game_names
+
+from . import engine
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md"
+ENGINE_TARGET = 0.25
+"""Target 1: every game's random playouts at least this share of OpenSpiel's."""
+CLONE_TARGET = 10.0
+"""Target 2: every game's clone at least this many times faster than deepcopy."""
+LATENCY_TARGET = 1.2
+"""Target 4: per-move p50 at the highest concurrency at most this times that at 1 game,
+until the CPU saturates."""
+PLAYERS = {"noggin": 3}
+
+
+def engine_rows(rounds: int, seconds: float) -> list[dict[str, Any]]:
+    """The engine measurements of every built-in game."""
+    rows = []
+    for game in game_names():
+        if game in ("noop",):
+            continue
+        players = PLAYERS.get(game, 2)
+        row = {"game": game, "players": players, **engine.paired(game, players, rounds, seconds),
+               **engine.clone_cost(game, players)}
+        rows.append(row)
+    return rows
+
+
+def saturation(rows: list[dict[str, Any]], path: str) -> int | None:
+    """The lowest concurrency at which ``path`` used at least 90 % of the CPU, or None."""
+    from .stack import SATURATED
+
+    hits = [r["games"] for r in rows if r["path"] == path and r["cpu"] >= SATURATED]
+    return min(hits) if hits else None
+
+
+def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[str, Any]],
+                 mem: dict[str, Any] | None) -> list[str]:
+    """Print every table; return the target lines."""
+    t = Table(title="engine: random playouts on the forward model (medians), against OpenSpiel's tic-tac-toe")
+    for col in ("game", "moves/s", "games/s", "legal_moves µs", "apply µs", "OpenSpiel moves/s", "ratio",
+                "clone µs", "deepcopy µs", "clone ×"):
+        t.add_column(col, justify="right")
+    for r in eng:
+        t.add_row(r["game"], f"{r['moves_per_s']:.0f}", f"{r['games_per_s']:.1f}", f"{r['legal_us']:.0f}",
+                  f"{r['apply_us']:.0f}", f"{r['reference_moves_per_s']:.0f}", f"{r['ratio']:.2f}",
+                  f"{r['clone_us']:.1f}", f"{r['deepcopy_us']:.0f}", f"{r['ratio_clone']:.0f}")
+    console.print(t)
+    if stack:
+        s = Table(title="hosted stack: games at once, moves/s and per-move latency (between a game's commits)")
+        for col in ("path", "games", "moves", "seconds", "moves/s", "p50 ms", "p99 ms", "CPU %"):
+            s.add_column(col, justify="right")
+        for r in stack:
+            s.add_row(r["path"], str(r["games"]), str(r["moves"]), f"{r['seconds']:.1f}", f"{r['moves_per_s']:.0f}",
+                      f"{r['p50_ms']:.0f}", f"{r['p99_ms']:.0f}", f"{100 * r['cpu']:.0f}")
+        console.print(s)
+    if mem:
+        m = Table(title="memory")
+        m.add_column("what")
+        m.add_column("value", justify="right")
+        m.add_row("Redis bytes, a game in play (after set-up)", str(mem["redis_bytes_in_play"]))
+        m.add_row("Redis bytes, a finished game", str(mem["redis_bytes_finished"]))
+        for name, mib in mem["rss_mib"].items():
+            m.add_row(f"RSS of {name} (MiB)", f"{mib}")
+        console.print(m)
+    lines = []
+    for r in eng:
+        lines.append(f"target 1, {r['game']} playouts / OpenSpiel: {r['ratio']:.2f} "
+                     f"({'met' if r['ratio'] >= ENGINE_TARGET else 'not met'}, >= {ENGINE_TARGET})")
+        lines.append(f"target 2, {r['game']} clone / deepcopy: {r['ratio_clone']:.0f}x "
+                     f"({'met' if r['ratio_clone'] >= CLONE_TARGET else 'not met'}, >= {CLONE_TARGET:.0f}x)")
+    bus = [r for r in stack if r["path"] == "bus"]
+    if len(bus) >= 2:
+        lo, hi = bus[0], bus[-1]
+        sat = saturation(stack, "bus")
+        ratio = hi["p50_ms"] / max(lo["p50_ms"], 1e-9)
+        where = f"the CPU saturates from {sat} games" if sat else "the CPU did not saturate"
+        lines.append(f"target 4, bus p50 at {hi['games']} / at {lo['games']} games: {ratio:.1f} ({where}; "
+                     f"{'met' if ratio <= LATENCY_TARGET or sat is not None and sat <= hi['games'] else 'not met'})")
+    for line in lines:
+        console.print(line)
+    return lines
+
+
+def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]], mem: dict[str, Any] | None,
+             targets: list[str]) -> str:
+    """``docs/benchmarks.md``."""
+    out = ["# Benchmarks", "",
+           f"Produced by `{command}` on {time.strftime('%Y-%m-%d')} ({platform.python_implementation()} "
+           f"{platform.python_version()}, {platform.machine()}, 2 cores, a shared virtual machine whose speed "
+           "varies from minute to minute: compare ratios taken in one run, not figures from different days).", "",
+           "## Engine: random playouts on the forward model", "",
+           "Medians of rounds alternated with OpenSpiel's pure-Python tic-tac-toe in the same run.", "",
+           "| game | moves/s | games/s | legal_moves µs | apply µs | OpenSpiel moves/s | ratio | clone µs | deepcopy µs | clone × |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in eng:
+        out.append(f"| {r['game']} | {r['moves_per_s']:.0f} | {r['games_per_s']:.1f} | {r['legal_us']:.0f} | "
+                   f"{r['apply_us']:.0f} | {r['reference_moves_per_s']:.0f} | {r['ratio']:.2f} | {r['clone_us']:.1f} | "
+                   f"{r['deepcopy_us']:.0f} | {r['ratio_clone']:.0f} |")
+    if stack:
+        out += ["", "## Hosted stack", "",
+                "`bus`: 3-seat Noggin, random bots deciding on the bus (the mover); `http`: the same bots posting "
+                "through the gateway; `floor`: the no-op test game on the bus. Latency: time between two "
+                "consecutive commits of one game (Redis clock). CPU: share of both cores used by the stack.", "",
+                "| path | games at once | moves | seconds | moves/s | p50 ms | p99 ms | CPU % |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in stack:
+            out.append(f"| {r['path']} | {r['games']} | {r['moves']} | {r['seconds']:.1f} | {r['moves_per_s']:.0f} | "
+                       f"{r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {100 * r['cpu']:.0f} |")
+    if mem:
+        out += ["", "## Memory", "", "| what | value |", "|---|---:|",
+                f"| Redis bytes, a game in play (after set-up) | {mem['redis_bytes_in_play']} |",
+                f"| Redis bytes, a finished game | {mem['redis_bytes_finished']} |"]
+        out += [f"| RSS of {name} (MiB) | {mib} |" for name, mib in mem["rss_mib"].items()]
+    out += ["", "## Targets", ""] + [f"- {t}" for t in targets]
+    peers = DOC.with_name("benchmarks-peers.md")
+    if peers.exists():
+        out += ["", f"The boardgame.io comparison (`make bench-peers`) is in [{peers.name}]({peers.name})."]
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="make bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="engine rounds alternated with the reference")
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per engine round")
+    parser.add_argument("--levels", default="1,8,32,64", help="games at once in the stack (empty: skip the stack)")
+    parser.add_argument("--paths", default="bus,http,floor", help="stack paths to measure")
+    parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
+    args = parser.parse_args(argv)
+    console = Console(width=160)
+    eng = engine_rows(args.rounds, args.seconds)
+    stack: list[dict[str, Any]] = []
+    mem = None
+    levels = [int(x) for x in args.levels.split(",") if x.strip()]
+    if levels:
+        from .stack import run_all
+
+        stack, mem = run_all(levels, [p for p in args.paths.split(",") if p])
+    targets = print_tables(console, eng, stack, mem)
+    if args.write:
+        command = "make bench" + (f' ARGS="{" ".join(argv if argv is not None else sys.argv[1:])}"'
+                                  if (argv if argv is not None else sys.argv[1:]) else "")
+        DOC.write_text(markdown(command, eng, stack, mem, targets), encoding="utf-8")
+        console.print(f"written {DOC.relative_to(DOC.parents[1])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
