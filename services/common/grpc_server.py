@@ -41,6 +41,8 @@ HEALTH_INTERVAL = 0.5
 """Seconds between two Redis pings of the health checker."""
 SHUTDOWN_GRACE = 5.0
 """Seconds calls in flight get to finish after SIGTERM."""
+SLOW_RPC_MS = 100.0
+"""A successful call that took at least this long (milliseconds) is logged at INFO."""
 
 
 # -- interceptors ---------------------------------------------------------------------
@@ -59,7 +61,9 @@ def _wrap_unary(handler: grpc.RpcMethodHandler | None,
 class LoggingInterceptor(grpc.ServerInterceptor):
     """Writes one structured line per unary call: method, game_id, duration_ms, status.
 
-    Health and reflection calls (probes every few seconds) are written at DEBUG level.
+    Failed calls and calls slower than :data:`SLOW_RPC_MS` are written at INFO; the rest
+    (a hosted game makes several calls per move, and health probes come every few
+    seconds) at DEBUG, so a busy server does not spend its time writing its log.
     """
 
     def __init__(self) -> None:
@@ -67,8 +71,7 @@ class LoggingInterceptor(grpc.ServerInterceptor):
 
     def intercept_service(self, continuation, handler_call_details):
         method = handler_call_details.method
-        quiet = method.startswith(("/grpc.health.v1.", "/grpc.reflection."))
-        write = self.log.debug if quiet else self.log.info
+        probe = method.startswith(("/grpc.health.v1.", "/grpc.reflection."))
 
         def wrap(inner):
             def logged(request, context):
@@ -81,12 +84,13 @@ class LoggingInterceptor(grpc.ServerInterceptor):
                     status = code.name if isinstance(code, grpc.StatusCode) else "UNKNOWN"
                     raise
                 finally:
-                    fields = {"method": method, "status": status,
-                              "duration_ms": round((time.perf_counter() - start) * 1000, 3)}
+                    ms = (time.perf_counter() - start) * 1000
+                    loud = not probe and (status != "OK" or ms >= SLOW_RPC_MS)
+                    fields = {"method": method, "status": status, "duration_ms": round(ms, 3)}
                     game_id = getattr(request, "game_id", None)
                     if game_id is not None:
                         fields["game_id"] = game_id
-                    write("rpc", **fields)
+                    (self.log.info if loud else self.log.debug)("rpc", **fields)
             return logged
 
         return _wrap_unary(continuation(handler_call_details), wrap)

@@ -10,6 +10,7 @@ renderer, so a process never mixes formats.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 from typing import Any
@@ -28,13 +29,15 @@ def _service_adder(service: str):
     return add_service
 
 
-def configure(service: str, level: str = "INFO") -> None:
+def configure(service: str, level: str | None = None) -> None:
     """Set up JSON logging for the process; idempotent (the first call wins).
 
     Args:
         service: the process's name, written into every line (``"decks"``, ``"gateway"``).
-        level: lowest level written (``"DEBUG"``, ``"INFO"``, ...).
+        level: lowest level written (``"DEBUG"``, ``"INFO"``, ...); default
+            ``LONGHOUSE_LOG_LEVEL`` or ``"INFO"``.
     """
+    level = level or os.environ.get("LONGHOUSE_LOG_LEVEL", "INFO")
     global _configured
     with _lock:
         if _configured is not None:

@@ -22,18 +22,25 @@ anything else                      INTERNAL              ``internal``
 
 from __future__ import annotations
 
-import orjson
-
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import grpc
+import orjson
 import redis
 
 from services.api import common_pb2
 from services.coordinator.store import GameNotFound, VersionConflict
-from services.rules.core import (BadConfig, Event, IllegalMove, MalformedMove, NotYourTurn, Op,
-                                 RulesError, UnknownGame)
+from services.rules.core import (
+    BadConfig,
+    Event,
+    IllegalMove,
+    MalformedMove,
+    NotYourTurn,
+    Op,
+    RulesError,
+    UnknownGame,
+)
 from services.rules.core.canonical import plain_json
 
 ERROR_CODE_KEY = "longhouse-error"
@@ -83,16 +90,6 @@ def op_from_pb(domain: str, msg: common_pb2.Operation) -> Op:
     return Op(domain, msg.name, args)
 
 
-def apply_request(game_id: str, base_version: int, pending: Iterable[Event], ops: Iterable[Op],
-                  recent: Iterable[tuple[int, list[Event]]] = ()) -> common_pb2.ApplyRequest:
-    """Build the ``ApplyRequest`` of one domain call (``recent``: catch-up hint entries)."""
-    return common_pb2.ApplyRequest(
-        game_id=game_id, base_version=base_version,
-        pending_events=[event_to_pb(e) for e in pending], operations=[op_to_pb(o) for o in ops],
-        recent=[common_pb2.LogEntry(version=v, events=[event_to_pb(e) for e in evs]) for v, evs in recent],
-    )
-
-
 def serve_apply(engine: Any, request: common_pb2.ApplyRequest) -> common_pb2.ApplyReply:
     """Decode ``request``, run it on a :class:`DomainEngine`, encode the events.
 
@@ -100,7 +97,9 @@ def serve_apply(engine: Any, request: common_pb2.ApplyRequest) -> common_pb2.App
     """
     pending = [event_from_pb(e) for e in request.pending_events]
     ops = [op_from_pb(engine.domain, o) for o in request.operations]
-    recent = [(e.version, [event_from_pb(x) for x in e.events]) for e in request.recent]
+    # decode only the hint entries beyond what this service has cached (the rest are not used)
+    have = engine.projections.version(request.game_id) if request.recent else 0
+    recent = [(e.version, [event_from_pb(x) for x in e.events]) for e in request.recent if e.version > have]
     events = engine.apply(request.game_id, request.base_version, pending, ops, recent=recent)
     return common_pb2.ApplyReply(events=[event_to_pb(e) for e in events])
 

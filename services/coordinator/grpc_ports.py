@@ -17,11 +17,24 @@ from typing import Any
 
 import grpc
 
-from services.api import boards_pb2_grpc, decks_pb2, decks_pb2_grpc, market_pb2_grpc, scoring_pb2_grpc
-from services.common.config import Settings, settings as load_settings
-from services.api import common_pb2
-from services.common.wire import (DomainCallFailed, apply_request, event_from_pb, event_to_pb, exception_of,
-                                  exception_of_call, op_to_pb)
+from services.api import (
+    boards_pb2_grpc,
+    common_pb2,
+    decks_pb2,
+    decks_pb2_grpc,
+    market_pb2_grpc,
+    scoring_pb2_grpc,
+)
+from services.common.config import Settings
+from services.common.config import settings as load_settings
+from services.common.wire import (
+    DomainCallFailed,
+    event_from_pb,
+    event_to_pb,
+    exception_of,
+    exception_of_call,
+    op_to_pb,
+)
 from services.rules.core import DOMAINS, Event, Op
 
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="domain-call")
@@ -55,6 +68,7 @@ class GrpcPort:
         self.timeout = timeout if timeout is not None else load_settings().grpc_timeout
         self.channel = grpc.insecure_channel(address)
         self._pb_cache: dict[int, tuple[Event, Any]] = {}
+        self._sent: dict[str, int] = {}
         self.stub = STUBS[domain](self.channel)
 
     def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op],
@@ -71,7 +85,7 @@ class GrpcPort:
         for op in ops:
             if op.domain != self.domain:
                 raise ValueError(f"operation {op.name!r} belongs to {op.domain}, not {self.domain}")
-        reply = self._call(self.stub.Apply, apply_request(game_id, base_version, pending, ops, recent or ()), game_id)
+        reply = self._call(self.stub.Apply, self._request(game_id, base_version, pending, ops, recent or []), game_id)
         return [event_from_pb(e) for e in reply.events]
 
     def apply_batch(self, calls: list[tuple[str, int, list[Event], list[Op], list[tuple[int, list[Event]]]]]
@@ -113,10 +127,19 @@ class GrpcPort:
 
     def _request(self, game_id: str, base: int, pending: list[Event], ops: list[Op],
                  recent: list[tuple[int, list[Event]]]) -> Any:
+        # The service caches the state at the base version of the last call it answered, so
+        # the hint needs only the entries after the last base sent for this game (if the
+        # service's cache is elsewhere, it reads the log: the hint is never needed for truth).
+        sent = self._sent.get(game_id, 0)
+        if base > sent:
+            if len(self._sent) >= 50_000:
+                self._sent.clear()
+            self._sent[game_id] = base
         return common_pb2.ApplyRequest(
             game_id=game_id, base_version=base, pending_events=[self._pb(e) for e in pending],
             operations=[op_to_pb(o) for o in ops],
-            recent=[common_pb2.LogEntry(version=v, events=[self._pb(e) for e in evs]) for v, evs in recent or ()])
+            recent=[common_pb2.LogEntry(version=v, events=[self._pb(e) for e in evs])
+                    for v, evs in recent or () if v > sent])
 
     def _results(self, calls: list[Any], reply: Any) -> list[list[Event] | Exception]:
         out: list[list[Event] | Exception] = []

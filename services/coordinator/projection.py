@@ -92,6 +92,11 @@ class Projections:
                     self._cache.popitem(last=False)
         return rules, state, have
 
+    def version(self, game_id: str) -> int:
+        """The version of the game's cached state; 0 when none is cached."""
+        cached = self._cache.get(game_id)
+        return cached[0] if cached is not None else 0
+
     def recent(self, game_id: str, version: int) -> list[tuple[int, list[Any]]]:
         """The last entries up to ``version`` this process committed or read (a hint for
         domain calls), oldest first; empty if it knows none ending there."""

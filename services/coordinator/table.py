@@ -283,8 +283,7 @@ class Table:
             bot = bots[seat]
             move = decide(bot["kind"], bot["seed"], rules, state, seat, version)
             try:
-                self.play(game_id, seat, move, version, move_id=f"bot:{version}", trusted=(rules, state),
-                          hand_over=False)
+                self.play(game_id, seat, move, version, trusted=(rules, state), hand_over=False)
             except StaleVersion:
                 return not first
             first = False
@@ -381,9 +380,6 @@ class Table:
         ready = [j for j in jobs if j.error is None]
         for job in ready:
             job.commit.status = status_of(job.rules, job.state)
-            if job.commit.kind == "move" and job.commit.result is not None and job.commit.result["result"] is None:
-                job.commit.result["result"] = json.loads(canonical_json({
-                    "version": job.base + 1, "events": [e.to_json() for e in visible(job.events, job.seat)]}))
         outcomes = self.store.commit_many([(j.game_id, j.base, j.events, j.commit) for j in ready])
         for job, outcome in zip(ready, outcomes):
             if isinstance(outcome, Exception):
@@ -412,10 +408,10 @@ class Table:
         for seat in rules.to_move(state):
             if seat in bots:
                 move = decide(bots[seat]["kind"], bots[seat]["seed"], rules, state, seat, version)
-                digest = request_digest(move, version)
-                result = {"result": None, "request": digest}
-                return Job(game_id, version, rules, state, rules.plan(state, seat, move),
-                           Commit("move", seat, move_key=(seat, f"bot:{version}"), result=result), seat=seat)
+                # no move id: a bot's move is keyed by the version it was decided at, and the
+                # commit's version check already refuses a second one there
+                return Job(game_id, version, rules, state, rules.plan(state, seat, move), Commit("move", seat),
+                           seat=seat)
         return None
 
     # -- internals ----------------------------------------------------------------

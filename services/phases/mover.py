@@ -36,6 +36,13 @@ HEARTBEAT = "longhouse:mover:{name}"
 """A mover's liveness key (refreshed while it serves; the launcher's readiness probe)."""
 READY = "longhouse:ready"
 """The Redis list of games waiting for a bot seat's move (ids; duplicates are harmless)."""
+TAKE = """
+local waiting = redis.call('LLEN', KEYS[1])
+if waiting == 0 then return {} end
+local share = math.max(1, math.ceil(waiting / tonumber(ARGV[2])))
+return redis.call('RPOP', KEYS[1], math.min(tonumber(ARGV[1]), share))
+"""
+"""Pop up to ARGV[1] ids from the ready list, at most a 1/ARGV[2] share of what waits."""
 BATCH = int(os.environ.get("LONGHOUSE_MOVER_BATCH", "32"))
 """Games resolved together in one round."""
 
@@ -87,6 +94,7 @@ class Mover:
         self._beat = 0.0
         self._count = 1
         self._counted = 0.0
+        self._take = client.register_script(TAKE)
 
     def heartbeat(self) -> None:
         """Refresh :data:`HEARTBEAT` every few seconds (it expires 15 s after the last)."""
@@ -104,19 +112,16 @@ class Mover:
         return self._count
 
     def _pop(self, want: int, block: float) -> list[str]:
-        # take a fair share of what waits, so that every mover gets games to play
-        waiting = self.client.llen(READY)
-        want = min(want, max(1, -(-waiting // self.movers()))) if waiting else want
+        """Up to ``want`` ready game ids: a fair share of what waits (so that every mover
+        gets games to play) in one round trip; with ``block`` > 0 and nothing waiting, wait
+        up to ``block`` seconds for one."""
         if want <= 0:
             return []
-        got: list[str] = []
-        if block > 0:
-            first = self.client.brpop(READY, timeout=block)
-            if first is None:
-                return []
-            got.append(first[1].decode())
-        rest = self.client.rpop(READY, want - len(got)) or []
-        return got + [g.decode() for g in rest]
+        got = [g.decode() for g in self._take(keys=[READY], args=[want, self.movers()]) or []]
+        if got or block <= 0:
+            return got
+        first = self.client.brpop(READY, timeout=block)
+        return [first[1].decode()] if first is not None else []
 
     def round(self, games: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
         """Play one step of each game (in one batch); return those still waiting on the bus,
