@@ -240,10 +240,63 @@ def _pays(p: Any, slots: list[str]) -> list[list[str]]:
     return payment_options(p, slots) if slots else [[]]
 
 
-def _market_day_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
+def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator[dict[str, Any]]:
+    """Market Day's sub-moves; ``pruned``: leave out every pick that Market Day's order of
+    picks forbids now (:func:`market.check_pick`, which every one of them would fail)."""
     p = state.players[seat]
-    food = characters.food_slots(state)
-    food_pays = _pays(p, food)
+
+    def allowed(pick: str, target: int | None = None) -> bool:
+        return not pruned or _legal(market.check_pick, state, seat, pick, target)
+
+    if allowed("character"):
+        yield from _character_moves(state, p)
+    if state.nogbad == "active" and allowed("evict"):
+        for by, (_, n, _) in characters.EVICTIONS.items():
+            for pay in _pays(p, ["food"] * n):
+                yield {"type": "market_day", "op": "evict", "by": by, "pay": pay}
+    if state.counting_house is not None and allowed("auction"):
+        yield {"type": "market_day", "op": "auction"}
+    for slot, saga in enumerate(state.sagas):
+        if saga is None or saga.current is None or not allowed("saga", slot):
+            continue
+        card = saga.current
+        for cond in sagas.open_conditions(card):
+            need = card.needs[cond]
+            for pay in _pays(p, sagas.condition_slots(state, seat, slot, need)):
+                for nog in (True, False):
+                    yield {"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": nog, "pay": pay}
+                if sagas.can_claim_bonus(state, seat, card, need):
+                    yield {"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": True,
+                           "bonus": True, "pay": pay}
+    for slot, inv in enumerate(state.inventions):
+        if inv is None or not allowed("invention", slot):
+            continue
+        for cond, m in enumerate(inv.met):
+            if m is not None:
+                continue
+            pays = _pays(p, inventions.condition_slots(state, seat, slot, cond))
+            if inventions.blacksmith_free(state, seat, slot, cond):
+                pays = [[], *pays]
+            for pay in pays:
+                yield {"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}
+    if not allowed("trade"):
+        return
+    r = market.rate(state)
+    goods = [g for g in market.TRADE_GOODS if p.stock.get(g, 0) > 0]
+    gives: list[list[str]] = []
+    _combos(goods, r, 0, [], gives)
+    if p.stock.get("coin", 0) > 0 and r != 1:
+        gives.append(["coin"])
+    for give in gives:
+        if any(p.stock[g] < give.count(g) for g in set(give)):
+            continue
+        for take in market.TRADE_GOODS:
+            if take not in give and state.market.get(take, 0) > 0:
+                yield {"type": "market_day", "op": "trade", "give": give, "take": take}
+
+
+def _character_moves(state: State, p: Any) -> Iterator[dict[str, Any]]:
+    food_pays = _pays(p, characters.food_slots(state))
     for ch in CHARACTERS:
         if ch != "graculus" and state.characters[ch] != CASTLE:
             continue
@@ -268,47 +321,6 @@ def _market_day_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
         for v in variants:
             for pay in food_pays:
                 yield {**base, **v, "pay": pay}
-    if state.nogbad == "active":
-        for by, (_, n, _) in characters.EVICTIONS.items():
-            for pay in _pays(p, ["food"] * n):
-                yield {"type": "market_day", "op": "evict", "by": by, "pay": pay}
-    if state.counting_house is not None:
-        yield {"type": "market_day", "op": "auction"}
-    for slot, saga in enumerate(state.sagas):
-        if saga is None or saga.current is None:
-            continue
-        card = saga.current
-        for cond in sagas.open_conditions(card):
-            need = card.needs[cond]
-            for pay in _pays(p, sagas.condition_slots(state, seat, slot, need)):
-                for nog in (True, False):
-                    yield {"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": nog, "pay": pay}
-                if sagas.can_claim_bonus(state, seat, card, need):
-                    yield {"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": True,
-                           "bonus": True, "pay": pay}
-    for slot, inv in enumerate(state.inventions):
-        if inv is None:
-            continue
-        for cond, m in enumerate(inv.met):
-            if m is not None:
-                continue
-            pays = _pays(p, inventions.condition_slots(state, seat, slot, cond))
-            if inventions.blacksmith_free(state, seat, slot, cond):
-                pays = [[], *pays]
-            for pay in pays:
-                yield {"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}
-    r = market.rate(state)
-    goods = [g for g in market.TRADE_GOODS if p.stock.get(g, 0) > 0]
-    gives: list[list[str]] = []
-    _combos(goods, r, 0, [], gives)
-    if p.stock.get("coin", 0) > 0 and r != 1:
-        gives.append(["coin"])
-    for give in gives:
-        if any(p.stock[g] < give.count(g) for g in set(give)):
-            continue
-        for take in market.TRADE_GOODS:
-            if take not in give and state.market.get(take, 0) > 0:
-                yield {"type": "market_day", "op": "trade", "give": give, "take": take}
 
 
 def _combos(goods: list[str], k: int, start: int, acc: list[str], out: list[list[str]]) -> None:
@@ -321,10 +333,11 @@ def _combos(goods: list[str], k: int, start: int, acc: list[str], out: list[list
         acc.pop()
 
 
-def action_moves(state: State, seat: int, kind: str,
-                 reach: list[list[int]] | None = None) -> Iterator[dict[str, Any]]:
+def action_moves(state: State, seat: int, kind: str, reach: list[list[int]] | None = None,
+                 pruned: bool = False) -> Iterator[dict[str, Any]]:
     """Every sub-move of action ``kind`` worth checking now, in a stable order (``reach``: the
-    Miner's reachable squares, if already known)."""
+    Miner's reachable squares, if already known; ``pruned``: without the Market Day picks
+    that the order of picks forbids now)."""
     p = state.players[seat]
     if kind == "miner":
         for sq in [[state.miner[0] + dr, state.miner[1] + dc] for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))]:
@@ -350,24 +363,29 @@ def action_moves(state: State, seat: int, kind: str,
         for tree in range(2):
             yield {"type": "farmer", "op": "apple", "tree": tree}
     elif kind == "builder":
-        cost = board.building_cost()
-        pays = payment_options(p, cost)
-        for _, b in sorted(set(board.available_buildings(state))):
-            spaces = [board.BESIDE] if content.building_index()[b].adds_space else board.free_spaces(p)
-            for space in spaces:
-                for pay in pays:
-                    yield {"type": "builder", "building": b, "space": space, "pay": pay}
+        pays = payment_options(p, board.building_cost())
+        if pays:
+            free = board.free_spaces(p)
+            for _, b in sorted(set(board.available_buildings(state))):
+                for space in [board.BESIDE] if content.building_index()[b].adds_space else free:
+                    for pay in pays:
+                        yield {"type": "builder", "building": b, "space": space, "pay": pay}
+        upgrade_pays = payment_options(p, board.transport_cost())
         for tr in TRANSPORTS:
-            for pay in payment_options(p, board.transport_cost()):
+            for pay in upgrade_pays:
                 yield {"type": "builder", "transport": tr, "pay": pay}
     elif kind == "restock":
+        # amounts beyond the Nog Market's cubes are left out when ``pruned`` (5.6: never legal)
+        wood = state.market.get("wood", 0) if pruned else 99
+        fish = state.market.get("fish", 0) if pruned else 99
         for amount in sorted(set(market.RESTOCK_AMOUNTS) | set(market.restock_amounts(state, seat, "fish"))):
-            if amount in market.RESTOCK_AMOUNTS:
+            if amount in market.RESTOCK_AMOUNTS and amount <= wood:
                 for orchard in (0, 1, 2):
                     yield {"type": "restock", "kind": "trees", "amount": amount, "orchard": orchard}
-            yield {"type": "restock", "kind": "fish", "amount": amount, "orchard": 0}
+            if amount <= fish:
+                yield {"type": "restock", "kind": "fish", "amount": amount, "orchard": 0}
     elif kind == "market_day":
-        yield from _market_day_moves(state, seat)
+        yield from _market_day_moves(state, seat, pruned)
 
 
 def _decision_moves(state: State, seat: int, kind: str) -> list[dict[str, Any]]:
@@ -636,16 +654,16 @@ def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> lis
     """The legal sub-moves of action ``kind`` (the action started or not), in the order of
     :func:`action_moves`; each checked by its own rule only, with the Step budget and the
     Miner's reachable squares computed once."""
-    out = []
-    reach = board.reachable(state) if kind == "miner" else None
+    out: list[dict[str, Any]] = []
     varies = kind == "fisherman"  # the only action whose sub-moves cost different Steps (5.2)
     fixed = None if varies else step_cost(state, {"type": kind})  # dig, discover: 1; builder, market: 0 once started
     if fixed is not None and fixed not in costs and kind != "miner":
         return out
     walk_ok = kind == "miner" and (0 if board.free_walk(state, seat) else 1) in costs
+    reach = (board.reachable(state) if walk_ok else []) if kind == "miner" else None
     prev_base: dict[str, Any] | None = None
     prev_ok = False
-    for move in action_moves(state, seat, kind, reach):
+    for move in action_moves(state, seat, kind, reach, pruned=True):
         if varies and step_cost(state, move) not in costs:
             continue
         if kind == "miner":
