@@ -15,15 +15,15 @@ Each concurrency keeps that many games in play for a fixed window (a new game st
 slot as soon as one ends, as boardgame.io's driver does), and counts the moves committed
 inside the window, so set-up and the last games' tail do not dilute the rate.
 
-CPU: the share of the machine's cores the stack's processes used during a run (psutil);
-at or above :data:`SATURATED` the CPU is saturated and latency can only grow.
+CPU: the share of the machine's cores that were busy during the window (all processes,
+the benchmark's own clients included; psutil), and apart from it the share the stack's
+processes used. From :data:`SATURATED` busy the CPU is saturated: more games at once can
+only queue, and latency grows with them.
 """
 
 from __future__ import annotations
 
-import statistics
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -77,6 +77,13 @@ def _cpu_seconds(procs: list[psutil.Process]) -> float:
     return total
 
 
+def _busy(before: Any, after: Any) -> float:
+    """The machine's busy share between two ``psutil.cpu_times()`` readings."""
+    total = sum(after) - sum(before)
+    idle = (after.idle - before.idle) + (getattr(after, "iowait", 0.0) - getattr(before, "iowait", 0.0))
+    return 1.0 - idle / total if total > 0 else 0.0
+
+
 def _window(client: redis.Redis, game_ids: list[str], start_ms: int, end_ms: int) -> tuple[int, list[int]]:
     """Moves committed in ``[start_ms, end_ms)`` (Redis clock) over ``game_ids``, and the
     milliseconds between each of those moves and its game's previous commit."""
@@ -125,12 +132,16 @@ def _slot(stack: Any, path: str, slot: int, seed: str, until: float, ids: list[s
     while time.monotonic() < until:
         index = slot * 10_000 + n
         if path == "http":
+            # a game still going when the window closes is left there (its moves in the window count)
+            left = max(1.0, until - time.monotonic() + 1.0)
             report = run_tournament(stack.gateway_url, TournamentConfig(
-                game="noggin", players=3, games=1, seed=f"{seed}:{index}", parallel=1, bots=["random"], via="http"))
+                game="noggin", players=3, games=1, seed=f"{seed}:{index}", parallel=1, bots=["random"], via="http",
+                game_timeout=left))
             game = report.games[0]
-            if game.ended_by != "rules":
+            if game.ended_by != "rules" and not (game.error or "").startswith("game did not end within"):
                 raise RuntimeError(f"game failed: {game.error}")
-            ids.append(game.game_id)
+            if game.game_id:
+                ids.append(game.game_id)
         else:
             game, players = ("noop", 2) if path == "floor" else ("noggin", 3)
             gid, _ = _bus_game(stack.gateway_url, game, players, seed, index)
@@ -142,31 +153,33 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     """Keep ``games`` games of ``path`` (``bus``, ``http`` or ``floor``) in play at once for
     about ``seconds`` (a new game starts in each slot when one ends, as boardgame.io's driver
     does); count the moves committed in that window. Returns ``{"path", "games", "moves",
-    "seconds", "moves_per_s", "p50_ms", "p99_ms", "cpu"}``."""
+    "seconds", "moves_per_s", "p50_ms", "p99_ms", "cpu", "stack_cpu"}`` (``cpu``: the
+    machine's busy share; ``stack_cpu``: the stack processes' share of all cores)."""
     rclient = redis.Redis.from_url(stack.settings.redis_url)
     procs = _processes(stack)
     ids: list[str] = []
     until = time.monotonic() + seconds
     start_ms = _redis_ms(rclient)
-    cpu0, t0 = _cpu_seconds(procs), time.perf_counter()
+    cpu0, t0, machine0 = _cpu_seconds(procs), time.perf_counter(), psutil.cpu_times()
     with ThreadPoolExecutor(max_workers=games) as pool:
         futures = [pool.submit(_slot, stack, path, slot, f"{seed}:{path}:{games}", until, ids) for slot in range(games)]
         window_end_ms = None
         while not all(f.done() for f in futures):
             if window_end_ms is None and time.monotonic() >= until:
                 window_end_ms = _redis_ms(rclient)
-                cpu1, t1 = _cpu_seconds(procs), time.perf_counter()
+                cpu1, t1, machine1 = _cpu_seconds(procs), time.perf_counter(), psutil.cpu_times()
             time.sleep(0.05)
         for f in futures:
             f.result()
     if window_end_ms is None:
         window_end_ms = _redis_ms(rclient)
-        cpu1, t1 = _cpu_seconds(procs), time.perf_counter()
+        cpu1, t1, machine1 = _cpu_seconds(procs), time.perf_counter(), psutil.cpu_times()
     moves, gaps = _window(rclient, ids, start_ms, window_end_ms)
     span = (window_end_ms - start_ms) / 1000
-    cpu = (cpu1 - cpu0) / ((t1 - t0) * psutil.cpu_count())
+    stack_cpu = (cpu1 - cpu0) / ((t1 - t0) * psutil.cpu_count())
     return {"path": path, "games": games, "moves": moves, "seconds": span, "moves_per_s": moves / span,
-            "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "cpu": cpu}
+            "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "cpu": _busy(machine0, machine1),
+            "stack_cpu": stack_cpu}
 
 
 def memory(stack: Any) -> dict[str, Any]:
@@ -206,10 +219,4 @@ def run_all(levels: list[int], paths: list[str]) -> tuple[list[dict[str, Any]], 
     return rows, mem
 
 
-_lock = threading.Lock()
 __all__ = ["memory", "run_all", "run_level", "start_stack"]
-
-
-def median(xs: list[float]) -> float:
-    """The median (NaN for none)."""
-    return statistics.median(xs) if xs else float("nan")

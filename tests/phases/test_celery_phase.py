@@ -155,7 +155,7 @@ def test_acceptance_c_killed_worker_phase_completes_exactly_once(celery_table, w
 
     # a duplicate task for the same version is a no-op
     seen = len(second.phase_lines())
-    CeleryScheduler(celery_table.scheduler.app).schedule(gid, "lap_end", version)
+    CeleryScheduler(celery_table.scheduler.phases.app).schedule(gid, "lap_end", version)
     wait_for(lambda: len(second.phase_lines()) > seen, 30, "the duplicate task to run")
     assert second.phase_lines()[-1]["outcome"] == "skipped"
     assert phase_entries(celery_table, gid) == [version + 1]

@@ -60,7 +60,7 @@ def assert_all_gone(data_dir: Path) -> list[dict]:
     """Every child recorded in ``children.json`` and its process group has exited."""
     rows = json.loads((data_dir / "children.json").read_text())
     names = {r["name"] for r in rows}
-    assert {"redis", "decks", "market", "boards", "scoring", "worker", "gateway"} <= names
+    assert {"redis", "decks", "market", "boards", "scoring", "worker", "mover", "gateway"} <= names
     for row in rows:
         assert not pid_alive(row["pid"]), f"{row['name']} (pid {row['pid']}) is still running"
         assert not live_group_members(row["pid"]), f"a process of {row['name']}'s group is still running"
@@ -241,7 +241,7 @@ def test_stack_serves_and_records_its_children(stack):
     assert GatewayClient(stack.gateway_url).health()
     assert redis.Redis.from_url(stack.redis_url).ping()
     pids = stack.pids()
-    assert set(pids) == {"redis", "decks", "market", "boards", "scoring", "worker", "gateway"}
+    assert set(pids) == {"redis", "decks", "market", "boards", "scoring", "worker", "mover", "gateway"}
     assert all(pid_alive(pid) for pid in pids.values())
 
 
