@@ -18,6 +18,7 @@ import redis
 from flask import request
 
 from services.coordinator.redis_store import key
+from services.coordinator.store import GameNotFound
 
 from .errors import ApiError
 
@@ -27,12 +28,31 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+# Take a seat only while the game is not over: the commit that ends a game gives the seats
+# hash a time to live (services.coordinator.redis_store, Retention), which a later HSETNX
+# would otherwise undo by creating the hash afresh. One script, so no commit falls between.
+_CLAIM = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return -1 end
+if status == 'over' then return -2 end
+return redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+"""
+
+
 def claim_seat(client: redis.Redis, game_id: str, seat: int) -> str | None:
-    """Take ``seat`` of ``game_id`` and return its new token, or ``None`` if it is taken."""
+    """Take ``seat`` of ``game_id`` and return its new token, or ``None`` if it is taken.
+
+    Raises:
+        GameNotFound: no such game (answered 404).
+        ApiError 409 ``game_over``: the game has ended; its seats can no longer be taken.
+    """
     token = f"{game_id}.{secrets.token_urlsafe(32)}"
-    if not client.hsetnx(key(game_id, "seats"), str(seat), token_hash(token)):
-        return None
-    return token
+    taken = client.eval(_CLAIM, 2, key(game_id, "meta"), key(game_id, "seats"), str(seat), token_hash(token))
+    if taken == -1:
+        raise GameNotFound(game_id)
+    if taken == -2:
+        raise ApiError(409, "game_over", "the game is over; its seats can no longer be taken")
+    return token if taken == 1 else None
 
 
 def seats_taken(client: redis.Redis, game_id: str, bots: dict[str, Any] | None = None) -> list[int]:

@@ -56,9 +56,10 @@ def engine_rows(rounds: int, seconds: float) -> list[dict[str, Any]]:
 
 
 def saturation(rows: list[dict[str, Any]], path: str) -> int | None:
-    """The lowest concurrency at which the machine's CPU was saturated during ``path``'s
-    runs (busy at least :data:`SATURATED`), or None."""
-    hits = [r["games"] for r in rows if r["path"] == path and r["cpu"] >= SATURATED]
+    """The lowest concurrency at which the CPU was saturated during ``path``'s runs (the
+    machine, or one process's core, busy at least :data:`SATURATED`; see
+    :mod:`services.bench.stack`), or None."""
+    hits = [r["games"] for r in rows if r["path"] == path and r["saturated"]]
     return min(hits) if hits else None
 
 
@@ -92,12 +93,13 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     if stack:
         s = Table(title="hosted stack: games at once, moves/s and per-move latency (between a game's commits)")
         for col in ("path", "games", "moves", "seconds", "moves/s", "p50 ms", "p99 ms", "CPU busy %", "stack CPU %",
-                    "saturated"):
+                    "busiest process", "saturated"):
             s.add_column(col, justify="right")
         for r in stack:
             s.add_row(r["path"], str(r["games"]), str(r["moves"]), f"{r['seconds']:.1f}", f"{r['moves_per_s']:.0f}",
                       f"{r['p50_ms']:.0f}", f"{r['p99_ms']:.0f}", f"{100 * r['cpu']:.0f}",
-                      f"{100 * r['stack_cpu']:.0f}", "yes" if r["cpu"] >= SATURATED else "")
+                      f"{100 * r['stack_cpu']:.0f}", f"{r['busiest']} {100 * r['busiest_cpu']:.0f} %",
+                      "yes" if r["saturated"] else "")
         console.print(s)
     if mem:
         m = Table(title="memory")
@@ -105,6 +107,7 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
         m.add_column("value", justify="right")
         m.add_row("Redis bytes, a game in play (after set-up)", str(mem["redis_bytes_in_play"]))
         m.add_row("Redis bytes, a finished game", str(mem["redis_bytes_finished"]))
+        m.add_row("Redis bytes, a finished game's record (kept)", str(mem["redis_bytes_record"]))
         for name, mib in mem["rss_mib"].items():
             m.add_row(f"RSS of {name} (MiB)", f"{mib}")
         console.print(m)
@@ -139,21 +142,26 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
                    f"{r['deepcopy_us']:.0f} | {r['ratio_clone']:.0f} |")
     if stack:
         out += ["", "## Hosted stack", "",
-                "`bus`: 3-seat Noggin, random bots deciding on the bus (the mover); `http`: the same bots posting "
+                "`bus`: 3-seat Noggin, random bots deciding on the bus (the movers); `http`: the same bots posting "
                 "through the gateway; `floor`: the no-op test game on the bus. Latency: time between two "
                 "consecutive commits of one game (Redis clock). CPU busy: share of both cores busy during the "
                 "window (every process, the benchmark's clients included); stack CPU: the stack processes' share; "
-                f"saturated: busy at least {100 * SATURATED:.0f} %.", "",
-                "| path | games at once | moves | seconds | moves/s | p50 ms | p99 ms | CPU busy % | stack CPU % | saturated |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                "busiest process: the stack process that used the most CPU, as a share of one core; saturated: "
+                f"the machine or the busiest process at least {100 * SATURATED:.0f} % busy (a Python process "
+                "runs on one core at a time).", "",
+                "| path | games at once | moves | seconds | moves/s | p50 ms | p99 ms | CPU busy % | stack CPU % "
+                "| busiest process | saturated |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
         for r in stack:
             out.append(f"| {r['path']} | {r['games']} | {r['moves']} | {r['seconds']:.1f} | {r['moves_per_s']:.0f} | "
                        f"{r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {100 * r['cpu']:.0f} | {100 * r['stack_cpu']:.0f} | "
-                       f"{'yes' if r['cpu'] >= SATURATED else ''} |")
+                       f"{r['busiest']} {100 * r['busiest_cpu']:.0f} % | {'yes' if r['saturated'] else ''} |")
     if mem:
         out += ["", "## Memory", "", "| what | value |", "|---|---:|",
                 f"| Redis bytes, a game in play (after set-up) | {mem['redis_bytes_in_play']} |",
-                f"| Redis bytes, a finished game | {mem['redis_bytes_finished']} |"]
+                f"| Redis bytes, a finished game | {mem['redis_bytes_finished']} |",
+                f"| Redis bytes, a finished game's record: log and meta, kept after the other keys expire "
+                f"(README, Retention) | {mem['redis_bytes_record']} |"]
         out += [f"| RSS of {name} (MiB) | {mib} |" for name, mib in mem["rss_mib"].items()]
     out += ["", "## Targets", ""] + [f"- {t}" for t in targets]
     peers = DOC.with_name("benchmarks-peers.md")

@@ -6,7 +6,7 @@ game, read from the commits' own timestamps (``t`` of each log entry, the Redis 
 it covers everything a move costs on the path — the bot's decision, the domain calls, the
 commit and getting the next decision going. Three paths:
 
-* ``bus``: 3-seat Noggin, every seat a random bot deciding on the Celery worker;
+* ``bus``: 3-seat Noggin, every seat a random bot deciding on the bus (the movers);
 * ``http``: 3-seat Noggin, every seat a random bot posting its moves through the gateway;
 * ``floor``: the test-only ``noop`` game (:mod:`services.bench.noop`) on the bus: the
   cost of the path itself.
@@ -16,9 +16,12 @@ slot as soon as one ends, as boardgame.io's driver does), and counts the moves c
 inside the window, so set-up and the last games' tail do not dilute the rate.
 
 CPU: the share of the machine's cores that were busy during the window (all processes,
-the benchmark's own clients included; psutil), and apart from it the share the stack's
-processes used. From :data:`SATURATED` busy the CPU is saturated: more games at once can
-only queue, and latency grows with them.
+the benchmark's own clients included; psutil), apart from it the share the stack's
+processes used, and the busiest single process's share of one core. The CPU is saturated
+when the machine is :data:`SATURATED` busy, or when one process is: a Python process runs
+its code on one core at a time (the GIL), so a process that keeps a core
+:data:`SATURATED` busy is the bottleneck whatever the other core does. From there more
+games at once can only queue, and latency grows with them.
 """
 
 from __future__ import annotations
@@ -55,26 +58,39 @@ def start_stack(tmp: str) -> Any:
     return stack
 
 
-def _processes(stack: Any) -> list[psutil.Process]:
+def _processes(stack: Any) -> list[tuple[str, psutil.Process]]:
+    """Every process of the stack with its child's name (forked workers under their parent's)."""
     out = []
-    for pid in stack.pids().values():
+    for name, pid in stack.pids().items():
         try:
             p = psutil.Process(pid)
-            out += [p, *p.children(recursive=True)]
+            out += [(name, q) for q in (p, *p.children(recursive=True))]
         except psutil.NoSuchProcess:
             continue
     return out
 
 
-def _cpu_seconds(procs: list[psutil.Process]) -> float:
-    total = 0.0
-    for p in procs:
+def _cpu_seconds(procs: list[tuple[str, psutil.Process]]) -> dict[int, tuple[str, float]]:
+    """CPU seconds (user + system) each process has used so far, by pid."""
+    out = {}
+    for name, p in procs:
         try:
             t = p.cpu_times()
-            total += t.user + t.system
+            out[p.pid] = (name, t.user + t.system)
         except psutil.NoSuchProcess:
             continue
-    return total
+    return out
+
+
+def _cpu_shares(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]],
+                seconds: float) -> tuple[float, str, float]:
+    """The stack's share of all cores, and its busiest process (name, share of one core)."""
+    used = {pid: after[pid][1] - before[pid][1] for pid in after.keys() & before.keys()}
+    total = sum(used.values()) / (seconds * psutil.cpu_count())
+    pid = max(used, key=used.__getitem__, default=None)
+    if pid is None:
+        return total, "", 0.0
+    return total, after[pid][0], used[pid] / seconds
 
 
 def _busy(before: Any, after: Any) -> float:
@@ -153,8 +169,10 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     """Keep ``games`` games of ``path`` (``bus``, ``http`` or ``floor``) in play at once for
     about ``seconds`` (a new game starts in each slot when one ends, as boardgame.io's driver
     does); count the moves committed in that window. Returns ``{"path", "games", "moves",
-    "seconds", "moves_per_s", "p50_ms", "p99_ms", "cpu", "stack_cpu"}`` (``cpu``: the
-    machine's busy share; ``stack_cpu``: the stack processes' share of all cores)."""
+    "seconds", "moves_per_s", "p50_ms", "p99_ms", "cpu", "stack_cpu", "busiest", "busiest_cpu",
+    "saturated"}`` (``cpu``: the machine's busy share; ``stack_cpu``: the stack processes'
+    share of all cores; ``busiest``: the stack process that used the most CPU, with its share
+    of one core; ``saturated``: see the module docstring)."""
     rclient = redis.Redis.from_url(stack.settings.redis_url)
     procs = _processes(stack)
     ids: list[str] = []
@@ -176,22 +194,26 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
         cpu1, t1, machine1 = _cpu_seconds(procs), time.perf_counter(), psutil.cpu_times()
     moves, gaps = _window(rclient, ids, start_ms, window_end_ms)
     span = (window_end_ms - start_ms) / 1000
-    stack_cpu = (cpu1 - cpu0) / ((t1 - t0) * psutil.cpu_count())
+    stack_cpu, busiest, busiest_cpu = _cpu_shares(cpu0, cpu1, t1 - t0)
+    busy = _busy(machine0, machine1)
     return {"path": path, "games": games, "moves": moves, "seconds": span, "moves_per_s": moves / span,
-            "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "cpu": _busy(machine0, machine1),
-            "stack_cpu": stack_cpu}
+            "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "cpu": busy, "stack_cpu": stack_cpu,
+            "busiest": busiest, "busiest_cpu": busiest_cpu,
+            "saturated": busy >= SATURATED or busiest_cpu >= SATURATED}
 
 
 def memory(stack: Any) -> dict[str, Any]:
-    """Redis bytes per game (its keys' ``MEMORY USAGE``) in play and finished, and each
-    process's resident memory (RSS, MiB, its children included)."""
+    """Redis bytes per game (its keys' ``MEMORY USAGE``): in play, finished, and a finished
+    game's record (log and meta: what stays once the other keys' time to live has passed,
+    README, Retention); and each process's resident memory (RSS, MiB, its children included)."""
     client = redis.Redis.from_url(stack.settings.redis_url)
     with GatewayClient(stack.gateway_url) as c:
         playing = c.create_game("noggin", 3, seed="memory-playing")["game_id"]
         finished, _ = _bus_game(stack.gateway_url, "noggin", 3, "memory", 0)
 
-    def game_bytes(gid: str) -> int:
-        return sum(int(client.memory_usage(k) or 0) for k in client.scan_iter(match=f"game:{{{gid}}}:*"))
+    def game_bytes(gid: str, names: tuple[str, ...] = ("*",)) -> int:
+        return sum(int(client.memory_usage(k) or 0)
+                   for name in names for k in client.scan_iter(match=f"game:{{{gid}}}:{name}"))
 
     rss = {}
     for name, pid in stack.pids().items():
@@ -200,7 +222,8 @@ def memory(stack: Any) -> dict[str, Any]:
             rss[name] = round(sum(q.memory_info().rss for q in [p, *p.children(recursive=True)]) / 2**20, 1)
         except psutil.NoSuchProcess:
             continue
-    return {"redis_bytes_in_play": game_bytes(playing), "redis_bytes_finished": game_bytes(finished), "rss_mib": rss}
+    return {"redis_bytes_in_play": game_bytes(playing), "redis_bytes_finished": game_bytes(finished),
+            "redis_bytes_record": game_bytes(finished, ("log", "meta")), "rss_mib": rss}
 
 
 def run_all(levels: list[int], paths: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:

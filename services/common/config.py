@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     phase_mode: str = "celery"  # "celery" or "inline"
     celery_visibility_timeout: int = 30  # seconds before an unacknowledged phase task is redelivered
     grpc_timeout: float = 10.0  # seconds per domain call
+    finished_ttl: int = 86400  # seconds a finished game keeps its keys other than log and meta
 
     @property
     def redis_url(self) -> str:

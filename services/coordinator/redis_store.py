@@ -12,11 +12,19 @@ one slot:
 * ``game:{G}:moves``: hash ``"<seat>:<client move id>"`` -> first result (JSON);
 * ``game:{G}:ended``: a stream with one entry, written by the commit that ends the game
   (waiters block on it instead of waking at every move);
-* ``game:{G}:seed``: the secret seed, read and written by the deck service only.
+* ``game:{G}:seed``: the secret seed, read and written by the deck service only;
+* ``game:{G}:seats``: seat tokens' digests (written by the gateway, :mod:`gateway.auth`);
+* ``game:{G}:phase_nudge``: a short-lived marker of the gateway's nudges.
 
 A commit (append the entry, bump the version, store the move result) is one Lua script,
 so it is atomic and fails with nothing written if the version moved on. Every script
 touches only keys of one game (one hash slot), as a Redis Cluster requires.
+
+Retention: the log and the meta hash are the record of a game and stay. The commit that
+ends a game sets a time to live (``finished_ttl`` seconds, ``LONGHOUSE_FINISHED_TTL``,
+default one day) on every other key of the game (:data:`RETIRED`), so Redis does not grow
+with games that ended long ago beyond their logs. Nothing writes those keys after the end:
+seats are claimed only in a game not over (:func:`gateway.auth.claim_seat`).
 """
 
 from __future__ import annotations
@@ -48,10 +56,17 @@ local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 redis.call('XADD', KEYS[2], nv .. '-0', 'v', nv, 'kind', ARGV[2], 'seat', ARGV[3], 'events', ARGV[4], 't', ms)
 redis.call('HSET', KEYS[1], 'version', nv, 'status', ARGV[5])
 if ARGV[2] == 'move' then redis.call('HINCRBY', KEYS[1], 'moves', 1) end
-if ARGV[5] == 'over' then redis.call('XADD', KEYS[4], '1-0', 'version', nv) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
+if ARGV[5] == 'over' then
+  redis.call('XADD', KEYS[4], '1-0', 'version', nv)
+  for i = 3, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[8]) end
+end
 return {1, nv}
 """
+
+# Every key of a game but its record (``log`` and ``meta``); the commit that ends the game
+# gives them a time to live. ``moves`` and ``ended`` come first: the commit script writes them.
+RETIRED = ("moves", "ended", "seed", "seats", "phase_nudge")
 
 GAMES_INDEX = "longhouse:games"
 
@@ -59,6 +74,11 @@ GAMES_INDEX = "longhouse:games"
 def key(game_id: str, name: str) -> str:
     """The Redis key ``game:{<game_id>}:<name>``."""
     return f"game:{{{game_id}}}:{name}"
+
+
+def _commit_keys(game_id: str) -> list[str]:
+    """KEYS of the commit script: meta, log, then :data:`RETIRED` (``moves``, ``ended`` first)."""
+    return [key(game_id, "meta"), key(game_id, "log"), *(key(game_id, name) for name in RETIRED)]
 
 
 def entry_id(version: int) -> str:
@@ -78,10 +98,19 @@ class RedisStore:
 
     Args:
         client: a ``redis.Redis`` client (``decode_responses=False``).
+        finished_ttl: seconds the keys in :data:`RETIRED` live after the game ends
+            (default: the ``finished_ttl`` setting, one day).
     """
 
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, finished_ttl: int | None = None):
         self.r = client
+        if finished_ttl is None:
+            from services.common.config import settings
+
+            finished_ttl = settings().finished_ttl
+        if finished_ttl < 1:
+            raise ValueError(f"finished_ttl must be at least 1 second, not {finished_ttl}")
+        self.finished_ttl = int(finished_ttl)
         self._create = client.register_script(_CREATE)
         self._commit = client.register_script(_COMMIT)
         self._commit_sha: str | None = None
@@ -138,12 +167,7 @@ class RedisStore:
             VersionConflict: the game is at another version (nothing written).
             GameNotFound: no such game.
         """
-        move_field = f"{commit.move_key[0]}:{commit.move_key[1]}" if commit.move_key else ""
-        ok, v = self._commit(
-            keys=[key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves"), key(game_id, "ended")],
-            args=[base_version, commit.kind, commit.seat, events_to_json(events), commit.status,
-                  move_field, canonical_json(commit.result) if commit.result is not None else ""],
-        )
+        ok, v = self._commit(keys=_commit_keys(game_id), args=self._commit_args(base_version, events, commit))
         if ok == -1:
             raise GameNotFound(game_id)
         if ok == 0:
@@ -160,10 +184,8 @@ class RedisStore:
             self._commit_sha = self.r.script_load(_COMMIT)
         pipe = self.r.pipeline(transaction=False)
         for game_id, base, events, commit in commits:
-            move_field = f"{commit.move_key[0]}:{commit.move_key[1]}" if commit.move_key else ""
-            pipe.evalsha(self._commit_sha, 4, key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves"),
-                         key(game_id, "ended"), base, commit.kind, commit.seat, events_to_json(events), commit.status,
-                         move_field, canonical_json(commit.result) if commit.result is not None else "")
+            keys = _commit_keys(game_id)
+            pipe.evalsha(self._commit_sha, len(keys), *keys, *self._commit_args(base, events, commit))
         try:
             replies = pipe.execute()
         except redis.exceptions.NoScriptError:  # the server restarted and forgot the script
@@ -178,6 +200,12 @@ class RedisStore:
             else:
                 out.append(int(v))
         return out
+
+    def _commit_args(self, base_version: int, events: list[Event], commit: Commit) -> list[Any]:
+        """ARGV of the commit script."""
+        move_field = f"{commit.move_key[0]}:{commit.move_key[1]}" if commit.move_key else ""
+        return [base_version, commit.kind, commit.seat, events_to_json(events), commit.status, move_field,
+                canonical_json(commit.result) if commit.result is not None else "", self.finished_ttl]
 
     def move_result(self, game_id: str, seat: int, move_id: str) -> dict[str, Any] | None:
         """The first result of ``(seat, move_id)``, or ``None``."""

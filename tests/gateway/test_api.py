@@ -48,6 +48,27 @@ def test_state_hash_appears_once_the_game_is_over(client, api, table):
     assert summary["state_hash"] == table.summary(gid)["state_hash"]
 
 
+def test_a_finished_game_keeps_its_record_and_retires_its_seats(client, api, redis_client):
+    """README, Retention: once over, no seat can be taken and the seats expire; log and meta stay."""
+    gid = api.create("step_race", 2)
+    tokens = [api.seat(gid, 0), api.seat(gid, 1)]
+    for _ in range(20):
+        summary = client.get(f"/games/{gid}").json
+        if summary["status"] == "over":
+            break
+        assert api.move(gid, tokens[summary["to_move"][0]], {"type": "advance", "steps": 3}).status_code == 200
+    assert summary["status"] == "over"
+    resp = client.post(f"/games/{gid}/seats/0")
+    assert (resp.status_code, resp.json["error"]) == (409, "game_over")
+    assert redis_client.ttl(key(gid, "seats")) > 0
+    assert redis_client.ttl(key(gid, "log")) == -1 and redis_client.ttl(key(gid, "meta")) == -1
+    redis_client.delete(key(gid, "seats"))  # as when the time to live has passed
+    assert client.post(f"/games/{gid}/seats/1").json["error"] == "game_over"
+    assert not redis_client.exists(key(gid, "seats"))
+    assert client.get(f"/games/{gid}").json["status"] == "over"
+    assert client.get(f"/games/{gid}/view").status_code == 200
+
+
 def test_create_game_rejects_bad_bodies(client):
     assert client.post("/games", data="{nope", content_type="application/json").json["error"] == "bad_json"
     resp = client.post("/games", json={"game": "step_race", "players": "2"})

@@ -53,3 +53,35 @@ def test_unknown_games_raise(redis_client):
         s.meta("nope")
     with pytest.raises(GameNotFound):
         s.commit("nope", 1, [], Commit("move"))
+
+
+def _game_keys(redis_client, gid: str) -> dict[str, int]:
+    """Each key of game ``gid`` (by its last name part) and its TTL in seconds (-1: none)."""
+    return {k.decode().rsplit(":", 1)[1]: redis_client.ttl(k) for k in redis_client.scan_iter(match=f"game:{{{gid}}}:*")}
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_the_ending_commit_retires_every_key_but_the_log_and_meta(redis_client, many):
+    """README, Retention: a finished game's record (log, meta) stays; its other keys expire."""
+    s = RedisStore(redis_client, finished_ttl=600)
+    gid = f"ttl{int(many)}"
+    s.create(gid, {"game": "step_race", "players": 2}, [])
+    redis_client.set(key(gid, "seed"), "s")
+    redis_client.hset(key(gid, "seats"), "0", "digest")
+    s.commit(gid, 1, [Event("X", {})], Commit("move", 0, move_key=(0, "a"), result={"ok": 1}))
+    assert set(_game_keys(redis_client, gid).values()) == {-1}  # nothing expires while in play
+    last = (gid, 2, [Event("End", {})], Commit("move", 1, status="over", move_key=(1, "b"), result={"ok": 2}))
+    if many:
+        assert s.commit_many([last]) == [3]
+    else:
+        s.commit(*last)
+    ttls = _game_keys(redis_client, gid)
+    assert ttls.pop("log") == -1 and ttls.pop("meta") == -1
+    assert set(ttls) == {"moves", "ended", "seed", "seats"}
+    assert all(0 < t <= 600 for t in ttls.values()), ttls
+    assert [e.version for e in s.read(gid)] == [1, 2, 3] and s.meta(gid)["status"] == "over"
+
+
+def test_finished_ttl_must_be_positive(redis_client):
+    with pytest.raises(ValueError, match="finished_ttl"):
+        RedisStore(redis_client, finished_ttl=0)

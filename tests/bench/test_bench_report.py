@@ -1,0 +1,46 @@
+"""The short version of ``make bench``: its measurements run and its verdicts follow the
+performance issue's targets (never a timed test: no figure is asserted, only shapes and
+the arithmetic of the verdicts)."""
+
+from __future__ import annotations
+
+import math
+
+from services.bench import __main__ as bench
+from services.bench import engine
+
+
+def _row(games: int, p50: float, saturated: bool = False) -> dict:
+    return {"path": "bus", "games": games, "moves": 100, "seconds": 1.0, "moves_per_s": 100.0, "p50_ms": p50,
+            "p99_ms": 2 * p50, "cpu": 0.95 if saturated else 0.5, "stack_cpu": 0.4, "busiest": "mover",
+            "busiest_cpu": 0.5, "saturated": saturated}
+
+
+def test_latency_target_counts_only_concurrency_below_saturation():
+    flat_then_saturated = [_row(1, 2.0), _row(2, 2.3), _row(8, 9.0, saturated=True), _row(64, 70.0, True)]
+    line = bench.latency_target(flat_then_saturated)
+    assert "saturates from 8 games" in line and "(met" in line and "35.0" in line
+    growing = [_row(1, 2.0), _row(2, 2.6), _row(8, 9.0, saturated=True)]
+    assert "not met" in bench.latency_target(growing)
+    never = [_row(1, 2.0), _row(8, 2.2)]
+    line = bench.latency_target(never)
+    assert "did not saturate" in line and "(met" in line
+
+
+def test_markdown_has_every_table_and_the_targets():
+    eng = [{"game": "noggin", "moves_per_s": 1000.0, "games_per_s": 4.0, "legal_us": 300.0, "apply_us": 200.0,
+            "reference_moves_per_s": 4000.0, "ratio": 0.25, "clone_us": 10.0, "deepcopy_us": 200.0,
+            "ratio_clone": 20.0}]
+    mem = {"redis_bytes_in_play": 10, "redis_bytes_finished": 30, "redis_bytes_record": 20, "rss_mib": {"gateway": 50}}
+    text = bench.markdown("make bench", eng, [_row(1, 2.0), _row(8, 9.0, True)], mem, ["target 1 ..."])
+    for heading in ("## Engine", "## Hosted stack", "## Memory", "## Targets"):
+        assert heading in text
+    assert "| bus | 8 |" in text and "| mover 50 % | yes |" in text and "record" in text
+
+
+def test_engine_measurements_run_on_the_forward_model():
+    """A short playout and clone measurement of Noggin (what ``make bench`` runs for seconds)."""
+    r = engine.playouts("noggin", 3, 0.3, seed="short")
+    assert r["moves"] > 0 and r["moves_per_s"] > 0 and r["legal_us"] > 0 and r["apply_us"] > 0
+    c = engine.clone_cost("noggin", 3, samples=2)
+    assert c["clone_us"] > 0 and c["deepcopy_us"] > 0 and math.isfinite(c["ratio_clone"])
