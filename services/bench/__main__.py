@@ -55,26 +55,43 @@ def engine_rows(rounds: int, seconds: float) -> list[dict[str, Any]]:
     return rows
 
 
-def saturation(rows: list[dict[str, Any]], path: str) -> int | None:
-    """The lowest concurrency at which the CPU was saturated during ``path``'s runs (the
-    machine, or one process's core, busy at least :data:`SATURATED`; see
-    :mod:`services.bench.stack`), or None."""
-    hits = [r["games"] for r in rows if r["path"] == path and r["saturated"]]
-    return min(hits) if hits else None
+def demand_bound(rows: list[dict[str, Any]]) -> float:
+    """The concurrency from which the games' CPU demand exceeds the machine, over one path's
+    rows (lowest concurrency first): ``N* = n / U_n`` for the lowest row (``n`` games
+    keeping the share ``U_n`` of all cores busy). Beyond ``N*`` games cannot all run
+    without queueing for the CPU, and per-move latency grows at least in proportion to the
+    games (the asymptotic bounds of operational analysis: Lazowska, Zahorjan, Graham and
+    Sevcik, *Quantitative System Performance*, 1984, ch. 5). ``inf`` if nothing was busy."""
+    lo = rows[0]
+    return lo["games"] / lo["cpu"] if lo["cpu"] > 0 else float("inf")
+
+
+def mark_saturation(rows: list[dict[str, Any]]) -> None:
+    """Set ``saturated_by`` on each row of one path: ``"busy"`` where the machine or one
+    process's core was measured :data:`SATURATED` busy (see :mod:`services.bench.stack`),
+    ``"demand"`` where the concurrency is at least :func:`demand_bound`, else ``""``."""
+    bound = demand_bound(rows)
+    for r in rows:
+        r["saturated_by"] = "busy" if r["saturated"] else ("demand" if r["games"] >= bound else "")
 
 
 def latency_target(rows: list[dict[str, Any]]) -> str:
-    """Target 4 over one path's rows (lowest concurrency first): the p50 at every concurrency
-    below saturation within :data:`LATENCY_TARGET` times the p50 at the lowest; where the
-    CPU saturates, and the p50 at the highest concurrency against the lowest."""
+    """Target 4 over one path's rows (lowest concurrency first, :func:`mark_saturation`
+    applied): the p50 at every concurrency below saturation within :data:`LATENCY_TARGET`
+    times the p50 at the lowest; where the CPU saturates, and the p50 at the highest
+    concurrency against the lowest."""
     lo, hi = rows[0], rows[-1]
-    sat = saturation(rows, rows[0]["path"])
+    sat = min((r["games"] for r in rows if r["saturated_by"]), default=None)
     below = [r for r in rows[1:] if sat is None or r["games"] < sat]
     worst = max((r["p50_ms"] / max(lo["p50_ms"], 1e-9) for r in below), default=1.0)
     met = worst <= LATENCY_TARGET
-    where = f"the CPU saturates from {sat} games" if sat else "the CPU did not saturate"
+    bound = demand_bound(rows)
+    where = (f"the CPU saturates from {sat} games (one game keeps {100 * lo['cpu']:.0f} % of the cores busy: "
+             f"demand exceeds them from {bound:.1f} games)" if sat else "the CPU did not saturate")
+    checked = (f"{len(below)} level(s) between {lo['games']} and saturation, at most {worst:.2f}x" if below
+               else f"no level between {lo['games']} game(s) and saturation to compare")
     return (f"target 4, {lo['path']} p50 at {hi['games']} / at {lo['games']} games: "
-            f"{hi['p50_ms'] / max(lo['p50_ms'], 1e-9):.1f}; {where}; below that at most {worst:.2f}x "
+            f"{hi['p50_ms'] / max(lo['p50_ms'], 1e-9):.1f}; {where}; {checked} "
             f"({'met' if met else 'not met'}, <= {LATENCY_TARGET}x until saturation)")
 
 
@@ -99,7 +116,7 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
             s.add_row(r["path"], str(r["games"]), str(r["moves"]), f"{r['seconds']:.1f}", f"{r['moves_per_s']:.0f}",
                       f"{r['p50_ms']:.0f}", f"{r['p99_ms']:.0f}", f"{100 * r['cpu']:.0f}",
                       f"{100 * r['stack_cpu']:.0f}", f"{r['busiest']} {100 * r['busiest_cpu']:.0f} %",
-                      "yes" if r["saturated"] else "")
+                      r.get("saturated_by", ""))
         console.print(s)
     if mem:
         m = Table(title="memory")
@@ -118,7 +135,7 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
         lines.append(f"target 2, {r['game']} clone / deepcopy: {r['ratio_clone']:.0f}x "
                      f"({'met' if r['ratio_clone'] >= CLONE_TARGET else 'not met'}, >= {CLONE_TARGET:.0f}x)")
     bus = [r for r in stack if r["path"] == "bus"]
-    if len(bus) >= 2:
+    if bus:
         lines.append(latency_target(bus))
     for line in lines:
         console.print(line)
@@ -147,15 +164,18 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
                 "consecutive commits of one game (Redis clock). CPU busy: share of both cores busy during the "
                 "window (every process, the benchmark's clients included); stack CPU: the stack processes' share; "
                 "busiest process: the stack process that used the most CPU, as a share of one core; saturated: "
-                f"the machine or the busiest process at least {100 * SATURATED:.0f} % busy (a Python process "
-                "runs on one core at a time).", "",
+                f"`busy` where the machine or the busiest process was at least {100 * SATURATED:.0f} % busy (a "
+                "Python process runs on one core at a time), `demand` from the concurrency N* = n / U_n of the "
+                "path's lowest row (n games keeping the share U_n of the cores busy), beyond which the games' "
+                "CPU demand exceeds the machine and latency must grow with them (asymptotic bounds, Lazowska et "
+                "al., Quantitative System Performance, 1984, ch. 5).", "",
                 "| path | games at once | moves | seconds | moves/s | p50 ms | p99 ms | CPU busy % | stack CPU % "
                 "| busiest process | saturated |",
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
         for r in stack:
             out.append(f"| {r['path']} | {r['games']} | {r['moves']} | {r['seconds']:.1f} | {r['moves_per_s']:.0f} | "
                        f"{r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {100 * r['cpu']:.0f} | {100 * r['stack_cpu']:.0f} | "
-                       f"{r['busiest']} {100 * r['busiest_cpu']:.0f} % | {'yes' if r['saturated'] else ''} |")
+                       f"{r['busiest']} {100 * r['busiest_cpu']:.0f} % | {r.get('saturated_by', '')} |")
     if mem:
         out += ["", "## Memory", "", "| what | value |", "|---|---:|",
                 f"| Redis bytes, a game in play (after set-up) | {mem['redis_bytes_in_play']} |",
@@ -187,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         from .stack import run_all
 
         stack, mem = run_all(levels, [p for p in args.paths.split(",") if p])
+        for path in dict.fromkeys(r["path"] for r in stack):
+            mark_saturation([r for r in stack if r["path"] == path])
     targets = print_tables(console, eng, stack, mem)
     if args.write:
         command = "make bench" + (f' ARGS="{" ".join(argv if argv is not None else sys.argv[1:])}"'

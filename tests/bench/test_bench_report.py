@@ -10,21 +10,36 @@ from services.bench import __main__ as bench
 from services.bench import engine
 
 
-def _row(games: int, p50: float, saturated: bool = False) -> dict:
+def _row(games: int, p50: float, saturated: bool = False, cpu: float = 0.2) -> dict:
     return {"path": "bus", "games": games, "moves": 100, "seconds": 1.0, "moves_per_s": 100.0, "p50_ms": p50,
-            "p99_ms": 2 * p50, "cpu": 0.95 if saturated else 0.5, "stack_cpu": 0.4, "busiest": "mover",
+            "p99_ms": 2 * p50, "cpu": 0.95 if saturated else cpu, "stack_cpu": 0.4, "busiest": "mover",
             "busiest_cpu": 0.5, "saturated": saturated}
 
 
+def _marked(rows: list[dict]) -> list[dict]:
+    bench.mark_saturation(rows)
+    return rows
+
+
 def test_latency_target_counts_only_concurrency_below_saturation():
-    flat_then_saturated = [_row(1, 2.0), _row(2, 2.3), _row(8, 9.0, saturated=True), _row(64, 70.0, True)]
+    flat_then_saturated = _marked([_row(1, 2.0), _row(2, 2.3), _row(4, 2.2), _row(8, 9.0, True), _row(64, 70.0, True)])
     line = bench.latency_target(flat_then_saturated)
-    assert "saturates from 8 games" in line and "(met" in line and "35.0" in line
-    growing = [_row(1, 2.0), _row(2, 2.6), _row(8, 9.0, saturated=True)]
+    assert "saturates from 8 games" in line and "(met" in line and "35.0" in line and "2 level(s)" in line
+    growing = _marked([_row(1, 2.0), _row(2, 2.6), _row(8, 9.0, saturated=True)])
     assert "not met" in bench.latency_target(growing)
-    never = [_row(1, 2.0), _row(8, 2.2)]
+    never = _marked([_row(1, 2.0, cpu=0.01), _row(8, 2.2, cpu=0.08)])
     line = bench.latency_target(never)
     assert "did not saturate" in line and "(met" in line
+
+
+def test_saturation_by_demand_starts_where_the_games_need_more_than_the_cores():
+    """One game keeping 40 % of the cores busy: from 2.5 games they need more than all of them."""
+    rows = _marked([_row(1, 2.0, cpu=0.4), _row(2, 2.1, cpu=0.7), _row(4, 5.0, cpu=0.85), _row(8, 9.0, True)])
+    assert bench.demand_bound(rows) == 2.5
+    assert [r["saturated_by"] for r in rows] == ["", "", "demand", "busy"]
+    line = bench.latency_target(rows)
+    assert "saturates from 4 games" in line and "from 2.5 games" in line and "(met" in line
+    assert "no level between" in bench.latency_target(_marked([_row(1, 2.0, cpu=0.6), _row(2, 5.0, cpu=0.8)]))
 
 
 def test_markdown_has_every_table_and_the_targets():
@@ -32,10 +47,10 @@ def test_markdown_has_every_table_and_the_targets():
             "reference_moves_per_s": 4000.0, "ratio": 0.25, "clone_us": 10.0, "deepcopy_us": 200.0,
             "ratio_clone": 20.0}]
     mem = {"redis_bytes_in_play": 10, "redis_bytes_finished": 30, "redis_bytes_record": 20, "rss_mib": {"gateway": 50}}
-    text = bench.markdown("make bench", eng, [_row(1, 2.0), _row(8, 9.0, True)], mem, ["target 1 ..."])
+    text = bench.markdown("make bench", eng, _marked([_row(1, 2.0), _row(8, 9.0, True)]), mem, ["target 1 ..."])
     for heading in ("## Engine", "## Hosted stack", "## Memory", "## Targets"):
         assert heading in text
-    assert "| bus | 8 |" in text and "| mover 50 % | yes |" in text and "record" in text
+    assert "| bus | 8 |" in text and "| mover 50 % | busy |" in text and "record" in text
 
 
 def test_engine_measurements_run_on_the_forward_model():
