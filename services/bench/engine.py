@@ -138,24 +138,6 @@ def paired(game: str, players: int, rounds: int, seconds: float) -> dict[str, An
     return result
 
 
-def memory_per_game(game: str, players: int) -> dict[str, int]:
-    """Bytes of one game's state in memory (pickled, a proxy) at set-up and near its end."""
-    import pickle
-
-    rules = get_rules(game)
-    state, chance = _start(rules, players, "memory")
-    start = len(pickle.dumps(state))
-    rng = random.Random(1)
-    while rules.outcome(state) is None:
-        if rules.pending_phase(state):
-            apply_phase(rules, state, chance)
-            continue
-        seat = rules.to_move(state)[0]
-        legal = rules.legal_moves(state, seat)
-        apply(rules, state, seat, legal[rng.randrange(len(legal))], chance, checked=True)
-    return {"state_bytes_start": start, "state_bytes_end": len(pickle.dumps(state))}
-
-
 __all__ = ["clone_cost", "openspiel_reference", "paired", "playouts"]
 
 

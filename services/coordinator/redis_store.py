@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, Iterator
 
 import redis
 
@@ -74,6 +74,16 @@ GAMES_INDEX = "longhouse:games"
 def key(game_id: str, name: str) -> str:
     """The Redis key ``game:{<game_id>}:<name>``."""
     return f"game:{{{game_id}}}:{name}"
+
+
+def games_in_status(client: redis.Redis, status: str, limit: int = 10_000) -> Iterator[str]:
+    """Ids of the newest ``limit`` games (by :data:`GAMES_INDEX`) whose status is ``status``
+    (``active``, ``phase`` or ``over``), newest first: the start-up sweeps' walk."""
+    wanted = status.encode()
+    for raw in client.zrevrange(GAMES_INDEX, 0, limit - 1):
+        game_id = raw.decode()
+        if client.hget(key(game_id, "meta"), "status") == wanted:
+            yield game_id
 
 
 def _commit_keys(game_id: str) -> list[str]:

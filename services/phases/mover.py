@@ -29,7 +29,7 @@ import redis
 
 from services.common import logs
 from services.common.config import settings
-from services.coordinator.redis_store import GAMES_INDEX, key
+from services.coordinator.redis_store import games_in_status
 from services.coordinator.store import GameNotFound, VersionConflict
 
 HEARTBEAT = "longhouse:mover:{name}"
@@ -165,10 +165,7 @@ def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000) -> int
     """Push again every active game (newest ``limit``) that waits for one of its bots: a game
     popped by a mover that died would otherwise wait for ever. Returns how many were pushed."""
     pushed = 0
-    for raw in client.zrevrange(GAMES_INDEX, 0, limit - 1):
-        game_id = raw.decode()
-        if client.hget(key(game_id, "meta"), "status") != b"active":
-            continue
+    for game_id in games_in_status(client, "active", limit):
         try:
             bots = table.bots(game_id)
             if not bots:

@@ -24,7 +24,7 @@ from celery.signals import setup_logging, worker_ready
 from services.common import logs
 from services.common.config import settings
 from services.coordinator.projection import Projections
-from services.coordinator.redis_store import GAMES_INDEX, RedisStore, key
+from services.coordinator.redis_store import RedisStore, games_in_status
 from services.coordinator.scheduler import QUEUE, TASK_NAME
 from services.coordinator.store import GameNotFound
 
@@ -127,10 +127,7 @@ def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int =
     """
     projections = Projections(RedisStore(client), capacity=1)
     sent = 0
-    for raw in client.zrevrange(GAMES_INDEX, 0, limit - 1):
-        game_id = raw.decode()
-        if client.hget(key(game_id, "meta"), "status") != b"phase":
-            continue
+    for game_id in games_in_status(client, "phase", limit):
         try:
             rules, state, version = projections.state_at(game_id)
         except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep

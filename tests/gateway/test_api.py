@@ -35,21 +35,8 @@ def test_create_game_and_summary_never_show_the_seed_or_a_running_hash(client, a
     assert all(b"secret-seed-771" not in t for t in texts)
 
 
-def test_state_hash_appears_once_the_game_is_over(client, api, table):
-    gid = api.create("step_race", 2)
-    tokens = [api.seat(gid, 0), api.seat(gid, 1)]
-    for _ in range(20):
-        summary = client.get(f"/games/{gid}").json
-        if summary["status"] == "over":
-            break
-        seat = summary["to_move"][0]
-        assert api.move(gid, tokens[seat], {"type": "advance", "steps": 3}).status_code == 200
-    assert summary["status"] == "over" and summary["outcome"]["winners"]
-    assert summary["state_hash"] == table.summary(gid)["state_hash"]
-
-
-def test_a_finished_game_keeps_its_record_and_retires_its_seats(client, api, redis_client):
-    """README, Retention: once over, no seat can be taken and the seats expire; log and meta stay."""
+def _play_step_race_to_the_end(client, api) -> tuple[str, dict]:
+    """A 2-seat step race played to its end through the API; (game id, final summary)."""
     gid = api.create("step_race", 2)
     tokens = [api.seat(gid, 0), api.seat(gid, 1)]
     for _ in range(20):
@@ -57,6 +44,18 @@ def test_a_finished_game_keeps_its_record_and_retires_its_seats(client, api, red
         if summary["status"] == "over":
             break
         assert api.move(gid, tokens[summary["to_move"][0]], {"type": "advance", "steps": 3}).status_code == 200
+    return gid, summary
+
+
+def test_state_hash_appears_once_the_game_is_over(client, api, table):
+    gid, summary = _play_step_race_to_the_end(client, api)
+    assert summary["status"] == "over" and summary["outcome"]["winners"]
+    assert summary["state_hash"] == table.summary(gid)["state_hash"]
+
+
+def test_a_finished_game_keeps_its_record_and_retires_its_seats(client, api, redis_client):
+    """README, Retention: once over, no seat can be taken and the seats expire; log and meta stay."""
+    gid, summary = _play_step_race_to_the_end(client, api)
     assert summary["status"] == "over"
     resp = client.post(f"/games/{gid}/seats/0")
     assert (resp.status_code, resp.json["error"]) == (409, "game_over")

@@ -42,6 +42,13 @@ ONCE = {"knuts_seat": "season", "royal_kitchens": "season", "windmill": "season"
 """How often each free ability may be used (appendix)."""
 
 
+def owned(state: State, seat: int) -> set[str]:
+    """Every card the seat owns: face-up artefacts, Inventions won, Year 2 buildings built
+    (the cards :func:`owns` answers True for)."""
+    p = state.players[seat]
+    return {c["card"] for c in p.counting_house if c["up"]} | set(p.inventions) | set(p.buildings)
+
+
 def owns(state: State, seat: int, card: str) -> bool:
     """The seat owns ``card``: a face-up artefact, an Invention won or a Year 2 building built."""
     p = state.players[seat]

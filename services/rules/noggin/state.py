@@ -755,13 +755,23 @@ def _pool_sealed(s: State, d: dict) -> None:
     s.secret["discard"] = disc
 
 
-def _saga_condition_met(s: State, d: dict) -> None:
+def _market_day_pick(s: State, d: dict, kind: str) -> Any:
+    """A condition met during Market Day (unless the event says otherwise) counts as one
+    operation of it; a new card (``kind`` ``saga`` or ``invention``, ``d[kind]`` its index)
+    starts a new pick (noggin-the-nog-rulebook.txt 6.0 Market Day). Returns the Market Day
+    action, or None outside it."""
     a = s.action
-    if a is not None and a.kind == "market_day" and d.get("market_day", True):
-        a.ops += 1
-        if not a.picks or a.picks[-1] != "saga" or a.saga != d["saga"]:
-            a.picks.append("saga")
-        a.saga = d["saga"]
+    if a is None or a.kind != "market_day" or not d.get("market_day", True):
+        return None
+    a.ops += 1
+    if not a.picks or a.picks[-1] != kind or getattr(a, kind) != d[kind]:
+        a.picks.append(kind)
+    setattr(a, kind, d[kind])
+    return a
+
+
+def _saga_condition_met(s: State, d: dict) -> None:
+    a = _market_day_pick(s, d, "saga")
     saga = s.sagas[d["saga"]]
     assert saga is not None and saga.current is not None
     card = saga.current
@@ -879,14 +889,9 @@ def _invention_drawn(s: State, d: dict) -> None:
 
 
 def _invention_condition_met(s: State, d: dict) -> None:
-    a = s.action
-    if a is not None and a.kind == "market_day" and d.get("market_day", True):
-        a.ops += 1
-        if not a.picks or a.picks[-1] != "invention" or a.invention != d["invention"]:
-            a.picks.append("invention")
-        a.invention = d["invention"]
-        if d.get("olaf"):
-            a.olaf = False
+    a = _market_day_pick(s, d, "invention")
+    if a is not None and d.get("olaf"):
+        a.olaf = False
     inv = s.inventions[d["invention"]]
     assert inv is not None
     seat = d["seat"]

@@ -424,8 +424,9 @@ def _free_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
                     yield {"type": "donate", "wood": wood, **({"food": food} if food else {})}
     for slot, card in sagas.recall_sources(state, seat):
         yield {"type": "recall", "saga": slot, "card": card}
+    owned = abilities.owned(state, seat)
     for card in abilities.FREE_ABILITIES:
-        if not abilities.owns(state, seat, card):
+        if card not in owned:
             continue
         base = {"type": "use", "card": card}
         if card == "windmill":
@@ -510,24 +511,30 @@ def candidates(state: State, seat: int) -> list[dict[str, Any]]:
 # -- check --------------------------------------------------------------------------------
 
 
-def _check_market_day(state: State, seat: int, move: dict[str, Any]) -> None:
+def _check_market_day(state: State, seat: int, move: dict[str, Any], picked: bool = False) -> None:
+    """Raise unless the Market Day sub-move is legal now; ``picked``: the order of picks is
+    known to allow it (:func:`market.check_pick` passed for its pick already)."""
     op = move.get("op", "trade")
     if op == "trade":
         market.check_trade(state, seat, list(move["give"]), move["take"])
     elif op == "character":
-        market.check_pick(state, seat, "character")
+        if not picked:
+            market.check_pick(state, seat, "character")
         characters.check_character(state, seat, move)
     elif op == "evict":
-        market.check_pick(state, seat, "evict")
+        if not picked:
+            market.check_pick(state, seat, "evict")
         characters.check_evict(state, seat, move["by"], move.get("pay"))
     elif op == "auction":
         market.check_auction(state, seat)
     elif op == "saga":
-        market.check_pick(state, seat, "saga", move["saga"])
+        if not picked:
+            market.check_pick(state, seat, "saga", move["saga"])
         sagas.check_contribute(state, seat, move["saga"], move["condition"], move.get("nog", True),
                                move.get("bonus", False), move.get("pay"))
     elif op == "invention":
-        market.check_pick(state, seat, "invention", move["invention"])
+        if not picked:
+            market.check_pick(state, seat, "invention", move["invention"])
         inventions.check_contribute(state, seat, move["invention"], move["condition"], move.get("pay"))
     else:
         raise IllegalMove(f"unknown Market Day option {op!r} (rulebook 6.0)")
@@ -685,7 +692,10 @@ def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> lis
             if prev_ok:
                 out.append(move)
             continue
-        ok = _legal(_check_op, state, seat, move)
+        if kind == "market_day":  # the pick's order was checked when the moves were generated
+            ok = _legal(_check_market_day, state, seat, move, True)
+        else:
+            ok = _legal(_check_op, state, seat, move)
         prev_base, prev_ok = base, ok
         if ok:
             out.append(move)
