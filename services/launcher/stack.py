@@ -205,9 +205,17 @@ class Stack:
         core (``LONGHOUSE_MOVERS``), under one shell so they start and stop together."""
         n = max(1, int(os.environ.get("LONGHOUSE_MOVERS", "2")))
         names = [f"{self.mover_node}.{k}" for k in range(n)]
-        cmd = " & ".join(f"exec_mover {name}" for name in names)
-        script = (f"exec_mover() {{ {self.python} -m services.phases.mover --name \"$1\"; }}; "
-                  f"trap 'kill 0' TERM INT; {cmd} & wait")
+        # Each mover replaces its subshell (exec), so a signal to a pid reaches the mover. On
+        # TERM or INT the shell passes SIGTERM on to the movers only (never to its own group,
+        # which would signal the shell again), then waits for each, again after an
+        # interrupted wait, and exits with the first mover's failure, if any.
+        starts = " ".join(f"mover {name} & pids=\"$pids $!\";" for name in names)
+        script = (f"mover() {{ exec {self.python} -m services.phases.mover --name \"$1\"; }}; pids=; {starts} "
+                  "trap 'kill -TERM $pids 2>/dev/null' TERM INT; status=0; "
+                  "for p in $pids; do "
+                  "while :; do wait $p; rc=$?; [ $rc -gt 128 ] && kill -0 $p 2>/dev/null && continue; break; done; "
+                  "[ $rc -ne 0 ] && [ $status -eq 0 ] && status=$rc; "
+                  "done; exit $status")
         probes = [redis_key_probe(self.settings.redis_url, f"longhouse:mover:{name}") for name in names]
         return ChildSpec("mover", ["/bin/sh", "-c", script], lambda: all(p() for p in probes),
                          env=self.env, cwd=self.root, ready_timeout=60, stop_grace=10)

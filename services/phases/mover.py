@@ -198,7 +198,8 @@ def main(argv: list[str] | None = None) -> None:
     mover.heartbeat()
 
     def stop(*_: Any) -> None:
-        mover.stopping.set()
+        if not mover.stopping.is_set():  # a second signal during set() must not re-enter it
+            mover.stopping.set()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)

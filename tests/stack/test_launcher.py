@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -152,6 +153,10 @@ def test_launcher_serves_until_signalled_then_stops_everything(tmp_path, sig):
     out = out_path.read_text()
     assert proc.returncode == 0, out
     assert url in out
+    # every child stopped by its own graceful shutdown (exit status 0), the movers' shell too
+    stopped = dict(re.findall(r"(\w+) \((-?\d+|None)\)", out.split("stopped:")[-1]))
+    assert set(stopped) == {r["name"] for r in json.loads((data_dir / "children.json").read_text())}, out
+    assert "mover" in stopped and set(stopped.values()) == {"0"}, out
     assert_all_gone(data_dir)
 
 
