@@ -27,7 +27,8 @@ def chance_of(seed: str):
     return lambda label: Chance(seed, label)
 
 
-def _resolve(state: State, ops, seed: str) -> list[Event]:
+def resolve_ops(state: State, ops, seed: str) -> list[Event]:
+    """Run ``ops`` and every follow-up on ``state`` (deck chance from ``seed``); the events."""
     out = []
     while ops:
         for op in ops:
@@ -44,7 +45,7 @@ def fresh(players: int = 3, seed: str = "7") -> State:
     state = RULES.new_state()
     config = GameConfig(game="noggin", players=players)
     RULES.evolve(state, RULES.created_event(config))
-    _resolve(state, RULES.setup_ops(config), seed)
+    resolve_ops(state, RULES.setup_ops(config), seed)
     return state
 
 
@@ -74,13 +75,13 @@ def run(state: State, seat: int, move: dict[str, Any], seed: str = "7") -> list[
     """Check and resolve ``move`` on ``state`` in place; returns the events."""
     move = RULES.parse_move(move)
     RULES.check(state, seat, move)
-    return _resolve(state, RULES.plan(state, seat, move), seed)
+    return resolve_ops(state, RULES.plan(state, seat, move), seed)
 
 
 def run_phase(state: State, seed: str = "7") -> list[Event]:
     phase = RULES.pending_phase(state)
     assert phase
-    return _resolve(state, RULES.phase_ops(state, phase), seed)
+    return resolve_ops(state, RULES.phase_ops(state, phase), seed)
 
 
 def types(events: list[Event]) -> list[str]:
@@ -150,7 +151,7 @@ def scenario(players: int = 3, seed: str = "7", options: dict | None = None, sea
     state = RULES.new_state()
     config = GameConfig(game="noggin", players=players, options=options or {})
     RULES.evolve(state, RULES.created_event(config))
-    _resolve(state, RULES.setup_ops(config), seed)
+    resolve_ops(state, RULES.setup_ops(config), seed)
     from services.rules.noggin.state import Marker
 
     colours = ["red", "blue", "yellow", "green"]

@@ -10,11 +10,11 @@ from services.rules.noggin.state import CASTLE, season_name
 
 from .helpers import (
     RULES,
-    _resolve,
     chance_of,
     fresh,
     new_game,
     normal_turn,
+    resolve_ops,
     run,
     run_phase,
     state_hash,
@@ -104,7 +104,7 @@ def _before_first_turn(players: int, seed: str):
     config = GameConfig(game="noggin", players=players)
     RULES.evolve(state, RULES.created_event(config))
     ops = [op for op in RULES.setup_ops(config) if op.name != "resume_turns"]
-    _resolve(state, ops, seed)
+    resolve_ops(state, ops, seed)
     return state
 
 

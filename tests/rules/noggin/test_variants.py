@@ -10,8 +10,19 @@ from services.rules.core.errors import BadConfig
 from services.rules.noggin import content
 from services.rules.noggin.decks import saga_order, year1_tiles
 
-from .helpers import (RULES, chance_of, give, normal_turn, put_reserve, put_saga, run, run_phase, scenario,
-                      types)
+from .helpers import (
+    RULES,
+    chance_of,
+    give,
+    normal_turn,
+    put_reserve,
+    put_saga,
+    resolve_ops,
+    run,
+    run_phase,
+    scenario,
+    types,
+)
 
 
 def _setup_events(players, options, seed="7"):
@@ -20,16 +31,7 @@ def _setup_events(players, options, seed="7"):
     config = GameConfig(game="noggin", players=players, options=options)
     created = RULES.created_event(config)
     RULES.evolve(state, created)
-    out = [created]
-    ops = RULES.setup_ops(config)
-    while ops:
-        for op in ops:
-            events = RULES.handle(state, op, chance_of(seed) if op.domain == "deck" else None)
-            for e in events:
-                RULES.evolve(state, e)
-            out.extend(events)
-        ops = RULES.follow_up(state)
-    return state, out
+    return state, [created, *resolve_ops(state, RULES.setup_ops(config), seed)]
 
 
 # -- chosen at creation --------------------------------------------------------------------
