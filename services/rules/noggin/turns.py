@@ -244,6 +244,14 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
     """Market Day's sub-moves; ``pruned``: leave out every pick that Market Day's order of
     picks forbids now (:func:`market.check_pick`, which every one of them would fail)."""
     p = state.players[seat]
+    known: dict[tuple[str, ...], list[list[str]]] = {}
+
+    def pays(slots: list[str]) -> list[list[str]]:  # the seat's payments, each cost worked out once
+        key = tuple(slots)
+        out = known.get(key)
+        if out is None:
+            out = known[key] = _pays(p, slots)
+        return out
 
     def allowed(pick: str, target: int | None = None) -> bool:
         return not pruned or _legal(market.check_pick, state, seat, pick, target)
@@ -252,7 +260,7 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
         yield from _character_moves(state, p)
     if state.nogbad == "active" and allowed("evict"):
         for by, (_, n, _) in characters.EVICTIONS.items():
-            for pay in _pays(p, ["food"] * n):
+            for pay in pays(["food"] * n):
                 yield {"type": "market_day", "op": "evict", "by": by, "pay": pay}
     if state.counting_house is not None and allowed("auction"):
         yield {"type": "market_day", "op": "auction"}
@@ -262,7 +270,7 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
         card = saga.current
         for cond in sagas.open_conditions(card):
             need = card.needs[cond]
-            for pay in _pays(p, sagas.condition_slots(state, seat, slot, need)):
+            for pay in pays(sagas.condition_slots(state, seat, slot, need)):
                 for nog in (True, False):
                     yield {"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": nog, "pay": pay}
                 if sagas.can_claim_bonus(state, seat, card, need):
@@ -274,10 +282,10 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
         for cond, m in enumerate(inv.met):
             if m is not None:
                 continue
-            pays = _pays(p, inventions.condition_slots(state, seat, slot, cond))
+            options = pays(inventions.condition_slots(state, seat, slot, cond))
             if inventions.blacksmith_free(state, seat, slot, cond):
-                pays = [[], *pays]
-            for pay in pays:
+                options = [[], *options]
+            for pay in options:
                 yield {"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}
     if not allowed("trade"):
         return
@@ -670,6 +678,7 @@ def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> lis
     reach = (board.reachable(state) if walk_ok else []) if kind == "miner" else None
     prev_base: dict[str, Any] | None = None
     prev_ok = False
+    dig_ok: dict[str | None, bool] = {}
     for move in action_moves(state, seat, kind, reach, pruned=True):
         if varies and step_cost(state, move) not in costs:
             continue
@@ -683,7 +692,14 @@ def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> lis
             if move["op"] == "discover":
                 base = {"slot": move["slot"]}  # a discovery's legality does not depend on the orientation
             else:
-                base = None
+                # a Dig next to the Miner is legal by what lies there alone (5.1: the cube, the
+                # cart's and the Farm's room), so squares holding the same cube share a verdict
+                cube = state.mine.get(board.key(*move["square"]))
+                if cube not in dig_ok:
+                    dig_ok[cube] = _legal(_check_op, state, seat, move)
+                if dig_ok[cube]:
+                    out.append(move)
+                continue
         elif "pay" in move and move.get("op") != "invention":
             base = {k: v for k, v in move.items() if k != "pay"}  # the pays listed are the seat's own, each fits
         else:
