@@ -87,7 +87,7 @@ def wait(game_id: str):
     timeout = _seconds("timeout", limit, limit)
     until = request.args.get("until")
     if until not in (None, "over"):
-        raise ApiError(400, "bad_request", "until, if given, is over")
+        raise ApiError(400, "bad_request", 'until, if given, must be "over"')
     meta = require_game(game_id)
     if until == "over":
         if meta["status"] != "over" and timeout > 0:

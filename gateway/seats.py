@@ -25,6 +25,8 @@ def take_seat(game_id: str, seat: str):
     index = parse_index(seat, "seat", 422, "bad_seat")
     if not index < players:
         raise ApiError(422, "bad_seat", f"seat must be an integer from 0 to {players - 1}")
+    if meta["status"] == "over":  # checked again atomically by the claim (claim_seat)
+        raise ApiError(409, "game_over", "the game is over; its seats can no longer be taken")
     if str(index) in (meta.get("bots") or {}):
         raise ApiError(409, "seat_taken", f"seat {index} is played by a built-in bot")
     token = claim_seat(get_redis(), game_id, index)

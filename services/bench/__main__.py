@@ -134,6 +134,8 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
                      f"({'met' if r['ratio'] >= ENGINE_TARGET else 'not met'}, >= {ENGINE_TARGET})")
         lines.append(f"target 2, {r['game']} clone / deepcopy: {r['ratio_clone']:.0f}x "
                      f"({'met' if r['ratio_clone'] >= CLONE_TARGET else 'not met'}, >= {CLONE_TARGET:.0f}x)")
+    lines.append("target 3, hosted / boardgame.io at 8: measured by `make bench-peers` "
+                 "(docs/benchmarks-peers.md), which runs boardgame.io beside the stack")
     bus = [r for r in stack if r["path"] == "bus"]
     if bus:
         lines.append(latency_target(bus))
@@ -193,7 +195,9 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="engine rounds alternated with the reference")
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per engine round")
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds of each engine round (each side)")
+    parser.add_argument("--window", type=float, default=12.0,
+                        help="seconds each stack level is measured (games kept in play that long)")
     parser.add_argument("--levels", default="1,2,4,8,32,64", help="games at once in the stack (empty: skip the stack)")
     parser.add_argument("--paths", default="bus,http,floor", help="stack paths to measure")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
@@ -206,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     if levels:
         from .stack import run_all
 
-        stack, mem = run_all(levels, [p for p in args.paths.split(",") if p])
+        stack, mem = run_all(levels, [p for p in args.paths.split(",") if p], args.window)
         for path in dict.fromkeys(r["path"] for r in stack):
             mark_saturation([r for r in stack if r["path"] == path])
     targets = print_tables(console, eng, stack, mem)

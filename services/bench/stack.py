@@ -226,8 +226,9 @@ def memory(stack: Any) -> dict[str, Any]:
             "redis_bytes_record": game_bytes(finished, ("log", "meta")), "rss_mib": rss}
 
 
-def run_all(levels: list[int], paths: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Start a stack, run every path at every level, measure memory, stop it."""
+def run_all(levels: list[int], paths: list[str], window: float = 12.0) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Start a stack, run every path at every level (each for ``window`` seconds), measure
+    memory, stop it."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="longhouse-bench-") as tmp:
         stack = start_stack(tmp)
@@ -235,7 +236,7 @@ def run_all(levels: list[int], paths: list[str]) -> tuple[list[dict[str, Any]], 
             run_level(stack, "floor", 1, seed="warm-up", seconds=2)
             for path in paths:
                 for n in levels:
-                    rows.append(run_level(stack, path, n))
+                    rows.append(run_level(stack, path, n, seconds=window))
             mem = memory(stack)
         finally:
             stack.stop()

@@ -489,7 +489,8 @@ def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, st
             raise BadConfig(f"bot seat {seat} is not a seat of a {players}-seat game")
         spec = {"kind": spec} if isinstance(spec, str) else dict(spec)
         if spec.get("kind") not in BOT_KINDS or set(spec) - {"kind", "seed"}:
-            raise BadConfig(f"a bot is {{\"kind\": one of {', '.join(BOT_KINDS)}, \"seed\": text}}, not {spec!r}")
+            raise BadConfig(f"a bot is a kind ({', '.join(BOT_KINDS)}) or {{\"kind\": <kind>, \"seed\": <text>}}, "
+                            f"not {json.dumps(spec, sort_keys=True)}")
         out[seat] = {"kind": spec["kind"], "seed": str(spec.get("seed") or uuid.uuid4().hex)}
     return out
 

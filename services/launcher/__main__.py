@@ -13,6 +13,7 @@ data and the logs), so runs never see each other's games; ``--data-dir`` picks o
 from __future__ import annotations
 
 import argparse
+import shutil
 import signal
 import sys
 import threading
@@ -124,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
             serve(stack)
     except PortInUse as exc:
         console.print(f"[red]cannot start[/red]: {exc}")
+        if args.data_dir is None:  # nothing started: the fresh run directory holds nothing
+            shutil.rmtree(data_dir, ignore_errors=True)
         code = 2
     except LaunchError as exc:
         console.print(f"[red]the stack failed[/red]: {exc}")

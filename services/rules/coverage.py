@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     report = json.loads(Path(args.report).read_text()) if args.report else run_tests(extra)
     status = coverage(report)
-    console = Console()
+    console = Console() if sys.stdout.isatty() else Console(width=120)  # a file or pipe: no wrapping at 80
     summary = []
     missing_any = False
     for game in games_with_index():

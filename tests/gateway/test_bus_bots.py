@@ -23,9 +23,12 @@ def test_a_game_of_bots_only_ends_by_itself(client, api):
     gid = api.create("noggin", 3, seed="gw-all-bots", bots={"0": "random", "1": "random", "2": "random"})
     summary = client.get(f"/games/{gid}").json
     assert summary["status"] == "over" and summary["outcome"]["crown"] in ("noggin", "nogbad")
+    resp = client.post(f"/games/{gid}/seats/0")  # over comes first, bot seat or not (README, Retention)
+    assert (resp.status_code, resp.json["error"]) == (409, "game_over")
 
 
 def test_bad_bots_are_a_clear_error(client):
     for bots in ({"7": "random"}, {"0": "oracle"}, {"0": {"kind": "random", "depth": 3}}):
         resp = client.post("/games", json={"game": "noggin", "players": 2, "bots": bots})
         assert resp.status_code in (400, 422) and resp.json["error"] in ("bad_config", "bad_request")
+        assert "{'" not in resp.json["reason"]  # the reason quotes the body as JSON, never as Python

@@ -179,7 +179,8 @@ def test_children_stop_even_if_the_launcher_is_killed(tmp_path):
                "every child of the killed launcher to exit")
 
 
-def test_launcher_refuses_a_taken_port(tmp_path):
+@pytest.mark.parametrize("given_dir", [True, False], ids=["data-dir", "fresh-run-dir"])
+def test_launcher_refuses_a_taken_port(tmp_path, given_dir):
     data_dir = tmp_path / "run"
     settings = free_port_settings(Settings())
     with socket.socket() as blocker:
@@ -187,11 +188,14 @@ def test_launcher_refuses_a_taken_port(tmp_path):
         blocker.listen()
         taken = blocker.getsockname()[1]
         env = stack_env(settings.model_copy(update={"gateway_port": taken}), data_dir)
-        proc = subprocess.run([sys.executable, "-m", "services.launcher", "--once", "--data-dir", str(data_dir)],
+        argv = ["--data-dir", str(data_dir)] if given_dir else []  # else a fresh run-<time> under data_dir
+        proc = subprocess.run([sys.executable, "-m", "services.launcher", "--once", *argv],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert f"{taken} (gateway)" in proc.stdout and "already in use" in proc.stdout
     assert not (data_dir / "children.json").exists(), "nothing was started"
+    if not given_dir:
+        assert not list(data_dir.glob("run-*")), "no empty run directory is left behind"
 
 
 # -- the supervisor ----------------------------------------------------------------------
