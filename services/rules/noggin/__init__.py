@@ -1,8 +1,8 @@
-"""Tales of the Northlands: The Sagas of Noggin the Nog — the core game as pure rules.
+"""Tales of the Northlands: The Sagas of Noggin the Nog — every rule of the rulebook as pure rules.
 
-Registered as ``"noggin"``. Sagas, Reserve cards, characters, Nogbad's Wheel of Infamy,
-the Counting House, Inventions, Year 2 buildings, variants and coins are not part of
-this package yet; see ``rules.py`` for where they plug in.
+Registered as ``"noggin"``; :class:`.rules.NogginRules` is the entry point, one module per
+domain of the rulebook (turns, board, market, sagas, characters, inventions, phases,
+scoring), data in ``content/``.
 """
 
 from services.rules.core import register
