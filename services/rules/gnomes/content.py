@@ -18,7 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, model_validator
+
+from services.rules.core.content import ContentModel, Provenanced
 
 CONTENT_DIR = Path(__file__).parent / "content"
 COLOURS = ("blue", "yellow", "red")
@@ -27,27 +29,11 @@ Terrain = Literal["meadow", "forest", "mountain", "black"]
 """A path's colour: yellow meadow, brown forest, white mountain (C.1), black to the tower."""
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Provenanced(_Model):
-    """Base of every content item that says where it comes from: ``provenance`` is
-    ``"rulebook <section>"`` or ``"reconstructed"`` (anything else raises ValidationError)."""
-
-    provenance: str
-
-    @field_validator("provenance")
-    @classmethod
-    def _provenance(cls, v: str) -> str:
-        if not (v == "reconstructed" or v.startswith("rulebook ")):
-            raise ValueError('provenance is "reconstructed" or "rulebook <section>"')
-        return v
 
 
 # -- the board ---------------------------------------------------------------------------
 
-class Route(_Model):
+class Route(ContentModel):
     """A path between two places (sites, ``tower``, grass-level mountain spaces) and its
     ``terrain`` (rulebook C.1; ``black`` is the Sorcerer's route)."""
 
@@ -56,7 +42,7 @@ class Route(_Model):
     terrain: Terrain
 
 
-class Mountain(_Model):
+class Mountain(ContentModel):
     """Gnome Mountain (rulebook C.1, H): spaces per level (``grass``, ``rock``, ``snow``, low to
     high), the travel icons that join neighbouring spaces of a level (``lateral``), whether
     a level's spaces close into a ring, and the ``summit`` (the very top space of the
@@ -123,7 +109,7 @@ class House(Provenanced):
     grows: list[Literal["blue", "yellow", "red"]]
 
 
-class Tiles(_Model):
+class Tiles(ContentModel):
     """``tiles.json``: villages, shops, houses, the ``tunnel``'s two villages (A: Grifola and
     Hydnum), the gems laid on each village (B), gem values (B) and the gem the Sorcerer
     pays from the supply (house rule, ambiguity 12)."""
@@ -143,7 +129,7 @@ class Tiles(_Model):
 
 # -- the calendar ------------------------------------------------------------------------
 
-class Season(_Model):
+class Season(ContentModel):
     """A season and the calendar week it starts ``from``."""
 
     name: Literal["spring", "summer", "autumn", "winter"]
@@ -232,7 +218,7 @@ class Quest(Provenanced):
     no_winter: bool
 
 
-class Cards(_Model):
+class Cards(ContentModel):
     """``cards.json``: the travel deck, starting equipment, shop deck, treasures, quests and
     the numbers around them (quests on display, dream piles, shop stock, maps held, the
     golden mushroom's points and the mountain bonus gem)."""
@@ -250,7 +236,7 @@ class Cards(_Model):
     mountain_bonus: Literal["brown", "green", "white"]
 
 
-class Content(_Model):
+class Content(ContentModel):
     """Every file, checked together (see the module docstring)."""
 
     board: Board

@@ -14,32 +14,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from services.rules.core.content import ContentModel, Provenanced
 
 CONTENT_DIR = Path(__file__).parent / "content"
 BASIC = ("stone", "wood", "fish", "harvest")
 """The four basic resources (rulebook 3.7)."""
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Provenanced(_Model):
-    """Base of every content item that says where it comes from.
-
-    ``provenance`` is ``"rulebook <section>"`` or ``"reconstructed"``; any other value
-    raises pydantic ``ValidationError``.
-    """
-
-    provenance: str
-
-    @field_validator("provenance")
-    @classmethod
-    def _provenance(cls, v: str) -> str:
-        if not (v == "reconstructed" or v.startswith("rulebook ")):
-            raise ValueError('provenance is "reconstructed" or "rulebook <section>"')
-        return v
 
 
 class SetupTable(Provenanced):
@@ -98,7 +81,7 @@ class FishingToken(Provenanced):
     fish: int = Field(ge=0, le=2)
 
 
-class Fishing(_Model):
+class Fishing(ContentModel):
     """``fishing.json``: the ``tokens`` in the fish bag (10, rulebook 1.0; checked by :class:`Content`)."""
 
     tokens: list[FishingToken]
@@ -120,7 +103,7 @@ class Cost(Provenanced):
     stone: int = 0
 
 
-class Transports(_Model):
+class Transports(ContentModel):
     """``transports.json``: the three ``transports`` and the ``cost`` of one upgrade (rulebook 3.8 F, 5.5)."""
 
     transports: list[Transport]
@@ -159,7 +142,7 @@ class Copies(Provenanced):
     each: int = Field(ge=1)
 
 
-class Buildings(_Model):
+class Buildings(ContentModel):
     """``buildings.json``: the building ``cost`` (rulebook 5.5), the ``copies`` per Year 1 kind,
     the ``year1`` kinds and the ``year2`` buildings with their copies (rulebook appendix).
     """
@@ -236,7 +219,7 @@ class MineTile(Provenanced):
         return rows
 
 
-class Mine(_Model):
+class Mine(ContentModel):
     """``mine.json``: the ``grid`` and the ``tiles`` (6 Mine tiles, rulebook 1.0); ``note``: free text."""
 
     note: str = ""
@@ -271,7 +254,7 @@ class ReserveCard(Provenanced):
         return v
 
 
-class Reserve(_Model):
+class Reserve(ContentModel):
     """``reserve.json``: the ``decks`` A, B and C (rulebook 1.0: 16, 19 and 19 cards). A cards
     ask only for characters, C cards only for resources, and only C cards carry the bonus
     icon (6.4); each deck must have cards with Nogbad's portrait on the back (8.0), and every
@@ -316,7 +299,7 @@ class SagaCard(Provenanced):
     money: bool = False
 
 
-class Sagas(_Model):
+class Sagas(ContentModel):
     """``sagas.json``: the 20 Saga cards (rulebook 1.0), exactly one of them the Money Saga."""
 
     note: str = ""
@@ -349,7 +332,7 @@ class InventionCard(Provenanced):
         return self
 
 
-class Inventions(_Model):
+class Inventions(ContentModel):
     """``inventions.json``: the 11 Invention cards (rulebook 1.0)."""
 
     note: str = ""
@@ -366,7 +349,7 @@ class CountingHouseCard(Provenanced):
     once: Literal["season", "action", "game"] | None = None
 
 
-class CountingHouse(_Model):
+class CountingHouse(ContentModel):
     """``counting_house.json``: the 15 Counting House cards (rulebook 1.0)."""
 
     note: str = ""
@@ -400,7 +383,7 @@ class FriendOrFoe(Provenanced):
     accusation_points: int
 
 
-class Characters(_Model):
+class Characters(ContentModel):
     """``characters.json``: the 7 ``characters``, the 4 quarters of the ``wheel`` and the
     ``friend_or_foe`` cards."""
 
@@ -416,7 +399,7 @@ class Characters(_Model):
         return self
 
 
-class Content(_Model):
+class Content(ContentModel):
     """All game data, checked."""
 
     setup: SetupTable
