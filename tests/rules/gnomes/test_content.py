@@ -20,6 +20,14 @@ def _raw() -> dict:
     return {n: json.loads((gc.CONTENT_DIR / f"{n}.json").read_text()) for n in ("board", "tiles", "calendar", "cards")}
 
 
+@pytest.mark.rules(
+    "gnomes:A/village-tiles",
+    "gnomes:A/named-villages",
+    "gnomes:A/shop-tiles",
+    "gnomes:A/shop-names",
+    "gnomes:A/gnome-house-tiles",
+    "gnomes:A/house-colours",
+)
 def test_the_components_of_section_a(c):
     """A: 12 villages A-L, 3 shops, 4 gnome houses; the eight villages the rulebook names
     keep their letters (Grifola and Hydnum joined by the tunnel)."""
@@ -33,6 +41,13 @@ def test_the_components_of_section_a(c):
     assert c.tiles.tunnel == ["G", "H"]
 
 
+@pytest.mark.rules(
+    "gnomes:B/blue-mushrooms",
+    "gnomes:B/calendar-start",
+    "gnomes:B/village-gems",
+    "gnomes:B gems/gem-values",
+    "gnomes:C.3/gem-worth",
+)
 def test_set_up_b_blue_mushrooms_and_gems(c):
     """B: a blue mushroom on each of the eight tiles with a blue symbol; a brown, a green and a
     white gem on each village only; gems are worth 1, 2 and 3."""
@@ -42,6 +57,7 @@ def test_set_up_b_blue_mushrooms_and_gems(c):
     assert c.tiles.gem_values == {"brown": 1, "green": 2, "white": 3}
 
 
+@pytest.mark.rules("gnomes:C.3/buys-what-does-not-grow")
 def test_a_village_buys_what_does_not_grow_there_and_the_quests_agree(c):
     """C.3: the border shows the colours bought, those not growing there; C.7: each selling
     quest names villages that buy its colour."""
@@ -52,6 +68,14 @@ def test_a_village_buys_what_does_not_grow_there_and_the_quests_agree(c):
     assert all(colour in by_id[v].buys for colour, at in sells for v in at)
 
 
+@pytest.mark.rules(
+    "gnomes:B/first-game-layout",
+    "gnomes:C.1 tower/black-route",
+    "gnomes:C.1 mountain/four-paths-up",
+    "gnomes:B/montane-kings-2",
+    "gnomes:B/montane-kings-3",
+    "gnomes:B/montane-kings-4",
+)
 def test_the_board_is_whole(c):
     """C.1, G: one tile per site in the first game, four paths up to the grass level, black
     routes only to the tower, a river of three sections, the summit on the snow level."""
@@ -65,6 +89,15 @@ def test_the_board_is_whole(c):
     assert {n: len(k) for n, k in b.montane_kings.items()} == {"2": 2, "3": 3, "4": 4}
 
 
+@pytest.mark.rules(
+    "gnomes:F/season-weeks",
+    "gnomes:F/yellow-sprouts-at-13",
+    "gnomes:F/red-sprouts-at-25",
+    "gnomes:F/blue-rots-at-25",
+    "gnomes:F/yellow-rots-in-winter",
+    "gnomes:F/amb13-red-never-rots",
+    "gnomes:H/ends-at-52",
+)
 def test_the_calendar_of_f_and_g(c):
     """F, G, H: yellow sprouts at 13, red at 25, the frozen tokens wait at 37; blue rots when
     autumn comes and yellow when winter comes (F and G's examples); the game ends at 52."""
@@ -75,6 +108,24 @@ def test_the_calendar_of_f_and_g(c):
     assert cal.rot == {"25": ["blue"], "37": ["yellow"]} and cal.end == 52 and cal.sun_from == 13
 
 
+@pytest.mark.rules(
+    "gnomes:B equipment/tiny-basket-one",
+    "gnomes:B equipment/tiny-rucksack-four",
+    "gnomes:I/rucksack-hand-sizes",
+    "gnomes:E/limit-by-rucksack",
+    "gnomes:C.4/large-basket-costs-two",
+    "gnomes:I/winter-discards",
+    "gnomes:B/treasures-set-aside",
+    "gnomes:B/dream-piles",
+    "gnomes:B/three-more-per-shop",
+    "gnomes:C.4/four-on-offer",
+    "gnomes:C.4/two-maps-max",
+    "gnomes:I/map-limit",
+    "gnomes:C.3/golden-eight",
+    "gnomes:C.1/nugget-no-time",
+    "gnomes:C.1/free-two-weeks",
+    "gnomes:C.1/double-two-weeks",
+)
 def test_the_cards(c):
     """A, B, C, I: the starting equipment (tiny basket of one mushroom, tiny rucksack of 4),
     rucksacks of 5 and 6, the large basket costs 2, one starter card per shop, 8 treasures,
@@ -92,7 +143,10 @@ def test_the_cards(c):
     assert all(t.weeks == 2 for t in c.cards.travel if t.kind in ("free", "double"))
 
 
-@pytest.mark.parametrize("breakage", ["village_buying_wrong", "tile_twice", "path_off_board", "no_provenance"])
+@pytest.mark.parametrize("breakage", [
+    pytest.param("village_buying_wrong", marks=pytest.mark.rules("gnomes:C.3/buys-what-does-not-grow")),
+    "tile_twice", "path_off_board", "no_provenance",
+])
 def test_a_broken_file_is_refused(breakage):
     raw = _raw()
     if breakage == "village_buying_wrong":
