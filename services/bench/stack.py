@@ -177,21 +177,22 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     procs = _processes(stack)
     ids: list[str] = []
     until = time.monotonic() + seconds
-    start_ms = _redis_ms(rclient)
-    cpu0, t0, machine0 = _cpu_seconds(procs), time.perf_counter(), psutil.cpu_times()
+
+    def snapshot() -> tuple[int, dict[int, tuple[str, float]], float, Any]:
+        """Redis clock (ms), each process's CPU seconds, the local clock, the machine's CPU times."""
+        return _redis_ms(rclient), _cpu_seconds(procs), time.perf_counter(), psutil.cpu_times()
+
+    start_ms, cpu0, t0, machine0 = snapshot()
+    end = None
     with ThreadPoolExecutor(max_workers=games) as pool:
         futures = [pool.submit(_slot, stack, path, slot, f"{seed}:{path}:{games}", until, ids) for slot in range(games)]
-        window_end_ms = None
         while not all(f.done() for f in futures):
-            if window_end_ms is None and time.monotonic() >= until:
-                window_end_ms = _redis_ms(rclient)
-                cpu1, t1, machine1 = _cpu_seconds(procs), time.perf_counter(), psutil.cpu_times()
+            if end is None and time.monotonic() >= until:
+                end = snapshot()
             time.sleep(0.05)
         for f in futures:
             f.result()
-    if window_end_ms is None:
-        window_end_ms = _redis_ms(rclient)
-        cpu1, t1, machine1 = _cpu_seconds(procs), time.perf_counter(), psutil.cpu_times()
+    window_end_ms, cpu1, t1, machine1 = end or snapshot()
     moves, gaps = _window(rclient, ids, start_ms, window_end_ms)
     span = (window_end_ms - start_ms) / 1000
     stack_cpu, busiest, busiest_cpu = _cpu_shares(cpu0, cpu1, t1 - t0)

@@ -3,6 +3,10 @@ frozen pydantic models, and items that say where they come from."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, field_validator
 
 
@@ -28,3 +32,11 @@ class Provenanced(ContentModel):
         if not (v == "reconstructed" or v.startswith("rulebook ")):
             raise ValueError('provenance is "reconstructed" or "rulebook <section>"')
         return v
+
+
+def read_files(model: type[BaseModel], directory: Path) -> dict[str, Any]:
+    """The raw content of ``model``: for each of its fields ``f``, ``directory/<f>.json``
+    parsed (not yet checked). Raises OSError or ``json.JSONDecodeError`` for a missing or
+    malformed file."""
+    return {name: json.loads((directory / f"{name}.json").read_text(encoding="utf-8"))
+            for name in model.model_fields}

@@ -12,7 +12,6 @@ ask to sell, a connected board, the eight blue-growing tiles of set-up B).
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from services.rules.core.content import ContentModel, Provenanced
+from services.rules.core.content import ContentModel, Provenanced, read_files
 
 CONTENT_DIR = Path(__file__).parent / "content"
 COLOURS = ("blue", "yellow", "red")
@@ -318,9 +317,7 @@ def _connected(places: set[str], paths: list[Route]) -> bool:
 
 def load() -> Content:
     """Read and check every content file. Raises pydantic ``ValidationError`` if one is wrong."""
-    data = {name: json.loads((CONTENT_DIR / f"{name}.json").read_text(encoding="utf-8"))
-            for name in ("board", "tiles", "calendar", "cards")}
-    return Content.model_validate(data)
+    return Content.model_validate(read_files(Content, CONTENT_DIR))
 
 
 @lru_cache(maxsize=1)

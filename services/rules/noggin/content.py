@@ -9,14 +9,13 @@ cross-file totals the rules depend on (set-up C, H, Q; 5.1 "9 Stone").
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from services.rules.core.content import ContentModel, Provenanced
+from services.rules.core.content import ContentModel, Provenanced, read_files
 
 CONTENT_DIR = Path(__file__).parent / "content"
 BASIC = ("stone", "wood", "fish", "harvest")
@@ -455,11 +454,7 @@ class Content(ContentModel):
 @lru_cache(maxsize=1)
 def load() -> Content:
     """Read and check every content file. Raises pydantic ``ValidationError`` if one is wrong."""
-    data = {}
-    for name in ("setup", "popularity", "fishing", "transports", "buildings", "forest", "mine", "reserve",
-                 "sagas", "inventions", "counting_house", "characters"):
-        data[name] = json.loads((CONTENT_DIR / f"{name}.json").read_text(encoding="utf-8"))
-    return Content.model_validate(data)
+    return Content.model_validate(read_files(Content, CONTENT_DIR))
 
 
 @lru_cache(maxsize=1)

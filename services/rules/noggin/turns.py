@@ -257,7 +257,7 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
         return not pruned or _legal(market.check_pick, state, seat, pick, target)
 
     if allowed("character"):
-        yield from _character_moves(state, p)
+        yield from _character_moves(state, p, pays(characters.food_slots(state)))
     if state.nogbad == "active" and allowed("evict"):
         for by, (_, n, _) in characters.EVICTIONS.items():
             for pay in pays(["food"] * n):
@@ -303,8 +303,9 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
                 yield {"type": "market_day", "op": "trade", "give": give, "take": take}
 
 
-def _character_moves(state: State, p: Any) -> Iterator[dict[str, Any]]:
-    food_pays = _pays(p, characters.food_slots(state))
+def _character_moves(state: State, p: Any, food_pays: list[list[str]]) -> Iterator[dict[str, Any]]:
+    """Every character's ability that Market Day may use now, each with each of ``food_pays``
+    (the seat's payments of the character's Food, 6.1)."""
     for ch in CHARACTERS:
         if ch != "graculus" and state.characters[ch] != CASTLE:
             continue

@@ -3,11 +3,10 @@ fixes (a-game-of-gnomes-rulebook.txt A, B, C, F, G, I) holds, and a broken file 
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from pydantic import ValidationError
 
+from services.rules.core.content import read_files
 from services.rules.gnomes import content as gc
 
 
@@ -17,7 +16,7 @@ def c():
 
 
 def _raw() -> dict:
-    return {n: json.loads((gc.CONTENT_DIR / f"{n}.json").read_text()) for n in ("board", "tiles", "calendar", "cards")}
+    return read_files(gc.Content, gc.CONTENT_DIR)
 
 
 @pytest.mark.rules(
