@@ -198,8 +198,12 @@ def main(argv: list[str] | None = None) -> None:
     mover.heartbeat()
 
     def stop(*_: Any) -> None:
-        if not mover.stopping.is_set():  # a second signal during set() must not re-enter it
-            mover.stopping.set()
+        # A mover gets SIGTERM twice at a stop (its group's, then its shell's). Further signals
+        # are ignored first: a handler run again inside Event.set() would wait for the lock
+        # the interrupted set() holds, for ever.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        mover.stopping.set()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
