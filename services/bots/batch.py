@@ -1,11 +1,13 @@
-"""A seeded batch of whole Noggin games between built-in bots, played on the forward model.
+"""A seeded batch of whole games between built-in bots, played on the forward model.
 
-``python -m services.bots.batch --games 300 --seed 1`` plays the games in worker
-processes (no store, no services: the rules core alone), mixing 2-4 players, the
-variants and random and greedy bots, each from the batch seed, and prints how often
-every action, character ability, Counting House artefact, Invention, Year 2 building,
-variant and ending occurred. ``--require-all`` exits 1 if any of them never occurred or
-a game failed; ``--report PATH`` writes the counts as JSON.
+``python -m services.bots.batch --games 300 --seed 1 [--game noggin|gnomes]`` plays the
+games in worker processes (no store, no services: the rules core alone), mixing 2-4
+players, the variants and random and greedy bots, each from the batch seed, and prints
+how often each thing the game must show occurred: for Noggin every action, character
+ability, Counting House artefact, Invention, Year 2 building, variant and ending; for A
+Game of Gnomes every action, movement kind, equipment card bought, quest taken, layout
+and variant (:mod:`.batch_gnomes`). ``--require-all`` exits 1 if any of them never
+occurred or a game failed; ``--report PATH`` writes the counts as JSON.
 
 An artefact or building "occurred" when it took effect: used as an ability
 (``AbilityUsed``), or named by the ``artefact``/``building`` field an event carries when
@@ -39,8 +41,12 @@ def _seed(*parts: Any) -> str:
     return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:16]
 
 
-def game_setup(seed: str, index: int) -> tuple[int, dict[str, bool], list[str]]:
+def game_setup(seed: str, index: int, game: str = "noggin") -> tuple[int, dict[str, bool], list[str]]:
     """Players, variants and bot kinds of game ``index`` of a batch (all from the seed)."""
+    if game == "gnomes":
+        from .batch_gnomes import game_setup as gnomes_setup
+
+        return gnomes_setup(seed, index)
     from services.rules.noggin.rules import VARIANTS
 
     rng = random.Random(_seed(seed, index, "setup"))
@@ -50,37 +56,39 @@ def game_setup(seed: str, index: int) -> tuple[int, dict[str, bool], list[str]]:
     return players, options, bots
 
 
-def style(seed: str) -> dict[str, float]:
+def style(seed: str, game: str = "noggin") -> dict[str, float]:
     """A greedy seat's evaluation weights: each default weight times a factor of
     :data:`STYLE_FACTORS` drawn with ``seed``."""
-    from services.bots.greedy_bot import NOGGIN_WEIGHTS
+    from services.bots.greedy_bot import GNOMES_WEIGHTS, NOGGIN_WEIGHTS
 
     rng = random.Random(seed)
-    return {k: v * rng.choice(STYLE_FACTORS) for k, v in NOGGIN_WEIGHTS.items()}
+    weights = GNOMES_WEIGHTS if game == "gnomes" else NOGGIN_WEIGHTS
+    return {k: v * rng.choice(STYLE_FACTORS) for k, v in weights.items()}
 
 
-def play_one(seed: str, index: int) -> dict[str, Any]:
+def play_one(seed: str, index: int, game: str = "noggin") -> dict[str, Any]:
     """Play game ``index`` to its end; return its counts (or the error)."""
     from services.bots.random_bot import make_bot
     from services.rules.core import GameConfig, get_rules
     from services.rules.core.forward import apply, apply_phase, chance_from, resolve
 
-    players, options, kinds = game_setup(seed, index)
-    rules = get_rules("noggin")
-    config = GameConfig(game="noggin", players=players, options=options)
+    players, options, kinds = game_setup(seed, index, game)
+    rules = get_rules(game)
+    config = GameConfig(game=game, players=players, options=options)
     rules.validate_config(config)
     chance = chance_from(_seed(seed, index, "game"))
     bots = [make_bot(k, _seed(seed, index, "seat", s)) for s, k in enumerate(kinds)]
     for s, bot in enumerate(bots):
         if bot.kind == "greedy":
-            bot.weights = style(_seed(seed, index, "style", s))
+            bot.weights = style(_seed(seed, index, "style", s), game)
     state = rules.new_state()
     counts: Counter[str] = Counter()
     out: dict[str, Any] = {"index": index, "players": players, "options": sorted(options), "bots": kinds}
     try:
         created = rules.created_event(config)
         rules.evolve(state, created)
-        count_events([created, *resolve(rules, state, rules.setup_ops(config), chance)], counts)
+        count = _counter(game)
+        count([created, *resolve(rules, state, rules.setup_ops(config), chance)], counts)
         moves = 0
         while rules.outcome(state) is None:
             if moves >= MOVE_CAP:
@@ -93,16 +101,25 @@ def play_one(seed: str, index: int) -> dict[str, Any]:
                 if not legal:
                     raise RuntimeError(f"seat {seat} has no legal move")
                 bot = bots[seat]
-                move = bot.choose(legal, rules.view(state, seat), "noggin") if bot.kind == "greedy" \
+                move = bot.choose(legal, rules.view(state, seat), game) if bot.kind == "greedy" \
                     else bot.choose(legal)
                 events = apply(rules, state, seat, move, chance, checked=True)
                 moves += 1
-            count_events(events, counts)
+            count(events, counts)
         outcome = rules.outcome(state)
-        out.update(moves=moves, crown=outcome["crown"], counts=dict(counts))
+        out.update(moves=moves, counts=dict(counts), **({"crown": outcome["crown"]} if game == "noggin" else
+                                                         {"week": state.calendar}))
     except Exception as exc:  # a failed game is reported with its seed, the batch goes on
         out.update(error=f"{type(exc).__name__}: {exc}", counts=dict(counts))
     return out
+
+
+def _counter(game: str) -> Any:
+    if game == "gnomes":
+        from .batch_gnomes import count_events as gnomes_count
+
+        return gnomes_count
+    return count_events
 
 
 def count_events(events: list[Any], counts: Counter[str]) -> None:
@@ -145,8 +162,12 @@ def count_events(events: list[Any], counts: Counter[str]) -> None:
             counts[f"artefact:{d['artefact']}"] += 1
 
 
-def expected() -> dict[str, list[str]]:
+def expected(game: str = "noggin") -> dict[str, list[str]]:
     """Every name the batch must see at least once, by category."""
+    if game == "gnomes":
+        from .batch_gnomes import expected as gnomes_expected
+
+        return gnomes_expected()
     from services.rules.noggin import content
     from services.rules.noggin.rules import VARIANTS
     from services.rules.noggin.state import ACTIONS
@@ -157,12 +178,12 @@ def expected() -> dict[str, list[str]]:
             "year2": [b.id for b in c.buildings.year2], "variant": list(VARIANTS), "ending": ["noggin", "nogbad"]}
 
 
-def run_batch(games: int, seed: str, workers: int) -> list[dict[str, Any]]:
+def run_batch(games: int, seed: str, workers: int, game: str = "noggin") -> list[dict[str, Any]]:
     """Play the batch (in ``workers`` processes) and return every game's result, in order."""
     if workers <= 1:
-        return [play_one(seed, i) for i in range(games)]
+        return [play_one(seed, i, game) for i in range(games)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(play_one, [seed] * games, range(games), chunksize=4))
+        return list(pool.map(play_one, [seed] * games, range(games), [game] * games, chunksize=4))
 
 
 def totals(results: list[dict[str, Any]]) -> Counter[str]:
@@ -179,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    parser = argparse.ArgumentParser(description="a seeded batch of embedded Noggin bot games")
+    parser = argparse.ArgumentParser(description="a seeded batch of embedded bot games")
+    parser.add_argument("--game", default="noggin", choices=("noggin", "gnomes"))
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--workers", type=int, default=2)
@@ -188,13 +210,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="exit 1 if a game failed or anything expected never occurred")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    results = run_batch(args.games, args.seed, args.workers)
+    results = run_batch(args.games, args.seed, args.workers, args.game)
     elapsed = time.monotonic() - start
     total = totals(results)
     failed = [r for r in results if "error" in r]
     console = Console()
     missing = []
-    for category, names in expected().items():
+    for category, names in expected(args.game).items():
         table = Table(title=f"{category} ({args.games} games)")
         table.add_column(category)
         table.add_column("occurred", justify="right")
@@ -205,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             table.add_row(name, str(n) if n else "[red]0[/red]")
         console.print(table)
     moves = sum(r.get("moves", 0) for r in results)
-    print(f"batch: {args.games} games, seed {args.seed}, {moves} moves in {elapsed:.1f} s; "
+    print(f"batch: {args.game}, {args.games} games, seed {args.seed}, {moves} moves in {elapsed:.1f} s; "
           f"{len(failed)} failed; never occurred: {', '.join(missing) or 'none'}")
     for r in failed:
         print(f"game {r['index']} (players {r['players']}, options {r['options']}, bots {r['bots']}): {r['error']}")

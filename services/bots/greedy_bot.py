@@ -82,8 +82,60 @@ def noggin_value(state: Any, seat: int, weights: dict[str, float] | None = None)
     return value
 
 
-EVALUATIONS: dict[str, Callable[..., float]] = {"noggin": noggin_value}
+GNOMES_WEIGHTS = {"mushroom": 2.0, "king": 9.0, "card": 0.4, "item": 1.0, "distance": 0.3, "week": 0.25,
+                  "mountain": 1.0}
+"""How much :func:`gnomes_value` weighs each thing beyond the final score (its defaults)."""
+
+
+def gnomes_item_worth(item: str) -> float:
+    """What an item is worth to the greedy bot at the start of a game, in points (its use, not
+    a rule): a moving item 3, a bigger basket 3 per extra mushroom, a rucksack 1.5 per
+    extra card, a map 2.5, a key 1, a starting item nothing."""
+    from services.rules.gnomes.state import STARTING_ITEMS, equipment
+
+    if item in STARTING_ITEMS:
+        return 0.0
+    e = equipment()[item]
+    if e.mushrooms:
+        return 3.0 * (e.mushrooms - 1)
+    if e.hand:
+        return 1.5 * (e.hand - 4)
+    if e.route:
+        return 2.5
+    if e.move:
+        return 3.0
+    return 1.0
+
+
+def gnomes_value(state: Any, seat: int, weights: dict[str, float] | None = None) -> float:
+    """How good ``state`` looks for ``seat`` in A Game of Gnomes (rulebook H and C): the final
+    score if the game ended now, plus carried mushrooms (a Montane King brings the golden
+    mushroom), cards in hand and items, less the steps to the nearest buyer of what it
+    carries (or to a mushroom while the basket has room) and the weeks already used this
+    round, plus the mountain's level as the end nears. ``weights`` override
+    :data:`GNOMES_WEIGHTS`."""
+    from services.rules.gnomes import scoring
+    from services.rules.gnomes.bot_hints import steps_to_goal
+
+    w = GNOMES_WEIGHTS if weights is None else {**GNOMES_WEIGHTS, **weights}
+    p = state.players[seat]
+    value = float(scoring.breakdown(state)[seat]["total"])
+    value += sum(w["king"] if m == "king" else w["mushroom"] for m in p.basket)
+    value += w["card"] * p.hand_size
+    left = max(0.2, (52 - state.calendar) / 52)
+    value += w["item"] * left * sum(gnomes_item_worth(e) for e in p.equipment)
+    value -= w["distance"] * steps_to_goal(state, seat)
+    value -= w["week"] * p.timer
+    if state.calendar >= 40:
+        value += w["mountain"] * scoring.geo.rank(p.place)
+    return value
+
+
+EVALUATIONS: dict[str, Callable[..., float]] = {"noggin": noggin_value, "gnomes": gnomes_value}
 """Evaluation functions by game name."""
+ALWAYS_BY_GAME = {"noggin": ALWAYS, "gnomes": ("sell", "buy", "quest", "pick", "sleep", "discard", "pond_pipes",
+                                               "climb", "restock", "end_turn")}
+"""Move kinds always evaluated, by game; the others are sampled (:data:`MAX_EVALUATED`)."""
 
 
 def _kind(move: dict[str, Any]) -> str:
@@ -122,8 +174,9 @@ class GreedyBot:
         rules = get_rules(game)
         seat = view["seat"]
         base = rules.state_from_view(view, f"{self.seed}:{self.decisions}")
-        pool = [m for m in moves if _kind(m) in ALWAYS]
-        rest = [m for m in moves if _kind(m) not in ALWAYS]
+        always = ALWAYS_BY_GAME.get(game or "", ())
+        pool = [m for m in moves if _kind(m) in always]
+        rest = [m for m in moves if _kind(m) not in always]
         if len(pool) + len(rest) > MAX_EVALUATED:
             rest = self.rng.sample(rest, max(0, min(len(rest), MAX_EVALUATED - len(pool))))
             pool = pool if len(pool) <= MAX_EVALUATED else self.rng.sample(pool, MAX_EVALUATED)

@@ -288,5 +288,5 @@ def _load_builtin() -> None:
     _BUILTIN_LOADED = True
 
 
-BUILTIN_GAMES: tuple[str, ...] = ("services.rules.noggin",)
+BUILTIN_GAMES: tuple[str, ...] = ("services.rules.noggin", "services.rules.gnomes")
 """Modules of the games every Longhouse process offers."""

@@ -94,6 +94,8 @@ def _moved(state: State, seat: int, path: list[str], weeks: int, by: str, cards:
         data["item"] = item
     if crossed:
         data["crossed"] = crossed
+    if frog_rider(state, seat):
+        data["frog"] = True
     return [Event("GnomeMoved", data), *quest_events(state, seat, path=path, crossed=crossed)]
 
 

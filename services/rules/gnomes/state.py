@@ -364,6 +364,7 @@ def _round_started(s: State, d: dict) -> None:
     s.order = list(d["order"])
     s.turn = 0
     s.stage = "turns"
+    s.frog_used = False  # Pond Pipes: one player a round, so a new round frees the frog (B equipment)
     for p in s.players:
         p.timer = 0
         p.route = [p.place]
@@ -488,6 +489,7 @@ def _turn_ended(s: State, d: dict) -> None:
     p.played = []
     for m in d.get("displaced", []):
         s.players[m["seat"]].place = m["to"]
+        s.players[m["seat"]].route = [m["to"]]  # a pushed gnome's next turn starts where it was pushed
     p.route = [p.place]
     s.turn += 1
 
