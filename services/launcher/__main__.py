@@ -42,7 +42,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=3, help="games in the tournament (default 3; 0 = none)")
     p.add_argument("--seed", default="7", help="tournament seed (default 7)")
     p.add_argument("--players", type=int, default=3, help="seats per game (default 3)")
-    p.add_argument("--game", default="noggin", help="game to play (default noggin)")
+    p.add_argument("--game", default="all",
+                   help="game to play, or 'all' (default): one tournament of each game that exists, in turn")
     p.add_argument("--report", type=Path, help="write the tournament report (JSON) here")
     p.add_argument("--parallel", type=int, default=3, help="games played at once (default 3)")
     p.add_argument("--bots", default="random,greedy",
@@ -56,7 +57,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.games < 0 or args.players < 1:
         p.error("--games must be >= 0 and --players >= 1")
+    if args.game == "all" and args.variants:
+        p.error("--variants belong to one game: name it with --game")
     return args
+
+
+def games_to_play(game: str) -> list[str]:
+    """The games of this run: ``game``, or every built-in game for ``all``."""
+    from services.rules.core.game import builtin_game_names
+
+    return builtin_game_names() if game == "all" else [game]
+
+
+def write_reports(reports: list, path: Path) -> None:
+    """One tournament's report as it is (``TournamentReport`` JSON); several as
+    ``{"tournaments": [...], "games": [every game, with its "game"]}``."""
+    import json
+
+    if len(reports) == 1:
+        data = reports[0].model_dump(mode="json")
+    else:
+        data = {"tournaments": [r.model_dump(mode="json") for r in reports],
+                "games": [{"game": r.game, **g.model_dump(mode="json")} for r in reports for g in r.games]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n")
 
 
 def run_dir(settings: Settings, given: Path | None) -> Path:
@@ -112,13 +136,20 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"stack ready in {time.monotonic() - started:.1f} s: " + ", ".join(
             f"{name} (pid {pid})" for name, pid in stack.pids().items()), soft_wrap=True)
         if args.games:
-            config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=str(args.seed),
-                                      move_cap=args.move_cap, parallel=args.parallel, bots=split(args.bots),
-                                      options={v: True for v in split(args.variants)}, via=args.via)
-            report = play_with_progress(stack.gateway_url, config, console)
-            print_results(report, console, args.report)
-            if report.failed:
-                code = 1
+            reports = []
+            for game in games_to_play(args.game):
+                console.print(f"\n[bold]{game}[/bold]: {args.games} games of {args.players} seats", soft_wrap=True)
+                config = TournamentConfig(game=game, players=args.players, games=args.games, seed=str(args.seed),
+                                          move_cap=args.move_cap, parallel=args.parallel, bots=split(args.bots),
+                                          options={v: True for v in split(args.variants)}, via=args.via)
+                report = play_with_progress(stack.gateway_url, config, console)
+                print_results(report, console)
+                reports.append(report)
+                if report.failed:
+                    code = 1
+            if args.report is not None:
+                write_reports(reports, args.report)
+                console.print(f"report written to {args.report}")
         if not args.once:
             console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {stack.redis_url}, "
                           f"logs in {shown(stack.log_dir)}); press Ctrl-C to stop.", soft_wrap=True)

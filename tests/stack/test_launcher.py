@@ -92,22 +92,30 @@ def run_launcher(args: list[str], data_dir: Path, timeout: float = 600) -> subpr
 
 # -- the main job ----------------------------------------------------------------------
 
-def test_launcher_once_plays_noggin_and_leaves_nothing_running(tmp_path):
+def test_launcher_once_plays_every_game_and_leaves_nothing_running(tmp_path):
+    """The default main job plays a tournament of every built-in game (Noggin, then A Game of
+    Gnomes) through the stack, each game ended by its rules."""
     report_path = tmp_path / "report.json"
     data_dir = tmp_path / "run"
     proc = run_launcher(["--once", "--games", "1", "--players", "2", "--seed", "3",
                          "--report", str(report_path)], data_dir)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(report_path.read_text())
-    assert report["game"] == "noggin" and report["players"] == 2 and report["seed"] == "3"
-    assert len(report["games"]) == 1
+    tournaments = {t["game"]: t for t in report["tournaments"]}
+    assert set(tournaments) == {"noggin", "gnomes"}
+    assert [g["game"] for g in report["games"]] == ["gnomes", "noggin"]
+    for t in tournaments.values():
+        assert t["players"] == 2 and t["seed"] == "3" and len(t["games"]) == 1
     for game in report["games"]:
         assert game["ended_by"] == "rules", game
         assert game["final_state_hash"] and game["reason"]
-        assert len(game["final_scores"]) == 2 and game["winning_side"] in ("noggin", "nogbad")
-        # 9.0: when Nogbad takes the crown every player has lost; the top score only leads in exile
-        assert game["winner"] if game["winning_side"] == "noggin" else (not game["winner"] and game["leader_in_exile"])
+        assert len(game["final_scores"]) == 2
         assert [s["seat"] for s in game["seats"]] == [0, 1]
+    noggin = tournaments["noggin"]["games"][0]
+    assert noggin["winning_side"] in ("noggin", "nogbad")
+    # 9.0: when Nogbad takes the crown every player has lost; the top score only leads in exile
+    assert noggin["winner"] if noggin["winning_side"] == "noggin" else (
+        not noggin["winner"] and noggin["leader_in_exile"])
     assert "Standings" in proc.stdout
     assert_all_gone(data_dir)
     for name in ("redis", "decks", "market", "boards", "scoring", "worker", "gateway"):

@@ -266,6 +266,14 @@ def game_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def builtin_game_names() -> list[str]:
+    """Names of the games every Longhouse process offers (:data:`BUILTIN_GAMES`), without the
+    extra ones of ``LONGHOUSE_EXTRA_GAMES``."""
+    _load_builtin()
+    return sorted(n for n, r in _REGISTRY.items()
+                  if any(type(r).__module__.startswith(m + ".") for m in BUILTIN_GAMES))
+
+
 _BUILTIN_LOADED = False
 
 
