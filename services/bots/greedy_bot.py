@@ -82,7 +82,7 @@ def noggin_value(state: Any, seat: int, weights: dict[str, float] | None = None)
     return value
 
 
-GNOMES_WEIGHTS = {"mushroom": 2.0, "king": 9.0, "card": 0.4, "item": 1.0, "distance": 0.3, "week": 0.25,
+GNOMES_WEIGHTS = {"mushroom": 2.0, "king": 9.0, "card": 0.4, "item": 1.0, "distance": 1.0, "week": 0.25,
                   "mountain": 1.0}
 """How much :func:`gnomes_value` weighs each thing beyond the final score (its defaults)."""
 
@@ -115,7 +115,8 @@ def gnomes_value(state: Any, seat: int, weights: dict[str, float] | None = None)
     round, plus the mountain's level as the end nears. ``weights`` override
     :data:`GNOMES_WEIGHTS`."""
     from services.rules.gnomes import scoring
-    from services.rules.gnomes.bot_hints import steps_to_goal
+    from services.rules.gnomes.bot_hints import reach, steps_to_goal
+    from services.rules.gnomes.state import basket_room, equipment
 
     w = GNOMES_WEIGHTS if weights is None else {**GNOMES_WEIGHTS, **weights}
     p = state.players[seat]
@@ -124,6 +125,13 @@ def gnomes_value(state: Any, seat: int, weights: dict[str, float] | None = None)
     value += w["card"] * p.hand_size
     left = max(0.2, (52 - state.calendar) / 52)
     value += w["item"] * left * sum(gnomes_item_worth(e) for e in p.equipment)
+    if p.kings == 0:  # a map up to a Montane King still growing is worth the golden mushroom's chance
+        kings = {pl for pl, ms in state.mushrooms.items() if "king" in ms}
+        if kings and basket_room(p) > 0:
+            near = [d for pl, d in reach(state, seat).items() if pl in kings]
+            value -= w["distance"] * 0.5 * (min(near) if near else 12)
+        value += w["item"] * left * sum(3.0 for e in p.equipment
+                                        if equipment()[e].route and kings & set(equipment()[e].route or ()))
     value -= w["distance"] * steps_to_goal(state, seat)
     value -= w["week"] * p.timer
     if state.calendar >= 40:

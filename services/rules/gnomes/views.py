@@ -107,6 +107,8 @@ def determinise(state: State, seat: int | None, seed: str) -> State:
     rng.shuffle(travel)
     rng.shuffle(shop)
     treasure_pool = [x for x in shop if x in treasures()]
+    # the travel deck's size is public: it takes its share first, the other hands the rest
+    deck_cards, travel = travel[:state.travel_size], travel[state.travel_size:]
     hands = []
     for p in state.players:
         if p.seat == seat:
@@ -122,10 +124,10 @@ def determinise(state: State, seat: int | None, seed: str) -> State:
                 h.append(t)
         hands.append(sorted(h))
     deck: dict[str, int] = {}
-    for x in travel[:state.travel_size]:
+    for x in deck_cards:
         deck[x] = deck.get(x, 0) + 1
     shop_deck: dict[str, int] = {}
-    for x in [y for y in shop if y not in treasures() or y in treasure_pool][:state.shop_size - len(state.shop_bottom)]:
+    for x in shop[:max(0, state.shop_size - len(state.shop_bottom))]:
         shop_deck[x] = shop_deck.get(x, 0) + 1
     out.secret = {"hands": hands, "travel_deck": deck, "shop_deck": shop_deck}
     out.travel_size = sum(deck.values())
