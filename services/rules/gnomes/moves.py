@@ -148,7 +148,7 @@ class Sleep(_Move):
     sleep weeks), or ``[]`` (rulebook D)."""
 
     type: Literal["sleep"]
-    piles: Annotated[list[Literal[1, 2, 3]], Field(max_length=3)]
+    piles: Annotated[list[Annotated[int, Field(ge=1, le=3)]], Field(max_length=3)]  # a strict int: true is not 1
 
 
 class Discard(_Move):
