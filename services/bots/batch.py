@@ -122,23 +122,29 @@ def _counter(game: str) -> Any:
     return count_events
 
 
+def count_audience(e: Any, kind: str, counts: Counter[str]) -> None:
+    """Count event ``e`` (``event:<type>``) and, if it went to other clients than its type's
+    ``kind`` (``public``, ``private`` to its ``seat``, ``sealed``) allows, ``leak:<type>``."""
+    from services.rules.core import SEALED
+
+    counts[f"event:{e.type}"] += 1
+    if (kind == "public") != (e.to is None) or (kind == "sealed") != (e.to == SEALED) \
+            or (kind == "private" and e.to != e.data.get("seat")):
+        counts[f"leak:{e.type}"] += 1
+
+
 def count_events(events: list[Any], counts: Counter[str]) -> None:
     """Add what ``events`` show occurred to ``counts`` (keys ``<category>:<name>``)."""
     from services.rules.noggin import content
 
     ch = content.counting_house_index()
     year2 = {b.id for b in content.load().buildings.year2}
-    from services.rules.core import SEALED
     from services.rules.noggin.state import visibility
 
     for e in events:
         d = e.data
         t = e.type
-        counts[f"event:{t}"] += 1
-        kind = visibility(t)
-        if (kind == "public") != (e.to is None) or (kind == "sealed") != (e.to == SEALED) \
-                or (kind == "private" and e.to != d.get("seat")):
-            counts[f"leak:{t}"] += 1
+        count_audience(e, visibility(t), counts)
         if t == "ActionStarted":
             counts[f"action:{d['action']}"] += 1
         elif t == "CharacterUsed":

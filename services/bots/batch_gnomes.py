@@ -64,15 +64,13 @@ def movement(data: dict[str, Any]) -> list[str]:
 
 def count_events(events: list[Any], counts: Counter[str]) -> None:
     """Add what ``events`` show occurred to ``counts`` (keys ``<category>:<name>``)."""
-    from services.rules.core import SEALED
     from services.rules.gnomes.state import treasures, visibility
+
+    from .batch import count_audience
 
     for e in events:
         d, t = e.data, e.type
-        counts[f"event:{t}"] += 1
-        kind = visibility(t)
-        if (kind == "public") != (e.to is None) or e.to == SEALED or (kind == "private" and e.to != d.get("seat")):
-            counts[f"leak:{t}"] += 1
+        count_audience(e, visibility(t), counts)
         if t in ACTION_OF:
             counts[f"action:{ACTION_OF[t]}"] += 1
         if t == "Slept" and d["piles"]:

@@ -35,29 +35,35 @@ def _embedded_game():
     return _log(table.store.read(gid)), summary["state_hash"]
 
 
-def _stack_game(stack):
-    bots = [RandomBot(f"bot-{s}") for s in range(PLAYERS)]
+def _stack_game(stack, game="noggin", options=None, bot_prefix="bot", spy=None):
+    """Play one seeded game of ``game`` through the gateway with random bots posting over HTTP;
+    ``spy(client, game_id, tokens, seat)`` is called before each move. Returns ``(game_id,
+    log, state hash, store)``."""
+    bots = [RandomBot(f"{bot_prefix}-{s}") for s in range(PLAYERS)]
     with GatewayClient(stack.gateway_url) as client:
-        gid = client.create_game("noggin", PLAYERS, seed=SEED)["game_id"]
+        gid = client.create_game(game, PLAYERS, seed=SEED if game == "noggin" else f"{game}-{SEED}",
+                                 options=options or {})["game_id"]
         tokens = [client.take_seat(gid, s) for s in range(PLAYERS)]
         for _ in range(MOVE_CAP):
-            game = client.game(gid)
-            if game["status"] == "over":
+            status = client.game(gid)
+            if status["status"] == "over":
                 break
-            if game["status"] == "phase":
-                client.wait(gid, after=game["version"], timeout=10)
+            if status["status"] == "phase":
+                client.wait(gid, after=status["version"], timeout=10)
                 continue
-            [seat] = game["to_move"]
+            [seat] = status["to_move"]
+            if spy is not None:
+                spy(client, gid, tokens, seat)
             assert bots[seat].play(client, gid, tokens[seat]) is not None
-        game = client.game(gid)
-    assert game["status"] == "over"
+        status = client.game(gid)
+    assert status["status"] == "over"
     store = RedisStore(redis.Redis.from_url(stack.redis_url))
-    return _log(store.read(gid)), game["state_hash"], store
+    return gid, _log(store.read(gid)), status["state_hash"], store
 
 
 def test_embedded_and_stack_give_the_same_log_and_hash(stack):
     embedded_log, embedded_hash = _embedded_game()
-    stack_log, stack_hash, _ = _stack_game(stack)
+    _, stack_log, stack_hash, _ = _stack_game(stack)
     assert [k for _, k, _, _ in stack_log].count("phase") == 8  # eight Changes of Season ran on Celery
     assert stack_log == embedded_log
     assert stack_hash == embedded_hash

@@ -7,26 +7,20 @@ from __future__ import annotations
 
 import json
 
-import redis
 import requests
 
-from services.bots.client import GatewayClient
 from services.bots.embedded import play_embedded
 from services.bots.random_bot import RandomBot
-from services.coordinator.redis_store import RedisStore
 from services.coordinator.table import embedded_table
 from services.rules.core import GameConfig
 
-from .test_determinism import _log
-
-SEED = "gnomes-determinism-3"
-PLAYERS = 3
-MOVE_CAP = 5000  # failure guard only; a game of random bots takes a few hundred moves
+from .test_determinism import MOVE_CAP, PLAYERS, SEED, _log
+from .test_determinism import _stack_game as stack_game
 
 
 def _embedded_game(options: dict[str, bool]):
     table = embedded_table()
-    gid = table.create(GameConfig(game="gnomes", players=PLAYERS, options=options), seed=SEED)
+    gid = table.create(GameConfig(game="gnomes", players=PLAYERS, options=options), seed=f"gnomes-{SEED}")
     play_embedded(table, gid, [RandomBot(f"gnome-{s}") for s in range(PLAYERS)], MOVE_CAP)
     summary = table.summary(gid)
     assert summary["status"] == "over"
@@ -34,25 +28,8 @@ def _embedded_game(options: dict[str, bool]):
 
 
 def _stack_game(stack, options: dict[str, bool], spy=None):
-    bots = [RandomBot(f"gnome-{s}") for s in range(PLAYERS)]
-    with GatewayClient(stack.gateway_url) as client:
-        gid = client.create_game("gnomes", PLAYERS, seed=SEED, options=options)["game_id"]
-        tokens = [client.take_seat(gid, s) for s in range(PLAYERS)]
-        for _ in range(MOVE_CAP):
-            game = client.game(gid)
-            if game["status"] == "over":
-                break
-            if game["status"] == "phase":
-                client.wait(gid, after=game["version"], timeout=10)
-                continue
-            [seat] = game["to_move"]
-            if spy is not None:
-                spy(client, gid, tokens, seat)
-            assert bots[seat].play(client, gid, tokens[seat]) is not None
-        game = client.game(gid)
-    assert game["status"] == "over"
-    store = RedisStore(redis.Redis.from_url(stack.redis_url))
-    return gid, _log(store.read(gid)), game["state_hash"]
+    gid, log, state_hash, _ = stack_game(stack, "gnomes", options, "gnome", spy)
+    return gid, log, state_hash
 
 
 def test_gnomes_embedded_and_stack_give_the_same_log_and_hash(stack):

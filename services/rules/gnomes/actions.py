@@ -23,8 +23,20 @@ from services.rules.core import Event, IllegalMove, public
 
 from . import geo
 from .content import content
-from .state import (KING, Player, State, basket_room, change, equipment, gem_value, hand, held, quests, travel_cards,
-                    treasures)
+from .state import (
+    KING,
+    Player,
+    State,
+    basket_room,
+    change,
+    equipment,
+    gem_value,
+    hand,
+    held,
+    quests,
+    travel_cards,
+    treasures,
+)
 
 TRACK_END = 7
 """The last space of the timing track (C.1 timer: no action may take a timer past 7)."""

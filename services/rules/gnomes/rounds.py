@@ -19,7 +19,7 @@ from services.rules.core import Event, IllegalMove, public
 
 from . import geo
 from .content import content
-from .state import Player, State, equipment, hand, hand_limit, mushroom_supply, quests
+from .state import State, equipment, hand, hand_limit, quests
 
 ROUND_END = "round_end"
 """The phase between rounds (D-G), run by the phase worker."""
@@ -245,8 +245,3 @@ def new_round(state: State) -> list[Event]:
     if state.calendar >= content().calendar.end:
         return [public("GameEnded", reason="calendar", week=state.calendar)]
     return [public("RoundStarted", round=state.round + 1, order=stack_order(state))]
-
-
-def player_summary(p: Player) -> dict[str, Any]:
-    """What a log line says of a player (for people reading events)."""
-    return {"seat": p.seat, "colour": p.colour, "place": p.place, "timer": p.timer}

@@ -24,7 +24,7 @@ from typing import Any
 from services.rules.core import Event
 
 from . import geo
-from .content import COLOURS, Equipment, Quest, Treasure, TravelCard, content
+from .content import COLOURS, Equipment, Quest, TravelCard, Treasure, content
 
 PLAYER_COLOURS = ("red", "yellow", "blue", "green")
 """Gnome colours by seat (seat 0 red, ...): each seat's gnome, timer and house (A, house rule)."""

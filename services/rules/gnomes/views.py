@@ -21,7 +21,7 @@ from services.rules.core import to_plain
 
 from . import geo, rounds, turns
 from .content import content
-from .state import Player, State, copy_state, equipment, travel_cards, treasures
+from .state import Player, State, copy_state, treasures
 
 
 def timing_track(state: State) -> list[list[int]]:
@@ -148,4 +148,4 @@ def state_from_view(view: dict[str, Any], seed: str) -> State:
     return determinise(state, seat, seed)
 
 
-__all__ = ["determinise", "player_view", "state_from_view", "timing_track", "equipment", "travel_cards"]
+__all__ = ["determinise", "player_view", "state_from_view", "timing_track"]

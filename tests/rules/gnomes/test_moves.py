@@ -35,6 +35,6 @@ def test_a_malformed_move_is_refused_and_changes_nothing(move):
 
 def test_every_legal_move_parses_to_itself():
     """The legal moves a client is given are exactly the shapes the model accepts."""
-    state, chance = new_game(3, seed="strict-legal")
+    state, _ = new_game(3, seed="strict-legal")
     for move in RULES.legal_moves(state, active(state)):
         assert RULES.parse_move(move) == move
