@@ -67,6 +67,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         raise ValueError(f"PHASE_MODE must be 'celery' or 'inline', not {app.config['PHASE_MODE']!r}")
     app.json.sort_keys = False
     logs.configure("gateway")
+    from services.rules.core.game import warm_up
+
+    warm_up()  # every game loads now, not in the first request
     _log_requests(app)
     init_clients(app)
     register_error_handlers(app)

@@ -225,6 +225,8 @@ def build_server(spec: ServiceSpec, cfg: Settings, max_workers: int = 16) -> tup
                          interceptors=[LoggingInterceptor(), ErrorInterceptor()])
     spec.add(spec.servicer(build_engine(spec.domain, cfg.redis_url)), server)
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
+    for name in ("", spec.full_name):  # the library starts the server SERVING: not before Redis answers
+        health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (spec.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -244,6 +246,9 @@ def serve(spec: ServiceSpec, cfg: Settings | None = None, grace: float = SHUTDOW
     logs.configure(spec.process)
     log = logs.get_logger()
     server, checker, address = build_server(spec, cfg)
+    from services.rules.core.game import warm_up
+
+    warm_up()  # before health says SERVING: the first game's first call pays no imports
 
     def shutdown(signum: int, _frame: Any) -> None:
         log.info("stopping", signal=signal.Signals(signum).name, grace_s=grace)

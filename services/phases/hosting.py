@@ -73,6 +73,9 @@ def build_table(client: redis.Redis, *, ports_mode: str, phase_mode: str,
     Raises:
         ValueError: an unknown mode.
     """
+    from services.rules.core.game import warm_up
+
+    warm_up()  # the games load here, not in the first game's first request
     store = RedisStore(client)
     projections = Projections(store)
     ports = build_ports(client, store, ports_mode, settings, projections)

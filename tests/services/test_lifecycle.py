@@ -45,4 +45,4 @@ def test_sigterm_ends_the_service_with_exit_0(redis_server, tmp_path):
     assert svc.stop() == 0
     assert health_status(svc.address, timeout=0.5) is None
     events = [json.loads(line)["event"] for line in svc.log().splitlines() if line.startswith("{")]
-    assert events[-2:] == ["stopping", "stopped"]
+    assert events[-2:] == ["stopping", "stopped"], svc.log()

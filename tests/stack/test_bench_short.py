@@ -11,7 +11,7 @@ from services.bench.stack import memory, run_level
 
 def test_a_level_of_bots_on_the_bus_is_measured(stack):
     row = run_level(stack.stack, "bus", 2, seed="short", seconds=1.5)
-    assert row["games"] == 2 and row["moves"] > 0 and row["moves_per_s"] > 0
+    assert row["games"] == 2 and row["moves"] > 0 and row["moves_per_s"] > 0, row
     assert math.isfinite(row["p50_ms"]) and row["p99_ms"] >= row["p50_ms"]
     assert 0 < row["cpu"] <= 1 and 0 < row["stack_cpu"] <= 1
     assert row["busiest"] in stack.pids() and row["busiest_cpu"] > 0

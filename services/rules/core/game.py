@@ -266,6 +266,19 @@ def game_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def warm_up() -> list[str]:
+    """Load every game and what its first move needs (its move model, its content files), so
+    that a process pays this at start-up rather than in its first game's first request.
+    Returns the game names."""
+    names = game_names()
+    for name in names:
+        rules = _REGISTRY[name]
+        rules.move_model()
+        state = rules.new_state()
+        rules.evolve(state, rules.created_event(GameConfig(game=name, players=rules.min_players)))
+    return names
+
+
 def builtin_game_names() -> list[str]:
     """Names of the games every Longhouse process offers (:data:`BUILTIN_GAMES`), without the
     extra ones of ``LONGHOUSE_EXTRA_GAMES``."""
