@@ -36,6 +36,9 @@ class GameReport(BaseModel):
                                                                  "'nogbad' (then every player lost)")
     leader_in_exile: list[int] = Field(default_factory=list, description="Noggin's game: top scorers when Nogbad "
                                                                           "took the crown")
+    breakdown: list[dict[str, int]] = Field(default_factory=list, description="A Game of Gnomes: each seat's score "
+                                                                          "by part (gems, nuggets, golden, treasure, "
+                                                                          "quest, mountain rank, total)")
     reason: str | None = None
     ended_by: EndedBy
     moves: int = Field(description="moves the bots made")

@@ -106,6 +106,7 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
                     report.winner = list(outcome.get("winners") or [])
                     report.winning_side = outcome.get("winning_side")
                     report.leader_in_exile = list(outcome.get("leader_in_exile") or [])
+                    report.breakdown = list(outcome.get("breakdown") or [])
                     report.reason = outcome.get("reason")
                     report.final_state_hash = summary.get("state_hash")
                     break

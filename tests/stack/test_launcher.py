@@ -111,6 +111,8 @@ def test_launcher_once_plays_every_game_and_leaves_nothing_running(tmp_path):
         assert game["final_state_hash"] and game["reason"]
         assert len(game["final_scores"]) == 2
         assert [s["seat"] for s in game["seats"]] == [0, 1]
+    gnomes = tournaments["gnomes"]["games"][0]
+    assert [row["total"] for row in gnomes["breakdown"]] == gnomes["final_scores"]
     noggin = tournaments["noggin"]["games"][0]
     assert noggin["winning_side"] in ("noggin", "nogbad")
     # 9.0: when Nogbad takes the crown every player has lost; the top score only leads in exile

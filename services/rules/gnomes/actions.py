@@ -319,6 +319,11 @@ def do_pick(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     return [public("MushroomPicked", seat=seat, mushroom=move["mushroom"], place=state.players[seat].place, weeks=1)]
 
 
+def village_name(tile: str) -> str:
+    """A village tile's name (``D`` -> ``Descina``)."""
+    return next(v.name for v in content().tiles.villages if v.id == tile)
+
+
 def buyer(state: State, seat: int) -> tuple[str, str | None]:
     """``(who, gem source)`` where ``seat`` stands: a village (its tile, gems from it) or the
     tower (``tower``; the supply pays brown, or in variant J its own gems). Raises
@@ -343,8 +348,8 @@ def check_sell(state: State, seat: int, move: dict[str, Any]) -> None:
         raise IllegalMove(f"you carry no {m} mushroom")
     who, source = buyer(state, seat)
     if who != "tower" and m != KING and m not in geo.village_buys()[who]:
-        raise IllegalMove(f"{who} grows {m} mushrooms and does not buy them; a village buys the colours that do not "
-                          f"grow there (rulebook C.3)")
+        raise IllegalMove(f"{village_name(who)} grows {m} mushrooms and does not buy them; a village buys the "
+                          f"colours that do not grow there (rulebook C.3)")
     if source is None:
         pays = content().tiles.sorcerer_pays
         if gem != pays:
@@ -418,8 +423,9 @@ def check_buy(state: State, seat: int, move: dict[str, Any]) -> None:
     if nuggets > cost:
         raise IllegalMove(f"the {card} costs {cost}; paying {nuggets} nugget cards is more than that")
     if gem_value(state.players[seat].gems) < cost - nuggets:
-        raise IllegalMove(f"the {card} costs {cost} and you have gems worth {gem_value(state.players[seat].gems)} "
-                          f"and {nuggets} nugget card(s) towards it (rulebook C.4)")
+        held_nuggets = hand(state, seat).count("nugget")
+        raise IllegalMove(f"the {card} costs {cost}; your gems are worth {gem_value(state.players[seat].gems)} and "
+                          f"this move pays {nuggets} of your {held_nuggets} nugget card(s) (rulebook C.4)")
     check_item_gain(state, seat, card, move.get("return_map"))
 
 

@@ -37,8 +37,8 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
     if stage is None:
         raise IllegalMove(f"unknown move type {t!r}")
     if stage != state.stage:
-        raise IllegalMove(f"a {t} move is made {STAGE_WORDS[stage]}; now the game waits for "
-                          f"{'a ' + {'turns': 'turn', 'sleep': 'sleep', 'hand': 'discard'}[state.stage]}")
+        waits = {"turns": "a turn's moves", "sleep": "a sleep move", "hand": "a discard move"}[state.stage]
+        raise IllegalMove(f"the {t} move is made {STAGE_WORDS[stage]}; now the game waits for {waits}")
     if t == "end_turn":
         return
     if t == "sleep":

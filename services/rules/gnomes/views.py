@@ -48,6 +48,16 @@ def places(state: State) -> dict[str, dict[str, Any]]:
     return out
 
 
+def routes() -> dict[str, Any]:
+    """The board's routes for a client drawing or reading the map (C.1, G): ``land``, each
+    ``[a, b, icons]`` (the travel icons that cross it; ``black`` leads to the tower), and
+    ``water``, each ``[a, b, "river" | "lake"]``."""
+    land = sorted({(min(a, b), max(a, b), tuple(sorted(icons)))
+                   for a, nbrs in geo.land_routes().items() for b, icons in nbrs})
+    water = sorted({(min(a, b), max(a, b), kind) for a, nbrs in geo.water_routes().items() for b, kind in nbrs})
+    return {"land": [[a, b, list(icons)] for a, b, icons in land], "water": [list(w) for w in water]}
+
+
 def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: a spectator): see the module docstring. ``hand`` is the
     seat's own cards (``None`` for a spectator)."""
@@ -63,6 +73,7 @@ def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:
     out["season"] = content().calendar.season_at(state.calendar)
     out["timing_track"] = timing_track(state)
     out["places"] = places(state) if state.layout else {}
+    out["routes"] = routes()
     if state.stage == "sleep" and rounds.current(state) is not None:
         out["sleep_weeks"] = rounds.sleep_weeks(state, rounds.current(state))
     return out

@@ -33,3 +33,18 @@ def test_the_example_events_are_what_a_scout_and_a_move_send():
     arrange(state, seat, hand=["meadow"])
     moved = [e.to_json() for e in play(state, seat, {"type": "travel", "card": "meadow", "path": ["g1"]}, chance)]
     assert [scouted, moved] == lines
+
+
+def test_the_view_carries_the_map_a_client_needs():
+    """The view's ``routes`` list every board path with its terrain, the mountain's levels as
+    the icons that cross them, and the river sections and lake crossings (rulebook C.1, G)."""
+    from services.rules.gnomes.content import content
+
+    state, _ = new_game(2, seed="routes")
+    view = RULES.view(state, 0)
+    land = {(a, b): set(icons) for a, b, icons in view["routes"]["land"]}
+    for p in content().board.paths:
+        assert land[tuple(sorted((p.a, p.b)))] == {p.terrain}
+    assert land[("g1", "g2")] == {"meadow", "forest"} and land[("r1", "r2")] == {"mountain"}
+    water = {(a, b): kind for a, b, kind in view["routes"]["water"]}
+    assert water[("s05", "s08")] == "river" and water[("s14", "s19")] == "lake" and len(water) == 3 + 6
