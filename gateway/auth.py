@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from typing import Any
 
@@ -87,7 +88,7 @@ def seat_of(client: redis.Redis, game_id: str, token: str | None, required: bool
 
     Raises:
         ApiError 401: no token although ``required``, or a token this game never issued.
-        ApiError 403: the token belongs to another game.
+        ApiError 403: the token is a seat token of another game.
     """
     if token is None:
         if required:
@@ -95,10 +96,26 @@ def seat_of(client: redis.Redis, game_id: str, token: str | None, required: bool
                                                  '("Authorization: Bearer <token>")')
         return None
     prefix, dot, _ = token.partition(".")
-    if dot and prefix != game_id:
-        raise ApiError(403, "wrong_game", "this token holds a seat of another game")
     digest = token_hash(token)
+    if dot and prefix != game_id:
+        # 403 only for a seat token another game really issued; anything else is unknown here
+        if _GAME_ID.fullmatch(prefix) and _held_seat(client, prefix, digest) is not None:
+            raise ApiError(403, "wrong_game", "this token holds a seat of another game")
+        raise ApiError(401, "unknown_token", "this game issued no such seat token")
+    seat = _held_seat(client, game_id, digest)
+    if seat is None:
+        raise ApiError(401, "unknown_token", "this game issued no such seat token")
+    return seat
+
+
+_GAME_ID = re.compile(r"[0-9a-f]{1,64}")
+"""What a game id looks like (the Table makes 16 hex digits), before it is used in a key."""
+
+
+def _held_seat(client: redis.Redis, game_id: str, digest: str) -> int | None:
+    """The seat of ``game_id`` whose stored token hash is ``digest`` (constant-time compare), or None."""
+    found = None
     for seat, stored in client.hgetall(key(game_id, "seats")).items():
         if hmac.compare_digest(stored.decode() if isinstance(stored, bytes) else stored, digest):
-            return int(seat)
-    raise ApiError(401, "unknown_token", "this game issued no such seat token")
+            found = int(seat)
+    return found

@@ -8,15 +8,18 @@ of the wrong type or out of range). A body over ``MAX_CONTENT_LENGTH`` is a 413.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, TypeVar
 
 from flask import current_app, request
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import ApiError
 
 M = TypeVar("M", bound=BaseModel)
+SEAT_KEY = re.compile(r"0|[1-9][0-9]{0,2}")
+"""A seat in a JSON key: plain ASCII digits, no sign, no leading zeros (docs/API.md)."""
 
 
 class CreateGameBody(BaseModel):
@@ -33,6 +36,14 @@ class CreateGameBody(BaseModel):
     seed: str | None = Field(default=None, min_length=1, max_length=256)
     options: dict[str, Any] = Field(default_factory=dict)
     bots: dict[str, str | dict[str, str]] = Field(default_factory=dict, max_length=16)
+
+    @field_validator("bots")
+    @classmethod
+    def _seat_keys(cls, bots: dict[str, Any]) -> dict[str, Any]:
+        for k in bots:
+            if not SEAT_KEY.fullmatch(k):
+                raise ValueError(f"bots: seat {k!r} is not a seat number (plain digits, no sign, no leading zeros)")
+        return bots
 
 
 class MoveBody(BaseModel):

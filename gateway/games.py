@@ -18,7 +18,7 @@ from services.rules.core import GameConfig
 from .bodies import CreateGameBody, parse_body
 from .clients import get_redis, get_table
 from .errors import ApiError
-from .lookup import caller_seat, parse_index, public_summary, require_game
+from .lookup import caller_seat, check_claimed_seat, parse_index, public_summary, require_game
 
 bp = Blueprint("games", __name__)
 
@@ -45,7 +45,10 @@ def get_game(game_id: str):
 def get_view(game_id: str):
     """The player view of the token's seat, or the spectator view without a token."""
     require_game(game_id)
-    seat = caller_seat(game_id, required=False)
+    claimed = request.args.get("seat")
+    seat = caller_seat(game_id, required=claimed is not None)
+    if claimed is not None:
+        check_claimed_seat(parse_index(claimed, "seat"), seat)
     rules, state, version = get_table().state(game_id)
     return {
         "version": version,

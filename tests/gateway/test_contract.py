@@ -1,0 +1,46 @@
+"""The API contract of docs/API.md where a newcomer's trial found it loose: bot seats are
+plain seat numbers, ``?seat=`` on a view is checked like on legal moves, and a token that
+no game issued is unknown (401), not another game's (403)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def game(client):
+    created = client.post("/games", json={"game": "gnomes", "players": 2, "seed": "contract"}).get_json()
+    gid = created["game_id"]
+    tokens = [client.post(f"/games/{gid}/seats/{s}").get_json()["token"] for s in range(2)]
+    return gid, tokens
+
+
+@pytest.mark.parametrize("key", ["00", "01", "+1", "-1", " 1", "x"])
+def test_a_bot_seat_is_a_plain_seat_number(client, key):
+    r = client.post("/games", json={"game": "gnomes", "players": 2, "bots": {key: "random"}})
+    assert r.status_code == 400 and r.get_json()["error"] == "bad_request"
+    assert "seat" in r.get_json()["reason"]
+
+
+def test_a_view_checks_the_seat_it_names(client, game):
+    gid, tokens = game
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    assert client.get(f"/games/{gid}/view?seat=0", headers=auth).get_json()["seat"] == 0
+    r = client.get(f"/games/{gid}/view?seat=1", headers=auth)
+    assert r.status_code == 403 and r.get_json()["error"] == "wrong_seat"
+    r = client.get(f"/games/{gid}/view?seat=1")
+    assert r.status_code == 401 and r.get_json()["error"] == "missing_token"
+    assert client.get(f"/games/{gid}/view").get_json()["seat"] is None
+
+
+def test_a_token_no_game_issued_is_unknown_and_another_games_is_wrong_game(client, game):
+    gid, tokens = game
+    other = client.post("/games", json={"game": "gnomes", "players": 2}).get_json()["game_id"]
+    other_token = client.post(f"/games/{other}/seats/0").get_json()["token"]
+    for token, status, error in ((f"abc.{tokens[0].split('.', 1)[1]}", 401, "unknown_token"),
+                                 ("abc.def", 401, "unknown_token"), (other_token, 403, "wrong_game"),
+                                 (tokens[1], 200, None)):
+        r = client.get(f"/games/{gid}/legal-moves", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == status, (token, r.get_json())
+        if error:
+            assert r.get_json()["error"] == error
