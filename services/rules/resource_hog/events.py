@@ -1,0 +1,187 @@
+"""The events of a Resource Hog round, in the table's order (``resource-hog-actions-and-events.txt``,
+the rows of type Event): clear woodland, build, produce from mines, produce nobles, feed,
+population, starvation, preserve, spoil, fish growth, game growth. (Adjusting the trading
+board and the slaves draw on chance and belong to the deck domain.)
+
+Each function reads the state (never changes it) and returns the events of that step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.rules.core import Event, public
+
+from .content import content
+from .state import FOODS, FORTS, Land, State
+
+
+def clear_woodland(state: State) -> list[Event]:
+    """One forest square becomes a field per peasant allocated to clearing (table: clear woodland)."""
+    cleared = {a.id: min(a.work.get("clear", 0), a.forests) for a in state.lands.values() if a.work.get("clear")}
+    return [public("WoodlandCleared", cleared=cleared)] if cleared else []
+
+
+def _cost(name: str) -> Any:
+    return next(b for b in content().buildings.buildings if b.id == name)
+
+
+def build(state: State) -> list[Event]:
+    """Each worked building is built if it may stand there and its cost can be paid from the
+    owner's purse and the area's store; else it is abandoned (table: build; house rules,
+    ambiguity 14). A motte extends a manor, a castle a motte; a stone head takes a field."""
+    out: list[Event] = []
+    money = {p.seat: p.money for p in state.players}
+    for a in state.lands.values():
+        store = dict(a.store)
+        fields = a.fields
+        buildings = list(a.buildings)
+        for work in sorted(w for w in a.work if w.startswith("build:")):
+            name = work.split(":", 1)[1]
+            b = _cost(name)
+            why = _cannot_build(a, name, buildings, fields)
+            if why is None and money.get(a.owner, 0) < b.money:
+                why = f"the purse holds {money.get(a.owner, 0)} money, the {name} costs {b.money}"
+            if why is None and any(store.get(g, 0) < k for g, k in b.goods.items()):
+                why = f"the store lacks {b.goods}"
+            if why is not None or a.owner is None:
+                out.append(public("BuildAbandoned", area=a.id, building=name, reason=why or "the area has no owner"))
+                continue
+            money[a.owner] -= b.money
+            for g, k in b.goods.items():
+                store[g] -= k
+            if name == "stone_head":
+                fields -= 1
+            elif b.needs:
+                buildings.remove(b.needs)
+                buildings.append(name)
+            else:
+                buildings.append(name)
+            out.append(public("Built", seat=a.owner, area=a.id, building=name, money=b.money, goods=dict(b.goods)))
+    return out
+
+
+def _cannot_build(a: Land, name: str, buildings: list[str], fields: int) -> str | None:
+    """Why ``name`` cannot stand in ``a`` (None if it can)."""
+    land = next(x for x in content().map.lands if x.id == a.id)
+    b = _cost(name)
+    if b.where == "coast" and land.coast is None:
+        return "a harbour needs a coast"
+    if b.where == "ore" and not land.ore:
+        return "a mine needs ore"
+    if b.where == "field" and fields < 1:
+        return "a stone head takes a field and the area has none"
+    if b.needs and b.needs not in buildings:
+        return f"a {name} extends a {b.needs}"
+    if name in FORTS and b.needs is None and any(f in buildings for f in FORTS):
+        return "the area is fortified already"
+    if name in ("road", "harbour", "mine") and name in buildings:
+        return f"the area has a {name} already"
+    return None
+
+
+def produce_from_mines(state: State) -> list[Event]:
+    """The yield of every mine-working peasant goes to its area (table: produce from mines)."""
+    produced: dict[str, dict[str, int]] = {}
+    for a in state.lands.values():
+        for work, n in a.work.items():
+            if work.startswith("mine:") and "mine" in a.buildings:
+                good = work.split(":", 1)[1]
+                per = next(y[good] for y in content().buildings.mine_yields if good in y)
+                produced.setdefault(a.id, {})
+                produced[a.id][good] = produced[a.id].get(good, 0) + per * n
+    return [public("MinesProduced", produced=produced)] if produced else []
+
+
+def produce_nobles(state: State) -> list[Event]:
+    """One noble in each area where a peasant works in a manor, motte or castle, for one arms
+    and armour token; at most one an area (table: produce nobles)."""
+    areas = [a.id for a in state.lands.values()
+             if a.work.get("knight") and any(f in a.buildings for f in FORTS) and a.store["weapons"] >= 1]
+    return [public("NoblesProduced", areas=areas)] if areas else []
+
+
+def feed(state: State) -> list[Event]:
+    """Feed, population and starvation (table: feed, population increases, resolve
+    starvation): an area that produced two kinds of food gains one grain, three kinds two;
+    each noble and each peasant that did not produce food eats one, nobles first, fresh food
+    from the producers first (fish, meat, grain), then preserved food; a spare food grows one
+    peasant where one is allocated to population (house rule), once an area; the unfed die."""
+    eaten: dict[str, dict[str, int]] = {}
+    bonus: dict[str, dict[str, int]] = {}
+    grew: dict[str, str] = {}
+    lost: dict[str, dict[str, int]] = {}
+    for a in state.lands.values():
+        if a.owner is None:
+            continue
+        producers = sum(n for w, n in a.work.items() if w.startswith("fish:") or w in ("hunt", "toil"))
+        kinds = sum(1 for f in FOODS if a.fresh[f] > 0)
+        extra = {2: 1, 3: 2}.get(kinds, 0)
+        food = dict(a.fresh)
+        if extra:
+            bonus[a.id] = {"grain": extra}
+            food["grain"] += extra
+        food["preserved"] = a.store["preserved"]
+        took: dict[str, int] = {}
+
+        def eat() -> bool:
+            for f in (*FOODS, "preserved"):
+                if food[f] > 0:
+                    food[f] -= 1
+                    took[f] = took.get(f, 0) + 1
+                    return True
+            return False
+
+        unfed_nobles = sum(1 for _ in range(a.nobles) if not eat())
+        unfed_peasants = sum(1 for _ in range(max(0, a.peasants - producers)) if not eat())
+        if took:
+            eaten[a.id] = took
+        if a.work.get("population") and not unfed_nobles and not unfed_peasants:
+            spare = next((f for f in (*FOODS, "preserved") if food[f] > 0), None)
+            if spare is not None:
+                grew[a.id] = spare
+        if unfed_nobles or unfed_peasants:
+            lost[a.id] = {"nobles": unfed_nobles, "peasants": unfed_peasants}
+    out = [public("Fed", eaten=eaten, bonus=bonus)]
+    if grew:
+        out.append(public("PopulationGrew", grew=grew))
+    if lost:
+        out.append(public("Starved", lost=lost))
+    return out
+
+
+def preserve(state: State) -> list[Event]:
+    """Each fresh fish, meat or grain left, with one salt, becomes a preserved food (table:
+    produce preserved foods); then all fresh food left spoils (table: spoil)."""
+    made: dict[str, dict[str, int]] = {}
+    for a in state.lands.values():
+        salt = a.store["salt"]
+        here: dict[str, int] = {}
+        for f in FOODS:
+            k = min(a.fresh[f], salt)
+            if k:
+                here[f] = k
+                salt -= k
+        if here:
+            made[a.id] = here
+    return ([public("FoodPreserved", made=made)] if made else []) + [public("FreshFoodSpoiled")]
+
+
+def growth(n: int, cap: int) -> int:
+    """A pool of ``n`` after growth: +1 from 1, +2 from 5, +3 from 9, at most ``cap`` (table:
+    increase fish and game populations)."""
+    if n <= 0:
+        return n
+    return min(cap, n + (3 if n >= 9 else 2 if n >= 5 else 1))
+
+
+def grow(state: State) -> list[Event]:
+    """Fish in every water area and game in every land area grow (table)."""
+    waters = {w.id: w.max for w in content().map.waters}
+    fish = {w: growth(n, waters[w]) for w, n in sorted(state.fish.items())}
+    game = {a.id: growth(a.game, a.forests) for a in state.lands.values()}
+    return [public("FishGrew", fish=fish), public("GameGrew", game=game)]
+
+
+EVENT_STEPS = (clear_woodland, build, produce_from_mines, produce_nobles, feed, preserve, grow)
+"""The event steps in the table's order (the trading board follows in the deck domain)."""

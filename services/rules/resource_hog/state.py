@@ -1,0 +1,366 @@
+"""The state of a game of Resource Hog as plain data, and ``evolve`` (one event at a time).
+
+The design is ``docs/house-rules.md`` (Resource Hog): eight land areas round the Mere, two
+seas, a round of secret orders, three action steps and the events of the table. Every
+chance outcome (the mixing of the action tokens, dice) arrives in its own event, so a
+replay never needs the seed. What no client may see lives in ``State.secret`` alone: each
+seat's orders until all are given (the core's simultaneous decisions).
+
+All values are ints, strings, bools, lists and dicts (canonical JSON, no floats, no sets).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.rules.core import Event
+
+from .content import GOODS, content
+
+FOODS = ("fish", "meat", "grain")
+"""Fresh food: fish from fishing, meat (game) from hunting, grain from toiling (the table's
+feed event: three types of food)."""
+STORE = GOODS
+"""What an area's store holds: preserved food, salt and arms and armour (``weapons``); gold
+from a mine goes to the purse as money (house rule)."""
+WORK = ("fish", "hunt", "toil", "mine", "clear", "build", "population", "knight")
+"""What a peasant can be allocated to (the table's allocate rows and the house rules)."""
+FORTS = ("manor", "motte", "castle")
+"""The fortifications, each extending the one before (table: build)."""
+
+
+@dataclass(slots=True)
+class Land:
+    """One land area: its ``owner`` (the seat with pieces there, or None), ``peasants`` and
+    ``nobles`` of the owner, squares (``fields``, ``forests``, ``game`` tokens on them,
+    ``stone_heads``), ``buildings`` and its ``store``; during a round, ``moved`` peasants (not
+    to be allocated in that phase), ``work`` (allocations: ``"fish:<water>"``, ``"hunt"``,
+    ``"toil"``, ``"mine:<good>"``, ``"clear"``, ``"build:<building>"``, ``"population"``,
+    ``"knight"`` -> peasants), ``fresh`` food produced this round and ``invaders`` (nobles
+    another seat moved in this round, seat -> nobles)."""
+
+    id: str
+    owner: int | None = None
+    peasants: int = 0
+    nobles: int = 0
+    fields: int = 0
+    forests: int = 0
+    game: int = 0
+    stone_heads: int = 0
+    buildings: list[str] = field(default_factory=list)
+    store: dict[str, int] = field(default_factory=lambda: {g: 0 for g in STORE})
+    moved: int = 0
+    work: dict[str, int] = field(default_factory=dict)
+    fresh: dict[str, int] = field(default_factory=lambda: {f: 0 for f in FOODS})
+    invaders: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Player:
+    """One seat: its ``money`` (the purse) and whether it has given its ``ordered`` tokens."""
+
+    seat: int
+    money: int = 0
+    ordered: bool = False
+
+
+@dataclass(slots=True)
+class State:
+    """Everything on the table.
+
+    ``lands`` by id; ``fish`` per water area; ``board``: goods on the trading board per good;
+    ``slaves``: slaves left in the stack, ``slave_track`` and ``mercenary_track``: those on
+    offer; ``round`` (1-8); ``stage``: ``orders``, ``actions``, ``events`` or ``over``;
+    ``orders``: the revealed orders, seat -> three actions; ``step`` (0-2) and ``queue``:
+    the mixed ``[seat, action]`` of this step, ``turn`` its index; ``traded``: goods bought
+    or sold by the acting seat this trade phase (``"buy:salt"``); ``ended``/``final``;
+    ``secret``: ``orders`` given and not yet revealed.
+    """
+
+    config: dict[str, Any] = field(default_factory=dict)
+    players: list[Player] = field(default_factory=list)
+    lands: dict[str, Land] = field(default_factory=dict)
+    fish: dict[str, int] = field(default_factory=dict)
+    board: dict[str, int] = field(default_factory=dict)
+    slaves: int = 0
+    slave_track: int = 0
+    mercenary_track: int = 0
+    round: int = 0
+    stage: str = "setup"
+    orders: dict[str, list[str]] = field(default_factory=dict)
+    step: int = 0
+    queue: list[list[Any]] = field(default_factory=list)
+    turn: int = 0
+    traded: list[str] = field(default_factory=list)
+    draws: int = 0
+    ended: dict[str, Any] | None = None
+    final: dict[str, Any] | None = None
+    secret: dict[str, Any] = field(default_factory=dict)
+
+
+def copy_state(s: State) -> State:
+    """A deep copy of ``s``."""
+    return copy.deepcopy(s)
+
+
+def acting(state: State) -> tuple[int, str] | None:
+    """``(seat, action)`` being resolved now, or None."""
+    if state.stage == "actions" and state.turn < len(state.queue):
+        seat, action = state.queue[state.turn]
+        return seat, action
+    return None
+
+
+def owned(state: State, seat: int) -> list[str]:
+    """Land areas ``seat`` owns, in ring order."""
+    return [a for a in content().map.ring if state.lands[a].owner == seat]
+
+
+# -- set-up -----------------------------------------------------------------------------
+
+def setup(state: State, config: dict[str, Any]) -> None:
+    """The map, the starting lands and pieces, fish, the trading board at balance and the slave
+    stack (house rules, ambiguity 16)."""
+    c = content()
+    n = config["players"]
+    state.config = dict(config)
+    state.players = [Player(seat=i, money=c.setup.start.money) for i in range(n)]
+    state.lands = {x.id: Land(id=x.id, fields=x.fields, forests=x.forests, game=x.forests) for x in c.map.lands}
+    for seat, land in enumerate(c.map.starting_lands[str(n)]):
+        a = state.lands[land]
+        a.owner = seat
+        a.peasants = c.setup.start.peasants
+        a.nobles = c.setup.start.nobles
+        a.store["preserved"] = c.setup.start.preserved
+        a.store["weapons"] = c.setup.start.weapons
+    state.fish = {w.id: w.start for w in c.map.waters}
+    state.board = {g: c.trading.start for g in GOODS}
+    state.slaves = c.setup.components["slaves"]
+    state.secret = {"orders": {}}
+
+
+# -- evolve -----------------------------------------------------------------------------
+
+def _game_created(s: State, d: dict) -> None:
+    setup(s, d["config"])
+
+
+def _round_started(s: State, d: dict) -> None:
+    s.round = d["round"]
+    s.stage = "orders"
+    s.orders = {}
+    s.step = 0
+    s.queue = []
+    s.turn = 0
+    for p in s.players:
+        p.ordered = False
+    for a in s.lands.values():
+        a.moved = 0
+        a.work = {}
+        a.fresh = {f: 0 for f in FOODS}
+        a.invaders = {}
+
+
+def _orders_given(s: State, d: dict) -> None:
+    s.players[d["seat"]].ordered = True
+
+
+def _orders_chosen(s: State, d: dict) -> None:
+    s.secret["orders"][str(d["seat"])] = list(d["order"])
+
+
+def _orders_revealed(s: State, d: dict) -> None:
+    s.orders = {k: list(v) for k, v in d["orders"].items()}
+    s.secret["orders"] = {}
+    s.stage = "actions"
+
+
+def _tokens_mixed(s: State, d: dict) -> None:
+    s.step = d["step"]
+    s.queue = [list(x) for x in d["queue"]]
+    s.turn = 0
+    for a in s.lands.values():
+        a.moved = 0
+    s.traded = []
+
+
+def _action_done(s: State, d: dict) -> None:
+    s.turn += 1
+    s.traded = []
+    for a in s.lands.values():
+        a.moved = 0
+
+
+def _peasants_moved(s: State, d: dict) -> None:
+    src, dst = s.lands[d["from"]], s.lands[d["to"]]
+    n = d["count"]
+    src.peasants -= n
+    dst.peasants += n
+    dst.moved += n
+    if dst.owner is None:
+        dst.owner = d["seat"]
+    for g, k in d.get("goods", {}).items():
+        src.store[g] -= k
+        dst.store[g] += k
+    if src.peasants == 0 and src.nobles == 0:
+        src.owner = None
+
+
+def _peasant_allocated(s: State, d: dict) -> None:
+    a = s.lands[d["area"]]
+    a.work[d["work"]] = a.work.get(d["work"], 0) + 1
+    if d["work"].startswith("fish:"):
+        water = d["work"].split(":", 1)[1]
+        s.fish[water] -= 1
+        a.fresh["fish"] += 1 + d.get("harbour", 0)
+    elif d["work"] == "hunt":
+        a.game -= 1
+        a.fresh["meat"] += 1
+    elif d["work"] == "toil":
+        a.fresh["grain"] = a.work["toil"] // 2
+
+
+def _phase_ended(s: State, d: dict) -> None:
+    s.stage = "events"
+
+
+def _woodland_cleared(s: State, d: dict) -> None:
+    for area, n in d["cleared"].items():
+        a = s.lands[area]
+        a.forests -= n
+        a.game = min(a.game, a.forests)
+        a.fields += n
+
+
+def _built(s: State, d: dict) -> None:
+    a = s.lands[d["area"]]
+    b = d["building"]
+    s.players[d["seat"]].money -= d["money"]
+    for g, k in d.get("goods", {}).items():
+        a.store[g] -= k
+    if b in ("motte", "castle"):
+        a.buildings.remove({"motte": "manor", "castle": "motte"}[b])
+    if b == "stone_head":
+        a.fields -= 1
+        a.stone_heads += 1
+    else:
+        a.buildings.append(b)
+
+
+def _mines_produced(s: State, d: dict) -> None:
+    gold = content().setup.components["gold_value"]
+    for area, goods in sorted(d["produced"].items()):
+        a = s.lands[area]
+        for g, k in goods.items():
+            if g == "gold":  # gold tokens are money: into the owner's purse (house rule)
+                s.players[a.owner].money += gold * k
+            else:
+                a.store[g] += k
+
+
+def _nobles_produced(s: State, d: dict) -> None:
+    for area in d["areas"]:
+        a = s.lands[area]
+        a.nobles += 1
+        a.store["weapons"] -= 1
+
+
+def _fed(s: State, d: dict) -> None:
+    for area, eaten in d["eaten"].items():
+        a = s.lands[area]
+        for f in FOODS:
+            a.fresh[f] -= eaten.get(f, 0)
+        a.store["preserved"] -= eaten.get("preserved", 0)
+        for f, k in d["bonus"].get(area, {}).items():
+            a.fresh[f] += k
+
+
+def _population_grew(s: State, d: dict) -> None:
+    for area, food in d["grew"].items():
+        a = s.lands[area]
+        a.peasants += 1
+        if food == "preserved":
+            a.store["preserved"] -= 1
+        else:
+            a.fresh[food] -= 1
+
+
+def _starved(s: State, d: dict) -> None:
+    for area, lost in d["lost"].items():
+        a = s.lands[area]
+        a.nobles -= lost.get("nobles", 0)
+        a.peasants -= lost.get("peasants", 0)
+        if a.peasants == 0 and a.nobles == 0:
+            a.owner = None
+
+
+def _preserved(s: State, d: dict) -> None:
+    for area, made in d["made"].items():
+        a = s.lands[area]
+        for f, k in made.items():
+            a.fresh[f] -= k
+            a.store["salt"] -= k
+            a.store["preserved"] += k
+
+
+def _spoiled(s: State, d: dict) -> None:
+    for a in s.lands.values():
+        a.fresh = {f: 0 for f in FOODS}
+
+
+def _fish_grew(s: State, d: dict) -> None:
+    for w, n in d["fish"].items():
+        s.fish[w] = n
+
+
+def _game_grew(s: State, d: dict) -> None:
+    for area, n in d["game"].items():
+        s.lands[area].game = n
+
+
+def _game_ended(s: State, d: dict) -> None:
+    s.stage = "over"
+    s.ended = dict(d)
+
+
+_HANDLERS = {
+    "GameEnded": _game_ended,
+    "GameCreated": _game_created,
+    "RoundStarted": _round_started,
+    "OrdersGiven": _orders_given,
+    "OrdersChosen": _orders_chosen,
+    "OrdersRevealed": _orders_revealed,
+    "TokensMixed": _tokens_mixed,
+    "ActionDone": _action_done,
+    "PeasantsMoved": _peasants_moved,
+    "PeasantAllocated": _peasant_allocated,
+    "ActionsEnded": _phase_ended,
+    "WoodlandCleared": _woodland_cleared,
+    "Built": _built,
+    "BuildAbandoned": lambda s, d: None,
+    "MinesProduced": _mines_produced,
+    "NoblesProduced": _nobles_produced,
+    "Fed": _fed,
+    "PopulationGrew": _population_grew,
+    "Starved": _starved,
+    "FoodPreserved": _preserved,
+    "FreshFoodSpoiled": _spoiled,
+    "FishGrew": _fish_grew,
+    "GameGrew": _game_grew,
+}
+PRIVATE_EVENTS = frozenset({"OrdersChosen"})
+"""Events only their ``seat`` may see (its orders before they are revealed)."""
+CHANCE_EVENTS = frozenset({"TokensMixed"})
+"""Events that carry a chance outcome; their count labels the next draw."""
+
+
+def evolve(state: State, event: Event) -> None:
+    """Apply one event to ``state`` in place. Raises ValueError on an unknown event type."""
+    fn = _HANDLERS.get(event.type)
+    if fn is None:
+        raise ValueError(f"Resource Hog has no event {event.type!r}")
+    fn(state, event.data)
+    if event.type in CHANCE_EVENTS:
+        state.draws += 1

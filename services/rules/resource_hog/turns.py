@@ -1,0 +1,167 @@
+"""Decisions of a Resource Hog round so far: the secret orders and the peasants' action
+(``resource-hog-actions-and-events.txt``: move peasants, allocate peasants and its rows;
+house rules in ``docs/house-rules.md``, Resource Hog).
+
+Orders are simultaneous: every seat that has not ordered is to move, and each seat's order
+stays secret (``OrdersChosen`` goes to that seat only) until all are given. In the action
+steps one seat at a time resolves its action as a run of moves ending with ``done``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from itertools import permutations
+from typing import Any, Iterator
+
+from services.rules.core import Event, IllegalMove, public
+
+from .content import GOODS, content
+from .state import FORTS, State, acting
+
+ORDERS = [list(p) for p in permutations(("peasants", "nobles", "trade"))]
+"""The six orders of the three action tokens."""
+
+
+def to_move(state: State) -> list[int]:
+    """Seats whose decision it is: every seat still to order, or the acting seat."""
+    if state.stage == "orders":
+        return [p.seat for p in state.players if not p.ordered]
+    now = acting(state)
+    return [now[0]] if now else []
+
+
+def reachable(state: State, seat: int, start: str) -> list[str]:
+    """Land areas reachable from ``start`` over ``seat``'s own land, ring neighbours only
+    (table: move peasants, any distance on own land); ``start`` excluded."""
+    ring = content().map.ring
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        i = ring.index(todo.popleft())
+        for n in (ring[i - 1], ring[(i + 1) % len(ring)]):
+            if n not in seen and state.lands[n].owner == seat:
+                seen.add(n)
+                todo.append(n)
+    return [a for a in ring if a in seen and a != start]
+
+
+def free_peasants(state: State, area: str) -> int:
+    """Peasants of ``area`` neither moved this phase nor allocated this round."""
+    a = state.lands[area]
+    return a.peasants - a.moved - sum(a.work.values())
+
+
+def work_targets(state: State, area: str) -> list[str]:
+    """What a free peasant of ``area`` may be allocated to now (table: allocate rows; house rules)."""
+    a = state.lands[area]
+    land = next(x for x in content().map.lands if x.id == area)
+    out = []
+    for water in [content().map.lake, *([land.coast] if land.coast else [])]:
+        if state.fish[water] > 0:
+            out.append(f"fish:{water}")
+    if a.game - a.work.get("hunt", 0) > 0:
+        out.append("hunt")
+    if a.fields - a.work.get("toil", 0) > 0:
+        out.append("toil")
+    if "mine" in a.buildings:
+        out += [f"mine:{g}" for y in content().buildings.mine_yields for g in y]
+    if a.forests - a.work.get("clear", 0) > 0:
+        out.append("clear")
+    for b in content().buildings.buildings:
+        if not a.work.get(f"build:{b.id}"):
+            out.append(f"build:{b.id}")
+    if not a.work.get("population"):
+        out.append("population")
+    if any(f in a.buildings for f in FORTS) and not a.work.get("knight"):
+        out.append("knight")
+    return out
+
+
+def check(state: State, seat: int, move: dict[str, Any]) -> None:
+    """Raise IllegalMove unless ``move`` is legal for ``seat`` now."""
+    t = move["type"]
+    if state.stage == "orders":
+        if t != "orders":
+            raise IllegalMove("every seat first gives its orders: the three action tokens in a secret order")
+        if sorted(move["order"]) != ["nobles", "peasants", "trade"]:
+            raise IllegalMove("orders name each of peasants, nobles and trade once")
+        return
+    now = acting(state)
+    if now is None or now[0] != seat:
+        raise IllegalMove("it is not this seat's action")
+    action = now[1]
+    if t == "done":
+        return
+    if action != "peasants" or t not in ("move_peasants", "allocate"):
+        raise IllegalMove(f"a {t} move is not part of the {action} action")
+    if t == "move_peasants":
+        _check_move(state, seat, move)
+    else:
+        _check_allocate(state, seat, move)
+
+
+def _check_move(state: State, seat: int, move: dict[str, Any]) -> None:
+    src, dst, n = move["from"], move["to"], move["count"]
+    if src not in state.lands or state.lands[src].owner != seat:
+        raise IllegalMove(f"{src} is not your land")
+    if dst not in reachable(state, seat, src):
+        raise IllegalMove(f"peasants move over your own land only; {dst} cannot be reached from {src} "
+                          f"(table: move peasants)")
+    if not 1 <= n <= free_peasants(state, src):
+        raise IllegalMove(f"{src} has {free_peasants(state, src)} peasants free to move, not {n}")
+    goods = move.get("goods", {})
+    carry = content().setup.carry_per_peasant
+    if sum(goods.values()) > carry * n:
+        raise IllegalMove(f"{n} peasant(s) carry at most {carry * n} goods (table: move peasants)")
+    for g, k in goods.items():
+        if g not in GOODS or state.lands[src].store[g] < k:
+            raise IllegalMove(f"{src} has {state.lands[src].store.get(g, 0)} {g}, not {k}")
+
+
+def _check_allocate(state: State, seat: int, move: dict[str, Any]) -> None:
+    area, work = move["area"], move["work"]
+    if area not in state.lands or state.lands[area].owner != seat:
+        raise IllegalMove(f"{area} is not your land")
+    if free_peasants(state, area) < 1:
+        raise IllegalMove(f"{area} has no peasant free to work: peasants moved this phase cannot be allocated "
+                          f"(table: move peasants)")
+    if work not in work_targets(state, area):
+        raise IllegalMove(f"a peasant of {area} cannot work {work!r} now")
+
+
+def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
+    """Every move worth checking for ``seat`` now."""
+    if seat not in to_move(state):
+        return
+    if state.stage == "orders":
+        for order in ORDERS:
+            yield {"type": "orders", "order": order}
+        return
+    yield {"type": "done"}
+    if acting(state)[1] != "peasants":  # type: ignore[index]
+        return
+    for src in [a for a in content().map.ring if state.lands[a].owner == seat]:
+        if free_peasants(state, src) < 1:
+            continue
+        for dst in reachable(state, seat, src):
+            yield {"type": "move_peasants", "from": src, "to": dst, "count": 1}
+        for work in work_targets(state, src):
+            yield {"type": "allocate", "area": src, "work": work}
+
+
+def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
+    """The events of a checked peasants' move or ``done``."""
+    t = move["type"]
+    if t == "done":
+        return [public("ActionDone", seat=seat, action=acting(state)[1])]  # type: ignore[index]
+    if t == "move_peasants":
+        return [public("PeasantsMoved", seat=seat, **{"from": move["from"]}, to=move["to"], count=move["count"],
+                       goods=dict(move.get("goods", {})))]
+    data: dict[str, Any] = {"seat": seat, "area": move["area"], "work": move["work"]}
+    if move["work"] == f"fish:{_coast(move['area'])}" and "harbour" in state.lands[move["area"]].buildings:
+        data["harbour"] = 1  # sea fishing from a harbour: one more surplus from the bank (table: fish)
+    return [public("PeasantAllocated", **data)]
+
+
+def _coast(area: str) -> str | None:
+    return next(x.coast for x in content().map.lands if x.id == area)
