@@ -43,10 +43,8 @@ def _seed(*parts: Any) -> str:
 
 def game_setup(seed: str, index: int, game: str = "noggin") -> tuple[int, dict[str, bool], list[str]]:
     """Players, variants and bot kinds of game ``index`` of a batch (all from the seed)."""
-    if game == "gnomes":
-        from .batch_gnomes import game_setup as gnomes_setup
-
-        return gnomes_setup(seed, index)
+    if game in SPECS:
+        return SPECS[game]().game_setup(seed, index)
     from services.rules.noggin.rules import VARIANTS
 
     rng = random.Random(_seed(seed, index, "setup"))
@@ -59,10 +57,10 @@ def game_setup(seed: str, index: int, game: str = "noggin") -> tuple[int, dict[s
 def style(seed: str, game: str = "noggin") -> dict[str, float]:
     """A greedy seat's evaluation weights: each default weight times a factor of
     :data:`STYLE_FACTORS` drawn with ``seed``."""
-    from services.bots.greedy_bot import GNOMES_WEIGHTS, NOGGIN_WEIGHTS
+    from services.bots.greedy_bot import GNOMES_WEIGHTS, NOGGIN_WEIGHTS, RESOURCE_HOG_WEIGHTS
 
     rng = random.Random(seed)
-    weights = GNOMES_WEIGHTS if game == "gnomes" else NOGGIN_WEIGHTS
+    weights = {"gnomes": GNOMES_WEIGHTS, "resource_hog": RESOURCE_HOG_WEIGHTS}.get(game, NOGGIN_WEIGHTS)
     return {k: v * rng.choice(STYLE_FACTORS) for k, v in weights.items()}
 
 
@@ -108,18 +106,31 @@ def play_one(seed: str, index: int, game: str = "noggin") -> dict[str, Any]:
             count(events, counts)
         outcome = rules.outcome(state)
         out.update(moves=moves, counts=dict(counts), **({"crown": outcome["crown"]} if game == "noggin" else
-                                                         {"week": state.calendar}))
+                                                         {"week": state.calendar} if game == "gnomes" else
+                                                         {"reason": outcome["reason"]}))
     except Exception as exc:  # a failed game is reported with its seed, the batch goes on
         out.update(error=f"{type(exc).__name__}: {exc}", counts=dict(counts))
     return out
 
 
-def _counter(game: str) -> Any:
-    if game == "gnomes":
-        from .batch_gnomes import count_events as gnomes_count
+def _spec_gnomes() -> Any:
+    from . import batch_gnomes
 
-        return gnomes_count
-    return count_events
+    return batch_gnomes
+
+
+def _spec_resource_hog() -> Any:
+    from . import batch_resource_hog
+
+    return batch_resource_hog
+
+
+SPECS = {"gnomes": _spec_gnomes, "resource_hog": _spec_resource_hog}
+"""Games other than Noggin, each a module with ``game_setup``, ``count_events`` and ``expected``."""
+
+
+def _counter(game: str) -> Any:
+    return SPECS[game]().count_events if game in SPECS else count_events
 
 
 def count_audience(e: Any, kind: str, counts: Counter[str]) -> None:
@@ -170,10 +181,8 @@ def count_events(events: list[Any], counts: Counter[str]) -> None:
 
 def expected(game: str = "noggin") -> dict[str, list[str]]:
     """Every name the batch must see at least once, by category."""
-    if game == "gnomes":
-        from .batch_gnomes import expected as gnomes_expected
-
-        return gnomes_expected()
+    if game in SPECS:
+        return SPECS[game]().expected()
     from services.rules.noggin import content
     from services.rules.noggin.rules import VARIANTS
     from services.rules.noggin.state import ACTIONS
@@ -207,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     parser = argparse.ArgumentParser(description="a seeded batch of embedded bot games")
-    parser.add_argument("--game", default="noggin", choices=("noggin", "gnomes"))
+    parser.add_argument("--game", default="noggin", choices=("noggin", "gnomes", "resource_hog"))
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--workers", type=int, default=2)

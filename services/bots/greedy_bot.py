@@ -139,10 +139,41 @@ def gnomes_value(state: Any, seat: int, weights: dict[str, float] | None = None)
     return value
 
 
-EVALUATIONS: dict[str, Callable[..., float]] = {"noggin": noggin_value, "gnomes": gnomes_value}
+RESOURCE_HOG_WEIGHTS = {"food": 1.5, "hunger": 4.0, "work": 0.5, "building": 0.6, "goods": 0.5, "land": 2.0}
+"""How much :func:`resource_hog_value` weighs each thing beyond the wealth count (its defaults)."""
+
+
+def resource_hog_value(state: Any, seat: int, weights: dict[str, float] | None = None) -> float:
+    """How good ``state`` looks for ``seat`` in Resource Hog (docs/house-rules.md, Resource Hog):
+    its wealth now, plus food made and stored against mouths to feed (hunger weighs more
+    than plenty), peasants at work, buildings being worked, goods in store and land held."""
+    from services.rules.resource_hog.rules import wealth
+
+    from services.rules.resource_hog.content import content
+
+    w = RESOURCE_HOG_WEIGHTS if weights is None else {**RESOURCE_HOG_WEIGHTS, **weights}
+    content_wealth = content().setup.wealth
+    value = float(wealth(state)[seat]["total"])
+    for a in state.lands.values():
+        if a.owner != seat:
+            continue
+        producers = sum(n for k, n in a.work.items() if k.startswith("fish:") or k in ("hunt", "toil"))
+        mouths = a.nobles + max(0, a.peasants - producers)
+        food = sum(a.fresh.values()) + a.store["preserved"]
+        value += w["food"] * min(food, mouths) - w["hunger"] * max(0, mouths - food)
+        value += w["work"] * sum(a.work.values())
+        value += w["building"] * sum(content_wealth.get(k.split(":", 1)[1], 0) for k in a.work if k.startswith("build:"))
+        port = 1.5 if "harbour" in a.buildings else 1.0  # goods in a harbour area can be sold
+        value += w["goods"] * port * (a.store["salt"] + a.store["weapons"]) + w["land"]
+    return value
+
+
+EVALUATIONS: dict[str, Callable[..., float]] = {"noggin": noggin_value, "gnomes": gnomes_value,
+                                                "resource_hog": resource_hog_value}
 """Evaluation functions by game name."""
 ALWAYS_BY_GAME = {"noggin": ALWAYS, "gnomes": ("sell", "buy", "quest", "pick", "sleep", "discard", "pond_pipes",
-                                               "climb", "restock", "end_turn")}
+                                               "climb", "restock", "end_turn"),
+                  "resource_hog": ("orders", "done", "ransom", "buy", "sell", "ship", "move_nobles")}
 """Move kinds always evaluated, by game; the others are sampled (:data:`MAX_EVALUATED`)."""
 
 

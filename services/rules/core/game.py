@@ -309,5 +309,5 @@ def _load_builtin() -> None:
     _BUILTIN_LOADED = True
 
 
-BUILTIN_GAMES: tuple[str, ...] = ("services.rules.noggin", "services.rules.gnomes")
+BUILTIN_GAMES: tuple[str, ...] = ("services.rules.noggin", "services.rules.gnomes", "services.rules.resource_hog")
 """Modules of the games every Longhouse process offers."""

@@ -39,7 +39,7 @@ def build(state: State) -> list[Event]:
         for work in sorted(w for w in a.work if w.startswith("build:")):
             name = work.split(":", 1)[1]
             b = _cost(name)
-            why = _cannot_build(a, name, buildings, fields)
+            why = cannot_build(a, name, buildings, fields)
             if why is None and money.get(a.owner, 0) < b.money:
                 why = f"the purse holds {money.get(a.owner, 0)} money, the {name} costs {b.money}"
             if why is None and any(store.get(g, 0) < k for g, k in b.goods.items()):
@@ -61,7 +61,7 @@ def build(state: State) -> list[Event]:
     return out
 
 
-def _cannot_build(a: Land, name: str, buildings: list[str], fields: int) -> str | None:
+def cannot_build(a: Land, name: str, buildings: list[str], fields: int) -> str | None:
     """Why ``name`` cannot stand in ``a`` (None if it can)."""
     land = next(x for x in content().map.lands if x.id == a.id)
     b = _cost(name)

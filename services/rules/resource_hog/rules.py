@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from services.rules.core import Chance, Event, Op, Rules, public
-from services.rules.core.events import Event as _Event
+from pydantic import TypeAdapter, ValidationError
 
-from . import events, turns
+from services.rules.core import Chance, Event, MalformedMove, Op, Rules, public
+from services.rules.core.events import Event as _Event
+from services.rules.core.game import _first_errors
+
+from . import events, nobles, trade, turns
 from .content import content
-from .state import State, copy_state, evolve
+from .moves import Move
+from .state import State, acting, copy_state, evolve
 
 Handler = Callable[[State, dict[str, Any], Any], list[Event]]
 
@@ -43,7 +47,41 @@ def _next_round(state: State) -> list[Event]:
     return [public("RoundStarted", round=state.round + 1)]
 
 
+def wealth(state: State) -> list[dict[str, int]]:
+    """Each seat's wealth at the end (house rule, ambiguity 16): money, 5 a noble, 2 a peasant,
+    and the buildings of its land (road 1, harbour 3, mine 3, manor 5, motte 10, castle 20,
+    stone head 8); ``total`` the sum."""
+    w = content().setup.wealth
+    rows = []
+    for p in state.players:
+        lands = [a for a in state.lands.values() if a.owner == p.seat]
+        row = {"money": p.money, "nobles": w["noble"] * sum(a.nobles for a in lands),
+               "peasants": w["peasant"] * sum(a.peasants for a in lands),
+               "buildings": sum(w[b] for a in lands for b in a.buildings) + sum(w["stone_head"] * a.stone_heads
+                                                                               for a in lands)}
+        row["total"] = sum(row.values())
+        rows.append(row)
+    return rows
+
+
+def _final(state: State) -> list[Event]:
+    rows = wealth(state)
+    best = max((r["total"], r["money"]) for r in rows)
+    winners = [i for i, r in enumerate(rows) if (r["total"], r["money"]) == best]
+    return [public("FinalScored", scores=[r["total"] for r in rows], breakdown=rows, winners=winners)]
+
+
+def _settle_zero(state: State) -> list[Event]:
+    r = state.ransom
+    return nobles.ransom_events(state, r["loser"], {"type": "ransom", "pay": {}})
+
+
 OPERATIONS: dict[tuple[str, str], Handler] = {
+    ("deck", "fight"): lambda s, a, c: nobles.fight(s, c, s.fighting, a["area"]),
+    ("board", "settle_zero"): lambda s, a, c: _settle_zero(s),
+    ("board", "action_done"): lambda s, a, c: [public("ActionDone", seat=s.fighting, action="nobles")],
+    ("deck", "adjust_board"): lambda s, a, c: trade.adjust_board(s, c),
+    ("score", "final_scoring"): lambda s, a, c: _final(s),
     ("board", "start_round"): lambda s, a, c: _next_round(s),
     ("board", "orders"): lambda s, a, c: _orders(s, a["seat"], a["order"]),
     ("deck", "reveal"): lambda s, a, c: _reveal(s, c),
@@ -62,6 +100,22 @@ class ResourceHogRules(Rules):
     title = "Resource Hog"
     min_players = 2
     max_players = 4
+
+    _adapter: TypeAdapter | None = None
+
+    def move_model(self) -> TypeAdapter:
+        """A ``TypeAdapter`` of the discriminated union of every move shape (extra fields forbidden)."""
+        if ResourceHogRules._adapter is None:
+            ResourceHogRules._adapter = TypeAdapter(Move)
+        return ResourceHogRules._adapter
+
+    def parse_move(self, obj: Any) -> dict[str, Any]:
+        """Validate a move and return it normalised, ``from`` under its own name. Raises MalformedMove."""
+        try:
+            parsed = self.move_model().validate_python(obj)
+        except ValidationError as exc:
+            raise MalformedMove(_first_errors(exc)) from None
+        return parsed.model_dump(exclude_none=True, by_alias=True)
 
     def new_state(self) -> State:
         return State()
@@ -97,6 +151,13 @@ class ResourceHogRules(Rules):
         return fn(state, op.args, chance)
 
     def follow_up(self, state: State) -> list[Op]:
+        if state.ended is not None:
+            return [Op("score", "final_scoring")] if state.final is None else []
+        if state.ransom is not None:
+            return [Op("board", "settle_zero")] if state.ransom["margin"] == 0 else []
+        if state.fighting is not None:
+            due = nobles.battles_due(state, state.fighting)
+            return [Op("deck", "fight", {"area": due[0]})] if due else [Op("board", "action_done")]
         if state.stage == "orders" and state.players and all(p.ordered for p in state.players):
             return [Op("deck", "reveal")]
         if state.stage == "actions" and state.turn >= len(state.queue):
@@ -109,16 +170,56 @@ class ResourceHogRules(Rules):
     def phase_ops(self, state: State, phase: str) -> list[Op]:
         if phase != "events":
             raise ValueError(f"resource_hog has no phase {phase!r}")
-        return [*(Op("board", f"event:{fn.__name__}") for fn in events.EVENT_STEPS), Op("board", "next_round")]
+        return [*(Op("board", f"event:{fn.__name__}") for fn in events.EVENT_STEPS), Op("deck", "adjust_board"),
+                Op("board", "next_round")]
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The player view of ``seat`` (``None``: a spectator): the whole table without
+        ``secret``; ``my_orders``, the seat's own orders before they are revealed; who has
+        ordered is public (``players[].ordered``), what is not (house rule)."""
         from services.rules.core import to_plain
 
         out = to_plain(state)
         del out["secret"]
         out["seat"] = seat
+        out["to_move"] = self.to_move(state)
+        out["phase"] = self.pending_phase(state)
+        out["outcome"] = self.outcome(state)
+        out["acting"] = list(acting(state)) if acting(state) else None
         out["my_orders"] = state.secret.get("orders", {}).get(str(seat)) if seat is not None else None
         return out
 
+    def determinise(self, state: State, seat: int | None, seed: str) -> State:
+        """A copy in which the other seats' unrevealed orders are a sample (``seed``)."""
+        import random
+
+        out = copy_state(state)
+        rng = random.Random(f"{seed}:determinise")
+        given = dict(state.secret.get("orders", {}))
+        out.secret = {"orders": {k: (v if seat is not None and k == str(seat) else rng.choice(turns.ORDERS))
+                                 for k, v in given.items()}}
+        return out
+
+    def state_from_view(self, view: dict[str, Any], seed: str) -> State:
+        """A state rebuilt from a player view, other seats' unrevealed orders sampled."""
+        from dataclasses import fields
+
+        from .state import Land, Player
+
+        names = {f.name for f in fields(State)}
+        data = {k: v for k, v in view.items() if k in names and k != "secret"}
+        data["players"] = [Player(**p) for p in view["players"]]
+        data["lands"] = {k: Land(**v) for k, v in view["lands"].items()}
+        state = State(**data)
+        seat = view.get("seat")
+        orders = {str(p.seat): ["peasants", "nobles", "trade"] for p in state.players if p.ordered}
+        if seat is not None and view.get("my_orders"):
+            orders[str(seat)] = list(view["my_orders"])
+        state.secret = {"orders": orders}
+        return self.determinise(state, seat, seed)
+
     def outcome(self, state: State) -> dict[str, Any] | None:
-        return None
+        if state.final is None:
+            return None
+        return {"reason": "rounds", "scores": list(state.final["scores"]), "winners": list(state.final["winners"]),
+                "breakdown": state.final["breakdown"]}

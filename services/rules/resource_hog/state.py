@@ -75,7 +75,9 @@ class State:
     offer; ``round`` (1-8); ``stage``: ``orders``, ``actions``, ``events`` or ``over``;
     ``orders``: the revealed orders, seat -> three actions; ``step`` (0-2) and ``queue``:
     the mixed ``[seat, action]`` of this step, ``turn`` its index; ``traded``: goods bought
-    or sold by the acting seat this trade phase (``"buy:salt"``); ``ended``/``final``;
+    or sold by the acting seat this trade phase (``"buy:salt"``); ``fighting``: the seat whose
+    battles are being fought; ``ransom``: a battle's ransom awaiting its loser's choice
+    (``area``, ``attacker``, ``winner``, ``loser``, ``margin``); ``ended``/``final``;
     ``secret``: ``orders`` given and not yet revealed.
     """
 
@@ -94,6 +96,8 @@ class State:
     queue: list[list[Any]] = field(default_factory=list)
     turn: int = 0
     traded: list[str] = field(default_factory=list)
+    fighting: int | None = None
+    ransom: dict[str, Any] | None = None
     draws: int = 0
     ended: dict[str, Any] | None = None
     final: dict[str, Any] | None = None
@@ -188,6 +192,7 @@ def _tokens_mixed(s: State, d: dict) -> None:
 
 def _action_done(s: State, d: dict) -> None:
     s.turn += 1
+    s.fighting = None
     s.traded = []
     for a in s.lands.values():
         a.moved = 0
@@ -320,6 +325,113 @@ def _game_grew(s: State, d: dict) -> None:
         s.lands[area].game = n
 
 
+def _nobles_moved(s: State, d: dict) -> None:
+    src, dst = s.lands[d["from"]], s.lands[d["to"]]
+    seat, n = d["seat"], d["count"]
+    src.nobles -= n
+    s.players[seat].money -= d["fee"]
+    for g, k in d["goods"].items():
+        src.store[g] -= k
+        dst.store[g] += k
+    if d["invades"]:
+        dst.invaders[str(seat)] = dst.invaders.get(str(seat), 0) + n
+    else:
+        dst.owner = seat
+        dst.nobles += n
+    if src.peasants == 0 and src.nobles == 0:
+        src.owner = None
+
+
+def _fights_began(s: State, d: dict) -> None:
+    s.fighting = d["seat"]
+
+
+def _battle_fought(s: State, d: dict) -> None:
+    s.ransom = {"area": d["area"], "attacker": d["seat"], "winner": d["winner"], "loser": d["loser"],
+                "margin": d["margin"]}
+
+
+def _ransom_paid(s: State, d: dict) -> None:
+    from .nobles import RANSOM, retreat_to
+
+    area = s.lands[d["area"]]
+    loser, winner = s.players[d["loser"]], s.players[d["winner"]]
+    to = retreat_to(s, d["winner"], d["area"]) if d["winner"] != area.owner else d["area"]
+    for kind, units in d["pay"].items():
+        amount = units * RANSOM[kind]
+        if kind == "money":
+            loser.money -= amount
+            winner.money += amount
+        elif kind == "peasants":
+            area.peasants -= amount
+            if to is not None and to != d["area"]:
+                s.lands[to].peasants += amount
+        else:
+            area.store[kind] -= amount
+            if to is not None and to != d["area"]:
+                s.lands[to].store[kind] += amount
+
+
+def _battle_settled(s: State, d: dict) -> None:
+    area = s.lands[d["area"]]
+    invaders = area.invaders.pop(str(d["attacker"]), 0)
+    if d["takes"]:
+        if d["defenders_to"] is not None:
+            s.lands[d["defenders_to"]].nobles += area.nobles
+        area.owner = d["attacker"]
+        area.nobles = invaders
+    elif d["attackers_to"] is not None:
+        s.lands[d["attackers_to"]].nobles += invaders
+    if area.peasants == 0 and area.nobles == 0:
+        area.owner = None
+    s.ransom = None
+
+
+def _goods_shipped(s: State, d: dict) -> None:
+    s.players[d["seat"]].money -= d["fee"]
+    s.lands[d["from"]].store[d["good"]] -= d["count"]
+    s.lands[d["to"]].store[d["good"]] += d["count"]
+
+
+def _goods_bought(s: State, d: dict) -> None:
+    good, n = d["good"], d["count"]
+    s.players[d["seat"]].money -= d["money"]
+    land = s.lands[d["to"]]
+    if good == "slave":
+        s.slave_track -= n
+        land.peasants += n
+    elif good == "mercenary":
+        s.mercenary_track -= n
+        land.nobles += n
+    else:
+        s.board[good] = max(0, s.board[good] - n)
+        land.store[good] += n
+    s.traded.append(f"buy:{good}")
+
+
+def _goods_sold(s: State, d: dict) -> None:
+    from .trade import capacity
+
+    good, n = d["good"], d["count"]
+    s.players[d["seat"]].money += d["money"]
+    s.lands[d["from"]].store[good] -= n
+    s.board[good] = min(capacity(), s.board[good] + n)
+    s.traded.append(f"sell:{good}")
+
+
+def _board_adjusted(s: State, d: dict) -> None:
+    s.board = dict(d["board"])
+    if d["slave"]:
+        s.slaves -= 1
+        s.slave_track += 1
+    else:
+        s.mercenary_track += 1
+
+
+def _final_scored(s: State, d: dict) -> None:
+    s.final = dict(d)
+
+
 def _game_ended(s: State, d: dict) -> None:
     s.stage = "over"
     s.ended = dict(d)
@@ -327,6 +439,16 @@ def _game_ended(s: State, d: dict) -> None:
 
 _HANDLERS = {
     "GameEnded": _game_ended,
+    "FinalScored": _final_scored,
+    "NoblesMoved": _nobles_moved,
+    "FightsBegan": _fights_began,
+    "BattleFought": _battle_fought,
+    "RansomPaid": _ransom_paid,
+    "BattleSettled": _battle_settled,
+    "GoodsShipped": _goods_shipped,
+    "GoodsBought": _goods_bought,
+    "GoodsSold": _goods_sold,
+    "TradingBoardAdjusted": _board_adjusted,
     "GameCreated": _game_created,
     "RoundStarted": _round_started,
     "OrdersGiven": _orders_given,
@@ -352,8 +474,17 @@ _HANDLERS = {
 }
 PRIVATE_EVENTS = frozenset({"OrdersChosen"})
 """Events only their ``seat`` may see (its orders before they are revealed)."""
-CHANCE_EVENTS = frozenset({"TokensMixed"})
+CHANCE_EVENTS = frozenset({"TokensMixed", "BattleFought", "TradingBoardAdjusted"})
 """Events that carry a chance outcome; their count labels the next draw."""
+
+
+EVENT_TYPES = frozenset(_HANDLERS) - {"GameCreated"}
+"""Every event type Resource Hog emits after creation."""
+
+
+def visibility(event_type: str) -> str:
+    """``"private"`` or ``"public"``: who may see events of this type (none is sealed)."""
+    return "private" if event_type in PRIVATE_EVENTS else "public"
 
 
 def evolve(state: State, event: Event) -> None:

@@ -15,15 +15,24 @@ from typing import Any, Iterator
 
 from services.rules.core import Event, IllegalMove, public
 
+from . import events, nobles, trade
 from .content import GOODS, content
 from .state import FORTS, State, acting
 
 ORDERS = [list(p) for p in permutations(("peasants", "nobles", "trade"))]
 """The six orders of the three action tokens."""
+ACTION_MOVES = {"peasants": ("move_peasants", "allocate"), "nobles": ("move_nobles",),
+                "trade": ("buy", "sell", "ship")}
+"""The moves of each action besides ``done``."""
 
 
 def to_move(state: State) -> list[int]:
-    """Seats whose decision it is: every seat still to order, or the acting seat."""
+    """Seats whose decision it is: every seat still to order, a battle's loser choosing the
+    ransom, or the acting seat (none while its battles are fought)."""
+    if state.ransom is not None:
+        return [state.ransom["loser"]] if state.ransom["margin"] > 0 else []
+    if state.fighting is not None:
+        return []
     if state.stage == "orders":
         return [p.seat for p in state.players if not p.ordered]
     now = acting(state)
@@ -68,7 +77,7 @@ def work_targets(state: State, area: str) -> list[str]:
     if a.forests - a.work.get("clear", 0) > 0:
         out.append("clear")
     for b in content().buildings.buildings:
-        if not a.work.get(f"build:{b.id}"):
+        if not a.work.get(f"build:{b.id}") and events.cannot_build(a, b.id, a.buildings, a.fields) is None:
             out.append(f"build:{b.id}")
     if not a.work.get("population"):
         out.append("population")
@@ -86,18 +95,27 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
         if sorted(move["order"]) != ["nobles", "peasants", "trade"]:
             raise IllegalMove("orders name each of peasants, nobles and trade once")
         return
+    if state.ransom is not None:
+        if t != "ransom":
+            raise IllegalMove("the battle's loser first chooses how to pay the ransom (table: fight)")
+        nobles.check_ransom(state, seat, move)
+        return
     now = acting(state)
     if now is None or now[0] != seat:
         raise IllegalMove("it is not this seat's action")
     action = now[1]
     if t == "done":
         return
-    if action != "peasants" or t not in ("move_peasants", "allocate"):
+    if t not in ACTION_MOVES[action]:
         raise IllegalMove(f"a {t} move is not part of the {action} action")
     if t == "move_peasants":
         _check_move(state, seat, move)
-    else:
+    elif t == "allocate":
         _check_allocate(state, seat, move)
+    elif t == "move_nobles":
+        nobles.check_move(state, seat, move)
+    else:
+        trade.check(state, seat, move)
 
 
 def _check_move(state: State, seat: int, move: dict[str, Any]) -> None:
@@ -137,14 +155,44 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
         for order in ORDERS:
             yield {"type": "orders", "order": order}
         return
-    yield {"type": "done"}
-    if acting(state)[1] != "peasants":  # type: ignore[index]
+    if state.ransom is not None:
+        for pay in nobles.ransom_choices(state):
+            yield {"type": "ransom", "pay": pay}
         return
-    for src in [a for a in content().map.ring if state.lands[a].owner == seat]:
+    yield {"type": "done"}
+    action = acting(state)[1]  # type: ignore[index]
+    mine = [a for a in content().map.ring if state.lands[a].owner == seat]
+    if action == "nobles":
+        for src in mine:
+            if state.lands[src].nobles:
+                for dst in nobles.distances(state, seat, src):
+                    yield {"type": "move_nobles", "from": src, "to": dst, "count": state.lands[src].nobles,
+                           "goods": {}}
+                    if state.lands[src].nobles > 1:
+                        yield {"type": "move_nobles", "from": src, "to": dst, "count": 1, "goods": {}}
+        return
+    if action == "trade":
+        ports = trade.harbours(state, seat)
+        for good in GOODS:
+            for port in ports:
+                yield {"type": "buy", "good": good, "count": 1, "to": port}
+                if state.lands[port].store[good]:
+                    yield {"type": "sell", "good": good, "count": state.lands[port].store[good], "from": port}
+            for src in mine:
+                if state.lands[src].store[good]:
+                    for dst in mine:
+                        if dst != src:
+                            yield {"type": "ship", "good": good, "count": state.lands[src].store[good],
+                                   "from": src, "to": dst}
+        for port in ports[:1]:
+            yield {"type": "buy", "good": "slave", "count": 1, "to": port}
+            yield {"type": "buy", "good": "mercenary", "count": 1, "to": port}
+        return
+    for src in mine:
         if free_peasants(state, src) < 1:
             continue
         for dst in reachable(state, seat, src):
-            yield {"type": "move_peasants", "from": src, "to": dst, "count": 1}
+            yield {"type": "move_peasants", "from": src, "to": dst, "count": 1, "goods": {}}
         for work in work_targets(state, src):
             yield {"type": "allocate", "area": src, "work": work}
 
@@ -152,8 +200,16 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
 def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     """The events of a checked peasants' move or ``done``."""
     t = move["type"]
+    if t == "ransom":
+        return nobles.ransom_events(state, seat, move)
     if t == "done":
+        if acting(state)[1] == "nobles" and nobles.battles_due(state, seat):  # type: ignore[index]
+            return [public("FightsBegan", seat=seat, areas=nobles.battles_due(state, seat))]
         return [public("ActionDone", seat=seat, action=acting(state)[1])]  # type: ignore[index]
+    if t == "move_nobles":
+        return nobles.move_events(state, seat, move)
+    if t in ("buy", "sell", "ship"):
+        return trade.events_of(state, seat, move)
     if t == "move_peasants":
         return [public("PeasantsMoved", seat=seat, **{"from": move["from"]}, to=move["to"], count=move["count"],
                        goods=dict(move.get("goods", {})))]

@@ -37,7 +37,7 @@ def test_starting_lands_are_spread_round_the_ring(c):
         gaps = [(b - a) % 8 for a, b in zip(idx, idx[1:] + idx[:1])]
         assert min(gaps) >= 2, (n, lands)
     s = c.setup.start
-    assert (s.peasants, s.nobles, s.preserved, s.weapons, s.money) == (4, 1, 2, 1, 10)
+    assert (s.peasants, s.nobles, s.preserved, s.weapons, s.money) == (4, 1, 2, 2, 20)
     assert c.setup.rounds == 8
 
 

@@ -1,0 +1,59 @@
+"""The Resource Hog part of the bot batch (:mod:`.batch`): how games are set up and what each
+must show: every action (orders, each kind of peasant work, noble moves, fights and ransoms,
+buying, selling, shipping) and every event type (docs/house-rules.md, Resource Hog)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from typing import Any
+
+GREEDY_SHARE = 0.7
+"""Chance that a seat is played by the greedy bot (the others are random)."""
+
+
+def _seed(*parts: Any) -> str:
+    return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:16]
+
+
+def game_setup(seed: str, index: int) -> tuple[int, dict[str, bool], list[str]]:
+    """Players and bot kinds of game ``index`` (all from the seed); Resource Hog has no options."""
+    rng = random.Random(_seed(seed, index, "resource-hog-setup"))
+    players = rng.choice((2, 3, 4))
+    return players, {}, ["greedy" if rng.random() < GREEDY_SHARE else "random" for _ in range(players)]
+
+
+def count_events(events: list[Any], counts: Counter[str]) -> None:
+    """Add what ``events`` show occurred to ``counts`` (keys ``<category>:<name>``)."""
+    from services.rules.resource_hog.state import visibility
+
+    from .batch import count_audience
+
+    for e in events:
+        d, t = e.data, e.type
+        count_audience(e, visibility(t), counts)
+        if t == "PeasantAllocated":
+            counts[f"work:{d['work'].split(':', 1)[0]}"] += 1
+        elif t in ("GoodsBought", "GoodsSold", "GoodsShipped"):
+            counts[f"action:{t[5:].lower()}"] += 1
+        elif t == "PeasantsMoved":
+            counts["action:move_peasants"] += 1
+        elif t == "NoblesMoved":
+            counts["action:move_nobles"] += 1
+        elif t == "RansomPaid" and d["pay"]:
+            counts["action:ransom"] += 1
+        elif t == "Built":
+            counts[f"building:{d['building']}"] += 1
+
+
+def expected() -> dict[str, list[str]]:
+    """Every name the batch must see at least once, by category."""
+    from services.rules.resource_hog.state import EVENT_TYPES
+
+    return {
+        "action": ["move_peasants", "move_nobles", "ransom", "bought", "sold", "shipped"],
+        "work": ["fish", "hunt", "toil", "mine", "clear", "build", "population", "knight"],
+        "building": ["road", "harbour", "mine", "stone_head", "manor", "motte", "castle"],
+        "event": sorted(EVENT_TYPES),
+    }

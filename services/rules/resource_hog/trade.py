@@ -1,0 +1,136 @@
+"""The trade action of Resource Hog and the trading board (``resource-hog-actions-and-events.txt``,
+rows Buy, Sell and Adjust trading board; house rules for the board, ambiguity 15).
+
+A column of the board holds 0-10 goods in five rows of two slots, dearest at the bottom.
+Buying takes from the highest filled slot at its row's price, and the bottom row always has
+goods; selling fills the lowest free slot at its row's price, and the top row buys without
+limit, counting as two goods. Goods travel between areas for 1 money a border, free between
+two areas with roads. Per good a seat either buys or sells in one trade phase.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.rules.core import Event, IllegalMove, public
+
+from .content import GOODS, content
+from .state import State
+
+ROWS = 5
+
+
+def capacity() -> int:
+    """Goods a column holds below its unlimited top row counted as two (10)."""
+    return ROWS * content().trading.slots_per_row
+
+
+def buy_price(good: str, n: int) -> int:
+    """Price of one ``good`` bought from a column holding ``n`` (the bottom row when empty)."""
+    prices = content().trading.goods[good]
+    return prices[max(0, n - 1) // content().trading.slots_per_row]
+
+
+def sell_price(good: str, n: int) -> int:
+    """Price of one ``good`` sold into a column holding ``n`` (the top row when full)."""
+    prices = content().trading.goods[good]
+    return prices[min(ROWS - 1, n // content().trading.slots_per_row)]
+
+
+def harbours(state: State, seat: int) -> list[str]:
+    """The seat's land areas with a harbour."""
+    return [a for a in content().map.ring if state.lands[a].owner == seat and "harbour" in state.lands[a].buildings]
+
+
+def borders(a: str, b: str) -> int:
+    """Borders crossed on the shortest way round the ring from ``a`` to ``b``."""
+    ring = content().map.ring
+    d = abs(ring.index(a) - ring.index(b))
+    return min(d, len(ring) - d)
+
+
+def ship_fee(state: State, a: str, b: str) -> int:
+    """The fee for moving goods from ``a`` to ``b``: 1 money a border, none if both have roads (table: sell)."""
+    if "road" in state.lands[a].buildings and "road" in state.lands[b].buildings:
+        return 0
+    return borders(a, b)
+
+
+def check(state: State, seat: int, move: dict[str, Any]) -> None:
+    """``buy``, ``sell`` and ``ship`` (table: buy, sell)."""
+    t, good, n = move["type"], move["good"], move["count"]
+    purse = state.players[seat].money
+    if t == "ship":
+        src, dst = move["from"], move["to"]
+        if state.lands[src].owner != seat or dst not in state.lands:
+            raise IllegalMove(f"goods are shipped from your own land; {src} is not yours")
+        if good not in GOODS or state.lands[src].store[good] < n or n < 1:
+            raise IllegalMove(f"{src} has {state.lands[src].store.get(good, 0)} {good}, not {n}")
+        if purse < ship_fee(state, src, dst):
+            raise IllegalMove(f"shipping to {dst} costs {ship_fee(state, src, dst)} money (table: sell)")
+        return
+    other = "sell" if t == "buy" else "buy"
+    if f"{other}:{good}" in state.traded:
+        raise IllegalMove(f"you {other} {good} this trade phase and may not also {t} it (table: buy)")
+    if t == "buy":
+        if move["to"] not in harbours(state, seat):
+            raise IllegalMove("bought goods are placed in one of your harbour areas (table: buy)")
+        if good in ("slave", "mercenary"):
+            track = state.slave_track if good == "slave" else state.mercenary_track
+            if track < n:
+                raise IllegalMove(f"{track} {good}(s) on offer, not {n}")
+            price = n * (content().trading.slave_price if good == "slave" else content().trading.mercenary_price)
+        else:
+            price = cost_of(state, good, n)
+        if purse < price:
+            raise IllegalMove(f"{n} {good} cost {price} money; the purse holds {purse} (table: buy)")
+        return
+    src = move["from"]
+    if src not in harbours(state, seat):
+        raise IllegalMove("goods are sold from one of your harbour areas (table: sell)")
+    if good not in GOODS or state.lands[src].store[good] < n or n < 1:
+        raise IllegalMove(f"{src} has {state.lands[src].store.get(good, 0)} {good}, not {n}")
+
+
+def cost_of(state: State, good: str, n: int) -> int:
+    """What ``n`` of ``good`` bought one after the other cost."""
+    have, total = state.board[good], 0
+    for _ in range(n):
+        total += buy_price(good, have)
+        have = max(0, have - 1)
+    return total
+
+
+def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
+    """``GoodsShipped``, ``GoodsBought`` or ``GoodsSold`` with the money paid or gained."""
+    t, good, n = move["type"], move["good"], move["count"]
+    if t == "ship":
+        return [public("GoodsShipped", seat=seat, good=good, count=n, **{"from": move["from"]}, to=move["to"],
+                       fee=ship_fee(state, move["from"], move["to"]))]
+    if t == "buy":
+        if good in ("slave", "mercenary"):
+            price = n * (content().trading.slave_price if good == "slave" else content().trading.mercenary_price)
+        else:
+            price = cost_of(state, good, n)
+        return [public("GoodsBought", seat=seat, good=good, count=n, to=move["to"], money=price)]
+    have, gained = state.board[good], 0
+    for _ in range(n):
+        gained += sell_price(good, have)
+        have = min(capacity(), have + 1)
+    return [public("GoodsSold", seat=seat, good=good, count=n, **{"from": move["from"]}, money=gained)]
+
+
+def adjust_board(state: State, chance: Any) -> list[Event]:
+    """Adjust the trading board (table): each column one good toward balance, then a d6 moves
+    one column two goods (house rule table), then a slave to the track, or a mercenary once
+    the slaves are gone."""
+    t = content().trading
+    board = dict(state.board)
+    for g in GOODS:
+        if board[g] != t.balance:
+            board[g] += 1 if board[g] < t.balance else -1
+    roll = 1 + chance(f"resource_hog:d6:{state.draws}").below(6)
+    good, delta = t.d6[str(roll)]
+    board[good] = max(0, min(capacity(), board[good] + delta))
+    return [public("TradingBoardAdjusted", roll=roll, board=board, slave=state.slaves > 0)]
+
