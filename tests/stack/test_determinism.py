@@ -36,7 +36,8 @@ def _embedded_game():
 
 
 def _stack_game(stack, game="noggin", options=None, bot_prefix="bot", spy=None):
-    """Play one seeded game of ``game`` through the gateway with random bots posting over HTTP;
+    """Play one seeded game of ``game`` through the gateway with random bots posting over HTTP
+    (the first seat of ``to_move`` moves, as the embedded driver does);
     ``spy(client, game_id, tokens, seat)`` is called before each move. Returns ``(game_id,
     log, state hash, store)``."""
     bots = [RandomBot(f"{bot_prefix}-{s}") for s in range(PLAYERS)]
@@ -51,7 +52,7 @@ def _stack_game(stack, game="noggin", options=None, bot_prefix="bot", spy=None):
             if status["status"] == "phase":
                 client.wait(gid, after=status["version"], timeout=10)
                 continue
-            [seat] = status["to_move"]
+            seat = status["to_move"][0]  # several seats at once (sealed orders): one after another
             if spy is not None:
                 spy(client, gid, tokens, seat)
             assert bots[seat].play(client, gid, tokens[seat]) is not None

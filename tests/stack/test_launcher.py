@@ -93,8 +93,8 @@ def run_launcher(args: list[str], data_dir: Path, timeout: float = 600) -> subpr
 # -- the main job ----------------------------------------------------------------------
 
 def test_launcher_once_plays_every_game_and_leaves_nothing_running(tmp_path):
-    """The default main job plays a tournament of every built-in game (Noggin, then A Game of
-    Gnomes) through the stack, each game ended by its rules."""
+    """The default main job plays a tournament of every built-in game (A Game of Gnomes, Noggin,
+    Resource Hog) through the stack, each game ended by its rules."""
     report_path = tmp_path / "report.json"
     data_dir = tmp_path / "run"
     proc = run_launcher(["--once", "--games", "1", "--players", "2", "--seed", "3",
@@ -102,8 +102,8 @@ def test_launcher_once_plays_every_game_and_leaves_nothing_running(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(report_path.read_text())
     tournaments = {t["game"]: t for t in report["tournaments"]}
-    assert set(tournaments) == {"noggin", "gnomes"}
-    assert [g["game"] for g in report["games"]] == ["gnomes", "noggin"]
+    assert set(tournaments) == {"noggin", "gnomes", "resource_hog"}
+    assert [g["game"] for g in report["games"]] == ["gnomes", "noggin", "resource_hog"]
     for t in tournaments.values():
         assert t["players"] == 2 and t["seed"] == "3" and len(t["games"]) == 1
     for game in report["games"]:
