@@ -57,7 +57,11 @@ def game_setup(seed: str, index: int, game: str = "noggin") -> tuple[int, dict[s
 def style(seed: str, game: str = "noggin") -> dict[str, float]:
     """A greedy seat's evaluation weights: each default weight times a factor of
     :data:`STYLE_FACTORS` drawn with ``seed``."""
-    from services.bots.greedy_bot import GNOMES_WEIGHTS, NOGGIN_WEIGHTS, RESOURCE_HOG_WEIGHTS
+    from services.bots.greedy_bot import (
+        GNOMES_WEIGHTS,
+        NOGGIN_WEIGHTS,
+        RESOURCE_HOG_WEIGHTS,
+    )
 
     rng = random.Random(seed)
     weights = {"gnomes": GNOMES_WEIGHTS, "resource_hog": RESOURCE_HOG_WEIGHTS}.get(game, NOGGIN_WEIGHTS)

@@ -45,7 +45,8 @@ def noggin_value(state: Any, seat: int, weights: dict[str, float] | None = None)
     Nogs out on actions that will come home), plus Noggin's progress toward the crown
     (every player loses if Nogbad takes it), minus a great deal if he has lost it.
     ``weights`` override :data:`NOGGIN_WEIGHTS`."""
-    from services.rules.noggin import content, sagas as sagas_mod
+    from services.rules.noggin import content
+    from services.rules.noggin import sagas as sagas_mod
     from services.rules.noggin.scoring import final_breakdown
 
     w = NOGGIN_WEIGHTS if weights is None else {**NOGGIN_WEIGHTS, **weights}
@@ -147,9 +148,8 @@ def resource_hog_value(state: Any, seat: int, weights: dict[str, float] | None =
     """How good ``state`` looks for ``seat`` in Resource Hog (docs/house-rules.md, Resource Hog):
     its wealth now, plus food made and stored against mouths to feed (hunger weighs more
     than plenty), peasants at work, buildings being worked, goods in store and land held."""
-    from services.rules.resource_hog.rules import wealth
-
     from services.rules.resource_hog.content import content
+    from services.rules.resource_hog.rules import wealth
 
     w = RESOURCE_HOG_WEIGHTS if weights is None else {**RESOURCE_HOG_WEIGHTS, **weights}
     content_wealth = content().setup.wealth

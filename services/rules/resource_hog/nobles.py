@@ -94,7 +94,7 @@ def fight(state: State, chance: Any, seat: int, area: str) -> list[Event]:
     nobles left, less 1/2/3 for a losing defender's manor/motte/castle) is owed as ransom."""
     a = state.lands[area]
     rng: Chance = chance(f"resource_hog:fight:{state.draws}")
-    attackers, defenders = a.invaders[str(seat)], a.nobles
+    attackers, defenders = a.invaders[str(seat)], a.nobles - a.attacked  # attackers do not defend that round
     rolls: list[list[int]] = []
     side = "defender"
     while attackers and defenders:
@@ -155,14 +155,15 @@ def check_ransom(state: State, seat: int, move: dict[str, Any]) -> None:
 
 def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     """``RansomPaid``, then where the nobles go (house rule): the attacker's invaders go home
-    unless it won and the defender could not pay it all; then the defender's nobles leave and
-    the area, its peasants and goods pass to the attacker."""
+    unless it won and the defender could not pay it all or had no nobles there (house rule: the
+    area changes hands); then the defender's nobles leave and the area, its peasants and goods
+    pass to the attacker."""
     r = state.ransom
     pay = {k: v for k, v in move["pay"].items() if v}
     full = sum(pay.values()) >= r["margin"]
     out = [public("RansomPaid", loser=r["loser"], winner=r["winner"], area=r["area"], pay=pay, full=full)]
     attacker = r["attacker"]
-    takes = r["winner"] == attacker and not full
+    takes = r["winner"] == attacker and (not full or state.lands[r["area"]].nobles == 0)
     home = retreat_to(state, attacker, r["area"])
     out.append(public("BattleSettled", area=r["area"], attacker=attacker, takes=takes,
                       attackers_to=None if takes else home,

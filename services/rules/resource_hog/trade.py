@@ -75,6 +75,9 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
     if t == "buy":
         if move["to"] not in harbours(state, seat):
             raise IllegalMove("bought goods are placed in one of your harbour areas (table: buy)")
+        if good == "slave" and state.slaves == 0:
+            raise IllegalMove("the slave stack has run out: slaves are no longer bought or sold (table: adjust "
+                              "trading board)")
         if good in ("slave", "mercenary"):
             track = state.slave_track if good == "slave" else state.mercenary_track
             if track < n:

@@ -13,6 +13,8 @@ from services.rules.resource_hog import nobles
 from services.rules.resource_hog.rules import ResourceHogRules
 
 RULES = ResourceHogRules()
+START = ["L1", "L5"]
+"""The starting lands of seats 0 and 1 in a two-player game (house rule map)."""
 RING = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"]
 
 
@@ -191,11 +193,15 @@ def test_battles_are_fought_where_nobles_entered_enemy_land_only():
     state.players[enemy].money = 0
     for area in (_at(home, 1), _at(home, -1)):
         apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": area, "count": 1}, chance)
-    events_ = apply(RULES, state, seat, {"type": "done"}, _dice(4, 4, 4, 4, 1))
+    events_ = apply(RULES, state, seat, {"type": "done"}, _dice(4, 1))
     began = next(e for e in events_ if e.type == "FightsBegan")
     assert began.data["areas"] == [a for a in RING if a in (_at(home, 1), _at(home, -1))]
     fought = [e.data["area"] for e in events_ if e.type == "BattleFought"]
-    assert fought[0] == began.data["areas"][0]
+    while state.ransom is not None:
+        pay = next(nobles.ransom_choices(state))
+        events_ = apply(RULES, state, state.ransom["loser"], {"type": "ransom", "pay": pay}, _dice(4, 1))
+        fought += [e.data["area"] for e in events_ if e.type == "BattleFought"]
+    assert fought == began.data["areas"]
     # a seat that only moves into unowned land fights no battle
     state, chance = _game()
     seat = _to_nobles(state, chance)
@@ -233,14 +239,12 @@ def test_one_to_three_is_a_hit_that_captures_one_noble(face, hit):
 def test_the_battle_goes_on_until_one_side_has_no_nobles_and_the_rest_is_the_margin():
     """Fight row: throws continue until only one side has nobles; the winner's nobles left are
     the margin."""
-    # 3 attackers vs 2 defenders; four throws of misses, then the defenders capture one attacker
-    # (3), the attackers capture one defender (1), the defender misses, the attackers capture it
-    faces = [6, 6, 6, 6, 6, 5, 5, 5, 4, 4, 4, 4, 4, 4,  # misses only
-             3, 4, 1, 6, 6, 5, 2, 6]
-    state, data, _ = _battle(3, 2, faces)
-    assert data["rolls"] == [[6, 6], [6, 6, 6], [5, 5], [5, 4, 4], [4, 4], [4, 4, 3], [4, 1], [6, 6],
-                             [5], [2, 6]] or data["rolls"][0] == [6, 6]
-    assert len(data["rolls"]) >= 5  # never stops while both sides have nobles
+    # 3 attackers vs 2 defenders: four throws of misses, then the defenders capture one attacker,
+    # the attackers one defender, the last defender misses and the attackers capture it
+    faces = [6, 6, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 1, 6, 6, 2, 6]
+    state, data, script = _battle(3, 2, faces)
+    assert data["rolls"] == [[6, 6], [6, 6, 6], [5, 5], [5, 4, 4], [4, 3], [1, 6], [6], [2, 6]]
+    assert script.values == []  # every scripted die was needed: no stop while both sides had nobles
     assert data["winner"] == 0 and data["margin"] == 2
 
 
@@ -248,7 +252,7 @@ def test_the_battle_goes_on_until_one_side_has_no_nobles_and_the_rest_is_the_mar
 @pytest.mark.parametrize("attackers, defenders, faces, winner, margin", [
     (4, 1, [5, 1], 0, 4),           # the defender misses, one attacker hit takes its noble
     (1, 3, [1], 1, 3),              # the defender's first throw captures the lone attacker
-    (3, 3, [1, 2, 4, 1, 5, 6], 1, 2),  # defenders capture 2 attackers, one survivor captures 1
+    (3, 3, [1, 2, 4, 1, 1, 6], 1, 2),  # defenders capture 2, the survivor 1, defenders the last
 ])
 def test_margin_is_the_winners_nobles_left(attackers, defenders, faces, winner, margin):
     """Fight row: the number of the winner's nobles left standing is the winning margin."""
@@ -306,6 +310,7 @@ def test_the_loser_owes_ransom_each_unit_ten_money_two_salt_or_one_weapon_food_o
     _refused(state, d, {"type": "done"}, chance)  # the ransom comes first
     _refused(state, d, {"type": "ransom", "pay": {kind: 1}}, chance)  # 1 unit short of 2
     _refused(state, d, {"type": "ransom", "pay": {kind: 3}}, chance)  # more than the margin
+    at_home = state.lands[home].store[kind] if kind in land.store else None
     before = {"money": state.players[d].money, "peasants": land.peasants, **{g: land.store[g] for g in
                                                                           ("salt", "weapons", "preserved")}}
     won = state.players[a].money
@@ -319,7 +324,7 @@ def test_the_loser_owes_ransom_each_unit_ten_money_two_salt_or_one_weapon_food_o
     elif kind == "peasants":
         assert state.lands[home].peasants == 4 + 2  # the ransomed peasants serve the winner at home
     else:
-        assert state.lands[home].store[kind] >= 2 * amount
+        assert state.lands[home].store[kind] == at_home + 2 * amount  # to the winner's land next door
     assert state.ransom is None and land.owner == d  # paid in full: the defender keeps the area
 
 
@@ -341,7 +346,7 @@ def test_ransom_goods_come_from_the_area_of_conflict():
     """Fight row: goods and peasants paid as ransom must be in the area fought over, not elsewhere;
     money comes from the purse."""
     state, chance, a, d, home, target = _invasion(1, 1, 0, money=(20, 0))
-    elsewhere = _home(state, d)
+    elsewhere = START[d]
     state.lands[elsewhere].store.update({"salt": 6, "weapons": 3, "preserved": 3})
     state.lands[target].store["preserved"] = 1
     apply(RULES, state, a, {"type": "done"}, _dice(6, 1))
@@ -393,17 +398,18 @@ def test_captured_nobles_go_back_to_their_owners_after_the_battle():
     """Fight row: captured nobles are returned after the battle: the winning defender keeps all its
     nobles, and every attacking noble goes home, captured or not."""
     state, chance, a, d, home, target = _invasion(3, 3, 1, money=(30, 0))
-    # defenders capture 1 (3); attackers capture 2 (1, 2); defender captures 2 (1, 1); won by defender
-    events_ = apply(RULES, state, a, {"type": "done"}, _dice(3, 6, 6, 1, 2, 6, 1))
+    # defenders capture 1 (3); attackers capture 2 (1, 2); the last defender captures 1 (1), the
+    # last attacker misses (6), the defender captures it (1): the defender wins with 1 of 3 left
+    events_ = apply(RULES, state, a, {"type": "done"}, _dice(3, 6, 6, 1, 2, 1, 6, 1))
     fought = next(e for e in events_ if e.type == "BattleFought").data
-    assert fought["rolls"] == [[3, 6, 6], [1, 2], [6], [1]] and fought["winner"] == d
+    assert fought["rolls"] == [[3, 6, 6], [1, 2], [1], [6], [1]] and fought["winner"] == d
     assert fought["margin"] == 1
     apply(RULES, state, a, {"type": "ransom", "pay": {"money": 1}}, chance)
     assert state.lands[target].nobles == 3 and state.lands[target].owner == d
     assert state.lands[home].nobles == 3 and state.lands[target].invaders == {}
 
 
-@pytest.mark.rules("resource_hog:fight/attackers-not-defending")
+@pytest.mark.rules("resource_hog:fight/attackers-not-defending", "resource_hog:house rules/round-is-the-turn")
 def test_nobles_that_attacked_do_not_defend_their_home_that_round():
     """Fight row: nobles that attacked do not take part as defenders in the turn they attacked:
     moved out of their land, they are not counted among its defenders, and after their battle
@@ -517,12 +523,10 @@ def test_each_steps_tokens_are_mixed_by_chance_and_resolved_in_that_order():
     apply(RULES, state, 1, {"type": "done"}, chance)
     assert RULES.to_move(state) == [2]
     apply(RULES, state, 2, {"type": "done"}, chance)
-    events_ = apply(RULES, state, 0, {"type": "done"}, _dice(2, 1))  # j=1 then j=0: [a,b,c] -> [b,a,c]...
+    events_ = apply(RULES, state, 0, {"type": "done"}, _dice(2, 1))  # draws 1 then 0: [a, b, c] -> [c, a, b]
     mixed = next(e for e in events_ if e.type == "TokensMixed").data
-    assert mixed["step"] == 1
-    assert sorted(mixed["queue"]) == [[0, "nobles"], [1, "trade"], [2, "peasants"]]
-    assert mixed["queue"] == [[1, "trade"], [0, "nobles"], [2, "peasants"]]
-    assert [seat for seat, _ in state.queue] == RULES.to_move(state) + [0, 2]
+    assert mixed == {"step": 1, "queue": [[2, "peasants"], [0, "nobles"], [1, "trade"]]}  # the second tokens
+    assert state.queue == mixed["queue"] and RULES.to_move(state) == [2]
     # different seeds mix differently: the order really comes from chance
     queues = set()
     for seed in ("a", "b", "c", "d", "e", "f", "g", "h"):
@@ -531,3 +535,21 @@ def test_each_steps_tokens_are_mixed_by_chance_and_resolved_in_that_order():
             apply(RULES, s, seat, {"type": "orders", "order": orders[seat]}, c)
         queues.add(tuple(seat for seat, _ in s.queue))
     assert len(queues) > 1
+
+
+@pytest.mark.rules("resource_hog:house rules/invaders-carry-nothing")
+def test_invading_nobles_carry_no_goods():
+    """House rule: goods go with nobles over own land and into unowned land, never into an enemy's."""
+    from services.rules.resource_hog.nobles import check_move
+
+    state, _ = _game(2)
+    home = next(a for a, x in state.lands.items() if x.owner == 0)
+    ring = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"]
+    nxt = ring[(ring.index(home) + 1) % 8]
+    state.lands[home].store["salt"] = 2
+    state.lands[nxt].owner, state.lands[nxt].peasants = 1, 1
+    with pytest.raises(IllegalMove, match="carry no goods"):
+        check_move(state, 0, {"type": "move_nobles", "from": home, "to": nxt, "count": 1, "goods": {"salt": 1}})
+    check_move(state, 0, {"type": "move_nobles", "from": home, "to": nxt, "count": 1, "goods": {}})
+    state.lands[nxt].owner, state.lands[nxt].peasants = None, 0
+    check_move(state, 0, {"type": "move_nobles", "from": home, "to": nxt, "count": 1, "goods": {"salt": 1}})
