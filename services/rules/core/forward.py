@@ -22,6 +22,15 @@ def chance_from(seed: str) -> ChanceFactory:
     return lambda label: Chance(seed, label)
 
 
+def start(rules: Rules, config: Any, chance: ChanceFactory) -> tuple[Any, list[Event]]:
+    """A new game of ``config`` (a ``GameConfig``) set up on the forward model: returns the state
+    and its events (``GameCreated`` and the set-up's)."""
+    state = rules.new_state()
+    created = rules.created_event(config)
+    rules.evolve(state, created)
+    return state, [created, *resolve(rules, state, rules.setup_ops(config), chance)]
+
+
 def resolve(rules: Rules, state: Any, ops: list[Op], chance: ChanceFactory) -> list[Event]:
     """Run ``ops`` and then every follow-up on ``state`` in place; return the events."""
     out: list[Event] = []

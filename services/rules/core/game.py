@@ -150,7 +150,8 @@ class Rules(ABC):
             parsed = model.validate_python(obj)
         except ValidationError as exc:
             raise MalformedMove(_first_errors(exc)) from None
-        return parsed.model_dump(exclude_none=True) if hasattr(parsed, "model_dump") else parsed
+        # by alias: a field named ``from_`` in Python is ``from`` in the move
+        return parsed.model_dump(exclude_none=True, by_alias=True) if hasattr(parsed, "model_dump") else parsed
 
     def move_model(self) -> Any:
         """A pydantic ``TypeAdapter`` for this game's moves, or ``None`` for a loose check."""

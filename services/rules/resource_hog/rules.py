@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
-from services.rules.core import Chance, Event, MalformedMove, Op, Rules, public
+from services.rules.core import Chance, Event, Op, Rules, public
 from services.rules.core.events import Event as _Event
-from services.rules.core.game import _first_errors
 
 from . import events, nobles, trade, turns
 from .content import content
@@ -108,14 +107,6 @@ class ResourceHogRules(Rules):
         if ResourceHogRules._adapter is None:
             ResourceHogRules._adapter = TypeAdapter(Move)
         return ResourceHogRules._adapter
-
-    def parse_move(self, obj: Any) -> dict[str, Any]:
-        """Validate a move and return it normalised, ``from`` under its own name. Raises MalformedMove."""
-        try:
-            parsed = self.move_model().validate_python(obj)
-        except ValidationError as exc:
-            raise MalformedMove(_first_errors(exc)) from None
-        return parsed.model_dump(exclude_none=True, by_alias=True)
 
     def new_state(self) -> State:
         return State()

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.rules.core import GameConfig, IllegalMove, state_hash
-from services.rules.core.forward import apply, chance_from, resolve
+from services.rules.core import IllegalMove, state_hash
+from services.rules.core.forward import apply
 from services.rules.resource_hog import nobles
 from services.rules.resource_hog.rules import ResourceHogRules
+
+from .helpers import new_game
 
 RULES = ResourceHogRules()
 START = ["L1", "L5"]
@@ -48,12 +50,7 @@ def _dice(*faces):
 
 
 def _game(players: int = 2, seed: str = "rh-nobles"):
-    config = GameConfig(game="resource_hog", players=players)
-    state = RULES.new_state()
-    RULES.evolve(state, RULES.created_event(config))
-    chance = chance_from(seed)
-    resolve(RULES, state, RULES.setup_ops(config), chance)
-    return state, chance
+    return new_game(players, seed)
 
 
 def _to_nobles(state, chance):

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from services.rules.core import GameConfig, IllegalMove, state_hash
-from services.rules.core.forward import apply, apply_phase, chance_from, resolve
+from services.rules.core import IllegalMove, state_hash
+from services.rules.core.forward import apply, apply_phase
 from services.rules.resource_hog.rules import ResourceHogRules
+
+from .helpers import new_game
 
 RULES = ResourceHogRules()
 RING = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"]
@@ -22,12 +24,7 @@ COAST = {a: ("west_sea" if RING.index(a) < 4 else "east_sea") for a in RING}
 # -- helpers -------------------------------------------------------------------------------
 
 def _game(players: int = 2, seed: str = "rh-peasants"):
-    config = GameConfig(game="resource_hog", players=players)
-    state = RULES.new_state()
-    RULES.evolve(state, RULES.created_event(config))
-    chance = chance_from(seed)
-    resolve(RULES, state, RULES.setup_ops(config), chance)
-    return state, chance
+    return new_game(players, seed)
 
 
 def _peasants_turn(players: int = 2):

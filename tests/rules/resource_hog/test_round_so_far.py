@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from services.rules.core import GameConfig, IllegalMove
-from services.rules.core.forward import apply, apply_phase, chance_from, resolve
+from services.rules.core import IllegalMove
+from services.rules.core.forward import apply, apply_phase
 from services.rules.resource_hog import events
 from services.rules.resource_hog.rules import ResourceHogRules
+
+from .helpers import new_game
 
 RULES = ResourceHogRules()
 
 
 def _game(players: int = 2, seed: str = "rh"):
-    config = GameConfig(game="resource_hog", players=players)
-    state = RULES.new_state()
-    RULES.evolve(state, RULES.created_event(config))
-    chance = chance_from(seed)
-    resolve(RULES, state, RULES.setup_ops(config), chance)
-    return state, chance
+    return new_game(players, seed)
 
 
 def _to_peasants(state, chance):

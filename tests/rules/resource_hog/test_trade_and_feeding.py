@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.rules.core import GameConfig, IllegalMove, Op, state_hash
-from services.rules.core.forward import apply, apply_phase, chance_from, resolve
+from services.rules.core import IllegalMove, Op, state_hash
+from services.rules.core.forward import apply, apply_phase
 from services.rules.resource_hog import events, trade, turns
 from services.rules.resource_hog.rules import ResourceHogRules, wealth
+
+from .helpers import new_game
 
 RULES = ResourceHogRules()
 PRICES = {"preserved": [6, 5, 4, 3, 2], "salt": [5, 4, 3, 2, 1], "weapons": [12, 10, 8, 6, 4]}
@@ -19,12 +21,7 @@ PRICES = {"preserved": [6, 5, 4, 3, 2], "salt": [5, 4, 3, 2, 1], "weapons": [12,
 
 
 def _game(players: int = 2, seed: str = "rh-trade"):
-    config = GameConfig(game="resource_hog", players=players)
-    state = RULES.new_state()
-    RULES.evolve(state, RULES.created_event(config))
-    chance = chance_from(seed)
-    resolve(RULES, state, RULES.setup_ops(config), chance)
-    return state, chance
+    return new_game(players, seed)
 
 
 def _home(state, seat: int) -> str:
