@@ -202,6 +202,17 @@ class Rules(ABC):
         raise ValueError(f"{self.name} has no phase {phase!r}")
 
     # -- views --------------------------------------------------------------------
+    def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The start of every game's player view: the state as plain data without its ``secret``
+        part, and ``seat``, ``to_move``, ``phase`` and ``outcome``."""
+        from .canonical import to_plain
+
+        out = to_plain(state)
+        out.pop("secret", None)
+        out.update(seat=seat, to_move=self.to_move(state), phase=self.pending_phase(state),
+                   outcome=self.outcome(state))
+        return out
+
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """The player view of ``seat`` (public state plus its own secrets); ``None`` = spectator."""

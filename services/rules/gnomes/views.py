@@ -17,7 +17,6 @@ import random
 from dataclasses import fields
 from typing import Any
 
-from services.rules.core import to_plain
 
 from . import geo, rounds, turns
 from .content import content
@@ -61,12 +60,7 @@ def routes() -> dict[str, Any]:
 def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: a spectator): see the module docstring. ``hand`` is the
     seat's own cards (``None`` for a spectator)."""
-    out = to_plain(state)
-    del out["secret"]
-    out["seat"] = seat
-    out["to_move"] = rules.to_move(state)
-    out["phase"] = rules.pending_phase(state)
-    out["outcome"] = rules.outcome(state)
+    out = rules.table_view(state, seat)
     out["pending"] = turns.pending(state)
     out["hand"] = list(state.secret["hands"][seat]) if seat is not None and 0 <= seat < len(state.players) \
         and state.secret else None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.rules.core import to_plain
 
 from . import board, content, market, sagas, turns
 from .content import BASIC
@@ -126,12 +125,7 @@ def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:
     seat's own Friend or Foe card (null for others and spectators). A Reserve card on a
     Saga shows its resource side only (6.4); undrawn piles show counts only.
     """
-    out = to_plain(state)
-    del out["secret"]
-    out["to_move"] = rules.to_move(state)
-    out["seat"] = seat
-    out["phase"] = rules.pending_phase(state)
-    out["outcome"] = rules.outcome(state)
+    out = rules.table_view(state, seat)
     out["pending"] = turns.pending(state) if state.markers else None
     out.update(extras(state))
     out.update(_cards(state))

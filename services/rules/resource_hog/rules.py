@@ -168,14 +168,7 @@ class ResourceHogRules(Rules):
         """The player view of ``seat`` (``None``: a spectator): the whole table without
         ``secret``; ``my_orders``, the seat's own orders before they are revealed; who has
         ordered is public (``players[].ordered``), what is not (house rule)."""
-        from services.rules.core import to_plain
-
-        out = to_plain(state)
-        del out["secret"]
-        out["seat"] = seat
-        out["to_move"] = self.to_move(state)
-        out["phase"] = self.pending_phase(state)
-        out["outcome"] = self.outcome(state)
+        out = self.table_view(state, seat)
         out["acting"] = list(acting(state)) if acting(state) else None
         out["my_orders"] = state.secret.get("orders", {}).get(str(seat)) if seat is not None else None
         return out
