@@ -153,6 +153,7 @@ def resource_hog_value(state: Any, seat: int, weights: dict[str, float] | None =
 
     w = RESOURCE_HOG_WEIGHTS if weights is None else {**RESOURCE_HOG_WEIGHTS, **weights}
     content_wealth = content().setup.wealth
+    costs = {b.id: b.money for b in content().buildings.buildings}
     value = float(wealth(state)[seat]["total"])
     for a in state.lands.values():
         if a.owner != seat:
@@ -162,7 +163,13 @@ def resource_hog_value(state: Any, seat: int, weights: dict[str, float] | None =
         food = sum(a.fresh.values()) + a.store["preserved"]
         value += w["food"] * min(food, mouths) - w["hunger"] * max(0, mouths - food)
         value += w["work"] * sum(a.work.values())
-        value += w["building"] * sum(content_wealth.get(k.split(":", 1)[1], 0) for k in a.work if k.startswith("build:"))
+        purse = state.players[seat].money
+        for k in a.work:
+            if k.startswith("build:"):  # only a building the purse can pay for is worth a peasant
+                name = k.split(":", 1)[1]
+                cost = costs[name]
+                value += w["building"] * content_wealth[name] if purse >= cost else -w["work"]
+                purse -= cost
         port = 1.5 if "harbour" in a.buildings else 1.0  # goods in a harbour area can be sold
         value += w["goods"] * port * (a.store["salt"] + a.store["weapons"]) + w["land"]
     return value

@@ -58,8 +58,9 @@ def check_move(state: State, seat: int, move: dict[str, Any]) -> None:
     if dist is None:
         raise IllegalMove(f"nobles go over your own land and at most one border beyond it; not to {dst} "
                           f"(table: move nobles)")
-    if not 1 <= n <= a.nobles:
-        raise IllegalMove(f"{src} has {a.nobles} nobles, not {n}")
+    if not 1 <= n <= a.nobles - a.nobles_moved:
+        raise IllegalMove(f"{src} has {a.nobles - a.nobles_moved} nobles that have not moved in this action, "
+                          f"not {n}: a noble moves once an action (table: move nobles)")
     goods = move.get("goods", {})
     for g, k in goods.items():
         if g not in GOODS or a.store[g] < k:
@@ -172,9 +173,12 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
 
 
 def retreat_to(state: State, seat: int, area: str) -> str | None:
-    """Where ``seat``'s nobles go from ``area``: the first of its own lands next to it in ring
-    order, else None (they are lost, house rule)."""
-    for n in ring_neighbours(area):
-        if state.lands[n].owner == seat:
-            return n
+    """Where ``seat``'s nobles (and a ransom it wins) go from ``area``: its own land nearest
+    round the ring, the earlier in ring order on a tie; None if it has no land (house rule)."""
+    ring = content().map.ring
+    i = ring.index(area)
+    for d in range(1, len(ring) // 2 + 1):
+        for n in (ring[(i - d) % len(ring)], ring[(i + d) % len(ring)]):
+            if state.lands[n].owner == seat and n != area:
+                return n
     return None

@@ -1,7 +1,7 @@
-"""The Resource Hog ``Rules`` so far: set-up, the secret orders, the mixing of the action
-tokens, the peasants' action and the round's events on the phase worker. The nobles' action
-(moves and fights) and the trade action are still to come: in them a seat can only say
-``done``, and the trading board does not move yet. The game is therefore not registered.
+"""The Resource Hog ``Rules``: set-up, the secret orders, the mixing of the action tokens,
+the three actions (peasants, nobles with their fights, trade), the round's events on the
+phase worker (the phase ``events``) and the wealth count after the last round
+(``resource-hog-actions-and-events.txt``; house rules in ``docs/house-rules.md``).
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ def _next_round(state: State) -> list[Event]:
 
 def wealth(state: State) -> list[dict[str, int]]:
     """Each seat's wealth at the end (house rule, ambiguity 16): money, 5 a noble, 2 a peasant,
-    and the buildings of its land (road 1, harbour 3, mine 3, manor 5, motte 10, castle 20,
-    stone head 8); ``total`` the sum."""
+    and the buildings of its land (road 1, harbour 3, mine 3, manor 5, motte 12, castle 25,
+    stone head 4); ``total`` the sum."""
     w = content().setup.wealth
     rows = []
     for p in state.players:
@@ -93,7 +93,8 @@ OPERATIONS: dict[tuple[str, str], Handler] = {
 
 
 class ResourceHogRules(Rules):
-    """Resource Hog for 2-4 players, as far as it is built (see the module docstring)."""
+    """Resource Hog for 2-4 players (see the module docstring). Stateless: the state is a
+    :class:`.state.State`, moves are the models of :mod:`.moves`."""
 
     name = "resource_hog"
     title = "Resource Hog"

@@ -56,6 +56,7 @@ class Land:
     fresh: dict[str, int] = field(default_factory=lambda: {f: 0 for f in FOODS})
     invaders: dict[str, int] = field(default_factory=dict)
     attacked: int = 0
+    nobles_moved: int = 0
 
 
 @dataclass(slots=True)
@@ -107,7 +108,7 @@ class State:
 
 def _copy_land(a: Land) -> Land:
     return Land(a.id, a.owner, a.peasants, a.nobles, a.fields, a.forests, a.game, a.stone_heads, list(a.buildings),
-                dict(a.store), a.moved, dict(a.work), dict(a.fresh), dict(a.invaders), a.attacked)
+                dict(a.store), a.moved, dict(a.work), dict(a.fresh), dict(a.invaders), a.attacked, a.nobles_moved)
 
 
 def copy_state(s: State) -> State:
@@ -203,6 +204,7 @@ def _tokens_mixed(s: State, d: dict) -> None:
     s.turn = 0
     for a in s.lands.values():
         a.moved = 0
+        a.nobles_moved = 0
     s.traded = []
 
 
@@ -212,6 +214,7 @@ def _action_done(s: State, d: dict) -> None:
     s.traded = []
     for a in s.lands.values():
         a.moved = 0
+        a.nobles_moved = 0
 
 
 def _peasants_moved(s: State, d: dict) -> None:
@@ -355,6 +358,7 @@ def _nobles_moved(s: State, d: dict) -> None:
     else:
         dst.owner = seat
         dst.nobles += n
+        dst.nobles_moved += n
     if src.peasants == 0 and src.nobles == 0:
         src.owner = None
 
@@ -374,19 +378,30 @@ def _ransom_paid(s: State, d: dict) -> None:
     area = s.lands[d["area"]]
     loser, winner = s.players[d["loser"]], s.players[d["winner"]]
     to = retreat_to(s, d["winner"], d["area"]) if d["winner"] != area.owner else d["area"]
-    for kind, units in d["pay"].items():
+    for kind, units in sorted(d["pay"].items()):
         amount = units * RANSOM[kind]
         if kind == "money":
             loser.money -= amount
             winner.money += amount
         elif kind == "peasants":
-            area.peasants -= amount
+            _lose_peasants(area, amount)
             if to is not None and to != d["area"]:
                 s.lands[to].peasants += amount
         else:
             area.store[kind] -= amount
             if to is not None and to != d["area"]:
                 s.lands[to].store[kind] += amount
+
+
+def _lose_peasants(area: Land, n: int) -> None:
+    """``n`` peasants leave ``area``: free ones first, then workers (their work undone)."""
+    free = area.peasants - sum(area.work.values())
+    area.peasants -= n
+    for _ in range(max(0, n - max(0, free))):
+        work = sorted(area.work)[-1]
+        area.work[work] -= 1
+        if not area.work[work]:
+            del area.work[work]
 
 
 def _battle_settled(s: State, d: dict) -> None:

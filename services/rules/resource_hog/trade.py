@@ -62,6 +62,8 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
     purse = state.players[seat].money
     if t == "ship":
         src, dst = move["from"], move["to"]
+        if src == dst:
+            raise IllegalMove("goods are shipped to another area")
         if state.lands[src].owner != seat or dst not in state.lands:
             raise IllegalMove(f"goods are shipped from your own land; {src} is not yours")
         if good not in GOODS or state.lands[src].store[good] < n or n < 1:
@@ -71,7 +73,8 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
         return
     other = "sell" if t == "buy" else "buy"
     if f"{other}:{good}" in state.traded:
-        raise IllegalMove(f"you {other} {good} this trade phase and may not also {t} it (table: buy)")
+        raise IllegalMove(f"you have {'sold' if other == 'sell' else 'bought'} {good} in this trade phase and may "
+                          f"not also {t} it (table: buy)")
     if t == "buy":
         if move["to"] not in harbours(state, seat):
             raise IllegalMove("bought goods are placed in one of your harbour areas (table: buy)")

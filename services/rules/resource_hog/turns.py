@@ -107,7 +107,7 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
     if t == "done":
         return
     if t not in ACTION_MOVES[action]:
-        raise IllegalMove(f"a {t} move is not part of the {action} action")
+        raise IllegalMove(f"the {t} move is not part of the {action} action")
     if t == "move_peasants":
         _check_move(state, seat, move)
     elif t == "allocate":
@@ -164,11 +164,11 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
     mine = [a for a in content().map.ring if state.lands[a].owner == seat]
     if action == "nobles":
         for src in mine:
-            if state.lands[src].nobles:
+            free = state.lands[src].nobles - state.lands[src].nobles_moved
+            if free:
                 for dst in nobles.distances(state, seat, src):
-                    yield {"type": "move_nobles", "from": src, "to": dst, "count": state.lands[src].nobles,
-                           "goods": {}}
-                    if state.lands[src].nobles > 1:
+                    yield {"type": "move_nobles", "from": src, "to": dst, "count": free, "goods": {}}
+                    if free > 1:
                         yield {"type": "move_nobles", "from": src, "to": dst, "count": 1, "goods": {}}
         return
     if action == "trade":

@@ -164,6 +164,7 @@ def test_goods_carried_with_nobles_cost_one_money_per_border(good):
     apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": _at(home, 1), "count": 1}, chance)
     assert state.players[seat].money == 18  # nobles alone pay nothing
     state.lands[dst].store[good] = 1
+    state.lands[dst].nobles += 1  # a noble there that has not moved in this action (each moves once)
     state.players[seat].money = 2
     _refused(state, seat, {"type": "move_nobles", "from": dst, "to": _at(home, -1), "count": 1,
                            "goods": {good: 1}}, chance)  # L(home-1) is 3 borders away over own land
@@ -550,3 +551,52 @@ def test_invading_nobles_carry_no_goods():
     check_move(state, 0, {"type": "move_nobles", "from": home, "to": nxt, "count": 1, "goods": {}})
     state.lands[nxt].owner, state.lands[nxt].peasants = None, 0
     check_move(state, 0, {"type": "move_nobles", "from": home, "to": nxt, "count": 1, "goods": {"salt": 1}})
+
+
+@pytest.mark.rules("resource_hog:house rules/noble-moves-once", "resource_hog:move nobles/one-border-out")
+def test_a_noble_moves_once_an_action_so_it_cannot_march_border_by_border():
+    """House rule: a noble that moved cannot move again in the same action; so a noble cannot
+    take empty land after empty land and then invade (table: one border beyond own land)."""
+    state, chance = _game(2)
+    seat = _to_nobles(state, chance)
+    home = _home(state, seat)
+    nxt = _at(home, 1)
+    apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": nxt, "count": 1, "goods": {}}, chance)
+    assert state.lands[nxt].owner == seat
+    before = state_hash(state)
+    with pytest.raises(IllegalMove, match="once an action"):
+        apply(RULES, state, seat, {"type": "move_nobles", "from": nxt, "to": _at(home, 2), "count": 1, "goods": {}},
+              chance)
+    assert state_hash(state) == before
+
+
+@pytest.mark.rules("resource_hog:house rules/ransom-destination")
+def test_ransom_peasants_leave_free_ones_first_and_reach_the_winners_nearest_land():
+    """House rule: peasants paid as ransom are free ones first, then workers (their work undone),
+    and go to the winner's own land nearest the area of conflict."""
+    from services.rules.core import Event
+
+    state, _ = _game(2)
+    area = _home(state, 0)
+    far = _at(area, 3)
+    for a in state.lands.values():
+        if a.owner == 1:
+            a.owner, a.peasants, a.nobles = None, 0, 0
+    state.lands[far].owner, state.lands[far].peasants = 1, 1
+    land = state.lands[area]
+    land.peasants, land.work = 3, {"toil": 1, "hunt": 1}
+    state.ransom = {"area": area, "attacker": 1, "winner": 1, "loser": 0, "margin": 2}
+    RULES.evolve(state, Event("RansomPaid", {"loser": 0, "winner": 1, "area": area, "pay": {"peasants": 2},
+                                             "full": True}))
+    assert land.peasants == 1 and sum(land.work.values()) == 1  # one free peasant, then one worker
+    assert state.lands[far].peasants == 3
+
+
+def test_goods_are_not_shipped_to_the_area_they_are_in():
+    """Table, sell: goods move to another area."""
+    from services.rules.resource_hog import trade
+
+    state, _ = _game(2)
+    area = _home(state, 0)
+    with pytest.raises(IllegalMove):
+        trade.check(state, 0, {"type": "ship", "good": "weapons", "count": 1, "from": area, "to": area})

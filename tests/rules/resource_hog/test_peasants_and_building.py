@@ -427,7 +427,7 @@ COSTS = [  # (building, buildings before, area, money, goods) from the house rul
     ("stone_head", [], None, 5, {}),
     ("manor", [], None, 10, {"weapons": 1}),
     ("motte", ["manor"], None, 10, {}),
-    ("castle", ["motte"], None, 15, {}),
+    ("castle", ["motte"], None, 10, {}),
 ]
 
 
@@ -443,7 +443,7 @@ def _build_site(state, seat, home, kind):
 @pytest.mark.parametrize("building, before, where, money, goods", COSTS)
 def test_a_worked_building_is_built_for_its_cost(building, before, where, money, goods):
     """Build: a worked building is built in the build event; house rule (costs): road 5, harbour
-    10, mine 10, stone head 5, manor 10 and 1 arms and armour, motte 10, castle 15 money."""
+    10, mine 10, stone head 5, manor 10 and 1 arms and armour, motte 10, castle 10 money."""
     state, chance, seat, home = _peasants_turn()
     area = _build_site(state, seat, home, where)
     land = state.lands[area]

@@ -541,24 +541,24 @@ def test_the_game_ends_after_the_eighth_round():
 @pytest.mark.rules("resource_hog:house rules/wealth-wins")
 def test_the_most_wealth_wins_then_the_most_money_then_a_shared_win():
     """House rule: wealth is money, 5 a noble, 2 a peasant and the buildings (road 1, harbour 3,
-    mine 3, manor 5, motte 10, castle 20, stone head 8); a tie goes to more money, then is shared."""
+    mine 3, manor 5, motte 12, castle 25, stone head 4); a tie goes to more money, then is shared."""
     state, _ = _game()
     a, b = state.lands["L1"], state.lands["L5"]
     a.buildings, a.stone_heads = ["road", "harbour", "mine", "castle"], 1
     b.buildings, b.nobles = ["manor"], 2
     state.players[1].money = 30
     rows = wealth(state)
-    assert rows[0] == {"money": 20, "nobles": 5, "peasants": 8, "buildings": 1 + 3 + 3 + 20 + 8, "total": 68}
+    assert rows[0] == {"money": 20, "nobles": 5, "peasants": 8, "buildings": 1 + 3 + 3 + 25 + 4, "total": 69}
     assert rows[1]["total"] == 30 + 10 + 8 + 5
 
     def winners():
         return RULES.handle(state, Op("score", "final_scoring"), None)[0].data["winners"]
 
     assert winners() == [0]
-    b.buildings = ["manor", "motte"]  # motte 10 on top: 35 + 10 + 8 + 15 = 68
-    state.players[1].money = 35  # 68 each, seat 1 has more money
-    assert wealth(state)[1]["total"] == 68 and winners() == [1]
+    b.buildings = ["manor", "motte"]  # motte 12 on top: 34 + 10 + 8 + 17 = 69
+    state.players[1].money = 34  # 69 each, seat 1 has more money
+    assert wealth(state)[1]["total"] == 69 and winners() == [1]
     a.buildings, a.stone_heads = ["manor", "motte"], 0
     a.nobles = 2
-    state.players[0].money = 35
+    state.players[0].money = 34
     assert wealth(state)[0] == wealth(state)[1] and winners() == [0, 1]
