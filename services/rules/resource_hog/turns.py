@@ -122,6 +122,9 @@ def _check_move(state: State, seat: int, move: dict[str, Any]) -> None:
     src, dst, n = move["from"], move["to"], move["count"]
     if src not in state.lands or state.lands[src].owner != seat:
         raise IllegalMove(f"{src} is not your land")
+    if any(a.work for a in state.lands.values() if a.owner == seat):
+        raise IllegalMove("peasants move first and are then allocated: once a peasant works, none moves in "
+                          "this phase (table: move peasants, allocate peasants)")
     if dst not in reachable(state, seat, src):
         raise IllegalMove(f"peasants move over your own land only; {dst} cannot be reached from {src} "
                           f"(table: move peasants)")

@@ -630,3 +630,23 @@ def test_population_grows_only_where_a_peasant_was_allocated_to_it(allocated, pe
     assert land.peasants == peasants
     assert bool(_of(out, "PopulationGrew")) == allocated
     assert land.store["preserved"] == 10 - 5 - (1 if allocated else 0)
+
+
+@pytest.mark.rules("resource_hog:allocate peasants/after-moving")
+def test_peasants_move_first_and_are_then_allocated():
+    """Move peasants, then allocate the ones that did not move: once a peasant of the seat works,
+    no peasant moves in that phase (table rows; the designer's round hints)."""
+    from services.rules.core import state_hash
+
+    state, chance = _game(2)
+    for seat in range(2):
+        apply(RULES, state, seat, {"type": "orders", "order": ["peasants", "nobles", "trade"]}, chance)
+    seat = state.queue[0][0]
+    home = next(a for a in RING if state.lands[a].owner == seat)
+    nxt = RING[(RING.index(home) + 1) % 8]
+    state.lands[nxt].owner = seat
+    apply(RULES, state, seat, {"type": "allocate", "area": home, "work": "population"}, chance)
+    before = state_hash(state)
+    with pytest.raises(IllegalMove, match="move first"):
+        apply(RULES, state, seat, {"type": "move_peasants", "from": home, "to": nxt, "count": 1}, chance)
+    assert state_hash(state) == before
