@@ -60,6 +60,19 @@ class MoveBody(BaseModel):
     seat: int | None = Field(default=None, ge=0, strict=True)
 
 
+class DuplicateKey(ValueError):
+    """A JSON object names one key twice (which value is meant is ambiguous)."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise DuplicateKey(k)
+        out[k] = v
+    return out
+
+
 def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -81,7 +94,9 @@ def parse_body(model: type[M]) -> M:
     else:
         raw = request.get_data(cache=False)  # a declared length over the limit is a 413 here
     try:
-        obj = json.loads(raw, parse_constant=_no_constants) if raw else None
+        obj = json.loads(raw, parse_constant=_no_constants, object_pairs_hook=_no_duplicates) if raw else None
+    except DuplicateKey as exc:
+        raise ApiError(400, "bad_json", f"the body names {exc.args[0]!r} twice; a key may appear once") from None
     except RecursionError:
         raise ApiError(400, "bad_json", "the body is nested too deeply") from None
     except json.JSONDecodeError as exc:

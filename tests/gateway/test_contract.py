@@ -44,3 +44,14 @@ def test_a_token_no_game_issued_is_unknown_and_another_games_is_wrong_game(clien
         assert r.status_code == status, (token, r.get_json())
         if error:
             assert r.get_json()["error"] == error
+
+
+def test_a_body_that_names_a_key_twice_is_refused_and_plays_nothing(client, game):
+    """A JSON object with a key twice is ambiguous (which move was meant?): 400 bad_json."""
+    gid, tokens = game
+    before = client.get(f"/games/{gid}").get_json()["version"]
+    body = ('{"move_id": "m1", "expected_version": %d, "move": {"type": "end_turn", "type": "scout"}}' % before)
+    r = client.post(f"/games/{gid}/moves", data=body, content_type="application/json",
+                    headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert r.status_code == 400 and r.get_json()["error"] == "bad_json" and "'type' twice" in r.get_json()["reason"]
+    assert client.get(f"/games/{gid}").get_json()["version"] == before
