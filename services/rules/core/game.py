@@ -278,12 +278,19 @@ def game_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+_WARMED: set[str] = set()
+
+
 def warm_up() -> list[str]:
     """Load every game and what its first move needs (its move model, its content files), so
     that a process pays this at start-up rather than in its first game's first request.
-    Returns the game names."""
+    Returns the game names. Idempotent: a process that calls it again (the gateway builds its
+    Table after its app) pays nothing more."""
     names = game_names()
     for name in names:
+        if name in _WARMED:
+            continue
+        _WARMED.add(name)
         rules = _REGISTRY[name]
         rules.move_model()
         state = rules.new_state()

@@ -15,7 +15,7 @@ from typing import Any
 
 from services.rules.core import Chance, Event, public
 
-from . import geo
+from .actions import shop_here
 from .content import content
 from .state import SHOP_ORDER, State, equipment, quests, treasures
 
@@ -114,7 +114,7 @@ def refill_shops(state: State, chance: ChanceFactory, winter: bool = False) -> l
 
 def restock(state: State, chance: ChanceFactory, seat: int) -> list[Event]:
     """C.5: the shop's cards go under the shop item deck and four new ones are dealt."""
-    shop = geo_shop(state, seat)
+    shop = shop_here(state, seat)
     returned = list(state.shops[shop])
     deck = _ShopDeck(state, _chance(state, chance, "restock"), returned)
     draws: list[list[Any]] = []
@@ -123,14 +123,6 @@ def restock(state: State, chance: ChanceFactory, seat: int) -> list[Event]:
             break
     out = [public("ShopRestocked", seat=seat, shop=shop, returned=returned, weeks=2)]
     return out + ([public("ShopCardsDrawn", draws=draws)] if draws else [])
-
-
-def geo_shop(state: State, seat: int) -> str:
-    """The shop tile under ``seat``'s gnome. Raises KeyError if it is not at a shop."""
-    tile = state.layout.get(state.players[seat].place)
-    if tile is None or geo.tile_kinds()[tile] != "shop":
-        raise KeyError(f"seat {seat} is not at a shop")
-    return tile
 
 
 def _draw_travel(state: State, rng: Chance, n: int) -> tuple[list[Event], list[str]]:

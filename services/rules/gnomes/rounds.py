@@ -19,7 +19,7 @@ from services.rules.core import Event, IllegalMove, public
 
 from . import geo
 from .content import content
-from .state import State, equipment, hand, hand_limit, quests
+from .state import State, equipment, hand, hand_limit, quests, supply_left
 
 ROUND_END = "round_end"
 """The phase between rounds (D-G), run by the phase worker."""
@@ -180,6 +180,13 @@ def do_discard(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
 
 # -- the change of round (F, G, H) ---------------------------------------------------------
 
+def calendar_target(state: State) -> int:
+    """The week the calendar reaches at the end of this round: moved by the exhausted gnomes'
+    weeks, at least one (house rule), stopping on the last week (house rule, H)."""
+    cal = content().calendar
+    return min(state.calendar + max(state.exhausted, 1), max(cal.end, state.calendar + 1))
+
+
 def end_round(state: State) -> list[Event]:
     """D, F, G: the calendar moves by the exhausted gnomes' weeks (at least one, house rule);
     each season reached rots and sprouts its colours (from the board and from baskets);
@@ -188,7 +195,7 @@ def end_round(state: State) -> list[Event]:
     cal = content().calendar
     out: list[Event] = []
     start = state.calendar
-    to = min(start + max(state.exhausted, 1), max(cal.end, start + 1))
+    to = calendar_target(state)
     out.append(public("CalendarMoved", **{"from": start, "to": to, "weeks": to - start, "season": cal.season_at(to)}))
     marks = sorted({int(w) for w in (*cal.rot, *cal.sprout)} | {cal.freeze_at})
     board = {k: list(v) for k, v in state.mushrooms.items()}
@@ -218,7 +225,7 @@ def end_round(state: State) -> list[Event]:
 def sprout_places(state: State, colour: str, board: dict[str, list[str]], baskets: list[list[str]]) -> list[str]:
     """Sites whose tile grows ``colour`` and has none now, in site order while wooden
     mushrooms last (F; ten of each colour, A)."""
-    left = 10 - sum(v.count(colour) for v in board.values()) - sum(b.count(colour) for b in baskets)
+    left = supply_left(colour, board, baskets)
     out = []
     for site in content().board.sites:
         tile = state.layout.get(site)

@@ -134,7 +134,7 @@ class GnomesRules(Rules):
         if phase != rounds.ROUND_END:
             raise ValueError(f"gnomes has no phase {phase!r}")
         cal = content().calendar
-        to = state.calendar + max(state.exhausted, 1)
+        to = rounds.calendar_target(state)
         ops = [Op("board", "end_round")]
         if state.calendar < cal.freeze_at <= to:
             ops += [Op("deck", "refill_shops"), Op("deck", "draw_quests")]

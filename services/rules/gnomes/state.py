@@ -232,9 +232,12 @@ def hand_limit(p: Player) -> int:
 
 def mushroom_supply(state: State, colour: str) -> int:
     """Wooden mushrooms of ``colour`` beside the board (A: ten of each, less those in play)."""
-    on_board = sum(ms.count(colour) for ms in state.mushrooms.values())
-    carried = sum(p.basket.count(colour) for p in state.players)
-    return WOODEN_MUSHROOMS - on_board - carried
+    return supply_left(colour, state.mushrooms, [p.basket for p in state.players])
+
+
+def supply_left(colour: str, board: dict[str, list[str]], baskets: list[list[str]]) -> int:
+    """Wooden mushrooms of ``colour`` not on ``board`` (place -> mushrooms) nor in ``baskets``."""
+    return WOODEN_MUSHROOMS - sum(v.count(colour) for v in board.values()) - sum(b.count(colour) for b in baskets)
 
 
 # -- set-up ---------------------------------------------------------------------------------

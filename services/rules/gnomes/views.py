@@ -17,7 +17,6 @@ import random
 from dataclasses import fields
 from typing import Any
 
-
 from . import geo, rounds, turns
 from .content import content
 from .state import Player, State, copy_state, treasures

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from . import board, content, market, sagas, turns
 from .content import BASIC
 from .state import TRANSPORTS, Player, State, key, option

@@ -150,6 +150,12 @@ class Content(ContentModel):
         return self
 
 
+@lru_cache(maxsize=1)
+def lands() -> dict[str, Land]:
+    """The map's land areas by id."""
+    return {x.id: x for x in content().map.lands}
+
+
 def load() -> Content:
     """Read and check every content file. Raises pydantic ``ValidationError`` if one is wrong."""
     return Content.model_validate(read_files(Content, CONTENT_DIR))

@@ -12,7 +12,7 @@ from typing import Any
 
 from services.rules.core import Event, public
 
-from .content import content
+from .content import content, lands
 from .state import FOODS, FORTS, Land, State
 
 
@@ -63,7 +63,7 @@ def build(state: State) -> list[Event]:
 
 def cannot_build(a: Land, name: str, buildings: list[str], fields: int) -> str | None:
     """Why ``name`` cannot stand in ``a`` (None if it can)."""
-    land = next(x for x in content().map.lands if x.id == a.id)
+    land = lands()[a.id]
     b = _cost(name)
     if b.where == "coast" and land.coast is None:
         return "a harbour needs a coast"

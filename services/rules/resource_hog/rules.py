@@ -21,19 +21,19 @@ from .state import State, acting, copy_state, evolve
 Handler = Callable[[State, dict[str, Any], Any], list[Event]]
 
 
-def _mix(state: State, chance: Any, step: int) -> list[Event]:
-    """``TokensMixed``: the ``step``-th token of every seat, mixed by chance (house rule)."""
+def _mix(state: State, chance: Any, step: int, orders: dict[str, list[str]] | None = None) -> list[Event]:
+    """``TokensMixed``: the ``step``-th token of every seat (of ``orders``, else the revealed
+    ones), mixed by chance (house rule)."""
     rng: Chance = chance(f"resource_hog:mix:{state.draws}")
-    tokens = [[int(seat), order[step]] for seat, order in sorted(state.orders.items(), key=lambda kv: int(kv[0]))]
+    given = state.orders if orders is None else orders
+    tokens = [[int(seat), order[step]] for seat, order in sorted(given.items(), key=lambda kv: int(kv[0]))]
     return [public("TokensMixed", step=step, queue=rng.shuffled(tokens))]
 
 
 def _reveal(state: State, chance: Any) -> list[Event]:
+    """``OrdersRevealed`` with every seat's orders, then the first step's tokens mixed."""
     orders = {k: list(v) for k, v in sorted(state.secret["orders"].items(), key=lambda kv: int(kv[0]))}
-    revealed = public("OrdersRevealed", orders=orders)
-    scratch = copy_state(state)
-    evolve(scratch, revealed)
-    return [revealed, *_mix(scratch, chance, 0)]
+    return [public("OrdersRevealed", orders=orders), *_mix(state, chance, 0, orders)]
 
 
 def _orders(state: State, seat: int, order: list[str]) -> list[Event]:

@@ -17,12 +17,15 @@ from services.rules.core import Event, IllegalMove, public
 from .content import GOODS, content
 from .state import State
 
-ROWS = 5
+
+def rows() -> int:
+    """Rows of a column of the trading board (five, house rule)."""
+    return len(next(iter(content().trading.goods.values())))
 
 
 def capacity() -> int:
     """Goods a column holds below its unlimited top row counted as two (10)."""
-    return ROWS * content().trading.slots_per_row
+    return rows() * content().trading.slots_per_row
 
 
 def buy_price(good: str, n: int) -> int:
@@ -34,7 +37,7 @@ def buy_price(good: str, n: int) -> int:
 def sell_price(good: str, n: int) -> int:
     """Price of one ``good`` sold into a column holding ``n`` (the top row when full)."""
     prices = content().trading.goods[good]
-    return prices[min(ROWS - 1, n // content().trading.slots_per_row)]
+    return prices[min(rows() - 1, n // content().trading.slots_per_row)]
 
 
 def harbours(state: State, seat: int) -> list[str]:

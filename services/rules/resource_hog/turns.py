@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from services.rules.core import Event, IllegalMove, public
 
 from . import events, nobles, trade
-from .content import GOODS, content
+from .content import GOODS, content, lands
 from .state import FORTS, State, acting
 
 ORDERS = [list(p) for p in permutations(("peasants", "nobles", "trade"))]
@@ -46,8 +46,7 @@ def reachable(state: State, seat: int, start: str) -> list[str]:
     seen = {start}
     todo = deque([start])
     while todo:
-        i = ring.index(todo.popleft())
-        for n in (ring[i - 1], ring[(i + 1) % len(ring)]):
+        for n in nobles.ring_neighbours(todo.popleft()):
             if n not in seen and state.lands[n].owner == seat:
                 seen.add(n)
                 todo.append(n)
@@ -63,7 +62,7 @@ def free_peasants(state: State, area: str) -> int:
 def work_targets(state: State, area: str) -> list[str]:
     """What a free peasant of ``area`` may be allocated to now (table: allocate rows; house rules)."""
     a = state.lands[area]
-    land = next(x for x in content().map.lands if x.id == area)
+    land = lands()[area]
     out = []
     for water in [content().map.lake, *([land.coast] if land.coast else [])]:
         if state.fish[water] > 0:
@@ -217,10 +216,6 @@ def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
         return [public("PeasantsMoved", seat=seat, **{"from": move["from"]}, to=move["to"], count=move["count"],
                        goods=dict(move.get("goods", {})))]
     data: dict[str, Any] = {"seat": seat, "area": move["area"], "work": move["work"]}
-    if move["work"] == f"fish:{_coast(move['area'])}" and "harbour" in state.lands[move["area"]].buildings:
+    if move["work"] == f"fish:{lands()[move['area']].coast}" and "harbour" in state.lands[move["area"]].buildings:
         data["harbour"] = 1  # sea fishing from a harbour: one more surplus from the bank (table: fish)
     return [public("PeasantAllocated", **data)]
-
-
-def _coast(area: str) -> str | None:
-    return next(x.coast for x in content().map.lands if x.id == area)
