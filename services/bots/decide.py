@@ -15,6 +15,17 @@ BOT_KINDS = ("random", "greedy")
 """The built-in bots that can hold a seat on the bus."""
 
 
+def decide_for(bot: dict[str, Any], rules: Any, state: Any, seat: int, version: int,
+               legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The move of the bot seat ``bot`` (``{"kind", "seed", ...}`` as stored with the game by
+    :func:`services.coordinator.table.normalise_bots`) for ``seat`` at ``version``.
+
+    Raises:
+        ValueError: unknown kind, or no legal move.
+    """
+    return decide(bot["kind"], bot["seed"], rules, state, seat, version, legal)
+
+
 def decide(kind: str, seed: str, rules: Any, state: Any, seat: int, version: int,
            legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The move the bot of ``kind`` with ``seed`` makes for ``seat`` at ``version``.

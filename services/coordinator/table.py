@@ -260,7 +260,7 @@ class Table:
 
         Returns True if this call committed the first move.
         """
-        from services.bots.decide import decide
+        from services.bots.decide import decide_for
 
         first = True
         for _ in range(max(1, run)):
@@ -280,8 +280,7 @@ class Table:
             if not waiting:
                 return not first
             seat = waiting[0]
-            bot = bots[seat]
-            move = decide(bot["kind"], bot["seed"], rules, state, seat, version)
+            move = decide_for(bots[seat], rules, state, seat, version)
             try:
                 self.play(game_id, seat, move, version, trusted=(rules, state), hand_over=False)
             except StaleVersion:
@@ -396,7 +395,7 @@ class Table:
         ``version``: the version the caller knows the game is at (its own last commit),
         read from the cache without asking the store; a game that moved on since then
         fails at its commit, harmlessly."""
-        from services.bots.decide import decide
+        from services.bots.decide import decide_for
 
         rules, state, version = self.projections.state_at(game_id, version)
         phase = rules.pending_phase(state)
@@ -407,7 +406,7 @@ class Table:
             return None
         for seat in rules.to_move(state):
             if seat in bots:
-                move = decide(bots[seat]["kind"], bots[seat]["seed"], rules, state, seat, version)
+                move = decide_for(bots[seat], rules, state, seat, version)
                 # no move id: a bot's move is keyed by the version it was decided at, and the
                 # commit's version check already refuses a second one there
                 return Job(game_id, version, rules, state, rules.plan(state, seat, move), Commit("move", seat),
@@ -472,14 +471,19 @@ class Job:
     error: Exception | None = None
 
 
-def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, str]]:
-    """``{seat: kind}`` or ``{seat: {"kind", "seed"}}`` -> ``{seat: {"kind", "seed"}}``
-    (a bot without a seed gets a random one). Raises BadConfig for a seat out of range or an
-    unknown kind."""
+def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, Any]]:
+    """``{seat: kind}`` or ``{seat: {"kind", "seed", ...}}`` -> ``{seat: {"kind", "seed", ...}}``.
+
+    A seat's controller is a built-in bot (``kind`` one of :data:`~services.bots.decide.BOT_KINDS`,
+    with an optional ``seed``; ``ismcts`` also takes ``iterations``, 1-100000) or an external
+    agent (``{"kind": "agent", "agent": <agent id>, "seed": <default-move seed>}``). A bot
+    without a seed gets a random one. Raises BadConfig for a seat out of range, an unknown
+    kind or a field that kind does not take."""
     from services.bots.decide import BOT_KINDS
     from services.rules.core import BadConfig
 
-    out: dict[int, dict[str, str]] = {}
+    allowed = {"ismcts": {"iterations"}, "agent": {"agent"}}
+    out: dict[int, dict[str, Any]] = {}
     for raw_seat, spec in bots.items():
         try:
             seat = int(raw_seat)
@@ -487,11 +491,23 @@ def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, st
             raise BadConfig(f"bot seat {raw_seat!r} is not a seat number") from None
         if not 0 <= seat < players:
             raise BadConfig(f"bot seat {seat} is not a seat of a {players}-seat game")
-        spec = {"kind": spec} if isinstance(spec, str) else dict(spec)
-        if spec.get("kind") not in BOT_KINDS or set(spec) - {"kind", "seed"}:
-            raise BadConfig(f"a bot is a kind ({', '.join(BOT_KINDS)}) or {{\"kind\": <kind>, \"seed\": <text>}}, "
-                            f"not {json.dumps(spec, sort_keys=True)}")
-        out[seat] = {"kind": spec["kind"], "seed": str(spec.get("seed") or uuid.uuid4().hex)}
+        spec = {"kind": spec} if isinstance(spec, str) else dict(spec) if isinstance(spec, dict) else {"kind": spec}
+        kind = spec.get("kind")
+        if kind not in BOT_KINDS + ("agent",) or set(spec) - {"kind", "seed"} - allowed.get(kind, set()):
+            raise BadConfig(f"a seat's bot is a kind ({', '.join(BOT_KINDS)}) or {{\"kind\": <kind>, \"seed\": <text>}} "
+                            f"(ismcts may add \"iterations\"; an agent is {{\"kind\": \"agent\", \"agent\": <id>}}), "
+                            f"not {json.dumps(spec, sort_keys=True, default=str)}")
+        entry: dict[str, Any] = {"kind": kind, "seed": str(spec.get("seed") or uuid.uuid4().hex)}
+        if kind == "agent":
+            if not isinstance(spec.get("agent"), str) or not spec["agent"]:
+                raise BadConfig("an agent seat names its registered agent: {\"kind\": \"agent\", \"agent\": <id>}")
+            entry["agent"] = spec["agent"]
+        if "iterations" in spec:
+            it = spec["iterations"]
+            if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 100_000:
+                raise BadConfig(f"ismcts iterations is a whole number from 1 to 100000, not {it!r}")
+            entry["iterations"] = it
+        out[seat] = entry
     return out
 
 
