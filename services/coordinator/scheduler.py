@@ -63,3 +63,22 @@ class CeleryScheduler:
             log.exception("phase not queued game_id=%s phase=%s version=%d", game_id, phase, version)
             return
         log.info("phase queued game_id=%s phase=%s version=%d", game_id, phase, version)
+
+    def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
+        """Send ``ask_agent(game_id, seat, version)`` to the agent queue (never raises: a lost
+        task is queued again by whoever notices the game waiting, as for a phase)."""
+        from services.phases.agents import ASK_TASK, QUEUE as AGENTS
+
+        self._send(ASK_TASK, (game_id, seat, version), AGENTS)
+
+    def schedule_end(self, game_id: str) -> None:
+        """Send ``end_match(game_id)`` (the agents' result notice) to the agent queue."""
+        from services.phases.agents import END_TASK, QUEUE as AGENTS
+
+        self._send(END_TASK, (game_id,), AGENTS)
+
+    def _send(self, task: str, args: tuple[Any, ...], queue: str) -> None:
+        try:
+            self.app.send_task(task, args=args, queue=queue)
+        except Exception:
+            log.exception("task not queued task=%s args=%s", task, args)

@@ -18,6 +18,8 @@ import orjson
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from services.rules.core import Event, GameConfig, Op, canonical_json, get_rules, state_hash, visible
 
 from .projection import Projections
@@ -58,6 +60,10 @@ class PhaseScheduler(Protocol):
 
     def schedule_bot(self, game_id: str, seat: int, version: int) -> None: ...
 
+    def schedule_agent(self, game_id: str, seat: int, version: int) -> None: ...
+
+    def schedule_end(self, game_id: str) -> None: ...
+
 
 class InlineScheduler:
     """Runs phases and bot moves at once in the same process (embedded mode), one after
@@ -77,6 +83,14 @@ class InlineScheduler:
         """Let the bot of ``seat`` move now through the bound table (after the work already queued)."""
         self._run(("bot", game_id, seat, version))
 
+    def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
+        """Ask the external agent of ``seat`` now (:func:`services.phases.agents.ask_agent`)."""
+        self._run(("agent", game_id, seat, version))
+
+    def schedule_end(self, game_id: str) -> None:
+        """Tell the game's agents the result now (:func:`services.phases.agents.end_match`)."""
+        self._run(("end", game_id, None, 0))
+
     def _run(self, job: tuple[str, str, Any, int]) -> None:
         assert self.table is not None, "InlineScheduler is not bound to a table"
         self._queue.append(job)
@@ -88,8 +102,15 @@ class InlineScheduler:
                 kind, game_id, what, version = self._queue.pop(0)
                 if kind == "phase":
                     self.table.run_phase(game_id, what, version)
-                else:
+                elif kind == "bot":
                     self.table.play_bot(game_id, what, version)
+                else:
+                    from services.phases import agents
+
+                    if kind == "agent":
+                        agents.ask_agent(self.table, game_id, what, version)
+                    else:
+                        agents.end_match(self.table, game_id)
         finally:
             self._draining = False
             self._queue.clear()
@@ -128,23 +149,38 @@ class Table:
 
     # -- creation -----------------------------------------------------------------
     def create(self, config: GameConfig, seed: str | None = None,
-               bots: dict[int, dict[str, str]] | None = None) -> str:
+               bots: dict[int, dict[str, Any]] | None = None, game_id: str | None = None,
+               control: dict[str, int] | None = None, labels: dict[str, Any] | None = None) -> str:
         """Create a game and run its set-up; returns the game id.
 
         The seed goes to the deck port only (a fresh secret one if ``None``). ``bots``
         gives seats to built-in bots that decide on the bus: ``{seat: {"kind", "seed"}}``
         (:mod:`services.bots.decide`); they are stored with the game and never change.
+        ``game_id``: the id to use (a tournament derives its matches' ids; ValueError if it is
+        taken). ``control``: the time control of agent seats (:class:`TimeControl` fields),
+        stored with the game. ``labels``: JSON facts kept in the game's meta (the tournament
+        and match it belongs to).
         Raises UnknownGame or BadConfig (also for a bad bot seat or kind).
         """
         rules = get_rules(config.game)
         rules.validate_config(config)
         bots = normalise_bots(bots or {}, config.players)
-        game_id = self.new_id()
+        game_id = game_id or self.new_id()
         self.ports["deck"].open_game(game_id, seed)
         created = rules.created_event(config)
         meta: dict[str, Any] = {"game": config.game, "players": config.players}
         if bots:
             meta["bots"] = {str(s): b for s, b in sorted(bots.items())}
+        if any(b["kind"] == "agent" for b in bots.values()):
+            try:
+                meta["control"] = TimeControl.model_validate(control or {}).model_dump()
+            except ValidationError as exc:
+                from services.rules.core import BadConfig
+
+                raise BadConfig(f"time_control: {exc.errors()[0]['loc'][0] if exc.errors()[0]['loc'] else ''} "
+                                f"{exc.errors()[0]['msg']}") from None
+        if labels:
+            meta["labels"] = dict(labels)
         self.store.create(game_id, meta, [created])
         state = rules.new_state()
         rules.evolve(state, created)
@@ -274,7 +310,7 @@ class Table:
                     return not first
                 version += 1
                 continue
-            waiting = [s for s in rules.to_move(state) if s in bots]
+            waiting = [s for s in rules.to_move(state) if s in bots and bots[s]["kind"] != "agent"]
             if first and seat not in waiting:
                 return False
             if not waiting:
@@ -290,18 +326,79 @@ class Table:
         self._hand_over(game_id, version)
         return True
 
+    def control(self, game_id: str) -> "TimeControl":
+        """The time control of the game's agent seats (defaults if it has none). Raises GameNotFound."""
+        return TimeControl.model_validate(self.store.meta(game_id).get("control") or {})
+
+    def play_for_agent(self, game_id: str, seat: int, version: int, move: dict[str, Any] | None,
+                       failure: str | None = None) -> dict[str, Any] | None:
+        """Commit the agent seat's decision at ``version``: ``move`` (one of the legal moves it
+        was offered), or, with ``failure`` (``timeout``, ``crash``, ``malformed``, ``illegal``),
+        a strike and the default move (a seeded random legal move, from the seat's seed and
+        the version), or the forfeit when the strike reaches the game's ``max_strikes``.
+
+        One controller per seat: whatever commits first at ``version`` stands, and anything
+        later for that version is refused by the version check, so a late answer changes
+        nothing. Returns ``{"version", "move", "events"}`` (public events) of the commit, or
+        None if the game was no longer at ``version`` waiting for ``seat``.
+        Raises GameNotFound; IllegalMove if ``move`` is not legal (the caller offered it, so
+        this is a bug, not the agent's fault).
+        """
+        from services.bots.decide import decide
+        from services.rules.core import match as core_match
+
+        rules, state, current = self.state(game_id)
+        if current != version or seat not in rules.to_move(state):
+            return None
+        bot = self.bots(game_id).get(seat) or {}
+        prefix: list[Event] = []
+        if failure is not None:
+            prefix = core_match.strike_events(state, seat, failure, self.control(game_id).max_strikes)
+            for event in prefix:
+                rules.evolve(state, event)
+            move = None if core_match.over(state) else decide("random", str(bot.get("seed", "")), rules, state,
+                                                               seat, version)
+        elif move is None:
+            raise ValueError("play_for_agent needs a move or a failure")
+        else:
+            rules.check(state, seat, move)
+        events = (self._resolve(game_id, version, rules, state, rules.plan(state, seat, move), before=prefix)
+                  if move is not None else prefix)
+        try:
+            new_version = self._commit(game_id, version, rules, state, events, Commit("move", seat))
+        except VersionConflict:
+            return None
+        return {"version": new_version, "move": move, "events": [e.to_json() for e in visible(events, None)]}
+
     def _hand_over(self, game_id: str, version: int) -> None:
         """Give the scheduler what the game at ``version`` waits for (a phase, bot seats)."""
         rules, state, current = self.state(game_id)
         if current != version:
             return
+        self._schedule_next(game_id, rules, state, version)
+
+    def _schedule_next(self, game_id: str, rules: Any, state: Any, version: int) -> None:
+        """Hand the game at ``version`` to whoever acts next: its pending phase to the phase
+        scheduler, each bot seat to move to the bus, each agent seat to move to the agent
+        queue; at the end, the agents' result notice."""
         phase = rules.pending_phase(state)
         if phase:
             self.scheduler.schedule(game_id, phase, version)
-        elif status_of(rules, state) == "active":
-            bots = self.bots(game_id)
+            return
+        status = status_of(rules, state)
+        bots = self.bots(game_id)
+        if status == "over":
+            if any(b["kind"] == "agent" for b in bots.values()) and hasattr(self.scheduler, "schedule_end"):
+                self.scheduler.schedule_end(game_id)
+            return
+        if status == "active":
             for s in rules.to_move(state):
-                if s in bots:
+                bot = bots.get(s)
+                if bot is None:
+                    continue
+                if bot["kind"] == "agent":
+                    self.scheduler.schedule_agent(game_id, s, version)
+                else:
                     self.scheduler.schedule_bot(game_id, s, version)
 
     def _run_phase_on(self, game_id: str, phase: str, version: int, rules: Any, state: Any) -> bool:
@@ -402,9 +499,16 @@ class Table:
         if phase:
             return Job(game_id, version, rules, state, rules.phase_ops(state, phase), Commit("phase"))
         bots = self.bots(game_id)
-        if status_of(rules, state) != "active":
+        status = status_of(rules, state)
+        if status != "active":
+            if status == "over" and any(b["kind"] == "agent" for b in bots.values()):
+                self.scheduler.schedule_end(game_id)  # idempotent: told once
             return None
         for seat in rules.to_move(state):
+            if seat in bots and bots[seat]["kind"] == "agent":
+                # the agent queue asks it; the mover lets go of the game meanwhile
+                self.scheduler.schedule_agent(game_id, seat, version)
+                continue
             if seat in bots:
                 move = decide_for(bots[seat], rules, state, seat, version)
                 # no move id: a bot's move is keyed by the version it was decided at, and the
@@ -414,9 +518,12 @@ class Table:
         return None
 
     # -- internals ----------------------------------------------------------------
-    def _resolve(self, game_id: str, version: int, rules: Any, state: Any, ops: list[Op]) -> list[Event]:
-        """Run ``ops`` and then the rules' follow-ups; ``state`` ends up including the events."""
-        pending: list[Event] = []
+    def _resolve(self, game_id: str, version: int, rules: Any, state: Any, ops: list[Op],
+                 before: list[Event] | None = None) -> list[Event]:
+        """Run ``ops`` and then the rules' follow-ups; ``state`` ends up including the events.
+        ``before``: events of this commit already applied to ``state`` (the ports see them as
+        pending); they start the list returned."""
+        pending: list[Event] = list(before or [])
         while ops:
             i = 0
             while i < len(ops):
@@ -438,16 +545,8 @@ class Table:
         new_version = self.store.commit(game_id, version, events, commit)
         self.projections.put(game_id, new_version, rules, state)
         self.projections.remember(game_id, new_version, events)
-        if not hand_over:
-            return new_version
-        phase = rules.pending_phase(state)
-        if phase:
-            self.scheduler.schedule(game_id, phase, new_version)
-        elif commit.status == "active":
-            bots = self.bots(game_id)
-            for seat in rules.to_move(state):
-                if seat in bots:
-                    self.scheduler.schedule_bot(game_id, seat, new_version)
+        if hand_over:
+            self._schedule_next(game_id, rules, state, new_version)
         return new_version
 
 
@@ -469,6 +568,24 @@ class Job:
     resolved: bool = False
     version: int | None = None
     error: Exception | None = None
+
+
+class TimeControl(BaseModel):
+    """The time control of a game's agent seats (as Kaggle's environments do it): each decision
+    may take ``move_ms``; time beyond it is taken from the seat's bank of ``bank_ms`` for the
+    whole match, and a decision that outruns both gets the default move and a strike;
+    ``max_strikes`` strikes forfeit the match (:mod:`services.rules.core.match`). Enforced by
+    the server's clock from the moment the agent is first asked.
+
+    Attributes (milliseconds, strikes): ``move_ms`` 1-600000 (default 2000), ``bank_ms``
+    0-3600000 (default 10000), ``max_strikes`` 1-1000 (default 3).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    move_ms: int = Field(default=2000, ge=1, le=600_000)
+    bank_ms: int = Field(default=10_000, ge=0, le=3_600_000)
+    max_strikes: int = Field(default=3, ge=1, le=1000)
 
 
 def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, Any]]:

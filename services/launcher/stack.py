@@ -31,6 +31,8 @@ from services.common.config import Settings
 
 from .supervisor import ChildSpec, LaunchError, Supervisor, free_port
 
+WORKER_QUEUES = ("longhouse.phases", "longhouse.agents", "longhouse.tournaments")
+"""The broker queues the Celery worker consumes: phases, agent decisions, tournament steps."""
 SERVICES = (("decks", "decks_port"), ("market", "market_port"), ("boards", "boards_port"),
             ("scoring", "scoring_port"))
 """The four gRPC services: (module under ``services``, settings field of its port)."""
@@ -193,9 +195,11 @@ class Stack:
         return out
 
     def worker_spec(self) -> ChildSpec:
-        """The Celery phase worker (node name :attr:`worker_node`)."""
+        """The Celery worker (node name :attr:`worker_node`): phases, agent decisions and
+        tournament steps, on a pool of threads (agent calls wait on the network)."""
         argv = [self.python, "-m", "celery", "-A", "services.phases.worker", "worker",
-                "--loglevel", "INFO", "--concurrency", "2", "-n", self.worker_node,
+                "--loglevel", "INFO", "--pool", "threads", "--concurrency", "8", "-n", self.worker_node,
+                "-Q", ",".join(WORKER_QUEUES),
                 "--without-gossip", "--without-mingle"]
         return ChildSpec("worker", argv, celery_probe(self.settings.celery_broker_url, self.worker_node),
                          env=self.env, cwd=self.root, ready_timeout=60, stop_grace=15)

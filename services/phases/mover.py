@@ -66,6 +66,14 @@ class BusScheduler:
         """A pending phase: to the phase worker."""
         self.phases.schedule(game_id, phase, version)
 
+    def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
+        """An agent seat's decision: to the agent queue on the Celery workers."""
+        self.phases.schedule_agent(game_id, seat, version)
+
+    def schedule_end(self, game_id: str) -> None:
+        """A finished game with agents: their result notice, to the agent queue."""
+        self.phases.schedule_end(game_id)
+
     def schedule_bot(self, game_id: str, seat: int, version: int) -> None:
         """A bot seat's decision: the game's id on the ready list. Never raises (like a phase:
         the commit is durable; a lost push is repaired by whoever notices the wait)."""

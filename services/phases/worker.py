@@ -23,6 +23,7 @@ from celery.signals import setup_logging, worker_ready
 
 from services.common import logs
 from services.common.config import settings
+from services.phases import agents
 from services.coordinator.projection import Projections
 from services.coordinator.redis_store import RedisStore, games_in_status
 from services.coordinator.scheduler import QUEUE, TASK_NAME
@@ -113,6 +114,29 @@ def run_phase(game_id: str, phase: str, version: int) -> bool:
     log.info("phase_run", game_id=game_id, phase=phase, version=int(version), outcome=outcome,
              duration_ms=round((time.monotonic() - started) * 1000), pid=os.getpid())
     return committed
+
+
+@app.task(name=agents.ASK_TASK, bind=True, autoretry_for=(redis.ConnectionError, ConnectionError),
+          retry_backoff=True, retry_backoff_max=30, max_retries=10)
+def ask_agent(self: Any, game_id: str, seat: int, version: int) -> str:
+    """Ask the agent of ``seat`` for its move at ``version`` and commit what counts
+    (:func:`services.phases.agents.ask_agent`; the task id is the claim, so a redelivered task
+    may go on and a duplicate asks nobody). Returns its outcome; an unknown game is
+    ``"unknown_game"``."""
+    try:
+        return agents.ask_agent(worker_table(), game_id, int(seat), int(version), token=self.request.id)
+    except GameNotFound:
+        return "unknown_game"
+
+
+@app.task(name=agents.END_TASK, autoretry_for=(redis.ConnectionError, ConnectionError),
+          retry_backoff=True, retry_backoff_max=30, max_retries=10)
+def end_match(game_id: str) -> int:
+    """Tell a finished game's agents the result (:func:`services.phases.agents.end_match`)."""
+    try:
+        return agents.end_match(worker_table(), game_id)
+    except GameNotFound:
+        return 0
 
 
 def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int = 10_000) -> int:

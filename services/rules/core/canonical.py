@@ -14,6 +14,11 @@ from typing import Any
 import orjson
 
 
+OMIT_IF_NONE = "omit_if_none"
+"""Dataclass field metadata key: a field marked with it is left out of the plain form while it
+is ``None`` (a field added later, such as a state's match record, then changes no earlier hash)."""
+
+
 def to_plain(obj: Any) -> Any:
     """Convert dataclasses, tuples, sets and dicts with int keys to plain JSON data.
 
@@ -25,7 +30,8 @@ def to_plain(obj: Any) -> Any:
     if isinstance(obj, float):
         raise TypeError("floats are not allowed in canonical state; use integers")
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {f.name: to_plain(v) for f in dataclasses.fields(obj)
+                if (v := getattr(obj, f.name)) is not None or not f.metadata.get(OMIT_IF_NONE)}
     if isinstance(obj, dict):
         return {str(k): to_plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from pydantic import TypeAdapter
 
+from services.rules.core import match as core_match
 from services.rules.core import Event, GameConfig, Op, Rules, public
 from services.rules.core.errors import BadConfig
 
@@ -110,7 +111,7 @@ class GnomesRules(Rules):
 
     def to_move(self, state: State) -> list[int]:
         """``[seat]`` whose turn, sleep or discard it is, or ``[]``."""
-        return turns.to_move(state)
+        return [] if core_match.over(state) else turns.to_move(state)
 
     def candidates(self, state: State, seat: int):
         """Moves worth checking for ``seat`` (unchecked)."""
@@ -126,6 +127,8 @@ class GnomesRules(Rules):
 
     def pending_phase(self, state: State) -> str | None:
         """``"round_end"`` once every seat has had its turn, slept and met its hand limit (D-G)."""
+        if core_match.over(state):
+            return None
         return rounds.ROUND_END if state.stage == "round_end" else None
 
     def phase_ops(self, state: State, phase: str) -> list[Op]:
@@ -188,7 +191,7 @@ class GnomesRules(Rules):
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         """None until final scoring; then ``{"reason", "scores", "winners", "breakdown"}`` (H)."""
-        return scoring.outcome(state)
+        return core_match.outcome(state, len(state.players)) or scoring.outcome(state)
 
     def determinise(self, state: State, seat: int | None, seed: str) -> State:
         """A copy with what ``seat`` cannot see sampled (see :mod:`.views`)."""

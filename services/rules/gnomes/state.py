@@ -22,6 +22,9 @@ from functools import lru_cache
 from typing import Any
 
 from services.rules.core import Event
+from services.rules.core import match as core_match
+from services.rules.core.canonical import OMIT_IF_NONE
+from services.rules.core.match import MatchRecord
 
 from . import geo
 from .content import COLOURS, Equipment, Quest, TravelCard, Treasure, content
@@ -160,6 +163,7 @@ class State:
     draws: int = 0
     ended: dict[str, Any] | None = None
     final: dict[str, Any] | None = None
+    match: MatchRecord | None = field(default=None, metadata={OMIT_IF_NONE: True})  # strikes, forfeit (core.match)
     secret: dict[str, Any] = field(default_factory=dict)
 
 
@@ -182,6 +186,7 @@ def copy_state(s: State) -> State:
         stage=s.stage, sleepers=list(s.sleepers), sleep_next=s.sleep_next, exhausted=s.exhausted, stamp=s.stamp,
         frog=s.frog, frog_used=s.frog_used, frozen=s.frozen, dream_refill=s.dream_refill,
         travel_size=s.travel_size, shop_size=s.shop_size, draws=s.draws, ended=s.ended, final=s.final,
+        match=None if s.match is None else s.match.copy(),
         secret={"hands": [list(h) for h in secret["hands"]], "travel_deck": dict(secret["travel_deck"]),
                 "shop_deck": dict(secret["shop_deck"])} if secret else {})
 
@@ -653,6 +658,9 @@ def visibility(event_type: str) -> str:
 
 def evolve(state: State, event: Event) -> None:
     """Apply one event to ``state`` in place. Raises ValueError on an unknown event type."""
+    if event.type in core_match.EVENTS:
+        state.match = core_match.evolve(state.match, event)
+        return
     fn = _HANDLERS.get(event.type)
     if fn is None:
         raise ValueError(f"A Game of Gnomes has no event {event.type!r}")

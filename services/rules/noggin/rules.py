@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from pydantic import TypeAdapter
 
+from services.rules.core import match as core_match
 from services.rules.core import Event, GameConfig, IllegalMove, Op, Rules
 from services.rules.core.errors import BadConfig
 
@@ -184,7 +185,7 @@ class NogginRules(Rules):
     def to_move(self, state: State) -> list[int]:
         """``[seat]`` whose decision it is (the active player, a bidder, a Saga decision), or
         ``[]`` while a phase is pending or after the end."""
-        return turns.to_move(state)
+        return [] if core_match.over(state) else turns.to_move(state)
 
     def candidates(self, state: State, seat: int) -> list[dict[str, Any]]:
         """Move dicts worth checking for ``seat`` (unchecked); ``[]`` if it is not its decision."""
@@ -202,6 +203,8 @@ class NogginRules(Rules):
 
     def pending_phase(self, state: State) -> str | None:
         """``"change_of_season"`` once the Runestone reaches the Nog Moon (rulebook 4.3), else None."""
+        if core_match.over(state):
+            return None
         return turns.pending_phase(state)
 
     def phase_ops(self, state: State, phase: str) -> list[Op]:
@@ -342,7 +345,7 @@ class NogginRules(Rules):
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         """None until final scoring; then the outcome of :func:`.scoring.outcome` (rulebook 9.0)."""
-        return scoring.outcome(state)
+        return core_match.outcome(state, len(state.players)) or scoring.outcome(state)
 
     def hash_view(self, state: State) -> Any:
         """The whole state, secrets included (the hash is shown only once the game is over)."""

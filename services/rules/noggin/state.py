@@ -23,6 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.rules.core import Event
+from services.rules.core import match as core_match
+from services.rules.core.canonical import OMIT_IF_NONE
+from services.rules.core.match import MatchRecord
 
 from . import content
 from .content import BASIC, CHARACTERS
@@ -222,6 +225,7 @@ class State:
     action: Action | None = None
     ended: dict[str, Any] | None = None  # {"reason", "crown"} once the game stopped (9.0)
     final: dict[str, Any] | None = None  # final scoring
+    match: MatchRecord | None = field(default=None, metadata={OMIT_IF_NONE: True})  # strikes, forfeit (core.match)
     secret: dict[str, Any] = field(default_factory=dict)
 
 
@@ -270,6 +274,7 @@ def copy_state(s: State) -> State:
                                              a.free_walk, None if a.tokens is None else list(a.tokens)),
         ended=None if s.ended is None else dict(s.ended),
         final=None if s.final is None else dict(s.final),
+        match=None if s.match is None else s.match.copy(),
         secret={k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
                 for k, v in s.secret.items()},
     )
@@ -355,6 +360,9 @@ def _unload(p: Player, cart: dict[str, int]) -> None:
 
 def evolve(state: State, event: Event) -> None:
     """Apply one event in place. Raises ValueError on an unknown event type."""
+    if event.type in core_match.EVENTS:
+        state.match = core_match.evolve(state.match, event)
+        return
     h = _HANDLERS.get(event.type)
     if h is None:
         raise ValueError(f"unknown Noggin event {event.type!r}")

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from pydantic import TypeAdapter
 
+from services.rules.core import match as core_match
 from services.rules.core import Chance, Event, Op, Rules, public
 from services.rules.core.events import Event as _Event
 
@@ -122,7 +123,7 @@ class ResourceHogRules(Rules):
         return copy_state(state)
 
     def to_move(self, state: State) -> list[int]:
-        return turns.to_move(state)
+        return [] if core_match.over(state) else turns.to_move(state)
 
     def candidates(self, state: State, seat: int):
         return turns.candidates(state, seat)
@@ -157,6 +158,8 @@ class ResourceHogRules(Rules):
         return []
 
     def pending_phase(self, state: State) -> str | None:
+        if core_match.over(state):
+            return None
         return "events" if state.stage == "events" else None
 
     def phase_ops(self, state: State, phase: str) -> list[Op]:
@@ -204,6 +207,9 @@ class ResourceHogRules(Rules):
         return self.determinise(state, seat, seed)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
+        forfeit = core_match.outcome(state, len(state.players))
+        if forfeit is not None:
+            return forfeit
         if state.final is None:
             return None
         return {"reason": "rounds", "scores": list(state.final["scores"]), "winners": list(state.final["winners"]),

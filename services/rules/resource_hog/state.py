@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.rules.core import Event
+from services.rules.core import match as core_match
+from services.rules.core.canonical import OMIT_IF_NONE
+from services.rules.core.match import MatchRecord
 
 from .content import GOODS, content
 
@@ -103,6 +106,7 @@ class State:
     draws: int = 0
     ended: dict[str, Any] | None = None
     final: dict[str, Any] | None = None
+    match: MatchRecord | None = field(default=None, metadata={OMIT_IF_NONE: True})  # strikes, forfeit (core.match)
     secret: dict[str, Any] = field(default_factory=dict)
 
 
@@ -121,7 +125,7 @@ def copy_state(s: State) -> State:
         slaves=s.slaves, slave_track=s.slave_track, mercenary_track=s.mercenary_track, round=s.round,
         stage=s.stage, orders=dict(s.orders), step=s.step, queue=[list(x) for x in s.queue], turn=s.turn,
         traded=list(s.traded), fighting=s.fighting, ransom=None if s.ransom is None else dict(s.ransom),
-        draws=s.draws, ended=s.ended, final=s.final,
+        draws=s.draws, ended=s.ended, final=s.final, match=None if s.match is None else s.match.copy(),
         secret={"orders": dict(s.secret.get("orders", {}))} if s.secret else {})
 
 
@@ -524,6 +528,9 @@ def visibility(event_type: str) -> str:
 
 def evolve(state: State, event: Event) -> None:
     """Apply one event to ``state`` in place. Raises ValueError on an unknown event type."""
+    if event.type in core_match.EVENTS:
+        state.match = core_match.evolve(state.match, event)
+        return
     fn = _HANDLERS.get(event.type)
     if fn is None:
         raise ValueError(f"Resource Hog has no event {event.type!r}")

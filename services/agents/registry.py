@@ -1,0 +1,124 @@
+"""The registry of external agents: who they are, where the engine calls them, their secret.
+
+An agent is registered once (``POST /agents`` on the gateway, or :meth:`AgentRegistry.register`)
+with a name, a protocol (``grpc``: the ``Agent`` service of ``protos/agent.proto``; ``http``: the
+same payloads as a signed JSON webhook) and an address, and gets an id that game and tournament
+seats name (``{"kind": "agent", "agent": <id>}``). The secret signs every request the engine
+sends the agent (:mod:`services.agents.protocol`); it is kept to sign with, and never shown
+again: :meth:`AgentRecord.public` leaves it out.
+
+Records live in the game store's Redis (hash :data:`KEY`), or in memory for an embedded table.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets as secrets_mod
+import threading
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+KEY = "longhouse:agents"
+"""Redis hash: agent id -> the record as JSON."""
+
+
+class AgentSpec(BaseModel):
+    """What registering an agent takes.
+
+    Attributes:
+        name: a label for standings and logs (1-64 characters).
+        protocol: ``grpc`` or ``http``.
+        address: ``host:port`` for gRPC; an ``http://`` or ``https://`` URL for HTTP.
+        secret: the shared HMAC key (16-256 characters).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(min_length=1, max_length=64)
+    protocol: Literal["grpc", "http"]
+    address: str = Field(min_length=3, max_length=512)
+    secret: str = Field(min_length=16, max_length=256, repr=False)
+
+    @field_validator("address")
+    @classmethod
+    def _address_fits_protocol(cls, value: str, info: Any) -> str:
+        protocol = info.data.get("protocol")
+        if protocol == "http" and not value.startswith(("http://", "https://")):
+            raise ValueError("an http agent's address is an http:// or https:// URL")
+        if protocol == "grpc" and ("/" in value or ":" not in value):
+            raise ValueError("a grpc agent's address is host:port")
+        return value
+
+
+class AgentRecord(AgentSpec):
+    """A registered agent: its spec plus ``agent_id``."""
+
+    agent_id: str
+
+    def public(self) -> dict[str, Any]:
+        """The record without its secret: ``{"agent_id", "name", "protocol", "address"}``."""
+        return {"agent_id": self.agent_id, "name": self.name, "protocol": self.protocol, "address": self.address}
+
+
+class UnknownAgent(LookupError):
+    """No agent is registered under that id."""
+
+
+class AgentRegistry:
+    """Agents by id, in Redis (``client``) or in memory (``client=None``).
+
+    Args:
+        client: a Redis client of the game store, or None for a process-local registry.
+    """
+
+    def __init__(self, client: Any | None = None):
+        self.client = client
+        self._memory: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def register(self, spec: AgentSpec | dict[str, Any]) -> AgentRecord:
+        """Register an agent; returns its record with a new ``agent_id`` (12 hex digits).
+        Raises pydantic.ValidationError for a bad spec."""
+        spec = spec if isinstance(spec, AgentSpec) else AgentSpec.model_validate(spec)
+        record = AgentRecord(agent_id=secrets_mod.token_hex(6), **spec.model_dump())
+        self._put(record)
+        return record
+
+    def rotate_secret(self, agent_id: str, secret: str) -> AgentRecord:
+        """Replace an agent's secret. Raises UnknownAgent, pydantic.ValidationError."""
+        record = self.get(agent_id)
+        updated = AgentRecord.model_validate({**record.model_dump(), "secret": secret})
+        self._put(updated)
+        return updated
+
+    def get(self, agent_id: str) -> AgentRecord:
+        """The record of ``agent_id``. Raises UnknownAgent."""
+        raw = self.client.hget(KEY, agent_id) if self.client is not None else self._memory.get(agent_id)
+        if raw is None:
+            raise UnknownAgent(f"no agent is registered as {agent_id!r}")
+        return AgentRecord.model_validate_json(raw)
+
+    def all(self) -> list[AgentRecord]:
+        """Every registered agent, by id."""
+        raw = self.client.hgetall(KEY) if self.client is not None else dict(self._memory)
+        return [AgentRecord.model_validate_json(v) for _, v in sorted(raw.items())]
+
+    def _put(self, record: AgentRecord) -> None:
+        text = json.dumps(record.model_dump(), sort_keys=True)
+        if self.client is not None:
+            self.client.hset(KEY, record.agent_id, text)
+        else:
+            with self._lock:
+                self._memory[record.agent_id] = text
+
+
+def registry_for(table: Any) -> AgentRegistry:
+    """The agent registry that goes with ``table``: the Redis of its store, or one in-memory
+    registry per embedded table."""
+    client = getattr(table.store, "r", None)
+    existing = getattr(table, "_agent_registry", None)
+    if existing is None:
+        existing = AgentRegistry(client)
+        table._agent_registry = existing
+    return existing
