@@ -23,10 +23,13 @@ SEAT_KEY = re.compile(r"0|[1-9][0-9]{0,2}")
 
 
 class CreateGameBody(BaseModel):
-    """``POST /games``: ``{"game", "players", "seed"?, "options"?, "bots"?}``.
+    """``POST /games``: ``{"game", "players", "seed"?, "options"?, "bots"?, "time_control"?}``.
 
     ``bots`` gives seats to built-in bots that decide on the bus (a worker), never over
-    HTTP: ``{"<seat>": "random"|"greedy"}`` or ``{"<seat>": {"kind": ..., "seed": ...}}``.
+    HTTP: ``{"<seat>": "random"|"greedy"|"ismcts"}`` or ``{"<seat>": {"kind": ..., "seed": ...}}``
+    (``ismcts`` may add ``"iterations"``), or to registered external agents:
+    ``{"<seat>": {"kind": "agent", "agent": <agent id>}}``. ``time_control``
+    (``{"move_ms", "bank_ms", "max_strikes"}``) governs the agent seats.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -35,7 +38,8 @@ class CreateGameBody(BaseModel):
     players: int = Field(strict=True)
     seed: str | None = Field(default=None, min_length=1, max_length=256)
     options: dict[str, Any] = Field(default_factory=dict)
-    bots: dict[str, str | dict[str, str]] = Field(default_factory=dict, max_length=16)
+    bots: dict[str, str | dict[str, str | int]] = Field(default_factory=dict, max_length=16)
+    time_control: dict[str, int] | None = None
 
     @field_validator("bots")
     @classmethod

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, request
 
+from services.agents.registry import UnknownAgent, registry_for
 from services.coordinator.redis_store import entry_id, key
 from services.coordinator.table import status_of
 from services.rules.core import GameConfig
@@ -28,8 +29,15 @@ def create_game():
     """Create a game. 201 ``{"game_id", "version", "status"}``; 400 bad body; 422 bad game/config."""
     body = parse_body(CreateGameBody)
     table = get_table()
+    registry = registry_for(table)
+    for seat, spec in body.bots.items():
+        if isinstance(spec, dict) and spec.get("kind") == "agent" and isinstance(spec.get("agent"), str):
+            try:
+                registry.get(spec["agent"])
+            except UnknownAgent as exc:
+                raise ApiError(422, "unknown_agent", f"seat {seat}: {exc}") from None
     game_id = table.create(GameConfig(game=body.game, players=body.players, options=body.options),
-                           seed=body.seed, bots=body.bots)
+                           seed=body.seed, bots=body.bots, control=body.time_control)
     rules, state, version = table.state(game_id)
     return {"game_id": game_id, "version": version, "status": status_of(rules, state)}, 201
 

@@ -1,0 +1,66 @@
+"""Blueprint ``agents``: register external AI agents that the engine calls for their seats' moves.
+
+* ``POST /agents`` ``{"name", "protocol": "grpc"|"http", "address", "secret"}`` -> 201
+  ``{"agent_id", "name", "protocol", "address"}`` (the secret is never shown again)
+* ``GET /agents`` -> ``{"agents": [...]}`` (no secrets)
+* ``GET /agents/<id>`` -> the agent (no secret); 404 ``unknown_agent``
+* ``POST /agents/<id>/secret`` ``{"secret"}`` -> 200 the agent: the secret is replaced
+
+A game seat or a tournament participant names an agent by its id; see
+:mod:`services.agents.registry` and ``protos/agent.proto``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint
+from pydantic import BaseModel, ConfigDict, Field
+
+from services.agents.registry import AgentSpec, UnknownAgent, registry_for
+
+from .bodies import parse_body
+from .clients import get_table
+from .errors import ApiError
+
+bp = Blueprint("agents", __name__)
+
+
+class SecretBody(BaseModel):
+    """``POST /agents/<id>/secret``: ``{"secret"}`` (16-256 characters)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    secret: str = Field(min_length=16, max_length=256, repr=False)
+
+
+def _agent(agent_id: str):
+    try:
+        return registry_for(get_table()).get(agent_id)
+    except UnknownAgent as exc:
+        raise ApiError(404, "unknown_agent", str(exc)) from None
+
+
+@bp.post("/agents")
+def register_agent():
+    """Register an agent. 201 its public record; 400 a bad body."""
+    spec = parse_body(AgentSpec)
+    return registry_for(get_table()).register(spec).public(), 201
+
+
+@bp.get("/agents")
+def list_agents():
+    """Every registered agent, without secrets."""
+    return {"agents": [a.public() for a in registry_for(get_table()).all()]}
+
+
+@bp.get("/agents/<agent_id>")
+def get_agent(agent_id: str):
+    """One agent, without its secret; 404 if unknown."""
+    return _agent(agent_id).public()
+
+
+@bp.post("/agents/<agent_id>/secret")
+def rotate_secret(agent_id: str):
+    """Replace an agent's secret; the next request the engine sends is signed with it."""
+    _agent(agent_id)
+    body = parse_body(SecretBody)
+    return registry_for(get_table()).rotate_secret(agent_id, body.secret).public()
