@@ -1,0 +1,410 @@
+"""The agent protocol as JSON: payloads, signatures, replay protection.
+
+The engine talks to an external agent at three moments of a match: ``start`` (the
+match begins), ``move`` (choose one of the legal moves) and ``end`` (the outcome).
+Over HTTP each is a POST of a JSON object to the agent's URL, with a ``"type"`` field
+naming it; over gRPC each is a call of the ``Agent`` service of ``protos/agent.proto``
+(:mod:`services.agents.grpc_wire` converts). The JSON form carries game data as JSON
+values, the protobuf form as canonical JSON text:
+
+============  =================================  ==============================
+payload       JSON body (HTTP)                   protobuf (gRPC)
+============  =================================  ==============================
+start         :class:`MatchStart`                ``MatchStart`` (options_json)
+move          :class:`MoveRequest`               ``MoveRequest`` (view_json,
+                                                 legal_moves_json)
+answer        :class:`MoveChoice`                ``MoveChoice``
+end           :class:`MatchEnd`                  ``MatchEnd`` (result_json)
+============  =================================  ==============================
+
+An HTTP agent answers ``start`` and ``end`` with any 2xx status (the body is ignored;
+``{}`` is customary) and ``move`` with 2xx and ``{"index": <int>}``. An answer counts
+only as a choice among the legal moves offered: :func:`choice_to_move`.
+
+Signatures (HMAC-SHA256 with the secret given when the agent was registered)
+----------------------------------------------------------------------------
+Every request carries, as HTTP headers (or gRPC metadata, names in lower case):
+
+* ``X-Longhouse-Timestamp``: unix seconds when it was signed;
+* ``X-Longhouse-Delivery``: a unique id of the request (32 hex digits from the engine);
+* ``X-Longhouse-Signature``: ``sha256=`` + hex HMAC-SHA256(secret,
+  ``timestamp + "." + delivery + "." + body``), where body is the exact bytes of the
+  HTTP body (or of the serialized protobuf request).
+
+An agent checks them with :func:`verify` and one :class:`ReplayGuard` for its process:
+a request is refused if its signature is wrong (:class:`BadSignature`), its timestamp
+is more than the tolerance (300 s) away from the agent's clock (:class:`Stale`), or its
+delivery id was already accepted (:class:`Replayed`).
+
+This module needs only pydantic and orjson, so an agent can copy it alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import hmac
+import json
+import re
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+HEADER_TIMESTAMP = "X-Longhouse-Timestamp"
+HEADER_DELIVERY = "X-Longhouse-Delivery"
+HEADER_SIGNATURE = "X-Longhouse-Signature"
+SIGNATURE_PREFIX = "sha256="
+DEFAULT_TOLERANCE_S = 300
+"""Seconds a signed request stays acceptable either side of the receiver's clock."""
+DEFAULT_MAX_DELIVERIES = 65_536
+"""Delivery ids a :class:`ReplayGuard` remembers at most (about 100 bytes each)."""
+
+_DELIVERY_RE = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+_TIMESTAMP_RE = re.compile(r"[0-9]{1,12}")
+
+
+# -- payloads ---------------------------------------------------------------------------
+class _Payload(BaseModel):
+    # Strict types (an int is a JSON integer, not "3" nor 3.0 nor true); unknown fields
+    # are ignored so the engine may add fields without breaking existing agents.
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class TimeControl(_Payload):
+    """The time an agent is given.
+
+    Attributes:
+        move_ms: milliseconds allowed for each move before the bank is drawn on.
+        bank_ms: milliseconds of reserve at the start of the match.
+        max_strikes: failures allowed in a match; one more forfeits it.
+    """
+
+    move_ms: int = Field(ge=0)
+    bank_ms: int = Field(ge=0)
+    max_strikes: int = Field(ge=0)
+
+
+class MatchStart(_Payload):
+    """``"type": "start"``: a match the agent plays a seat of is starting.
+
+    Attributes:
+        match_id: the match's id, the same in every later payload of the match.
+        game: ``"noggin"``, ``"gnomes"`` or ``"resource_hog"``.
+        seat: the agent's seat, 0 to ``players - 1``.
+        players: seats at the table.
+        options: the game's options (variants); ``{}`` for none.
+        time_control: the agent's time.
+    """
+
+    type: Literal["start"] = "start"
+    match_id: str = Field(min_length=1)
+    game: str = Field(min_length=1)
+    seat: int = Field(ge=0)
+    players: int = Field(ge=1)
+    options: dict[str, Any] = Field(default_factory=dict)
+    time_control: TimeControl
+
+
+class MoveRequest(_Payload):
+    """``"type": "move"``: choose one of ``legal_moves``; answer with :class:`MoveChoice`.
+
+    Attributes:
+        match_id, game, seat: as in :class:`MatchStart`.
+        version: the game version the legal moves were computed at.
+        view: the seat's player view of the game.
+        legal_moves: the moves offered; the answer is an index into this list.
+        time_left_ms: milliseconds for this move: its limit plus the bank left.
+        bank_ms: milliseconds left in the bank (included in ``time_left_ms``).
+    """
+
+    type: Literal["move"] = "move"
+    match_id: str = Field(min_length=1)
+    game: str = Field(min_length=1)
+    seat: int = Field(ge=0)
+    version: int = Field(ge=0)
+    view: dict[str, Any]
+    legal_moves: list[dict[str, Any]]
+    time_left_ms: int = Field(ge=0)
+    bank_ms: int = Field(ge=0)
+
+
+class MoveChoice(_Payload):
+    """The answer to a :class:`MoveRequest`: ``{"index": <int>}``, an index into its
+    ``legal_moves``. Any integer parses; :func:`choice_to_move` checks the range."""
+
+    index: int
+
+
+class MatchEnd(_Payload):
+    """``"type": "end"``: the match has ended.
+
+    Attributes:
+        match_id, seat: as in :class:`MatchStart`.
+        result: the outcome: scores, winners, forfeited seats, strikes per seat.
+    """
+
+    type: Literal["end"] = "end"
+    match_id: str = Field(min_length=1)
+    seat: int = Field(ge=0)
+    result: dict[str, Any]
+
+
+Payload = Annotated[MatchStart | MoveRequest | MatchEnd, Field(discriminator="type")]
+"""What the engine sends an agent, told apart by ``type``."""
+_PAYLOAD = TypeAdapter(Payload)
+
+
+class BadPayload(ValueError):
+    """A body is not valid JSON or not the payload expected."""
+
+
+class IllegalChoice(ValueError):
+    """An agent's index is not one of the legal moves offered."""
+
+
+def canonical_json(obj: Any) -> str:
+    """Canonical JSON text of plain data: sorted keys, compact (as the rules core writes it)."""
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def encode(payload: BaseModel) -> bytes:
+    """The JSON body of a payload (canonical: sorted keys, compact), ``type`` included."""
+    return orjson.dumps(payload.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise BadPayload(f"the JSON object names {key!r} twice")
+        out[key] = value
+    return out
+
+
+def _no_constants(name: str) -> Any:
+    raise BadPayload(f"{name} is not a JSON number")
+
+
+def loads_strict(body: bytes | str) -> Any:
+    """JSON text -> data, refusing duplicate keys and NaN/Infinity. Raises BadPayload."""
+    try:
+        return json.loads(body, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+    except BadPayload:
+        raise
+    except RecursionError:
+        raise BadPayload("the JSON is nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadPayload(f"not valid JSON: {str(exc)[:120]}") from None
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err["loc"]) or "body"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def parse_payload(body: bytes | str | Mapping[str, Any]) -> MatchStart | MoveRequest | MatchEnd:
+    """An engine request (JSON body or parsed object) -> its payload, by ``type``.
+    Raises BadPayload."""
+    data = loads_strict(body) if isinstance(body, (bytes, bytearray, str)) else body
+    if not isinstance(data, Mapping):
+        raise BadPayload("the body is not a JSON object")
+    try:
+        return _PAYLOAD.validate_python(dict(data))
+    except ValidationError as exc:
+        raise BadPayload(f"not a start, move or end payload: {_describe(exc)}") from None
+
+
+def parse_choice(body: bytes | str | Mapping[str, Any]) -> MoveChoice:
+    """An agent's answer (JSON body or parsed object) -> :class:`MoveChoice`.
+    Raises BadPayload (not JSON, not an object, no integer ``index``)."""
+    data = loads_strict(body) if isinstance(body, (bytes, bytearray, str)) else body
+    if not isinstance(data, Mapping):
+        raise BadPayload('the answer is not a JSON object like {"index": 0}')
+    try:
+        return MoveChoice.model_validate(dict(data))
+    except ValidationError as exc:
+        raise BadPayload(f'the answer is not {{"index": <integer>}}: {_describe(exc)}') from None
+
+
+def choice_to_move(choice: MoveChoice | int, legal_moves: Sequence[Mapping[str, Any] | str]) -> dict[str, Any]:
+    """The move an answer chose: ``legal_moves[choice.index]``.
+
+    ``legal_moves`` are the moves offered (objects, or their JSON text as in the
+    protobuf form). Raises IllegalChoice for an index outside them (a negative index
+    never counts from the end)."""
+    index = choice.index if isinstance(choice, MoveChoice) else choice
+    n = len(legal_moves)
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise IllegalChoice(f"the move index must be an integer, not {type(index).__name__}")
+    if not 0 <= index < n:
+        offered = f"{n} legal moves were offered (indexes 0 to {n - 1})" if n else "no legal move was offered"
+        raise IllegalChoice(f"the agent chose move index {index}, but {offered}")
+    move = legal_moves[index]
+    if isinstance(move, str):
+        move = orjson.loads(move)
+    return dict(move)
+
+
+# -- signatures -------------------------------------------------------------------------
+class SignatureError(Exception):
+    """A request is refused: base of :class:`BadSignature`, :class:`Stale`, :class:`Replayed`."""
+
+
+class BadSignature(SignatureError):
+    """A signature header is missing or malformed, or the signature does not match."""
+
+
+class Stale(SignatureError):
+    """The request's timestamp is too far from the receiver's clock."""
+
+
+class Replayed(SignatureError):
+    """The request's delivery id was already accepted (or may have been)."""
+
+
+def _key(secret: str | bytes) -> bytes:
+    if isinstance(secret, str):
+        secret = secret.encode("utf-8")
+    if not secret:
+        raise ValueError("the signing secret is empty")
+    return secret
+
+
+def sign(secret: str | bytes, timestamp: int | str, delivery: str, body: bytes) -> str:
+    """``"sha256=" + hex HMAC-SHA256(secret, f"{timestamp}.{delivery}." + body)``."""
+    message = f"{timestamp}.{delivery}.".encode("ascii") + bytes(body)
+    return SIGNATURE_PREFIX + hmac.new(_key(secret), message, hashlib.sha256).hexdigest()
+
+
+def signed_headers(secret: str | bytes, body: bytes, now: float | None = None,
+                   delivery: str | None = None) -> dict[str, str]:
+    """The three signature headers for ``body``, with a fresh delivery id by default."""
+    timestamp = str(int(time.time() if now is None else now))
+    delivery = delivery or uuid.uuid4().hex
+    return {
+        HEADER_TIMESTAMP: timestamp,
+        HEADER_DELIVERY: delivery,
+        HEADER_SIGNATURE: sign(secret, timestamp, delivery, body),
+    }
+
+
+def signed_metadata(secret: str | bytes, body: bytes, now: float | None = None,
+                    delivery: str | None = None) -> list[tuple[str, str]]:
+    """The same as gRPC metadata (lower-case keys) for serialized request bytes ``body``."""
+    return [(k.lower(), v) for k, v in signed_headers(secret, body, now, delivery).items()]
+
+
+def _header_values(headers: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> dict[str, str]:
+    """The three signature headers, by lower-case name, from a mapping (a dict, an HTTP
+    message) or pairs (gRPC metadata). A header given twice with two values is refused."""
+    wanted = {HEADER_TIMESTAMP.lower(), HEADER_DELIVERY.lower(), HEADER_SIGNATURE.lower()}
+    pairs = headers.items() if hasattr(headers, "items") else headers
+    found: dict[str, str] = {}
+    for key, value in pairs:
+        name = str(key).lower()
+        if name not in wanted:
+            continue
+        if isinstance(value, bytes):
+            value = value.decode("latin-1")
+        value = str(value).strip()
+        if name in found and found[name] != value:
+            raise BadSignature(f"header {name} is given twice")
+        found[name] = value
+    return found
+
+
+class ReplayGuard:
+    """Delivery ids already accepted, each remembered while its timestamp is acceptable.
+
+    A delivery id stamped at ``t`` is acceptable until ``t + tolerance_s`` (after that
+    :func:`verify` finds it stale), so it is forgotten then. Memory is bounded by
+    ``max_entries``: when full, the id that expires first is forgotten early, and from
+    then on any request that would expire no later than it is refused as possibly
+    replayed, so no replay ever passes. Thread-safe.
+
+    Args:
+        tolerance_s: seconds a request stays acceptable either side of the clock.
+        max_entries: delivery ids remembered at most.
+    """
+
+    def __init__(self, tolerance_s: float = DEFAULT_TOLERANCE_S, max_entries: int = DEFAULT_MAX_DELIVERIES):
+        if tolerance_s <= 0 or max_entries < 1:
+            raise ValueError("tolerance_s must be positive and max_entries at least 1")
+        self.tolerance_s = tolerance_s
+        self.max_entries = max_entries
+        self._expiry: dict[str, float] = {}
+        self._heap: list[tuple[float, str]] = []
+        self._floor = float("-inf")
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._expiry)
+
+    def check(self, delivery: str, timestamp: float, now: float) -> None:
+        """Remember ``delivery`` (stamped at ``timestamp``). Raises Replayed if it was
+        already remembered, or if it may have been forgotten because the guard was full."""
+        expiry = timestamp + self.tolerance_s
+        with self._lock:
+            while self._heap and self._heap[0][0] < now:
+                _, old = heapq.heappop(self._heap)
+                self._expiry.pop(old, None)
+            if delivery in self._expiry:
+                raise Replayed(f"delivery {delivery} was already received")
+            if expiry <= self._floor:
+                raise Replayed(f"delivery {delivery} cannot be checked for a replay "
+                               "(too many recent deliveries); send a fresh request")
+            while len(self._expiry) >= self.max_entries:
+                dropped_expiry, dropped = heapq.heappop(self._heap)
+                self._expiry.pop(dropped, None)
+                self._floor = max(self._floor, dropped_expiry)
+            self._expiry[delivery] = expiry
+            heapq.heappush(self._heap, (expiry, delivery))
+
+
+def verify(secret: str | bytes, headers: Mapping[str, Any] | Iterable[tuple[str, Any]], body: bytes,
+           now: float | None, seen: ReplayGuard) -> None:
+    """Check a request's signature headers (or gRPC metadata) against its exact body bytes.
+
+    Args:
+        secret: the shared secret.
+        headers: the request's headers (any mapping; names are case-insensitive) or gRPC
+            metadata pairs.
+        body: the body bytes as received (for gRPC, the serialized request).
+        now: the receiver's clock in unix seconds (None: ``time.time()``).
+        seen: the process's :class:`ReplayGuard`; its ``tolerance_s`` is the staleness limit.
+
+    Raises:
+        BadSignature: a header is missing or malformed, or the signature does not match.
+        Stale: the timestamp is more than ``seen.tolerance_s`` away from ``now``.
+        Replayed: the delivery id was already accepted.
+    """
+    now = time.time() if now is None else now
+    found = _header_values(headers)
+    for header in (HEADER_TIMESTAMP, HEADER_DELIVERY, HEADER_SIGNATURE):
+        if not found.get(header.lower()):
+            raise BadSignature(f"missing header {header}")
+    timestamp = found[HEADER_TIMESTAMP.lower()]
+    delivery = found[HEADER_DELIVERY.lower()]
+    signature = found[HEADER_SIGNATURE.lower()]
+    if not _TIMESTAMP_RE.fullmatch(timestamp):
+        raise BadSignature(f"{HEADER_TIMESTAMP} is not unix seconds")
+    if not _DELIVERY_RE.fullmatch(delivery):
+        raise BadSignature(f"{HEADER_DELIVERY} is not 1-128 letters, digits or ._:-")
+    expected = sign(secret, timestamp, delivery, body).encode("ascii")
+    if not hmac.compare_digest(expected, signature.encode("utf-8", "surrogateescape")):
+        raise BadSignature("the signature does not match the body (wrong secret or altered request)")
+    age = now - int(timestamp)
+    if abs(age) > seen.tolerance_s:
+        direction = "old" if age > 0 else "in the future"
+        raise Stale(f"the request was signed {abs(age):.0f} s {direction}; "
+                    f"at most {seen.tolerance_s:g} s is accepted")
+    seen.check(delivery, int(timestamp), now)
