@@ -27,7 +27,7 @@ from flask import Flask, g, request
 from services.common import logs
 from services.common.config import settings
 
-from . import agents, games, moves, seats, stream
+from . import agents, games, moves, seats, stream, tournaments
 from .clients import get_redis, init_clients
 from .errors import error_response, register_error_handlers
 
@@ -73,7 +73,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     _log_requests(app)
     init_clients(app)
     register_error_handlers(app)
-    for module in (games, seats, moves, stream, agents):
+    for module in (games, seats, moves, stream, agents, tournaments):
         app.register_blueprint(module.bp)
 
     @app.get("/healthz")

@@ -188,6 +188,21 @@ class Table:
         self._commit(game_id, 1, rules, state, events, Commit("setup"))
         return game_id
 
+    def finish_setup(self, game_id: str) -> bool:
+        """Run the set-up of a game that was created but whose set-up commit never happened
+        (its creator died between the two writes): idempotent by version, so it does nothing
+        to a game past version 1. Returns True if this call committed the set-up."""
+        rules, state, version = self.state(game_id)
+        if version != 1:
+            return False
+        config = GameConfig.model_validate(self.store.read(game_id, 0, 1)[0].events[0].data["config"])
+        events = self._resolve(game_id, 1, rules, state, rules.setup_ops(config))
+        try:
+            self._commit(game_id, 1, rules, state, events, Commit("setup"))
+        except VersionConflict:
+            return False
+        return True
+
     # -- reading ------------------------------------------------------------------
     def state(self, game_id: str) -> tuple[Any, Any, int]:
         """``(rules, state, version)`` of the latest version (a private copy)."""

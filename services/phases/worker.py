@@ -24,6 +24,7 @@ from celery.signals import setup_logging, worker_ready
 from services.common import logs
 from services.common.config import settings
 from services.phases import agents
+from services.tournament import jobs
 from services.coordinator.projection import Projections
 from services.coordinator.redis_store import RedisStore, games_in_status
 from services.coordinator.scheduler import QUEUE, TASK_NAME
@@ -139,6 +140,36 @@ def end_match(game_id: str) -> int:
         return 0
 
 
+@app.task(name=jobs.ADVANCE_TASK, bind=True, autoretry_for=(redis.ConnectionError, ConnectionError),
+          retry_backoff=True, retry_backoff_max=30, max_retries=10)
+def tournament_step(self: Any, tournament_id: str, chain: str) -> str:
+    """One step of a tournament (:func:`services.tournament.jobs.step`): record finished
+    matches, start the next ones, plan Swiss rounds, finish; queues the next step while it runs."""
+    table = worker_table()
+    return jobs.step(table, jobs.TournamentStore(table.store.r), app, tournament_id, chain, self.request.id)
+
+
+def requeue_agent_decisions(table: Any, client: redis.Redis, limit: int = 10_000) -> int:
+    """Ask again every agent whose decision an active game waits for (newest ``limit`` games):
+    a decision whose task died with its worker is asked again at once (the clock keeps the
+    time already gone; the claim lets only one task ask)."""
+    sent = 0
+    for game_id in games_in_status(client, "active", limit):
+        try:
+            bots = table.bots(game_id)
+            if not any(b.get("kind") == "agent" for b in bots.values()):
+                continue
+            rules, state, version = table.state(game_id)
+        except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
+            log.exception("sweep_failed", game_id=game_id)
+            continue
+        for seat in rules.to_move(state):
+            if bots.get(seat, {}).get("kind") == "agent":
+                app.send_task(agents.ASK_TASK, args=(game_id, seat, version), queue=agents.QUEUE)
+                sent += 1
+    return sent
+
+
 def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int = 10_000) -> int:
     """Queue again the phase of every game that waits for one (newest ``limit`` games).
 
@@ -173,3 +204,11 @@ def _sweep_on_start(**_kwargs: Any) -> None:
         log.warning("sweep_skipped", error=exc.__class__.__name__)
         return
     log.info("phases_requeued", count=sent)
+    try:
+        table = worker_table()
+        asked = requeue_agent_decisions(table, table.store.r)
+        chains = jobs.requeue_running(jobs.TournamentStore(table.store.r), app)
+    except redis.RedisError as exc:
+        log.warning("sweep_skipped", error=exc.__class__.__name__)
+        return
+    log.info("work_requeued", agent_decisions=asked, tournaments=chains)

@@ -1,0 +1,108 @@
+"""Blueprint ``tournaments``: tournaments as jobs on the stack's workers.
+
+* ``POST /tournaments`` a :class:`~services.tournament.jobs.TournamentSpec` -> 201
+  ``{"tournament_id", "status", "planned"}``; 422 ``bad_tournament`` for a spec that cannot be
+  planned or names an unknown agent
+* ``GET /tournaments`` -> ``{"tournaments": [{"tournament_id", "status", "played", "planned"}]}``
+* ``GET /tournaments/<id>`` -> :func:`~services.tournament.jobs.report` (standings so far)
+* ``GET /tournaments/<id>/standings.csv`` and ``/ratings.png`` -> the files
+
+With the Celery phase mode the steps run on the workers; with the inline mode (an embedded
+gateway) the tournament is played within the request.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app
+
+from services.agents.registry import UnknownAgent, registry_for
+from services.rules.core import get_rules
+from services.rules.core.errors import RulesError
+from services.tournament import jobs
+
+from .bodies import parse_body
+from .clients import get_redis, get_table
+from .errors import ApiError
+
+bp = Blueprint("tournaments", __name__)
+
+
+def _store() -> jobs.TournamentStore:
+    return jobs.TournamentStore(get_redis())
+
+
+def _report(tid: str) -> dict:
+    try:
+        return jobs.report(_store(), tid)
+    except KeyError:
+        raise ApiError(404, "unknown_tournament", f"no tournament {tid!r}") from None
+
+
+@bp.post("/tournaments")
+def create_tournament():
+    """Create and start a tournament. 201; 400 bad body; 422 a spec that cannot be played."""
+    spec = parse_body(jobs.TournamentSpec)
+    table = get_table()
+    try:
+        for game in spec.games:
+            rules = get_rules(game)
+            if not rules.min_players <= spec.players <= rules.max_players:
+                raise ValueError(f"{rules.title} takes {rules.min_players} to {rules.max_players} players, "
+                                 f"not {spec.players}")
+        for p in spec.participants:
+            if p.agent is not None:
+                registry_for(table).get(p.agent)
+        store = _store()
+        tid = store.create(spec)
+    except (ValueError, UnknownAgent, RulesError) as exc:
+        raise ApiError(422, "bad_tournament", str(exc)) from None
+    scheduler = table.scheduler
+    if current_app.config["PHASE_MODE"] == "celery":
+        jobs.start(store, scheduler.phases.app, tid)
+    else:
+        jobs.run_inline(table, store, tid)
+    report = jobs.report(store, tid)
+    return {"tournament_id": tid, "status": report["status"], "planned": report["planned"]}, 201
+
+
+@bp.get("/tournaments")
+def list_tournaments():
+    """The newest 100 tournaments."""
+    store = _store()
+    out = []
+    for tid in store.all():
+        status = store.status(tid)
+        out.append({"tournament_id": tid, "status": status.get("status"), "played": int(status.get("played", 0)),
+                    "planned": int(status.get("planned", 0))})
+    return {"tournaments": out}
+
+
+@bp.get("/tournaments/<tid>")
+def get_tournament(tid: str):
+    """The tournament: spec, status, standings so far, every recorded match."""
+    return _report(tid)
+
+
+def _file(tid: str, name: str, mimetype: str) -> Response:
+    doc = _report(tid)
+    with tempfile.TemporaryDirectory() as tmp:
+        jobs.write_outputs(doc, tmp)
+        path = Path(tmp) / name
+        if not path.exists():
+            raise ApiError(404, "no_results", "no match has been rated yet")
+        return Response(path.read_bytes(), mimetype=mimetype)
+
+
+@bp.get("/tournaments/<tid>/standings.csv")
+def standings_csv(tid: str):
+    """The standings as CSV (a header and one row per participant)."""
+    return _file(tid, "standings.csv", "text/csv")
+
+
+@bp.get("/tournaments/<tid>/ratings.png")
+def ratings_png(tid: str):
+    """Each participant's rating over the matches, as a PNG plot."""
+    return _file(tid, "ratings.png", "image/png")

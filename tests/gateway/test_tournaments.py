@@ -1,0 +1,51 @@
+"""``/tournaments`` on an embedded gateway (inline: each match plays out as it is created):
+a round robin is planned, played and scored; bad specs are refused with nothing stored."""
+
+import csv
+import io
+
+
+def spec(**extra):
+    body = {"games": ["resource_hog"], "format": "round_robin", "players": 2, "seed": "gw-t",
+            "participants": [{"name": "r1", "kind": "random"}, {"name": "g", "kind": "greedy"},
+                             {"name": "r2", "kind": "random"}]}
+    body.update(extra)
+    return body
+
+
+def test_a_round_robin_is_played_and_scored(client):
+    resp = client.post("/tournaments", json=spec())
+    assert resp.status_code == 201, resp.json
+    tid = resp.json["tournament_id"]
+    assert resp.json == {"tournament_id": tid, "status": "done", "planned": 6}
+    doc = client.get(f"/tournaments/{tid}").json
+    assert doc["played"] == 6 and len(doc["matches"]) == 6
+    games = {m["game_id"] for m in doc["matches"]}
+    assert len(games) == 6  # one game per match
+    for m in doc["matches"]:
+        summary = client.get(f"/games/{m['game_id']}").json
+        assert summary["status"] == "over" and summary["state_hash"] == m["state_hash"]
+    rows = {r["name"]: r for r in doc["standings"]["rows"]}
+    assert set(rows) == {"r1", "g", "r2"} and all(r["matches"] == 4 for r in rows.values())
+    assert sum(r["wins"] for r in rows.values()) >= 5.99  # every match has a winner (shares add to 1)
+    table = list(csv.DictReader(io.StringIO(client.get(f"/tournaments/{tid}/standings.csv").get_data(as_text=True))))
+    assert [r["name"] for r in table] == [r["name"] for r in doc["standings"]["rows"]]
+    png = client.get(f"/tournaments/{tid}/ratings.png")
+    assert png.status_code == 200 and png.data[:8] == b"\x89PNG\r\n\x1a\n"
+    listed = client.get("/tournaments").json["tournaments"]
+    assert {"tournament_id": tid, "status": "done", "played": 6, "planned": 6} in listed
+
+
+def test_bad_specs_are_refused_and_store_nothing(client):
+    before = client.get("/tournaments").json["tournaments"]
+    for body, code in ((spec(games=["chess"]), "bad_tournament"),
+                       (spec(players=5), "bad_tournament"),
+                       (spec(participants=[{"name": "a", "kind": "agent", "agent": "nobody"},
+                                           {"name": "b", "kind": "random"}]), "bad_tournament"),
+                       (spec(format="knockout"), "bad_request"),
+                       (spec(participants=[{"name": "a", "kind": "random"}, {"name": "a", "kind": "greedy"}]),
+                        "bad_request")):
+        resp = client.post("/tournaments", json=body)
+        assert resp.status_code in (400, 422) and resp.json["error"] == code, (body, resp.json)
+    assert client.get("/tournaments").json["tournaments"] == before
+    assert client.get("/tournaments/nope").status_code == 404
