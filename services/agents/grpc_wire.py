@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
-import orjson
 from google.protobuf.message import DecodeError, Message
+from pydantic import ValidationError
 
 from services.agents.protocol import (
     BadPayload,
@@ -33,7 +33,7 @@ from services.agents.protocol import (
     ReplayGuard,
     SignatureError,
     TimeControl,
-    canonical_json,
+    describe,
     verify,
 )
 from services.api import agent_pb2
@@ -47,68 +47,53 @@ METHODS = {
 """Full method name of each payload type."""
 
 
-def _json_object(text: str, field: str) -> dict[str, Any]:
-    try:
-        value = orjson.loads(text) if text else {}
-    except orjson.JSONDecodeError:
-        raise BadPayload(f"{field} is not valid JSON") from None
-    if not isinstance(value, dict):
-        raise BadPayload(f"{field} is not a JSON object")
-    return value
-
-
 def to_pb(payload: MatchStart | MoveRequest | MatchEnd | MoveChoice) -> Message:
-    """A payload model -> its protobuf message (game data as canonical JSON text)."""
+    """A payload model -> its protobuf message (the fields have the same names)."""
     if isinstance(payload, MatchStart):
         tc = payload.time_control
         return agent_pb2.MatchStart(
             match_id=payload.match_id, game=payload.game, seat=payload.seat, players=payload.players,
-            options_json=canonical_json(payload.options),
+            options_json=payload.options_json,
             time_control=agent_pb2.TimeControl(move_ms=tc.move_ms, bank_ms=tc.bank_ms, max_strikes=tc.max_strikes),
         )
     if isinstance(payload, MoveRequest):
         return agent_pb2.MoveRequest(
             match_id=payload.match_id, game=payload.game, seat=payload.seat, version=payload.version,
-            view_json=canonical_json(payload.view),
-            legal_moves_json=[canonical_json(m) for m in payload.legal_moves],
+            view_json=payload.view_json, legal_moves_json=list(payload.legal_moves_json),
             time_left_ms=payload.time_left_ms, bank_ms=payload.bank_ms,
         )
     if isinstance(payload, MatchEnd):
-        return agent_pb2.MatchEnd(match_id=payload.match_id, seat=payload.seat,
-                                  result_json=canonical_json(payload.result))
+        return agent_pb2.MatchEnd(match_id=payload.match_id, seat=payload.seat, result_json=payload.result_json)
     if isinstance(payload, MoveChoice):
         return agent_pb2.MoveChoice(index=payload.index)
     raise TypeError(f"not an agent payload: {type(payload).__name__}")
 
 
 def from_pb(msg: Message) -> MatchStart | MoveRequest | MatchEnd | MoveChoice:
-    """A protobuf message -> its payload model. Raises BadPayload (a JSON text field that
-    is not an object, a field out of range, a MoveChoice without an index)."""
+    """A protobuf message -> its payload model. Raises BadPayload (a ``*_json`` field that
+    is not the JSON text of an object, a field out of range, a MoveChoice without an index)."""
     try:
         if isinstance(msg, agent_pb2.MatchStart):
             tc = msg.time_control
             return MatchStart(
                 match_id=msg.match_id, game=msg.game, seat=msg.seat, players=msg.players,
-                options=_json_object(msg.options_json, "options_json"),
+                options_json=msg.options_json or "{}",
                 time_control=TimeControl(move_ms=tc.move_ms, bank_ms=tc.bank_ms, max_strikes=tc.max_strikes),
             )
         if isinstance(msg, agent_pb2.MoveRequest):
             return MoveRequest(
                 match_id=msg.match_id, game=msg.game, seat=msg.seat, version=msg.version,
-                view=_json_object(msg.view_json, "view_json"),
-                legal_moves=[_json_object(m, f"legal_moves_json[{i}]") for i, m in enumerate(msg.legal_moves_json)],
+                view_json=msg.view_json, legal_moves_json=list(msg.legal_moves_json),
                 time_left_ms=msg.time_left_ms, bank_ms=msg.bank_ms,
             )
         if isinstance(msg, agent_pb2.MatchEnd):
-            return MatchEnd(match_id=msg.match_id, seat=msg.seat, result=_json_object(msg.result_json, "result_json"))
+            return MatchEnd(match_id=msg.match_id, seat=msg.seat, result_json=msg.result_json)
         if isinstance(msg, agent_pb2.MoveChoice):
             if not msg.HasField("index"):
                 raise BadPayload("the MoveChoice has no index")
             return MoveChoice(index=msg.index)
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        if isinstance(exc, BadPayload):
-            raise
-        raise BadPayload(f"{type(msg).__name__}: {str(exc).splitlines()[0][:200]}") from None
+    except ValidationError as exc:
+        raise BadPayload(f"{type(msg).__name__}: {describe(exc)}") from None
     raise TypeError(f"not an agent message: {type(msg).__name__}")
 
 

@@ -3,19 +3,17 @@
 The engine talks to an external agent at three moments of a match: ``start`` (the
 match begins), ``move`` (choose one of the legal moves) and ``end`` (the outcome).
 Over HTTP each is a POST of a JSON object to the agent's URL, with a ``"type"`` field
-naming it; over gRPC each is a call of the ``Agent`` service of ``protos/agent.proto``
-(:mod:`services.agents.grpc_wire` converts). The JSON form carries game data as JSON
-values, the protobuf form as canonical JSON text:
+naming it (``"start"``, ``"move"``, ``"end"``); over gRPC each is a call of the ``Agent``
+service of ``protos/agent.proto`` (:mod:`services.agents.grpc_wire` converts). Both
+carry the same fields, named as in the proto: game data, which differs from game to
+game, is canonical JSON *text* in the ``*_json`` fields (``options_json``,
+``view_json``, each of ``legal_moves_json``, ``result_json``), each a JSON object; the
+models check that and decode it on demand (``.options``, ``.view``, ``.legal_moves``,
+``.result``). For example, a move request's body::
 
-============  =================================  ==============================
-payload       JSON body (HTTP)                   protobuf (gRPC)
-============  =================================  ==============================
-start         :class:`MatchStart`                ``MatchStart`` (options_json)
-move          :class:`MoveRequest`               ``MoveRequest`` (view_json,
-                                                 legal_moves_json)
-answer        :class:`MoveChoice`                ``MoveChoice``
-end           :class:`MatchEnd`                  ``MatchEnd`` (result_json)
-============  =================================  ==============================
+    {"bank_ms": 9000, "game": "gnomes", "legal_moves_json": ["{\"op\":\"pass\"}"],
+     "match_id": "4f1c", "seat": 1, "time_left_ms": 11000, "type": "move",
+     "version": 12, "view_json": "{...}"}
 
 An HTTP agent answers ``start`` and ``end`` with any 2xx status (the body is ignored;
 ``{}`` is customary) and ``move`` with 2xx and ``{"index": <int>}``. An answer counts
@@ -53,7 +51,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 HEADER_TIMESTAMP = "X-Longhouse-Timestamp"
 HEADER_DELIVERY = "X-Longhouse-Delivery"
@@ -89,6 +94,17 @@ class TimeControl(_Payload):
     max_strikes: int = Field(ge=0)
 
 
+def _object_text(value: str, field: str) -> str:
+    """``value`` if it is the JSON text of an object; ValueError otherwise."""
+    try:
+        parsed = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        raise ValueError(f"{field} is not valid JSON text") from None
+    if not isinstance(parsed, dict):
+        raise ValueError(f"{field} is not the JSON text of an object")  # noqa: TRY004 (pydantic wants ValueError)
+    return value
+
+
 class MatchStart(_Payload):
     """``"type": "start"``: a match the agent plays a seat of is starting.
 
@@ -97,7 +113,7 @@ class MatchStart(_Payload):
         game: ``"noggin"``, ``"gnomes"`` or ``"resource_hog"``.
         seat: the agent's seat, 0 to ``players - 1``.
         players: seats at the table.
-        options: the game's options (variants); ``{}`` for none.
+        options_json: the game's options (variants), JSON text of an object; ``"{}"`` for none.
         time_control: the agent's time.
     """
 
@@ -106,18 +122,29 @@ class MatchStart(_Payload):
     game: str = Field(min_length=1)
     seat: int = Field(ge=0)
     players: int = Field(ge=1)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options_json: str = "{}"
     time_control: TimeControl
+
+    @field_validator("options_json")
+    @classmethod
+    def _check_options(cls, value: str) -> str:
+        return _object_text(value, "options_json")
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """``options_json`` decoded."""
+        return orjson.loads(self.options_json)
 
 
 class MoveRequest(_Payload):
-    """``"type": "move"``: choose one of ``legal_moves``; answer with :class:`MoveChoice`.
+    """``"type": "move"``: choose one of the legal moves; answer with :class:`MoveChoice`.
 
     Attributes:
         match_id, game, seat: as in :class:`MatchStart`.
         version: the game version the legal moves were computed at.
-        view: the seat's player view of the game.
-        legal_moves: the moves offered; the answer is an index into this list.
+        view_json: the seat's player view of the game, JSON text of an object.
+        legal_moves_json: the moves offered, each the JSON text of an object; the answer
+            is an index into this list.
         time_left_ms: milliseconds for this move: its limit plus the bank left.
         bank_ms: milliseconds left in the bank (included in ``time_left_ms``).
     """
@@ -127,15 +154,37 @@ class MoveRequest(_Payload):
     game: str = Field(min_length=1)
     seat: int = Field(ge=0)
     version: int = Field(ge=0)
-    view: dict[str, Any]
-    legal_moves: list[dict[str, Any]]
+    view_json: str
+    legal_moves_json: list[str]
     time_left_ms: int = Field(ge=0)
     bank_ms: int = Field(ge=0)
+
+    @field_validator("view_json")
+    @classmethod
+    def _check_view(cls, value: str) -> str:
+        return _object_text(value, "view_json")
+
+    @field_validator("legal_moves_json")
+    @classmethod
+    def _check_moves(cls, value: list[str]) -> list[str]:
+        for i, text in enumerate(value):
+            _object_text(text, f"legal_moves_json[{i}]")
+        return value
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """``view_json`` decoded."""
+        return orjson.loads(self.view_json)
+
+    @property
+    def legal_moves(self) -> list[dict[str, Any]]:
+        """``legal_moves_json`` decoded."""
+        return [orjson.loads(m) for m in self.legal_moves_json]
 
 
 class MoveChoice(_Payload):
     """The answer to a :class:`MoveRequest`: ``{"index": <int>}``, an index into its
-    ``legal_moves``. Any integer parses; :func:`choice_to_move` checks the range."""
+    ``legal_moves_json``. Any integer parses; :func:`choice_to_move` checks the range."""
 
     index: int
 
@@ -145,13 +194,24 @@ class MatchEnd(_Payload):
 
     Attributes:
         match_id, seat: as in :class:`MatchStart`.
-        result: the outcome: scores, winners, forfeited seats, strikes per seat.
+        result_json: the outcome, JSON text of an object: scores, winners, forfeited seats,
+            strikes per seat.
     """
 
     type: Literal["end"] = "end"
     match_id: str = Field(min_length=1)
     seat: int = Field(ge=0)
-    result: dict[str, Any]
+    result_json: str
+
+    @field_validator("result_json")
+    @classmethod
+    def _check_result(cls, value: str) -> str:
+        return _object_text(value, "result_json")
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """``result_json`` decoded."""
+        return orjson.loads(self.result_json)
 
 
 Payload = Annotated[MatchStart | MoveRequest | MatchEnd, Field(discriminator="type")]
@@ -202,7 +262,8 @@ def loads_strict(body: bytes | str) -> Any:
         raise BadPayload(f"not valid JSON: {str(exc)[:120]}") from None
 
 
-def _describe(exc: ValidationError) -> str:
+def describe(exc: ValidationError) -> str:
+    """The first few errors of a validation, on one line."""
     parts = []
     for err in exc.errors()[:3]:
         where = ".".join(str(p) for p in err["loc"]) or "body"
@@ -219,7 +280,7 @@ def parse_payload(body: bytes | str | Mapping[str, Any]) -> MatchStart | MoveReq
     try:
         return _PAYLOAD.validate_python(dict(data))
     except ValidationError as exc:
-        raise BadPayload(f"not a start, move or end payload: {_describe(exc)}") from None
+        raise BadPayload(f"not a start, move or end payload: {describe(exc)}") from None
 
 
 def parse_choice(body: bytes | str | Mapping[str, Any]) -> MoveChoice:
@@ -231,7 +292,7 @@ def parse_choice(body: bytes | str | Mapping[str, Any]) -> MoveChoice:
     try:
         return MoveChoice.model_validate(dict(data))
     except ValidationError as exc:
-        raise BadPayload(f'the answer is not {{"index": <integer>}}: {_describe(exc)}') from None
+        raise BadPayload(f'the answer is not {{"index": <integer>}}: {describe(exc)}') from None
 
 
 def choice_to_move(choice: MoveChoice | int, legal_moves: Sequence[Mapping[str, Any] | str]) -> dict[str, Any]:
