@@ -1,0 +1,483 @@
+"""The engine's side of the agent protocol: one client per external agent.
+
+:func:`make_client` turns a registry record into a :class:`GrpcAgentClient` or an
+:class:`HttpAgentClient`. Each call (``start``, ``choose``, ``end``) takes a timeout in
+seconds, a TOTAL deadline kept on the engine's clock: connecting, sending, the agent's
+thinking and reading its answer all fit in it, however slowly the agent sends bytes.
+Every failure is an :class:`AgentFailure` whose ``kind`` says what went wrong:
+
+===========  ==============================================================================
+kind         when
+===========  ==============================================================================
+timeout      no complete answer within the timeout
+crash        unreachable, connection closed, an error status (HTTP non-2xx, a redirect, a
+             gRPC status other than OK), or the agent refused the engine's signature
+malformed    the answer is not the expected message: not JSON / not a serialized
+             MoveChoice, no integer ``index``, or larger than 64 KiB
+illegal      the index is not one of the legal moves offered
+===========  ==============================================================================
+
+The ``illegal`` check is done here: :meth:`AgentClient.choose` only returns a
+:class:`MoveChoice` whose index is in range for the request's ``legal_moves_json`` (so the
+caller may pass it straight to :func:`~services.agents.protocol.choice_to_move`).
+
+No client retries: one call is one attempt, and what to do about a failure (a strike, a
+default move) is the caller's business. Neither the secret nor anything that might hold
+a credential (a URL's user or query) ever appears in a message or a repr.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import socket
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, Literal, Self
+from urllib.parse import urlsplit
+
+import grpc
+import requests
+import urllib3.exceptions
+from pydantic import BaseModel
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+from services.agents.protocol import (
+    BadPayload,
+    IllegalChoice,
+    MatchEnd,
+    MatchStart,
+    MoveChoice,
+    MoveRequest,
+    choice_to_move,
+    encode,
+    parse_choice,
+    signed_headers,
+    signed_metadata,
+)
+
+FailureKind = Literal["timeout", "crash", "malformed", "illegal"]
+FAILURE_KINDS: tuple[str, ...] = ("timeout", "crash", "malformed", "illegal")
+MAX_REPLY_BYTES = 64 * 1024
+"""The largest answer read from an agent; a longer one is malformed."""
+HTTP_POOL_WORKERS = 16
+"""Threads of the shared pool that runs HTTP calls (each call holds one until it ends)."""
+
+_CALL_NAMES = {"start": "StartMatch", "move": "ChooseMove", "end": "EndMatch"}
+
+
+class AgentFailure(Exception):
+    """An agent did not give a usable answer in time.
+
+    Attributes:
+        kind: ``"timeout"``, ``"crash"``, ``"malformed"`` or ``"illegal"``.
+        message: what happened, in words (never the secret).
+    """
+
+    def __init__(self, kind: FailureKind, message: str):
+        if kind not in FAILURE_KINDS:
+            raise ValueError(f"unknown agent failure kind {kind!r}")
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"AgentFailure({self.kind!r}, {self.message!r})"
+
+
+def _clean(text: Any, limit: int = 200) -> str:
+    """Agent-supplied text made safe to quote: printable, one line, at most ``limit`` chars."""
+    text = re.sub(r"[^\x20-\x7e]", "?", str(text))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_timeout(timeout_s: float) -> float:
+    if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not math.isfinite(timeout_s) \
+            or timeout_s <= 0:
+        raise ValueError(f"timeout_s must be a positive number of seconds, not {timeout_s!r}")
+    return float(timeout_s)
+
+
+def _as(model: type[BaseModel], payload: Any) -> Any:
+    if isinstance(payload, model):
+        return payload
+    if isinstance(payload, Mapping):
+        return model.model_validate(dict(payload))
+    raise TypeError(f"expected a {model.__name__} or a mapping, not {type(payload).__name__}")
+
+
+class AgentClient(ABC):
+    """One external agent, as the engine calls it.
+
+    Attributes:
+        name: how messages name the agent (its registered name, or its address).
+    """
+
+    name: str
+
+    def start(self, payload: MatchStart | Mapping[str, Any], timeout_s: float) -> None:
+        """Tell the agent a match starts. Raises AgentFailure (``timeout`` or ``crash``)."""
+        self._call("start", _as(MatchStart, payload), _check_timeout(timeout_s))
+
+    def choose(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float) -> MoveChoice:
+        """Ask the agent for a move; its choice, always an index into ``payload.legal_moves_json``.
+        Raises AgentFailure (any kind)."""
+        request = _as(MoveRequest, payload)
+        choice = self._call("move", request, _check_timeout(timeout_s))
+        assert isinstance(choice, MoveChoice)
+        try:
+            choice_to_move(choice, request.legal_moves_json)
+        except IllegalChoice as exc:
+            raise AgentFailure("illegal", f"agent {self.name}: {exc}") from None
+        return choice
+
+    def end(self, payload: MatchEnd | Mapping[str, Any], timeout_s: float) -> None:
+        """Tell the agent the match ended. Raises AgentFailure (``timeout`` or ``crash``)."""
+        self._call("end", _as(MatchEnd, payload), _check_timeout(timeout_s))
+
+    @abstractmethod
+    def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
+        """Send one payload; the parsed MoveChoice for ``move``, None otherwise."""
+
+    def close(self) -> None:
+        """Release the client's connections (it may not be used afterwards)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+# -- gRPC -----------------------------------------------------------------------------------
+_GRPC_CRASH_WORDS = {
+    grpc.StatusCode.UNAVAILABLE: "could not be reached or closed the connection",
+    grpc.StatusCode.UNAUTHENTICATED: "refused the engine's signature",
+    grpc.StatusCode.PERMISSION_DENIED: "refused the engine's signature",
+    grpc.StatusCode.ALREADY_EXISTS: "refused the request as a replay",
+    grpc.StatusCode.UNIMPLEMENTED: "does not serve that method of longhouse.agent.v1.Agent",
+}
+
+
+class GrpcAgentClient(AgentClient):
+    """An agent serving ``longhouse.agent.v1.Agent`` at ``address`` (``host:port``).
+
+    One channel, opened lazily and reused by every call; each call's deadline is its
+    timeout. The engine serializes each request itself and signs exactly those bytes
+    (metadata ``x-longhouse-timestamp``, ``x-longhouse-delivery``, ``x-longhouse-signature``).
+
+    Args:
+        address: ``host:port``.
+        secret: the shared secret.
+        name: the agent's name in messages (default: the address).
+        credentials: TLS channel credentials (default: plaintext).
+        max_reply_bytes: the largest answer accepted.
+    """
+
+    def __init__(self, address: str, secret: str | bytes, *, name: str | None = None,
+                 credentials: grpc.ChannelCredentials | None = None, max_reply_bytes: int = MAX_REPLY_BYTES):
+        if not address or "/" in address:
+            raise ValueError("a gRPC agent's address is host:port")
+        if not secret:
+            raise ValueError("the agent's secret is empty")
+        self.address = address
+        self.name = name or address
+        self._secret = secret
+        self.max_reply_bytes = max_reply_bytes
+        options = [("grpc.max_receive_message_length", max_reply_bytes)]
+        self._channel = (grpc.secure_channel(address, credentials, options=options) if credentials is not None
+                         else grpc.insecure_channel(address, options=options))
+        # No serializers: requests go out as the bytes that were signed, answers come back raw.
+        self._methods = {kind: self._channel.unary_unary(f"/longhouse.agent.v1.Agent/{method}")
+                         for kind, method in _CALL_NAMES.items()}
+
+    def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
+        from services.agents.grpc_wire import parse_choice_bytes, to_pb
+
+        body = to_pb(payload).SerializeToString(deterministic=True)
+        method = _CALL_NAMES[kind]
+        try:
+            raw = self._methods[kind](body, timeout=timeout_s, metadata=signed_metadata(self._secret, body))
+        except grpc.RpcError as exc:
+            raise self._failure(method, exc, timeout_s) from None
+        if kind != "move":
+            return None
+        try:
+            return parse_choice_bytes(raw)
+        except BadPayload as exc:
+            raise AgentFailure("malformed", f"agent {self.name} answered {method} with a bad reply: {exc}") from None
+
+    def _failure(self, method: str, exc: grpc.RpcError, timeout_s: float) -> AgentFailure:
+        code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN
+        details = _clean((exc.details() or "") if hasattr(exc, "details") else "")
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return AgentFailure("timeout", f"agent {self.name} did not answer {method} within {timeout_s:g} s")
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in details:
+            return AgentFailure("malformed", f"agent {self.name} answered {method} with more than "
+                                             f"{self.max_reply_bytes} bytes")
+        words = _GRPC_CRASH_WORDS.get(code, f"failed {method} with gRPC status {code.name}")
+        return AgentFailure("crash", f"agent {self.name} {words}" + (f": {details}" if details else ""))
+
+    def close(self) -> None:
+        self._channel.close()
+
+
+# -- HTTP -----------------------------------------------------------------------------------
+class _CallSockets:
+    """The sockets one HTTP call uses, so the engine can cut them when the deadline
+    passes: the worker thread then stops at once instead of waiting on a slow agent."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self._over = False  # aborted, or finished (then nothing may be cut any more)
+
+    def add(self, sock: socket.socket | None) -> None:
+        if sock is None:
+            return
+        with self._lock:
+            if not self._over:
+                self._sockets.append(sock)
+                return
+        self._cut(sock)
+
+    def finish(self) -> None:
+        """The call is over: forget its sockets (a pooled connection may serve another call)."""
+        with self._lock:
+            self._over = True
+            self._sockets.clear()
+
+    def abort(self) -> None:
+        with self._lock:
+            if self._over:
+                return
+            self._over = True
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            self._cut(sock)
+
+    @property
+    def aborted(self) -> bool:
+        return self._over
+
+    @staticmethod
+    def _cut(sock: socket.socket) -> None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+_current = threading.local()
+
+
+def _track(sock: Any) -> None:
+    call: _CallSockets | None = getattr(_current, "call", None)
+    if call is not None:
+        call.add(sock)
+
+
+class _TrackedMixin:
+    """A urllib3 connection that reports its socket to the call running on this thread."""
+
+    def _new_conn(self):  # the raw socket, before any TLS handshake
+        sock = super()._new_conn()  # type: ignore[misc]
+        _track(sock)
+        return sock
+
+    def request(self, *args: Any, **kwargs: Any) -> None:  # a reused keep-alive connection
+        _track(getattr(self, "sock", None))
+        return super().request(*args, **kwargs)  # type: ignore[misc]
+
+
+class _TrackedHTTPConnection(_TrackedMixin, HTTPConnection):
+    pass
+
+
+class _TrackedHTTPSConnection(_TrackedMixin, HTTPSConnection):
+    pass
+
+
+class _TrackedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _TrackedHTTPConnection
+
+
+class _TrackedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _TrackedHTTPSConnection
+
+
+class _TrackedAdapter(HTTPAdapter):
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _TrackedHTTPPool, "https": _TrackedHTTPSPool}
+
+
+_pool_lock = threading.Lock()
+_shared_pool: ThreadPoolExecutor | None = None
+
+
+def _http_pool() -> ThreadPoolExecutor:
+    global _shared_pool
+    with _pool_lock:
+        if _shared_pool is None:
+            _shared_pool = ThreadPoolExecutor(HTTP_POOL_WORKERS, thread_name_prefix="agent-http")
+        return _shared_pool
+
+
+def _safe_origin(url: str) -> str:
+    """``scheme://host[:port]`` of a URL: no user, password, path or query."""
+    parts = urlsplit(url)
+    host = parts.hostname or "?"
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        port = ""
+    return f"{parts.scheme}://{host}{port}"
+
+
+class HttpAgentClient(AgentClient):
+    """An agent reached as a signed JSON webhook: each payload is POSTed to ``url``.
+
+    The call runs on a small shared thread pool and the engine waits for it at most the
+    timeout; when the deadline passes, the call's socket is shut down, so the thread is
+    back in the pool at once even if the agent sends one byte a second. Redirects are not
+    followed (one is a ``crash``), the answer is read up to 64 KiB, a non-2xx status is a
+    ``crash`` and an answer that is not ``{"index": <int>}`` is ``malformed``.
+    Environment proxies and .netrc are not used.
+
+    Args:
+        url: ``http://`` or ``https://`` URL.
+        secret: the shared secret.
+        name: the agent's name in messages (default: the URL's scheme, host and port).
+        executor: where calls run (default: a pool shared by every HTTP client).
+        max_reply_bytes: the largest answer accepted.
+    """
+
+    def __init__(self, url: str, secret: str | bytes, *, name: str | None = None,
+                 executor: Executor | None = None, max_reply_bytes: int = MAX_REPLY_BYTES):
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")) or not urlsplit(url).hostname:
+            raise ValueError("an HTTP agent's address is an http:// or https:// URL")
+        if not secret:
+            raise ValueError("the agent's secret is empty")
+        self.url = url
+        self.name = name or _safe_origin(url)
+        self._secret = secret
+        self.max_reply_bytes = max_reply_bytes
+        self._executor = executor
+        self._session = requests.Session()
+        self._session.trust_env = False
+        adapter = _TrackedAdapter(max_retries=0)
+        self._session.mount("http://", adapter)
+        self._session.mount("https://", adapter)
+        self._session.headers.update({"User-Agent": "longhouse-engine", "Accept": "application/json",
+                                      "Accept-Encoding": "identity"})
+
+    def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
+        body = encode(payload)
+        headers = {"Content-Type": "application/json", **signed_headers(self._secret, body)}
+        what = _CALL_NAMES[kind]
+        deadline = time.monotonic() + timeout_s
+        call = _CallSockets()
+        future = (self._executor or _http_pool()).submit(self._post, body, headers, deadline, timeout_s, call, what)
+        try:
+            raw = future.result(timeout=max(0.0, deadline - time.monotonic()))
+        except FutureTimeout:
+            never_started = future.cancel()
+            call.abort()
+            extra = " (the call never started: every engine worker was busy)" if never_started else ""
+            raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s{extra}") \
+                from None
+        if kind != "move":
+            return None
+        try:
+            return parse_choice(raw)
+        except BadPayload as exc:
+            raise AgentFailure("malformed", f"agent {self.name} answered {what} with a bad reply: {exc}") from None
+
+    def _post(self, body: bytes, headers: dict[str, str], deadline: float, timeout_s: float,
+              call: _CallSockets, what: str) -> bytes:
+        """On a pool thread: POST, check the status, read the answer. Raises AgentFailure."""
+        _current.call = call
+        try:
+            return self._post_tracked(body, headers, deadline, timeout_s, call, what)
+        except AgentFailure:
+            raise
+        except requests.Timeout:
+            raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s") from None
+        except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
+            # The exception's text may quote the URL; name only its type.
+            if call.aborted:
+                raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s") \
+                    from None
+            raise AgentFailure("crash", f"agent {self.name} could not be reached or closed the connection "
+                                        f"during {what} ({type(exc).__name__})") from None
+        finally:
+            call.finish()
+            _current.call = None
+
+    def _post_tracked(self, body: bytes, headers: dict[str, str], deadline: float, timeout_s: float,
+                      call: _CallSockets, what: str) -> bytes:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
+        response = self._session.post(self.url, data=body, headers=headers, timeout=(remaining, remaining),
+                                      allow_redirects=False, stream=True)
+        try:
+            status = response.status_code
+            if 300 <= status < 400:
+                raise AgentFailure("crash", f"agent {self.name} answered {what} with a redirect (HTTP {status}); "
+                                            "redirects are not followed, register the final URL")
+            if not 200 <= status < 300:
+                raise AgentFailure("crash", f"agent {self.name} answered {what} with HTTP {status}")
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in response.iter_content(chunk_size=8192):
+                size += len(chunk)
+                if size > self.max_reply_bytes:
+                    raise AgentFailure("malformed", f"agent {self.name} answered {what} with more than "
+                                                    f"{self.max_reply_bytes} bytes")
+                chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
+            call.finish()  # before the connection goes back to the pool
+            return b"".join(chunks)
+        finally:
+            response.close()
+
+    def close(self) -> None:
+        self._session.close()
+
+
+# -- from the registry ----------------------------------------------------------------------
+def make_client(agent: Mapping[str, Any] | Any) -> AgentClient:
+    """The client for a registry record ``{"agent_id", "name", "protocol", "address",
+    "secret"}`` (a mapping, or an object with those attributes such as a pydantic record).
+
+    Raises ValueError for an unknown protocol or a missing field (never quoting the secret)."""
+    if isinstance(agent, Mapping):
+        get = agent.get
+    else:
+        def get(key: str, default: Any = None) -> Any:
+            return getattr(agent, key, default)
+    protocol, address, secret = get("protocol"), get("address"), get("secret")
+    label = get("name") or get("agent_id") or None
+    if not address or not isinstance(address, str):
+        raise ValueError(f"agent {label or '?'}: the record has no address")
+    if not secret:
+        raise ValueError(f"agent {label or '?'}: the record has no secret")
+    if protocol == "grpc":
+        return GrpcAgentClient(address, secret, name=label)
+    if protocol == "http":
+        return HttpAgentClient(address, secret, name=label)
+    raise ValueError(f"agent {label or '?'}: protocol must be 'grpc' or 'http', not {_clean(protocol, 40)!r}")
