@@ -1,0 +1,107 @@
+"""Tournaments as jobs through the hosted stack (issue: agents and tournaments).
+
+* Built-in bots and two external agents (one gRPC, one HTTP) play a gauntlet over two games,
+  through the gateway's API, with standings, ratings and the three result files.
+* Killing the Celery worker mid-tournament and starting it again completes the tournament
+  with every match played exactly once: one game per match, no game beyond the plan.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import redis
+import requests
+
+from services.coordinator.redis_store import GAMES_INDEX, RedisStore
+from services.tournament import jobs
+from tests.support.agents import SECRET, example_agent
+
+pytestmark = pytest.mark.stack
+
+
+def register(url: str, name: str, protocol: str, address: str) -> str:
+    resp = requests.post(f"{url}/agents", json={"name": name, "protocol": protocol, "address": address,
+                                                "secret": SECRET}, timeout=10)
+    assert resp.status_code == 201, resp.text
+    return resp.json()["agent_id"]
+
+
+def wait_done(url: str, tid: str, rounds: int = 600) -> dict:
+    """Follow the tournament with the gateway's long-poll of its games (bounded)."""
+    doc = requests.get(f"{url}/tournaments/{tid}", timeout=10).json()
+    for _ in range(rounds):
+        if doc["status"] != "running":
+            return doc
+        running = [m for m in range(doc["planned"]) if m not in {x["index"] for x in doc["matches"]}]
+        # every match recorded: the next step (a tick away) computes the standings
+        game_id = jobs.match_game_id(tid, running[0] if running else doc["planned"] - 1)
+        requests.get(f"{url}/games/{game_id}/wait", params={"after": 0, "timeout": 2, "until": "over"}, timeout=30)
+        doc = requests.get(f"{url}/tournaments/{tid}", timeout=10).json()
+    raise AssertionError(f"tournament {tid} did not finish: {doc['played']}/{doc['planned']}")
+
+
+def games_of(stack, tid: str) -> list[str]:
+    """Every game on the stack that is labelled as a match of ``tid``."""
+    client = redis.Redis.from_url(stack.redis_url)
+    store = RedisStore(client)
+    out = []
+    for raw in client.zrange(GAMES_INDEX, 0, -1):
+        meta = store.meta(raw.decode())
+        if (meta.get("labels") or {}).get("tournament") == tid:
+            out.append(raw.decode())
+    return out
+
+
+def test_bots_and_two_agents_play_a_tournament_with_standings_and_files(stack, tmp_path):
+    url = stack.gateway_url
+    with example_agent("http", seed="h") as http_address, example_agent("grpc", seed="g") as grpc_address:
+        http_agent = register(url, "sample-http", "http", http_address)
+        grpc_agent = register(url, "sample-grpc", "grpc", grpc_address)
+        spec = {"games": ["resource_hog", "gnomes"], "format": "gauntlet", "players": 2, "seed": "stack-t",
+                "challengers": ["http", "grpc"],
+                "participants": [{"name": "http", "kind": "agent", "agent": http_agent},
+                                 {"name": "grpc", "kind": "agent", "agent": grpc_agent},
+                                 {"name": "random", "kind": "random"}, {"name": "greedy", "kind": "greedy"}],
+                "time_control": {"move_ms": 5000, "bank_ms": 10000, "max_strikes": 3}}
+        created = requests.post(f"{url}/tournaments", json=spec, timeout=30)
+        assert created.status_code == 201, created.text
+        tid = created.json()["tournament_id"]
+        assert created.json()["planned"] == 2 * 2 * 2 * 2  # challengers x field x rotations x games
+        doc = wait_done(url, tid)
+    assert doc["status"] == "done" and doc["played"] == doc["planned"] == 16
+    rows = {r["name"]: r for r in doc["standings"]["rows"]}
+    assert set(rows) == {"http", "grpc", "random", "greedy"}
+    assert rows["http"]["matches"] == rows["grpc"]["matches"] == 8 and rows["random"]["matches"] == 8
+    assert all(r["strikes"] == 0 and r["forfeits"] == 0 for r in rows.values())
+    assert all(0 < r["sigma"] < 25 / 3 for r in rows.values())  # every rating was updated
+    assert sorted(m["game_id"] for m in doc["matches"]) == sorted(games_of(stack, tid))
+    paths = jobs.write_outputs(doc, tmp_path)
+    assert json.loads((tmp_path / "standings.json").read_text())["tournament"]["tournament_id"] == tid
+    assert (tmp_path / "standings.csv").read_text().splitlines()[0].startswith("rank,name")
+    assert (tmp_path / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "png" in paths
+
+
+def test_killing_the_worker_mid_tournament_plays_every_match_exactly_once(stack):
+    url = stack.gateway_url
+    spec = {"games": ["gnomes"], "format": "round_robin", "players": 2, "seed": "kill-t", "parallel": 2,
+            "participants": [{"name": "a", "kind": "random"}, {"name": "b", "kind": "greedy"},
+                             {"name": "c", "kind": "random"}]}
+    tid = requests.post(f"{url}/tournaments", json=spec, timeout=30).json()["tournament_id"]
+    # wait until the first match is in play and the second not yet recorded, then kill
+    first = jobs.match_game_id(tid, 0)
+    for _ in range(100):
+        if requests.get(f"{url}/games/{first}", timeout=10).status_code == 200:
+            break
+        requests.get(f"{url}/tournaments/{tid}", timeout=10)
+    doc = requests.get(f"{url}/tournaments/{tid}", timeout=10).json()
+    assert doc["status"] == "running" and doc["played"] < doc["planned"]
+    stack.kill_worker()
+    stack.start_worker()
+    doc = wait_done(url, tid)
+    assert doc["status"] == "done" and doc["played"] == doc["planned"] == 6
+    assert sorted(m["index"] for m in doc["matches"]) == list(range(6))
+    games = games_of(stack, tid)
+    assert sorted(games) == sorted(jobs.match_game_id(tid, i) for i in range(6))  # one game each, no more
+    assert all(m["ended_by"] == "rules" for m in doc["matches"])
