@@ -33,6 +33,7 @@ import json
 import os
 import random
 import signal
+import socket
 import sys
 import threading
 import time
@@ -74,6 +75,12 @@ def make_handler(secret: str, behaviour: str, sleep_s: float, seed: str,
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive: the engine reuses its connection
         server_version = "longhouse-example-agent"
+
+        def setup(self) -> None:
+            super().setup()
+            # Headers and body go out in two writes: without this, the second waits for
+            # the engine's delayed ACK (tens of milliseconds a move).
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
         def log_message(self, format: str, *args: object) -> None:
             pass  # the one line per request is written by do_POST

@@ -398,6 +398,10 @@ class HttpAgentClient(AgentClient):
             extra = " (the call never started: every engine worker was busy)" if never_started else ""
             raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s{extra}") \
                 from None
+        except AgentFailure:
+            raise
+        except Exception as exc:  # noqa: BLE001 (whatever else an answer set off in the HTTP stack)
+            raise AgentFailure("crash", f"agent {self.name} failed {what} ({type(exc).__name__})") from None
         if kind != "move":
             return None
         try:

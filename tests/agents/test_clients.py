@@ -1,0 +1,290 @@
+"""The engine's agent clients against the example agents, run as real processes on loopback.
+
+Every behaviour of the examples maps to one AgentFailure kind; deadlines are the engine's
+(an agent that sleeps or drips bytes is given up on at the timeout); redirects, wrong
+secrets and replays are refused.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import grpc
+import pytest
+import requests
+
+from services.agents.client import (
+    AgentClient,
+    AgentFailure,
+    GrpcAgentClient,
+    HttpAgentClient,
+    make_client,
+)
+from services.agents.protocol import (
+    HEADER_SIGNATURE,
+    MatchEnd,
+    MatchStart,
+    MoveRequest,
+    choice_to_move,
+    encode,
+    signed_headers,
+    signed_metadata,
+)
+from tests.agents.conftest import SECRET
+from tests.support.ports import free_port
+
+PROTOCOLS = ("http", "grpc")
+TIMEOUT_S = 5.0
+"""A generous timeout for calls that should succeed or fail fast."""
+
+
+def start_payload() -> MatchStart:
+    return MatchStart(match_id="match-1", game="gnomes", seat=1, players=3, options_json='{"gem_variant":true}',
+                      time_control={"move_ms": 2000, "bank_ms": 10000, "max_strikes": 3})
+
+
+def move_payload(n: int = 6, version: int = 9) -> MoveRequest:
+    return MoveRequest(match_id="match-1", game="gnomes", seat=1, version=version,
+                       view_json='{"phase":"dig","to_move":[1]}',
+                       legal_moves_json=[f'{{"op":"dig","at":{i}}}' for i in range(n)],
+                       time_left_ms=12000, bank_ms=10000)
+
+
+def end_payload() -> MatchEnd:
+    return MatchEnd(match_id="match-1", seat=1, result_json='{"scores":[1,4,2],"winners":[1],"strikes":[0,0,0]}')
+
+
+def failure_of(client: AgentClient, timeout_s: float = TIMEOUT_S) -> AgentFailure:
+    with pytest.raises(AgentFailure) as info:
+        client.choose(move_payload(), timeout_s)
+    failure = info.value
+    assert SECRET not in str(failure) and SECRET not in repr(failure)
+    return failure
+
+
+@pytest.fixture
+def client_for():
+    """``client_for(agent, secret=SECRET)``: a client of a running agent, closed after the test."""
+    made: list[AgentClient] = []
+
+    def make(agent, secret: str = SECRET, **kwargs) -> AgentClient:
+        record = agent.record(secret)
+        if kwargs:
+            cls = HttpAgentClient if agent.protocol == "http" else GrpcAgentClient
+            client = cls(record["address"], secret, name=record["name"], **kwargs)
+        else:
+            client = make_client(record)
+        made.append(client)
+        return client
+
+    yield make
+    for client in made:
+        client.close()
+
+
+# -- good agents ---------------------------------------------------------------------------
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_good_agent_plays_a_whole_match_with_legal_indexes(agents, client_for, protocol):
+    agent = agents(protocol, "good")
+    client = client_for(agent)
+    client.start(start_payload(), TIMEOUT_S)
+    seen = set()
+    for version in range(10):
+        request = move_payload(6, version)
+        choice = client.choose(request, TIMEOUT_S)
+        assert 0 <= choice.index < 6
+        assert choice_to_move(choice, request.legal_moves) == {"op": "dig", "at": choice.index}
+        assert client.choose(request, TIMEOUT_S) == choice  # seeded by match and version
+        seen.add(choice.index)
+    assert len(seen) > 1  # random, not always the first move
+    client.end(end_payload(), TIMEOUT_S)
+    log = agent.log_text()
+    assert "start match=match-1" in log and "end match=match-1" in log
+    assert SECRET not in log
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_payloads_may_be_given_as_dicts(agents, client_for, protocol):
+    client = client_for(agents(protocol, "good"))
+    client.start(start_payload().model_dump(), TIMEOUT_S)
+    assert 0 <= client.choose(move_payload().model_dump(), TIMEOUT_S).index < 6
+
+
+# -- misbehaving agents --------------------------------------------------------------------
+@pytest.mark.parametrize("protocol,behaviour,kind,words", [
+    ("http", "crash", "crash", "HTTP 500"),
+    ("grpc", "crash", "crash", "INTERNAL"),
+    ("http", "garbage", "malformed", "not valid JSON"),
+    ("grpc", "garbage", "malformed", "not a serialized MoveChoice"),
+    ("http", "illegal", "illegal", "index 6, but 6 legal moves"),
+    ("grpc", "illegal", "illegal", "index 6, but 6 legal moves"),
+])
+def test_each_behaviour_is_its_failure_kind(agents, client_for, protocol, behaviour, kind, words):
+    agent = agents(protocol, behaviour)
+    client = client_for(agent)
+    client.start(start_payload(), TIMEOUT_S)  # start and end are acknowledged whatever the behaviour
+    failure = failure_of(client)
+    assert failure.kind == kind
+    assert words in failure.message and agent.record()["name"] in failure.message
+    client.end(end_payload(), TIMEOUT_S)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_sleeping_agent_times_out_on_the_engines_clock(agents, client_for, protocol):
+    client = client_for(agents(protocol, "sleep"))  # sleeps 30 s before answering
+    began = time.monotonic()
+    failure = failure_of(client, timeout_s=0.5)
+    elapsed = time.monotonic() - began
+    assert failure.kind == "timeout" and "within 0.5 s" in failure.message
+    assert 0.4 < elapsed < 10
+
+
+def test_a_dripping_http_agent_times_out_and_frees_its_thread(agents, client_for):
+    # The agent sends a byte every 0.2 s for 30 s: every socket read succeeds in time, so
+    # only a total deadline stops it. With a pool of one thread, the next call can run
+    # only if the abandoned call let go of its thread.
+    with ThreadPoolExecutor(1) as pool:
+        dripping = client_for(agents("http", "drip"), executor=pool)
+        good = client_for(agents("http", "good"), executor=pool)
+        began = time.monotonic()
+        failure = failure_of(dripping, timeout_s=0.5)
+        assert failure.kind == "timeout"
+        assert time.monotonic() - began < 10
+        assert 0 <= good.choose(move_payload(), TIMEOUT_S).index < 6
+        assert time.monotonic() - began < 10
+
+
+def test_an_http_redirect_is_refused_not_followed(agents, client_for):
+    agent = agents("http", "redirect")
+    failure = failure_of(client_for(agent))
+    assert failure.kind == "crash"
+    assert "redirect (HTTP 307)" in failure.message and "not followed" in failure.message
+    assert "/elsewhere" not in agent.log_text()  # the engine never went there
+
+
+def test_an_oversized_http_answer_is_malformed():
+    class Big(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            body = b'{"index": 0, "pad": "' + b"x" * (70 * 1024) + b'"}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Big)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with HttpAgentClient(f"http://127.0.0.1:{server.server_address[1]}/", SECRET) as client:
+            failure = failure_of(client)
+        assert failure.kind == "malformed" and "65536 bytes" in failure.message
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(TIMEOUT_S)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_nothing_listening_is_a_crash(protocol):
+    port = free_port()
+    address = f"http://127.0.0.1:{port}/" if protocol == "http" else f"127.0.0.1:{port}"
+    with make_client({"agent_id": "a1", "name": "gone", "protocol": protocol, "address": address,
+                      "secret": SECRET}) as client:
+        began = time.monotonic()
+        failure = failure_of(client)
+    assert failure.kind == "crash" and "could not be reached" in failure.message
+    assert time.monotonic() - began < TIMEOUT_S + 1
+
+
+# -- signatures seen from the agent ----------------------------------------------------------
+@pytest.mark.parametrize("protocol,words", [("http", "HTTP 401"), ("grpc", "refused the engine's signature")])
+def test_an_agent_refuses_the_wrong_secret(agents, client_for, protocol, words):
+    agent = agents(protocol, "good")
+    failure = failure_of(client_for(agent, secret="not-the-agents-secret-42"))
+    assert failure.kind == "crash" and words in failure.message
+    assert "not-the-agents-secret-42" not in failure.message
+    assert "not-the-agents-secret-42" not in agent.log_text()
+
+
+def test_the_http_agent_refuses_unsigned_tampered_and_replayed_requests(agents):
+    agent = agents("http", "good")
+    body = encode(move_payload())
+    headers = {"Content-Type": "application/json", **signed_headers(SECRET, body)}
+    with requests.Session() as session:
+        session.trust_env = False
+
+        def post(data: bytes, hdrs: dict[str, str]) -> requests.Response:
+            return session.post(agent.address, data=data, headers=hdrs, timeout=TIMEOUT_S, allow_redirects=False)
+
+        assert post(body, {"Content-Type": "application/json"}).status_code == 401
+        assert post(body.replace(b"dig", b"dug"), headers).status_code == 401
+        first = post(body, headers)
+        assert first.status_code == 200 and 0 <= first.json()["index"] < 6
+        again = post(body, headers)
+        assert again.status_code == 409 and "already received" in again.json()["error"]
+        stale = {"Content-Type": "application/json", **signed_headers(SECRET, body, now=time.time() - 400)}
+        assert post(body, stale).status_code == 401
+        wrong = {**signed_headers(SECRET, body), HEADER_SIGNATURE: "sha256=" + "0" * 64}
+        assert post(body, wrong).status_code == 401
+
+
+def test_the_grpc_agent_refuses_a_replayed_call(agents):
+    from services.agents.grpc_wire import to_pb
+
+    agent = agents("grpc", "good")
+    body = to_pb(move_payload()).SerializeToString()
+    metadata = signed_metadata(SECRET, body)
+    with grpc.insecure_channel(agent.address) as channel:
+        choose = channel.unary_unary("/longhouse.agent.v1.Agent/ChooseMove")
+        assert choose(body, timeout=TIMEOUT_S, metadata=metadata)
+        with pytest.raises(grpc.RpcError) as info:
+            choose(body, timeout=TIMEOUT_S, metadata=metadata)
+        assert info.value.code() == grpc.StatusCode.ALREADY_EXISTS
+        with pytest.raises(grpc.RpcError) as info:
+            choose(body, timeout=TIMEOUT_S)
+        assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+# -- construction ---------------------------------------------------------------------------
+def test_make_client_builds_the_protocols_client_and_hides_the_secret():
+    http = make_client({"agent_id": "a1", "name": "alice", "protocol": "http",
+                        "address": "https://user:pw@agents.example:8443/hook?key=k", "secret": SECRET})
+    grpc_client = make_client({"agent_id": "a2", "name": "bob", "protocol": "grpc",
+                               "address": "127.0.0.1:9", "secret": SECRET})
+    try:
+        assert isinstance(http, HttpAgentClient) and isinstance(grpc_client, GrpcAgentClient)
+        assert SECRET not in repr(http) and SECRET not in repr(grpc_client)
+        assert make_client({"protocol": "http", "address": "http://example.invalid:1/x",
+                            "secret": SECRET}).name == "http://example.invalid:1"
+    finally:
+        http.close()
+        grpc_client.close()
+    for bad in ({"protocol": "smoke", "address": "x:1", "secret": SECRET},
+                {"protocol": "http", "address": "ftp://x/", "secret": SECRET},
+                {"protocol": "grpc", "address": "", "secret": SECRET},
+                {"protocol": "grpc", "address": "x:1", "secret": ""}):
+        with pytest.raises(ValueError) as info:
+            make_client({"agent_id": "a3", "name": "carol", **bad})
+        assert SECRET not in str(info.value)
+
+
+def test_an_http_agents_name_never_shows_its_url_credentials():
+    with HttpAgentClient("http://user:pw@127.0.0.1:9/hook?token=t0k3n", SECRET) as client:
+        assert client.name == "http://127.0.0.1:9"
+
+
+def test_timeouts_and_failure_kinds_are_checked():
+    with HttpAgentClient("http://127.0.0.1:9/", SECRET) as client:
+        for bad in (0, -1, float("nan"), float("inf"), True, "1"):
+            with pytest.raises(ValueError):
+                client.choose(move_payload(), bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        AgentFailure("sulk", "no")  # type: ignore[arg-type]
+    assert AgentFailure("timeout", "late").kind == "timeout"
