@@ -74,6 +74,14 @@ class GatewayClient:
         return resp.json()
 
     # -- the API --------------------------------------------------------------------
+    def create_tournament(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """``POST /tournaments``: ``{"tournament_id", "status", "planned"}``."""
+        return self._call("POST", "/tournaments", json=spec)
+
+    def tournament(self, tournament_id: str) -> dict[str, Any]:
+        """``GET /tournaments/<id>``: the report (standings so far, recorded matches)."""
+        return self._call("GET", f"/tournaments/{tournament_id}")
+
     def health(self) -> bool:
         """True if ``GET /healthz`` answers 200."""
         try:

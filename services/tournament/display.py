@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .models import GameReport, TournamentReport
-from .runner import TournamentConfig, run_tournament
+from .runner import TournamentConfig, run_tournament, run_tournament_job
 
 
 REPORT_WIDTH = 120
@@ -44,6 +44,8 @@ def play_with_progress(base_url: str, config: TournamentConfig, console: Console
             else:
                 progress.update(task, moves=total)
 
+        if config.via == "bus":
+            return run_tournament_job(base_url, config, on_progress)
         return run_tournament(base_url, config, on_progress)
 
 

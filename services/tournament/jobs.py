@@ -446,16 +446,18 @@ def requeue_running(store: TournamentStore, celery_app: Any) -> int:
 
 def report(store: TournamentStore, tid: str) -> dict[str, Any]:
     """The tournament as JSON data: ``{"tournament_id", "status", "spec", "played", "planned",
-    "standings" (while running: so far), "matches"}`` — no seeds of bots, no agent secrets.
+    "standings" (while running: so far), "matches"}`` (each match a :class:`MatchResult` plus
+    the rules' ``outcome``) — no seeds of bots, no agent secrets.
     Raises KeyError for an unknown tournament."""
     spec = store.spec(tid)
     status = store.status(tid)
     results = store.results(tid)
     standings = status.get("standings")
     current = json.loads(standings) if standings else json.loads(compute(spec.names(), results).model_dump_json())
+    outcomes = store.outcomes(tid)
     return {"tournament_id": tid, "status": status.get("status", "running"), "spec": spec.model_dump(),
             "played": len(results), "planned": len(store.plan(tid)), "standings": current,
-            "matches": [json.loads(r.model_dump_json()) for r in results]}
+            "matches": [{**json.loads(r.model_dump_json()), "outcome": outcomes.get(r.index)} for r in results]}
 
 
 def write_outputs(doc: dict[str, Any], out_dir: Any) -> dict[str, str]:
@@ -466,7 +468,7 @@ def write_outputs(doc: dict[str, Any], out_dir: Any) -> dict[str, str]:
 
     out = Path(out_dir)
     spec = TournamentSpec.model_validate(doc["spec"])
-    results = [MatchResult.model_validate(m) for m in doc["matches"]]
+    results = [MatchResult.model_validate({k: v for k, v in m.items() if k != "outcome"}) for m in doc["matches"]]
     standings = compute(spec.names(), results)
     meta = {"tournament_id": doc["tournament_id"], "status": doc["status"], "format": spec.format,
             "games": spec.games, "players": spec.players, "seed": spec.seed,

@@ -182,3 +182,61 @@ def run_tournament(base_url: str, config: TournamentConfig,
     return TournamentReport(game=config.game, seed=config.seed, players=config.players, games=games,
                             standings=standings(config, games), sides=sides(games),
                             failed=sum(1 for g in games if g.ended_by != "rules"))
+
+
+def seat_names(config: TournamentConfig) -> list[str]:
+    """One participant per seat for a series: the bot's kind, numbered by seat when a kind
+    holds several seats (``random@0``, ``greedy``, ``random@2``)."""
+    kinds = config.bot_kinds()
+    return [k if kinds.count(k) == 1 else f"{k}@{s}" for s, k in enumerate(kinds)]
+
+
+def run_tournament_job(base_url: str, config: TournamentConfig, progress: ProgressFn | None = None,
+                       poll_s: float = 0.5) -> TournamentReport:
+    """Play ``config`` as a tournament job on the stack (``POST /tournaments``, format
+    ``series``: the same game and bot seeds as :func:`run_tournament`, so the same games),
+    follow it until it is done, and report it as :func:`run_tournament` does.
+
+    Raises GatewayError if the gateway refuses the tournament.
+    """
+    names = seat_names(config)
+    body = {"games": [config.game], "format": "series", "matches": config.games, "players": config.players,
+            "seed": config.seed, "parallel": config.parallel, "options": {config.game: config.options},
+            "participants": [{"name": n, "kind": k} for n, k in zip(names, config.bot_kinds())],
+            "match_timeout_s": config.game_timeout}
+    deadline = time.monotonic() + config.game_timeout * max(1, config.games)
+    with GatewayClient(base_url) as client:
+        created = client.create_tournament(body)
+        tid = created["tournament_id"]
+        seen: set[int] = set()
+        while True:
+            doc = client.tournament(tid)
+            for m in doc["matches"]:
+                if m["index"] not in seen:
+                    seen.add(m["index"])
+                    if progress:
+                        progress(m["index"], "done", m["moves"])
+            if doc["status"] != "running" or time.monotonic() > deadline:
+                break
+            time.sleep(poll_s)  # following a job on another process at a human pace
+    games = []
+    by_index = {m["index"]: m for m in doc["matches"]}
+    for i in range(config.games):
+        seats = [SeatReport(seat=s, bot=kind, seed=derive_seed(config.seed, i, "seat", s))
+                 for s, kind in enumerate(config.bot_kinds())]
+        m = by_index.get(i)
+        if m is None:
+            games.append(GameReport(index=i, game_id=None, seed=derive_seed(config.seed, i), seats=seats,
+                                    ended_by="error", moves=0, error=f"tournament {tid} did not play it in time"))
+            continue
+        outcome = m.get("outcome") or {}
+        ok = m["ended_by"] in ("rules", "forfeit")
+        games.append(GameReport(
+            index=i, game_id=m["game_id"], seed=m.get("seed") or derive_seed(config.seed, i), seats=seats,
+            final_scores=list(m["scores"]), winner=list(m["winners"]), winning_side=outcome.get("winning_side"),
+            leader_in_exile=list(outcome.get("leader_in_exile") or []), breakdown=list(outcome.get("breakdown") or []),
+            reason=outcome.get("reason"), ended_by="rules" if ok else "error", moves=m["moves"],
+            final_state_hash=m.get("state_hash"), error=m.get("error")))
+    return TournamentReport(game=config.game, seed=config.seed, players=config.players, games=games,
+                            standings=standings(config, games), sides=sides(games),
+                            failed=sum(1 for g in games if g.ended_by != "rules"))
