@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test bench bench-venv bench-peers node rules-coverage clean
+.PHONY: setup system venv protos run test tournament-demo bench bench-venv bench-peers node rules-coverage clean
 
 setup: system venv protos
 
@@ -43,6 +43,12 @@ run: setup
 
 test: setup
 	$(PY) -m pytest -q $(TEST_ARGS)
+
+# A tournament of built-in bots and the two sample agents over every game, through the stack it
+# starts and stops itself: make tournament-demo ARGS="--out DIR" writes DIR/standings.json,
+# DIR/standings.csv and DIR/ratings.png.
+tournament-demo: setup
+	$(PY) -m services.tournament.demo $(ARGS)
 
 # Benchmarks: the engine against OpenSpiel (installed in its own .venv-bench), the stack, memory.
 bench: setup bench-venv
