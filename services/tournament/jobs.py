@@ -45,8 +45,9 @@ INDEX = "longhouse:tournaments"
 """Sorted set of tournament ids by creation time."""
 TICK_S = 0.5
 """Seconds between two steps of a tournament while its matches play."""
-LOCK_S = 60
-"""A step's lock expires after this long (a worker killed while holding it)."""
+LOCK_S = 15
+"""A step's lock expires after this long (a worker killed while holding it); a step takes
+well under a second."""
 FORMATS = ("round_robin", "swiss", "gauntlet", "series")
 
 log = logs.get_logger()

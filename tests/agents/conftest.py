@@ -1,102 +1,14 @@
-"""Agent fixtures: the example agents of ``examples/`` as real processes on loopback.
-
-Each agent is started with ``--port 0`` and is ready when it prints its
-``listening on 127.0.0.1:<port>`` line; the wait for that line is bounded by a deadline
-(never a sleep). Agents are started once per test module and stopped at its end.
+"""Agent fixtures: the example agents of ``examples/`` as real processes on loopback
+(:class:`tests.support.agents.AgentProcess`), started once per test module and stopped at its end.
 """
 
 from __future__ import annotations
 
-import os
-import selectors
-import subprocess
-import sys
-import time
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-SECRET = "agent-test-secret-0123456789"
-"""The secret every test agent is started with (16 characters or more, as the registry wants)."""
-START_TIMEOUT = 20.0
-STOP_TIMEOUT = 5.0
-SLEEP_S = 30.0
-"""How long the sleep and drip agents take: far past any timeout the tests give them."""
+from tests.support.agents import SECRET, AgentProcess
 
-
-class AgentProcess:
-    """One example agent (``protocol`` ``http`` or ``grpc``) with ``behaviour``."""
-
-    def __init__(self, protocol: str, behaviour: str, logdir: Path, sleep_s: float = SLEEP_S):
-        self.protocol = protocol
-        self.behaviour = behaviour
-        self.log_path = logdir / f"{protocol}-{behaviour}.log"
-        self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
-        env = {**os.environ, "LONGHOUSE_AGENT_SECRET": SECRET}
-        self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "examples" / f"{protocol}_agent.py"), "--port", "0",
-             "--behaviour", behaviour, "--sleep-s", str(sleep_s), "--seed", "7"],
-            stdout=subprocess.PIPE, stderr=self._log, cwd=ROOT, env=env,
-        )
-        try:
-            self.port = self._wait_listening()
-        except BaseException:
-            self.stop()
-            raise
-
-    def _wait_listening(self) -> int:
-        """The port from the ``listening on`` line, read within :data:`START_TIMEOUT`."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        buffer = b""
-        deadline = time.monotonic() + START_TIMEOUT
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            for _ in range(10_000):
-                if b"\n" in buffer:
-                    line = buffer.split(b"\n", 1)[0].decode()
-                    assert line.startswith("listening on 127.0.0.1:"), f"unexpected first line {line!r}"
-                    return int(line.rsplit(":", 1)[1])
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                if selector.select(timeout=left):
-                    chunk = os.read(fd, 4096)
-                    if not chunk:  # the agent exited
-                        break
-                    buffer += chunk
-        self._log.flush()
-        pytest.fail(f"{self.protocol} agent ({self.behaviour}) did not print its listening line within "
-                    f"{START_TIMEOUT}s (exit code {self.proc.poll()}); its log:\n{self.log_path.read_text()}")
-
-    @property
-    def address(self) -> str:
-        """What the registry would hold: a URL for HTTP, host:port for gRPC."""
-        if self.protocol == "http":
-            return f"http://127.0.0.1:{self.port}/agent"
-        return f"127.0.0.1:{self.port}"
-
-    def record(self, secret: str = SECRET) -> dict[str, str]:
-        """A registry record of this agent."""
-        return {"agent_id": f"{self.protocol}{self.behaviour}", "name": f"{self.protocol}-{self.behaviour}",
-                "protocol": self.protocol, "address": self.address, "secret": secret}
-
-    def log_text(self) -> str:
-        self._log.flush()
-        return self.log_path.read_text()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(STOP_TIMEOUT)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-        self._log.close()
+__all__ = ["SECRET", "AgentProcess"]
 
 
 @pytest.fixture(scope="module")

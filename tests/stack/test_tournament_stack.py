@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 import pytest
 import redis
@@ -28,18 +30,23 @@ def register(url: str, name: str, protocol: str, address: str) -> str:
     return resp.json()["agent_id"]
 
 
-def wait_done(url: str, tid: str, rounds: int = 600) -> dict:
-    """Follow the tournament with the gateway's long-poll of its games (bounded)."""
+def wait_done(url: str, tid: str, limit_s: float = 300.0) -> dict:
+    """Follow the tournament until it is done: long-poll the game of its next unrecorded match
+    (a match not yet started, or the last step's standings, are polled every 0.2 s), bounded
+    in time and count."""
+    deadline = time.monotonic() + limit_s
     doc = requests.get(f"{url}/tournaments/{tid}", timeout=10).json()
-    for _ in range(rounds):
-        if doc["status"] != "running":
-            return doc
+    for _ in range(10_000):
+        if doc["status"] != "running" or time.monotonic() > deadline:
+            break
         running = [m for m in range(doc["planned"]) if m not in {x["index"] for x in doc["matches"]}]
-        # every match recorded: the next step (a tick away) computes the standings
-        game_id = jobs.match_game_id(tid, running[0] if running else doc["planned"] - 1)
-        requests.get(f"{url}/games/{game_id}/wait", params={"after": 0, "timeout": 2, "until": "over"}, timeout=30)
+        waited = requests.get(f"{url}/games/{jobs.match_game_id(tid, running[0])}/wait",
+                              params={"after": 0, "timeout": 2, "until": "over"}, timeout=30) if running else None
+        if waited is None or waited.status_code != 200:
+            threading.Event().wait(0.2)  # nothing to long-poll yet: the job's next step is a tick away
         doc = requests.get(f"{url}/tournaments/{tid}", timeout=10).json()
-    raise AssertionError(f"tournament {tid} did not finish: {doc['played']}/{doc['planned']}")
+    assert doc["status"] == "done", f"tournament {tid} did not finish: {doc['played']}/{doc['planned']}"
+    return doc
 
 
 def games_of(stack, tid: str) -> list[str]:

@@ -1,59 +1,116 @@
-"""Example agents (``examples/``) as subprocesses for tests: started on a free loopback port,
-ready when they print their ``listening on`` line (waited for with a deadline, never a sleep),
-killed at the end."""
+"""Example agents (``examples/``) as real processes on loopback, for tests.
+
+Each agent is started with ``--port 0`` and is ready when it prints its
+``listening on 127.0.0.1:<port>`` line; the wait for that line is bounded by a deadline
+(never a sleep). Its requests' log goes to a file, never to a pipe nobody reads.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
 import selectors
 import subprocess
 import sys
-import threading
+import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
-SECRET = "test-secret-0123456789"
-LISTENING = re.compile(r"listening on (127\.0\.0\.1:\d+)")
+SECRET = "agent-test-secret-0123456789"
+"""The secret every test agent is started with (16 characters or more, as the registry wants)."""
+START_TIMEOUT = 20.0
+STOP_TIMEOUT = 5.0
+SLEEP_S = 30.0
+"""How long the sleep and drip agents take: far past any timeout the tests give them."""
+
+
+class AgentProcess:
+    """One example agent (``protocol`` ``http`` or ``grpc``) with ``behaviour``."""
+
+    def __init__(self, protocol: str, behaviour: str, logdir: Path, sleep_s: float = SLEEP_S, seed: str = "7",
+                 secret: str = SECRET):
+        self.protocol = protocol
+        self.behaviour = behaviour
+        self.log_path = logdir / f"{protocol}-{behaviour}.log"
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
+        env = {**os.environ, "LONGHOUSE_AGENT_SECRET": secret}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "examples" / f"{protocol}_agent.py"), "--port", "0",
+             "--behaviour", behaviour, "--sleep-s", str(sleep_s), "--seed", seed],
+            stdout=subprocess.PIPE, stderr=self._log, cwd=ROOT, env=env,
+        )
+        try:
+            self.port = self._wait_listening()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_listening(self) -> int:
+        """The port from the ``listening on`` line, read within :data:`START_TIMEOUT`."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        buffer = b""
+        deadline = time.monotonic() + START_TIMEOUT
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            for _ in range(10_000):
+                if b"\n" in buffer:
+                    line = buffer.split(b"\n", 1)[0].decode()
+                    assert line.startswith("listening on 127.0.0.1:"), f"unexpected first line {line!r}"
+                    return int(line.rsplit(":", 1)[1])
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                if selector.select(timeout=left):
+                    chunk = os.read(fd, 4096)
+                    if not chunk:  # the agent exited
+                        break
+                    buffer += chunk
+        self._log.flush()
+        pytest.fail(f"{self.protocol} agent ({self.behaviour}) did not print its listening line within "
+                    f"{START_TIMEOUT}s (exit code {self.proc.poll()}); its log:\n{self.log_path.read_text()}")
+
+    @property
+    def address(self) -> str:
+        """What the registry would hold: a URL for HTTP, host:port for gRPC."""
+        if self.protocol == "http":
+            return f"http://127.0.0.1:{self.port}/agent"
+        return f"127.0.0.1:{self.port}"
+
+    def record(self, secret: str = SECRET) -> dict[str, str]:
+        """A registry record of this agent."""
+        return {"agent_id": f"{self.protocol}{self.behaviour}", "name": f"{self.protocol}-{self.behaviour}",
+                "protocol": self.protocol, "address": self.address, "secret": secret}
+
+    def log_text(self) -> str:
+        self._log.flush()
+        return self.log_path.read_text()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(STOP_TIMEOUT)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self._log.close()
 
 
 @contextlib.contextmanager
-def example_agent(protocol: str, behaviour: str = "good", sleep_s: float = 30.0, seed: str = "1",
-                  secret: str = SECRET, ready_s: float = 30.0) -> Iterator[str]:
-    """Run ``examples/<protocol>_agent.py`` and yield its address: ``http://127.0.0.1:<port>/``
-    for HTTP, ``127.0.0.1:<port>`` for gRPC. Raises RuntimeError if it is not ready in ``ready_s``."""
-    script = ROOT / "examples" / f"{protocol}_agent.py"
-    proc = subprocess.Popen([sys.executable, str(script), "--port", "0", "--secret", secret, "--behaviour", behaviour,
-                             "--sleep-s", str(sleep_s), "--seed", seed], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        address = _wait_listening(proc, ready_s)
-        # drain its log so that a chatty agent never blocks on a full pipe
-        threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
-        yield f"http://{address}/" if protocol == "http" else address
-    finally:
-        proc.kill()
-        proc.wait(timeout=10)
-        if proc.stdout is not None:
-            proc.stdout.close()
-
-
-def _wait_listening(proc: subprocess.Popen, ready_s: float) -> str:
-    deadline = time.monotonic() + ready_s
-    seen: list[str] = []
-    with selectors.DefaultSelector() as sel:
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        while time.monotonic() < deadline:
-            if not sel.select(timeout=max(0.0, deadline - time.monotonic())):
-                break
-            line = proc.stdout.readline()
-            if not line:
-                break
-            seen.append(line)
-            found = LISTENING.search(line)
-            if found:
-                return found.group(1)
-    raise RuntimeError(f"the example agent did not start: {''.join(seen)[-2000:]}")
+def example_agent(protocol: str, behaviour: str = "good", sleep_s: float = SLEEP_S, seed: str = "1",
+                  secret: str = SECRET) -> Iterator[str]:
+    """Run one example agent for a ``with`` block and yield the address to register:
+    ``http://127.0.0.1:<port>/agent`` for HTTP, ``127.0.0.1:<port>`` for gRPC."""
+    with tempfile.TemporaryDirectory(prefix="agent-") as logdir:
+        agent = AgentProcess(protocol, behaviour, Path(logdir), sleep_s=sleep_s, seed=seed, secret=secret)
+        try:
+            yield agent.address
+        finally:
+            agent.stop()
