@@ -81,10 +81,25 @@ class Clock:
         _, got, _ = pipe.execute()
         return got.decode() if isinstance(got, bytes) else got
 
-    def claim(self, game_id: str, seat: int, version: int, token: str) -> bool:
-        """True if ``token`` holds decision ``(seat, version)``: the first to claim it, or the
-        same token again (a redelivered task)."""
-        return self._setnx(game_id, f"claim:{seat}:{version}", token) == token
+    def claim(self, game_id: str, seat: int, version: int, token: str, hold_ms: int) -> bool:
+        """True if ``token`` may ask for decision ``(seat, version)``: the first to claim it,
+        the same token again (a redelivered task), or anyone once the holder's claim is
+        ``hold_ms`` old (its task died and was not redelivered). A second asker can only ever
+        cause a second question: the commit's version check still lets one answer count."""
+        field = f"claim:{seat}:{version}"
+        mine = f"{token}@{now_ms() + hold_ms}"
+        held = self._setnx(game_id, field, mine)
+        holder, _, until = held.rpartition("@")
+        if holder == token:
+            return True
+        if now_ms() < int(until or 0):
+            return False
+        if self.client is None:
+            with self._lock:
+                self._memory[f"{game_id}:{field}"] = mine
+        else:
+            self.client.hset(self._key(game_id), field, mine)
+        return True
 
     def asked_at(self, game_id: str, seat: int, version: int) -> int:
         """When decision ``(seat, version)`` was first asked (ms; recorded now if it was not)."""
@@ -162,9 +177,10 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
     if current != version or seat not in rules.to_move(state) or not bot or bot.get("kind") != "agent":
         return "skipped"
     clock = clock_for(table)
-    if not clock.claim(game_id, seat, version, token or uuid.uuid4().hex):
-        return "busy"
     control = table.control(game_id)
+    hold_ms = control.move_ms + control.bank_ms + int((START_TIMEOUT_S + 30) * 1000)
+    if not clock.claim(game_id, seat, version, token or uuid.uuid4().hex, hold_ms):
+        return "busy"
     asked = clock.asked_at(game_id, seat, version)
     bank = clock.bank(game_id, seat, control.bank_ms)
     legal = rules.legal_moves(state, seat)
