@@ -224,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``longhouse``; returns the exit code."""
     args = build_parser().parse_args(argv)
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 120)
     try:
         return int(args.fn(args, console))
     except (ApiFailure, ValueError, requests.RequestException) as exc:

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ismcts-iterations", type=int, default=24)
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds to wait for the tournament")
     args = parser.parse_args(argv)
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 120)
     secret = os.urandom(16).hex()
     data_dir = Path(tempfile.mkdtemp(prefix="longhouse-demo-"))
     stack = Stack(free_port_settings(Settings(data_dir=str(data_dir))), data_dir)
