@@ -112,3 +112,23 @@ def test_killing_the_worker_mid_tournament_plays_every_match_exactly_once(stack)
     games = games_of(stack, tid)
     assert sorted(games) == sorted(jobs.match_game_id(tid, i) for i in range(6))  # one game each, no more
     assert all(m["ended_by"] == "rules" for m in doc["matches"])
+
+
+@pytest.mark.parametrize("behaviour", ["crash", "sleep"])
+def test_a_tournament_with_a_failing_agent_completes_with_its_strikes_and_forfeits(stack, behaviour):
+    url = stack.gateway_url
+    with example_agent("http", behaviour, sleep_s=10) as address:
+        agent = register(url, f"bad-{behaviour}", "http", address)
+        spec = {"games": ["resource_hog"], "format": "round_robin", "players": 2, "seed": f"bad-{behaviour}",
+                "participants": [{"name": "bad", "kind": "agent", "agent": agent},
+                                 {"name": "random", "kind": "random"}],
+                "time_control": {"move_ms": 150, "bank_ms": 0, "max_strikes": 2}}
+        tid = requests.post(f"{url}/tournaments", json=spec, timeout=30).json()["tournament_id"]
+        doc = wait_done(url, tid)
+    assert doc["played"] == doc["planned"] == 2
+    rows = {r["name"]: r for r in doc["standings"]["rows"]}
+    assert rows["bad"]["forfeits"] == 2 and rows["bad"]["strikes"] == 4 and rows["bad"]["default_moves"] == 2
+    assert rows["random"]["wins"] == 2 and rows["bad"]["rank"] == 2
+    for m in doc["matches"]:
+        bad_seat = m["seats"].index("bad")
+        assert m["ended_by"] == "forfeit" and m["forfeited"] == [bad_seat] and m["strikes"][bad_seat] == 2
