@@ -1,6 +1,7 @@
 """How a built-in bot decides when it plays on the bus (in a worker), not over HTTP.
 
-A bot seat is ``{"kind": "random"|"greedy", "seed": str}``, fixed when the game is created.
+A bot seat is ``{"kind": "random"|"greedy"|"ismcts", "seed": str}`` (``ismcts`` may add
+``"iterations"``: its budget per decision), fixed when the game is created.
 The decision at version ``v`` depends only on the bot's seed, ``v`` and what the seat may see
 (its player view), never on which worker runs it or on earlier calls, so a task that a
 worker redelivers makes the same choice, and a tournament is reproducible.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = ("random", "greedy", "ismcts")
 """The built-in bots that can hold a seat on the bus."""
 
 
@@ -23,15 +24,17 @@ def decide_for(bot: dict[str, Any], rules: Any, state: Any, seat: int, version: 
     Raises:
         ValueError: unknown kind, or no legal move.
     """
-    return decide(bot["kind"], bot["seed"], rules, state, seat, version, legal)
+    return decide(bot["kind"], bot["seed"], rules, state, seat, version, legal, bot.get("iterations"))
 
 
 def decide(kind: str, seed: str, rules: Any, state: Any, seat: int, version: int,
-           legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+           legal: list[dict[str, Any]] | None = None, iterations: int | None = None) -> dict[str, Any]:
     """The move the bot of ``kind`` with ``seed`` makes for ``seat`` at ``version``.
 
     Args:
         legal: the seat's legal moves, if already computed.
+        iterations: the ``ismcts`` budget per decision (default: its game's,
+            :data:`services.bots.ismcts.DEFAULT_ITERATIONS`); the other kinds ignore it.
     Raises:
         ValueError: unknown ``kind``, or no legal move.
     """
@@ -44,4 +47,8 @@ def decide(kind: str, seed: str, rules: Any, state: Any, seat: int, version: int
         from .greedy_bot import GreedyBot
 
         return GreedyBot(f"{seed}:{version}").choose(legal, rules.view(state, seat), rules.name)
+    if kind == "ismcts":  # it decides from the seat's player view only
+        from .ismcts import search
+
+        return search(rules, rules.view(state, seat), seed, version, iterations, legal=legal).move
     raise ValueError(f"unknown bot {kind!r}; bots on the bus: {', '.join(BOT_KINDS)}")

@@ -85,10 +85,11 @@ def play_through(client: MoveClient, game_id: str, token: str,
 
 
 def bot_classes() -> dict[str, Any]:
-    """Built-in bots by name: ``name -> class(seed, name=...)`` (random, greedy)."""
+    """Built-in bots by name: ``name -> class(seed, name=...)`` (random, greedy, ismcts)."""
     from .greedy_bot import GreedyBot
+    from .ismcts import ISMCTSBot
 
-    return {"random": RandomBot, "greedy": GreedyBot}
+    return {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
 
 
 def make_bot(kind: str, seed: str | int, name: str | None = None) -> Any:

@@ -1,0 +1,363 @@
+"""The ISMCTS bot: single-observer information-set Monte Carlo tree search.
+
+Source: P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo Tree
+Search", IEEE Transactions on Computational Intelligence and AI in Games 4(2), 2012,
+pp. 120-143 (SO-ISMCTS, Algorithm 3).
+
+The bot decides from the seat's player view only (``rules.view(state, seat)``), never
+from the true state. Every iteration:
+
+1. **determinise**: a full state is sampled from the view
+   (``rules.state_from_view(view, sample_seed)``: the parts the seat cannot see are drawn
+   from what it has not seen), with a sample seed of the bot's seed, the version and the
+   iteration (:func:`sample_seed`), so samples vary from one iteration and one decision
+   to the next but a decision is the same for the same seed, version and view;
+2. **select**: from the root, while every move available in this determinisation has a
+   child, descend to the child of highest UCB, counting *availability* (how often the move
+   could have been chosen) instead of the parent's visits (the paper's 3.3); moves are
+   plain dicts, a child is keyed by the seat that moves and the move's canonical JSON;
+3. **expand**: one untried move (drawn with the bot's generator) becomes a child;
+4. **roll out**: at most ``depth`` uniform random moves (:data:`DEPTHS`), then the leaf is evaluated with
+   the greedy bot's per-game evaluation (:data:`services.bots.greedy_bot.EVALUATIONS`):
+   each seat's reward is a logistic of its value less the best other seat's (over
+   :data:`SCALES`), or, at the end of the game, 1 shared among the winners (see
+   :func:`rewards`);
+5. **back-propagate**: every node on the path adds the reward of the seat that made its move.
+
+Moves, phases (``rules.pending_phase``) and chance are resolved by the forward model
+(:mod:`services.rules.core.forward`), chance drawn from the bot's own seed. When several
+seats decide at once (sealed orders), the searching seat moves first in the tree, so its
+choice never depends on a sealed choice it could not see. The budget is a number of
+iterations, never a clock, so a decision is deterministic; :data:`DEFAULT_ITERATIONS`
+keeps one decision around 50-150 ms on a 2-core machine.
+
+The move returned is the root's most visited child (ties: the higher mean reward, then
+the order of the legal moves).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.rules.core import IllegalMove, MalformedMove, NotYourTurn, get_rules
+from services.rules.core.canonical import plain_json
+from services.rules.core.forward import apply, apply_phase, chance_from
+
+from .random_bot import MoveClient, play_through
+
+DEFAULT_ITERATIONS = {"noggin": 120, "gnomes": 80, "resource_hog": 150}
+"""Iterations of one decision by game (about 50-150 ms each on a 2-core machine, measured
+by ``python -m services.bench.ismcts``); :data:`FALLBACK_ITERATIONS` for other games."""
+FALLBACK_ITERATIONS = 100
+"""Iterations of one decision for a game without an entry in :data:`DEFAULT_ITERATIONS`."""
+DEFAULT_DEPTH = 2
+"""Uniform random moves played after the tree before the leaf is evaluated, unless
+:data:`DEPTHS` names the game."""
+DEPTHS = {"gnomes": 6}
+"""Rollout depths by game where they differ from :data:`DEFAULT_DEPTH`: a gnome's turn is
+several moves (travel, then act), and the evaluation reads a finished turn better (tuned
+with ``python -m services.bench.ismcts --depth``)."""
+EXPLORATION = 0.7
+"""The UCB exploration constant (rewards lie in [0, 1])."""
+SCALES = {"noggin": 8.0, "gnomes": 3.0, "resource_hog": 8.0}
+"""The value difference (in the greedy evaluation's points) that makes a leaf's reward
+1/(1+e^-1), about 0.73, by game; :data:`FALLBACK_SCALE` for other games."""
+FALLBACK_SCALE = 5.0
+NO_WINNER = 0.5
+"""At an end where nobody wins (Noggin, Nogbad takes the crown), the seats with the best
+score share this much instead of 1."""
+MAX_SIMULATED = 400
+"""Failure guard: an iteration stops after this many moves and phases."""
+
+
+def sample_seed(seed: str, version: int, iteration: int) -> str:
+    """The seed of iteration ``iteration``'s determinisation at ``version`` for a bot seeded
+    ``seed``: ``"<seed>:<version>:<iteration>"``."""
+    return f"{seed}:{version}:{iteration}"
+
+
+def determinisation(rules: Any, view: dict[str, Any], seed: str, version: int, iteration: int,
+                    base: Any | None = None) -> Any:
+    """The state iteration ``iteration`` searches: ``rules.state_from_view(view,
+    sample_seed(seed, version, iteration))``, the hidden parts drawn from what the view's
+    seat has not seen.
+
+    Args:
+        base: any state already rebuilt from ``view`` (``rules.state_from_view(view, s)``
+            for some ``s``); given, the sample is ``rules.determinise(base, seat,
+            sample_seed(...))``, which draws the same sample without rebuilding the view
+            (ten times cheaper for Noggin), as the games' ``state_from_view`` is that
+            rebuild followed by ``determinise``.
+    Raises:
+        NotImplementedError: the game cannot rebuild a state from a view.
+    """
+    s = sample_seed(seed, version, iteration)
+    if base is None:
+        return rules.state_from_view(view, s)
+    return rules.determinise(base, view.get("seat"), s)
+
+
+def move_key(seat: int, move: dict[str, Any]) -> str:
+    """A child's key: the moving seat and the move's canonical JSON, ``"<seat>|<json>"``."""
+    return f"{seat}|{plain_json(move)}"
+
+
+def rewards(rules: Any, state: Any, game: str, players: int) -> list[float]:
+    """Each seat's reward in [0, 1] for the (simulated) ``state``.
+
+    At the end of the game (``rules.outcome``): the winners share 1 (``1/len(winners)``
+    each); if nobody won (Noggin when Nogbad takes the crown), the seats with the best score
+    share :data:`NO_WINNER`; the others get 0. Otherwise, from the greedy bot's evaluation
+    ``v`` of the game (:data:`services.bots.greedy_bot.EVALUATIONS`; 0.5 for every seat
+    of a game without one): ``1 / (1 + exp(-(v[s] - max(v[o], o != s)) / scale))`` with
+    the game's scale from :data:`SCALES`.
+    """
+    from .greedy_bot import EVALUATIONS
+
+    out = rules.outcome(state)
+    if out is not None:
+        winners = [w for w in out.get("winners") or [] if 0 <= w < players]
+        if winners:
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
+        scores = list(out.get("scores") or [])
+        if len(scores) == players and scores:
+            best = max(scores)
+            top = [s for s in range(players) if scores[s] == best]
+            return [NO_WINNER / len(top) if s in top else 0.0 for s in range(players)]
+        return [0.0] * players
+    evaluate = EVALUATIONS.get(game)
+    if evaluate is None or players < 2:
+        return [0.5] * players
+    values = [evaluate(state, s) for s in range(players)]
+    scale = SCALES.get(game, FALLBACK_SCALE)
+    out_r = []
+    for s in range(players):
+        diff = (values[s] - max(values[o] for o in range(players) if o != s)) / scale
+        out_r.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, diff)))))
+    return out_r
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    """A node of the tree: the move (of ``seat``) that led to it, and its statistics.
+
+    Attributes:
+        move: the move dict (``None`` at the root).
+        seat: the seat that made ``move`` (``-1`` at the root).
+        visits: iterations that went through it.
+        available: iterations in which its move was available at its parent (the root: 0).
+        reward: the sum of ``seat``'s rewards over those visits.
+        children: by :func:`move_key`.
+    """
+
+    move: dict[str, Any] | None = None
+    seat: int = -1
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+    children: dict[str, Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        """Mean reward plus ``exploration * sqrt(ln(available) / visits)``; infinite if unvisited."""
+        if self.visits == 0:
+            return math.inf
+        return self.reward / self.visits + exploration * math.sqrt(math.log(max(1, self.available)) / self.visits)
+
+
+@dataclass
+class Decision:
+    """What one search decided, with its statistics.
+
+    Attributes:
+        move: the chosen move (one of the legal moves given).
+        root: the search tree's root.
+        iterations: iterations run.
+        failed: iterations whose determinisation allowed none of the legal moves given
+            (none, as the seat's own moves depend only on what it sees; they add nothing).
+    """
+
+    move: dict[str, Any]
+    root: Node
+    iterations: int
+    failed: int = 0
+
+
+def _mover(rules: Any, state: Any, seat: int) -> int | None:
+    movers = rules.to_move(state)
+    if not movers:
+        return None
+    return seat if seat in movers else movers[0]
+
+
+def _settle(rules: Any, state: Any, chance: Any, budget: list[int]) -> None:
+    """Run pending phases (the forward model), as the embedded drivers do."""
+    while rules.outcome(state) is None and rules.pending_phase(state) and budget[0] > 0:
+        apply_phase(rules, state, chance)
+        budget[0] -= 1
+
+
+def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations: int | None = None,
+           depth: int | None = None, legal: list[dict[str, Any]] | None = None,
+           exploration: float = EXPLORATION) -> Decision:
+    """Run SO-ISMCTS for the seat of ``view`` (a player view, ``rules.view(state, seat)``).
+
+    Args:
+        rules: the game's rules.
+        view: the seat's player view; the search reads nothing else of the game.
+        seed: the bot's seed (determinisations, chance and its generator derive from it).
+        version: the game's version (with ``seed``, fixes the decision).
+        iterations: the budget; default :data:`DEFAULT_ITERATIONS` of the game.
+        depth: uniform random moves after the tree before the evaluation; default
+            :data:`DEPTHS` of the game, else :data:`DEFAULT_DEPTH`.
+        legal: the seat's legal moves (as ``rules.legal_moves`` lists them); default
+            those of the first determinisation.
+        exploration: the UCB constant.
+    Returns:
+        a :class:`Decision`; its ``move`` is one of ``legal`` (the same dict).
+    Raises:
+        ValueError: no legal move, or ``iterations`` below 1.
+        NotImplementedError: the game cannot rebuild a state from a view.
+    """
+    seat = view["seat"]
+    game = rules.name
+    iterations = DEFAULT_ITERATIONS.get(game, FALLBACK_ITERATIONS) if iterations is None else iterations
+    depth = DEPTHS.get(game, DEFAULT_DEPTH) if depth is None else depth
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    base = rules.state_from_view(view, sample_seed(seed, version, 0))
+    if legal is None:
+        legal = rules.legal_moves(base, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal move at version {version}")
+    players = len(view["players"])
+    root_keys = [move_key(seat, m) for m in legal]
+    root = Node()
+    if len(legal) == 1:
+        return Decision(legal[0], root, 0)
+    rng = random.Random(f"{seed}:{version}:ismcts")
+    failed = 0
+    for i in range(iterations):
+        state = rules.copy(base) if i == 0 else determinisation(rules, view, seed, version, i, base)
+        chance = chance_from(f"{sample_seed(seed, version, i)}:chance")
+        budget = [MAX_SIMULATED]
+        node = root
+        path = [root]
+        refused: set[str] = set()  # root moves this determinisation does not allow
+        while budget[0] > 0:
+            _settle(rules, state, chance, budget)
+            if rules.outcome(state) is not None:
+                break
+            mover = _mover(rules, state, seat)
+            if mover is None:
+                break
+            if node is root:
+                pairs = [(m, k) for m, k in zip(legal, root_keys) if k not in refused]
+            else:
+                pairs = [(m, move_key(mover, m)) for m in rules.legal_moves(state, mover)]
+            if not pairs:
+                break
+            untried = [(m, k) for m, k in pairs if k not in node.children]
+            if untried:
+                move, key = untried[rng.randrange(len(untried))]
+                child = node.children[key] = Node(move, mover)
+            else:
+                key = max((k for _, k in pairs), key=lambda k: node.children[k].ucb(exploration))
+                child = node.children[key]
+            try:  # a root move comes from the seat's list: checked against this sample
+                apply(rules, state, mover, child.move, chance, checked=node is not root)
+            except (IllegalMove, MalformedMove, NotYourTurn):
+                refused.add(key)
+                if child.visits == 0:
+                    del node.children[key]
+                continue
+            for _, k in pairs:  # availability: the moves this sample offered here
+                if k in node.children:
+                    node.children[k].available += 1
+            budget[0] -= 1
+            node = child
+            path.append(node)
+            if untried:
+                break
+        if len(path) == 1 and refused:
+            failed += 1
+            continue
+        for _ in range(depth):
+            _settle(rules, state, chance, budget)
+            if rules.outcome(state) is not None or budget[0] <= 0:
+                break
+            mover = _mover(rules, state, seat)
+            if mover is None:
+                break
+            moves = rules.legal_moves(state, mover)
+            if not moves:
+                break
+            apply(rules, state, mover, moves[rng.randrange(len(moves))], chance, checked=True)
+            budget[0] -= 1
+        _settle(rules, state, chance, budget)
+        reward = rewards(rules, state, game, players)
+        for n in path:
+            n.visits += 1
+            if n.seat >= 0:
+                n.reward += reward[n.seat]
+    best = legal[0]
+    best_rank: tuple[int, float, int] | None = None
+    for j, (m, k) in enumerate(zip(legal, root_keys)):
+        child = root.children.get(k)
+        rank = (0, 0.0, -j) if child is None else (child.visits, child.reward / max(1, child.visits), -j)
+        if best_rank is None or rank > best_rank:
+            best, best_rank = m, rank
+    return Decision(best, root, iterations, failed)
+
+
+class ISMCTSBot:
+    """A seat played by SO-ISMCTS (see the module docstring).
+
+    Args:
+        seed: seeds the determinisations, the simulations' chance and the generator.
+        name: shown in standings and reports.
+        iterations: the budget of one decision; default :data:`DEFAULT_ITERATIONS` of the game.
+        depth: random moves after the tree before the evaluation (default: the game's,
+            :data:`DEPTHS` or :data:`DEFAULT_DEPTH`).
+    """
+
+    kind = "ismcts"
+
+    def __init__(self, seed: str | int, name: str = "ismcts", iterations: int | None = None,
+                 depth: int | None = None):
+        self.seed = str(seed)
+        self.name = name
+        self.iterations = iterations
+        self.depth = depth
+        self.decisions = 0
+
+    def choose(self, moves: list[dict[str, Any]], view: dict[str, Any] | None = None,
+               game: str | None = None, version: int | None = None) -> dict[str, Any]:
+        """The search's choice among ``moves`` for the seat of ``view`` (its player view) in
+        ``game``. ``version`` fixes the decision (default: the count of this bot's decisions).
+        Without a view or a game it picks at random (seeded).
+
+        Raises:
+            ValueError: no moves.
+        """
+        if not moves:
+            raise ValueError("no legal moves to choose from")
+        self.decisions += 1
+        version = self.decisions if version is None else version
+        if view is None or not game:
+            return moves[random.Random(f"{self.seed}:{version}").randrange(len(moves))]
+        return search(get_rules(game), view, self.seed, version, self.iterations, self.depth, moves).move
+
+    def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5) -> dict[str, Any] | None:
+        """Make one move for the seat of ``token`` through the gateway (reads its view and legal
+        moves first). Same contract as :meth:`services.bots.random_bot.RandomBot.play`."""
+        def decide(legal: dict[str, Any]) -> dict[str, Any] | None:
+            view = client.view(game_id, token)  # type: ignore[attr-defined]
+            if view["version"] != legal["version"]:
+                return None  # the game moved on between the two reads
+            return self.choose(legal["moves"], view["view"], view["view"].get("config", {}).get("game"),
+                               legal["version"])
+
+        return play_through(client, game_id, token, decide, attempts)
