@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test tournament-demo bench bench-venv bench-peers node rules-coverage clean
+.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage clean
 
 setup: system venv protos
 
@@ -53,6 +53,10 @@ tournament-demo: setup
 # Benchmarks: the engine against OpenSpiel (installed in its own .venv-bench), the stack, memory.
 bench: setup bench-venv
 	$(PY) -m services.bench $(ARGS)
+
+# ISMCTS against the random bot, 2-player matches of every game (ARGS: --matches N --iterations K --write).
+bench-ismcts: setup
+	$(PY) -m services.bench.ismcts $(ARGS)
 
 bench-venv: .venv-bench/.installed
 .venv-bench/.installed:

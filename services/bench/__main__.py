@@ -11,7 +11,9 @@ Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that prod
 * **memory**: Redis bytes of a game in play and of a finished one; each process's RSS.
 
 The targets of the performance issue are checked at the end (ratios, never timed tests).
-``make bench-peers`` (:mod:`services.bench.peers`) adds boardgame.io at 8 matches.
+``make bench-peers`` (:mod:`services.bench.peers`) adds boardgame.io at 8 matches;
+``make bench-ismcts`` (:mod:`services.bench.ismcts`) records the ISMCTS bot against the
+random bot in its own section of ``docs/benchmarks.md``, which ``--write`` here keeps.
 """
 
 from __future__ import annotations
@@ -185,6 +187,11 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
                 f"| Redis bytes, a finished game's record: log and meta, kept after the other keys expire "
                 f"(README, Retention) | {mem['redis_bytes_record']} |"]
         out += [f"| RSS of {name} (MiB) | {mib} |" for name, mib in mem["rss_mib"].items()]
+    from .ismcts import recorded_section
+
+    kept = recorded_section(DOC)  # recorded by `make bench-ismcts ARGS=--write`, kept as it was
+    if kept:
+        out += ["", kept.rstrip("\n")]
     out += ["", "## Targets", ""] + [f"- {t}" for t in targets]
     peers = DOC.with_name("benchmarks-peers.md")
     if peers.exists():

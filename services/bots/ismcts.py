@@ -48,7 +48,7 @@ from services.rules.core.forward import apply, apply_phase, chance_from
 
 from .random_bot import MoveClient, play_through
 
-DEFAULT_ITERATIONS = {"noggin": 120, "gnomes": 80, "resource_hog": 150}
+DEFAULT_ITERATIONS = {"noggin": 120, "gnomes": 64, "resource_hog": 150}
 """Iterations of one decision by game (about 50-150 ms each on a 2-core machine, measured
 by ``python -m services.bench.ismcts``); :data:`FALLBACK_ITERATIONS` for other games."""
 FALLBACK_ITERATIONS = 100
