@@ -11,17 +11,19 @@ from the true state. Every iteration:
    (``rules.state_from_view(view, sample_seed)``: the parts the seat cannot see are drawn
    from what it has not seen), with a sample seed of the bot's seed, the version and the
    iteration (:func:`sample_seed`), so samples vary from one iteration and one decision
-   to the next but a decision is the same for the same seed, version and view;
+   to the next but a decision is the same for the same seed, version and view (drawn as
+   ``rules.determinise`` of one state rebuilt from the view, the same sample for less
+   work: :func:`determinisation`);
 2. **select**: from the root, while every move available in this determinisation has a
    child, descend to the child of highest UCB, counting *availability* (how often the move
    could have been chosen) instead of the parent's visits (the paper's 3.3); moves are
    plain dicts, a child is keyed by the seat that moves and the move's canonical JSON;
 3. **expand**: one untried move (drawn with the bot's generator) becomes a child;
-4. **roll out**: at most ``depth`` uniform random moves (:data:`DEPTHS`), then the leaf is evaluated with
-   the greedy bot's per-game evaluation (:data:`services.bots.greedy_bot.EVALUATIONS`):
-   each seat's reward is a logistic of its value less the best other seat's (over
-   :data:`SCALES`), or, at the end of the game, 1 shared among the winners (see
-   :func:`rewards`);
+4. **roll out**: at most ``depth`` uniform random moves (:data:`DEPTHS`), then the leaf
+   is evaluated with the greedy bot's per-game evaluation
+   (:data:`services.bots.greedy_bot.EVALUATIONS`): each seat's reward is a logistic of
+   its value less the best other seat's (over :data:`SCALES`), or, at the end of the
+   game, 1 shared among the winners (see :func:`rewards`);
 5. **back-propagate**: every node on the path adds the reward of the seat that made its move.
 
 Moves, phases (``rules.pending_phase``) and chance are resolved by the forward model
@@ -31,8 +33,9 @@ choice never depends on a sealed choice it could not see. The budget is a number
 iterations, never a clock, so a decision is deterministic; :data:`DEFAULT_ITERATIONS`
 keeps one decision around 50-150 ms on a 2-core machine.
 
-The move returned is the root's most visited child (ties: the higher mean reward, then
-the order of the legal moves).
+The root's moves are the seat's legal moves (they depend only on what it sees); each is
+checked against the sample before it is played there. The move returned is the root's
+most visited child (ties: the higher mean reward, then the order of the legal moves).
 """
 
 from __future__ import annotations
@@ -58,8 +61,9 @@ DEFAULT_DEPTH = 2
 :data:`DEPTHS` names the game."""
 DEPTHS = {"gnomes": 6}
 """Rollout depths by game where they differ from :data:`DEFAULT_DEPTH`: a gnome's turn is
-several moves (travel, then act), and the evaluation reads a finished turn better (tuned
-with ``python -m services.bench.ismcts --depth``)."""
+a run of moves (travel, pick, sell, ..., end the turn) and the evaluation reads a
+finished turn better (tuned with ``python -m services.bench.ismcts --depth``: against
+random, 90 matches at 64 iterations won 94 % at depth 6)."""
 EXPLORATION = 0.7
 """The UCB exploration constant (rewards lie in [0, 1])."""
 SCALES = {"noggin": 8.0, "gnomes": 3.0, "resource_hog": 8.0}
