@@ -65,3 +65,33 @@ def test_events_round_trip_and_visibility():
 def test_unknown_game_names_the_known_ones():
     with pytest.raises(UnknownGame, match="known games"):
         get_rules("chess")
+
+
+def test_the_loose_move_check_refuses_booleans_as_numbers():
+    """Issue: reliability, fault 7. A game without a move model (the sealed-bid test game) took
+    ``true`` as the bid 1, because bool is an int in Python; the core's fallback refuses it."""
+    import pytest
+
+    from services.rules.core import MalformedMove, get_rules
+    from tests.core_games import sealed_bid  # noqa: F401 - registers the game
+
+    rules = get_rules("sealed_bid")
+    assert rules.move_model() is None
+    assert rules.parse_move({"type": "bid", "amount": 1}) == {"type": "bid", "amount": 1}
+    for bad, where in (({"type": "bid", "amount": True}, "move.amount"),
+                       ({"type": "bid", "amount": 1, "extra": [0, False]}, "move.extra.1")):
+        with pytest.raises(MalformedMove, match=where.replace(".", r"\.")):
+            rules.parse_move(bad)
+
+
+def test_every_built_in_game_has_a_strict_move_model():
+    from services.rules.core import MalformedMove, get_rules
+    from services.rules.core.game import builtin_game_names
+
+    import pytest
+
+    for name in builtin_game_names():
+        rules = get_rules(name)
+        assert rules.move_model() is not None, name
+        with pytest.raises(MalformedMove):
+            rules.parse_move({"type": "no-such-move", "n": True})

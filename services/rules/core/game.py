@@ -145,6 +145,11 @@ class Rules(ABC):
         if model is None:
             if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
                 raise MalformedMove('a move is a JSON object with a string "type"')
+            where = _first_bool(obj)
+            if where is not None:
+                # the loose check of a game without a move model would take true for 1
+                # (bool is an int in Python); no such game has a yes/no field
+                raise MalformedMove(f"{where}: true and false are not numbers; this game's moves hold no booleans")
             return obj
         try:
             parsed = model.validate_python(obj)
@@ -237,6 +242,23 @@ class Rules(ABC):
         """A full state rebuilt from a player view (its hidden parts sampled with ``seed``), for
         bots that only see what a client sees. Raises NotImplementedError if the game cannot."""
         raise NotImplementedError(f"{self.name} cannot rebuild a state from a view")
+
+
+def _first_bool(obj: Any, path: str = "move") -> str | None:
+    """The path of the first boolean inside ``obj`` (a move's JSON data), or None."""
+    if isinstance(obj, bool):
+        return path
+    if isinstance(obj, dict):
+        items: Iterable[tuple[Any, Any]] = obj.items()
+    elif isinstance(obj, list):
+        items = enumerate(obj)
+    else:
+        return None
+    for key, value in items:
+        found = _first_bool(value, f"{path}.{key}")
+        if found is not None:
+            return found
+    return None
 
 
 def _first_errors(exc: ValidationError) -> str:
