@@ -9,7 +9,7 @@
 ``events`` holds only what this client may see (its seat's private events and the
 public ones; a spectator, without a token, sees public events only). The stream
 resumes after ``Last-Event-ID`` (header, or ``?last_event_id=``) and otherwise starts
-at the first entry. One ``XREAD BLOCK`` loop serves each stream; while nothing
+at the first entry; an id ahead of the game's log is a 400 ``bad_last_event_id``. One ``XREAD BLOCK`` loop serves each stream; while nothing
 happens a ``: keep-alive`` comment goes out every ``SSE_KEEPALIVE_SECONDS`` (15).
 ``?max_events=N`` ends the stream after N messages and ``?idle_timeout=S`` after S
 seconds without one, so tools and tests can bound every stream.
@@ -27,7 +27,7 @@ from flask import Blueprint, Response, current_app, request
 
 from services.coordinator.redis_store import entry_from_fields, entry_id, key
 
-from .clients import get_redis
+from .clients import get_redis, get_table
 from .errors import ApiError
 from .lookup import caller_seat, require_game
 
@@ -118,6 +118,13 @@ def stream(game_id: str):
     require_game(game_id)
     seat = caller_seat(game_id, required=False, allow_query_token=True)
     after = _resume_version()
+    version = get_table().store.version(game_id)
+    if after > version:
+        # an id this log has not reached (another game's, or made up) would skip the
+        # versions in between without a word: refuse it
+        raise ApiError(400, "bad_last_event_id",
+                       f"Last-Event-ID {after}-0 is ahead of this game's log, which is at version {version}; "
+                       f"resume from an id this game's stream sent, or without one to start over")
     max_events = _positive("max_events", integer=True)
     idle_timeout = _positive("idle_timeout", integer=False)
     messages = sse_messages(get_redis(), game_id, seat, after,

@@ -175,3 +175,18 @@ def test_stream_keepalive_and_bad_resume_id(redis_client, redis_server):
     assert client.get(f"/games/{gid}/stream?max_events=0").status_code == 400
     text = client.get(f"/games/{gid}/stream?max_events=1").get_data(as_text=True)
     assert text.count("event: commit") == 1 and "id: 1-0" in text
+
+
+def test_a_resume_id_ahead_of_the_log_is_refused(client):
+    """Issue: reliability, fault 2. A Last-Event-ID the log has not reached (another game's, or a
+    made-up one) was taken, and the versions up to it were never sent: now a 400."""
+    import tests.core_games.sealed_bid  # noqa: F401
+
+    gid = client.post("/games", json={"game": "sealed_bid", "players": 2}).json["game_id"]
+    version = client.get(f"/games/{gid}").json["version"]
+    for ahead in (f"{version + 1}-0", "9999-0"):
+        resp = client.get(f"/games/{gid}/stream", headers={"Last-Event-ID": ahead})
+        assert resp.status_code == 400 and resp.json["error"] == "bad_last_event_id"
+        assert f"version {version}" in resp.json["reason"]
+    text = client.get(f"/games/{gid}/stream?max_events=1&last_event_id={version - 1}-0").get_data(as_text=True)
+    assert f"id: {version}-0" in text  # an id the log has reached still resumes
