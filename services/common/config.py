@@ -7,6 +7,7 @@ address is on loopback unless the environment says otherwise.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -35,6 +36,7 @@ class Settings(BaseSettings):
     celery_visibility_timeout: int = 30  # seconds before an unacknowledged phase task is redelivered
     grpc_timeout: float = 10.0  # seconds per domain call
     finished_ttl: int = 86400  # seconds a finished game keeps its keys other than log and meta
+    redis_appendfsync: Literal["always", "everysec", "no"] = "always"  # when Redis syncs its log to disk
 
     @property
     def redis_url(self) -> str:

@@ -174,12 +174,14 @@ class Stack:
 
     # -- the children -------------------------------------------------------------
     def redis_spec(self) -> ChildSpec:
-        """``redis-server`` with its own port and data directory, append-only file on."""
+        """``redis-server`` with its own port and data directory, append-only file on, synced to
+        disk as ``LONGHOUSE_REDIS_APPENDFSYNC`` says (``always`` by default: no acknowledged
+        move is lost even on power failure; README, Durability)."""
         s = self.settings
         redis_dir = self.data_dir / "redis"
         redis_dir.mkdir(parents=True, exist_ok=True)
         argv = ["redis-server", "--port", str(s.redis_port), "--bind", s.host, "--dir", str(redis_dir),
-                "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+                "--appendonly", "yes", "--appendfsync", s.redis_appendfsync, "--save", "",
                 "--protected-mode", "yes", "--daemonize", "no", "--logfile", ""]
         return ChildSpec("redis", argv, redis_probe(s.host, s.redis_port), ports=[s.redis_port],
                          env=self.env, cwd=self.root, ready_timeout=20)
