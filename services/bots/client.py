@@ -1,7 +1,9 @@
 """A small HTTP client of the gateway, used by the built-in bots and the tournament.
 
 One :class:`GatewayClient` holds one ``requests.Session`` (keep-alive); use one per
-thread. Every call raises :class:`GatewayError` for a 4xx/5xx answer, carrying the
+thread. Reads and moves are retried with back-off on a dropped connection or a 502/503/504
+(:data:`RETRY`; a move keeps its ``move_id``, so a retry never plays it twice), so a short
+outage costs no game. Every call raises :class:`GatewayError` for a 4xx/5xx answer, carrying the
 status and the gateway's ``{"error", "reason"}`` body; a 409 (stale version, not your
 turn) is the subclass :class:`Conflict`, which a bot answers by reading again.
 """
@@ -12,6 +14,16 @@ import uuid
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+RETRY = Retry(total=6, connect=6, read=6, status=6, backoff_factor=0.2, backoff_max=3.0, backoff_jitter=0.1,
+              status_forcelist=(502, 503, 504), allowed_methods=frozenset({"GET", "POST"}),
+              respect_retry_after_header=True, raise_on_status=False)
+"""How a request that may safely be repeated is retried: on a dropped connection or a 502,
+503 or 504, six more times with exponential back-off from 0.2 s to 3 s (about 10 s in all).
+Reads are safe; so is a move, whose ``move_id`` makes a repeat answer with the first result.
+Creating a game or a tournament and taking a seat are sent once."""
 
 
 class GatewayError(Exception):
@@ -45,11 +57,16 @@ class GatewayClient:
     def __init__(self, base_url: str, timeout: float = 30.0):
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
-        self.session = requests.Session()
+        self.session = requests.Session()  # requests that may be repeated: retried
+        adapter = HTTPAdapter(max_retries=RETRY)
+        self.session.mount("http://", adapter)
+        self.session.mount("https://", adapter)
+        self.once = requests.Session()  # requests that must not be repeated blindly
 
     def close(self) -> None:
-        """Close the session's connections."""
+        """Close the sessions' connections."""
         self.session.close()
+        self.once.close()
 
     def __enter__(self) -> "GatewayClient":
         return self
@@ -59,10 +76,11 @@ class GatewayClient:
 
     # -- plumbing -----------------------------------------------------------------
     def _call(self, method: str, path: str, token: str | None = None, timeout: float | None = None,
-              **kwargs: Any) -> Any:
+              once: bool = False, **kwargs: Any) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        resp = self.session.request(method, self.base_url + path, headers=headers,
-                                    timeout=timeout or self.timeout, **kwargs)
+        session = self.once if once else self.session
+        resp = session.request(method, self.base_url + path, headers=headers,
+                               timeout=timeout or self.timeout, **kwargs)
         if resp.status_code >= 400:
             try:
                 body = resp.json()
@@ -76,7 +94,7 @@ class GatewayClient:
     # -- the API --------------------------------------------------------------------
     def create_tournament(self, spec: dict[str, Any]) -> dict[str, Any]:
         """``POST /tournaments``: ``{"tournament_id", "status", "planned"}``."""
-        return self._call("POST", "/tournaments", json=spec)
+        return self._call("POST", "/tournaments", json=spec, once=True)
 
     def tournament(self, tournament_id: str) -> dict[str, Any]:
         """``GET /tournaments/<id>``: the report (standings so far, recorded matches)."""
@@ -98,7 +116,7 @@ class GatewayClient:
             body["seed"] = seed
         if bots:
             body["bots"] = bots
-        return self._call("POST", "/games", json=body)
+        return self._call("POST", "/games", json=body, once=True)
 
     def game(self, game_id: str) -> dict[str, Any]:
         """``GET /games/<id>`` -> the summary (``version``, ``status``, ``to_move``, ``outcome`` ...)."""
@@ -106,7 +124,7 @@ class GatewayClient:
 
     def take_seat(self, game_id: str, seat: int) -> str:
         """``POST /games/<id>/seats/<seat>``; returns the seat's bearer token."""
-        return self._call("POST", f"/games/{game_id}/seats/{seat}")["token"]
+        return self._call("POST", f"/games/{game_id}/seats/{seat}", once=True)["token"]
 
     def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """``GET /games/<id>/view`` -> ``{"version", "seat", "status", "to_move", "outcome", "view"}``."""
