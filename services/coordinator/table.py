@@ -224,7 +224,7 @@ class Table:
     # -- moves --------------------------------------------------------------------
     def play(self, game_id: str, seat: int, move: Any, expected_version: int,
              move_id: str | None = None, trusted: tuple[Any, Any] | None = None,
-             hand_over: bool = True) -> dict[str, Any]:
+             hand_over: bool = True, attempt: int = 0) -> dict[str, Any]:
         """Resolve and commit one move.
 
         A repeat of ``move_id`` by the same seat with the same move and version is
@@ -233,8 +233,13 @@ class Table:
 
         Returns:
             ``{"version", "events"}``: the new version and the events the seat may see.
+        A move against an older version is still played when only other seats of the same
+        simultaneous decision have moved since (:meth:`_independent`), checked against the
+        current state: seats deciding at once never race each other.
+
         Raises:
-            StaleVersion: ``expected_version`` is not current.
+            StaleVersion: ``expected_version`` is not current (and the move was not independent
+                of what happened since).
             MoveIdReused: ``move_id`` already named a different request of this seat.
             MalformedMove, IllegalMove, NotYourTurn: the game is unchanged.
 
@@ -255,7 +260,8 @@ class Table:
                 first = self._first_result(game_id, seat, move_id, digest)
                 if first is not None:
                     return first
-                raise StaleVersion(expected_version, version)
+                if not self._independent(game_id, seat, expected_version, version):
+                    raise StaleVersion(expected_version, version)
             move = rules.parse_move(move)
             rules.require_turn(state, seat)
             rules.check(state, seat, move)
@@ -271,8 +277,34 @@ class Table:
             first = self._first_result(game_id, seat, move_id, digest)
             if first is not None:
                 return first
+            if trusted is None and attempt < 8 and self._independent(game_id, seat, expected_version, exc.actual):
+                # another seat of the same simultaneous decision committed first: go again
+                return self.play(game_id, seat, move, expected_version, move_id, hand_over=hand_over,
+                                 attempt=attempt + 1)
             raise StaleVersion(expected_version, exc.actual) from None
         return result
+
+    def _independent(self, game_id: str, seat: int, expected: int, current: int) -> bool:
+        """True if a move of ``seat`` made against version ``expected`` may still be played at
+        ``current``: at ``expected`` the seat was one of several deciding at once, every commit
+        since is a move of another of those seats, and the seat still decides. Its move is
+        then checked again against the current state; anything else is a real conflict."""
+        from .store import GameNotFound
+
+        if not 1 <= expected < current:
+            return False
+        try:
+            rules, before, _ = self.projections.state_at(game_id, expected)
+            entries = self.store.read(game_id, after=expected, upto=current)
+        except (VersionConflict, GameNotFound):
+            return False
+        deciding = rules.to_move(before)
+        if seat not in deciding or len(deciding) < 2:
+            return False
+        if any(e.kind != "move" or e.seat == seat or e.seat not in deciding for e in entries):
+            return False
+        _, now, at = self.state(game_id)
+        return seat in rules.to_move(now)
 
     def _first_result(self, game_id: str, seat: int, move_id: str | None, digest: str) -> dict[str, Any] | None:
         """The stored result of ``(seat, move_id)`` if that request was committed before.
