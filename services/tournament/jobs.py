@@ -49,6 +49,8 @@ LOCK_S = 15
 """A step's lock expires after this long (a worker killed while holding it); a step takes
 well under a second."""
 FORMATS = ("round_robin", "swiss", "gauntlet", "series")
+MAX_MATCHES = 20_000
+"""The most matches one tournament may plan (checked before the plan is made)."""
 
 log = logs.get_logger()
 
@@ -100,7 +102,8 @@ class TournamentSpec(BaseModel):
             the participants on fixed seats in order, the launcher's own tournament).
         participants: the entrants (names unique).
         players: seats per match.
-        seed: the tournament seed; every match's game and bot seeds derive from it.
+        seed: the tournament seed; every match's game and bot seeds derive from it (a fresh
+            random one by default; the matches' seeds are shown only once it is done).
         games_per_pairing: repetitions of each pairing (round robin, gauntlet).
         rounds: Swiss rounds (default ceil(log2(participants))).
         challengers: gauntlet challengers' names.
@@ -117,7 +120,7 @@ class TournamentSpec(BaseModel):
     format: Literal["round_robin", "swiss", "gauntlet", "series"] = "round_robin"
     participants: list[Participant] = Field(min_length=1, max_length=64)
     players: int = Field(default=2, ge=1, le=8)
-    seed: str = Field(default="1", min_length=1, max_length=128)
+    seed: str = Field(default_factory=lambda: uuid.uuid4().hex, min_length=1, max_length=128)
     games_per_pairing: int = Field(default=1, ge=1, le=100)
     rounds: int | None = Field(default=None, ge=1, le=64)
     challengers: list[str] | None = None
@@ -125,7 +128,7 @@ class TournamentSpec(BaseModel):
     options: dict[str, dict[str, Any]] = Field(default_factory=dict)
     time_control: dict[str, int] | None = None
     parallel: int = Field(default=8, ge=1, le=256)
-    match_timeout_s: float = Field(default=1800.0, gt=0)
+    match_timeout_s: float = Field(default=1800.0, ge=10, le=86_400)
 
     @field_validator("participants")
     @classmethod
@@ -134,6 +137,58 @@ class TournamentSpec(BaseModel):
         if len(set(names)) != len(names):
             raise ValueError("participant names must be unique")
         return value
+
+    @model_validator(mode="after")
+    def _fields_fit_format(self) -> "TournamentSpec":
+        if self.challengers is not None and self.format != "gauntlet":
+            raise ValueError("challengers are for a gauntlet")
+        if self.rounds is not None and self.format != "swiss":
+            raise ValueError("rounds are for a Swiss tournament")
+        if self.matches != 1 and self.format != "series":
+            raise ValueError("matches are for a series")
+        if self.games_per_pairing != 1 and self.format in ("swiss", "series"):
+            raise ValueError(f"games_per_pairing is for round robin and gauntlet, not {self.format}")
+        strangers = sorted(set(self.options) - set(self.games))
+        if strangers:
+            raise ValueError(f"options name games the tournament does not play: {', '.join(strangers)}")
+        if len(set(self.games)) != len(self.games):
+            raise ValueError("each game is named once in games")
+        return self
+
+    def planned_size(self) -> int:
+        """How many matches the plan will hold (Swiss: every round), worked out without
+        making it."""
+        from math import comb
+
+        n, k = len(self.participants), self.players
+        if self.format == "series":
+            return self.matches * len(self.games)
+        if self.format == "swiss":
+            return (self.rounds or swiss_rounds(n)) * -(-n // k)
+        if self.format == "gauntlet":
+            c = len(self.challengers or [])
+            return c * comb(max(0, n - c), k - 1) * k * len(self.games) * self.games_per_pairing
+        return comb(n, k) * k * len(self.games) * self.games_per_pairing
+
+    def check_playable(self) -> None:
+        """Raise ValueError (or the rules' BadConfig/UnknownGame) unless every match this spec
+        plans can be created: the plan's size, each game's players and options, the agents'
+        time control. Nothing is stored."""
+        from services.coordinator.table import TimeControl
+        from services.rules.core import get_rules
+
+        size = self.planned_size()
+        if size > MAX_MATCHES:
+            raise ValueError(f"this tournament would plan {size} matches; at most {MAX_MATCHES}")
+        for game in self.games:
+            rules = get_rules(game)
+            rules.validate_config(GameConfig(game=game, players=self.players, options=self.options.get(game, {})))
+        if any(p.kind == "agent" for p in self.participants):
+            try:
+                TimeControl.model_validate(self.time_control or {})
+            except ValueError as exc:
+                raise ValueError(f"time_control: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}") \
+                    from None
 
     def participant(self, name: str) -> Participant:
         """The participant called ``name``. Raises KeyError."""
@@ -201,6 +256,7 @@ class TournamentStore:
         """Store a new tournament and its first matches; returns its id.
         Raises ValueError (a plan that cannot be made, or an id in use)."""
         tid = tid or uuid.uuid4().hex[:12]
+        spec.check_playable()
         matches = initial_plan(spec)
         if not self.r.set(_key(tid, "spec"), spec.model_dump_json(), nx=True):
             raise ValueError(f"tournament {tid!r} exists")
@@ -347,6 +403,14 @@ def advance(table: Any, store: TournamentStore, tid: str, token: str | None = No
         return "busy"
     try:
         return _advance(table, store, tid)
+    except Exception as exc:  # noqa: BLE001 - a step that cannot go on ends the tournament, visibly
+        from services.coordinator.store import GameNotFound
+
+        if isinstance(exc, (GameNotFound, ConnectionError)) or type(exc).__module__.startswith(("redis", "grpc")):
+            raise  # the stack is unwell: the step is retried
+        log.exception("tournament_failed", tournament=tid)
+        store.set_status(tid, status="failed", error=f"{type(exc).__name__}: {exc}"[:500])
+        return "failed"
     finally:
         store.unlock(tid, token)
 
@@ -447,8 +511,9 @@ def requeue_running(store: TournamentStore, celery_app: Any) -> int:
 
 def report(store: TournamentStore, tid: str) -> dict[str, Any]:
     """The tournament as JSON data: ``{"tournament_id", "status", "spec", "played", "planned",
-    "standings" (while running: so far), "matches"}`` (each match a :class:`MatchResult` plus
-    the rules' ``outcome``) — no seeds of bots, no agent secrets.
+    "standings" (while running: so far), "matches", "error" (a failed tournament)}`` (each
+    match a :class:`MatchResult` plus the rules' ``outcome``) — no seeds of bots, no agent
+    secrets, and no game seeds until the tournament is done.
     Raises KeyError for an unknown tournament."""
     spec = store.spec(tid)
     status = store.status(tid)
@@ -456,9 +521,21 @@ def report(store: TournamentStore, tid: str) -> dict[str, Any]:
     standings = status.get("standings")
     current = json.loads(standings) if standings else json.loads(compute(spec.names(), results).model_dump_json())
     outcomes = store.outcomes(tid)
-    return {"tournament_id": tid, "status": status.get("status", "running"), "spec": spec.model_dump(),
-            "played": len(results), "planned": len(store.plan(tid)), "standings": current,
-            "matches": [{**json.loads(r.model_dump_json()), "outcome": outcomes.get(r.index)} for r in results]}
+    done = status.get("status") == "done"
+    shown = spec.model_dump()
+    if not done:
+        shown.pop("seed")  # every match's seed derives from it: shown once nothing is left to play
+    matches = []
+    for r in results:
+        m = {**json.loads(r.model_dump_json()), "outcome": outcomes.get(r.index)}
+        if not done:
+            m["seed"] = None  # the other seat rotations of its pairing may still be in play
+        matches.append(m)
+    out = {"tournament_id": tid, "status": status.get("status", "running"), "spec": shown,
+           "played": len(results), "planned": len(store.plan(tid)), "standings": current, "matches": matches}
+    if status.get("error"):
+        out["error"] = status["error"]
+    return out
 
 
 def write_outputs(doc: dict[str, Any], out_dir: Any) -> dict[str, str]:
@@ -468,11 +545,11 @@ def write_outputs(doc: dict[str, Any], out_dir: Any) -> dict[str, str]:
     from pathlib import Path
 
     out = Path(out_dir)
-    spec = TournamentSpec.model_validate(doc["spec"])
+    spec = TournamentSpec.model_validate({"seed": "-", **doc["spec"]})
     results = [MatchResult.model_validate({k: v for k, v in m.items() if k != "outcome"}) for m in doc["matches"]]
     standings = compute(spec.names(), results)
     meta = {"tournament_id": doc["tournament_id"], "status": doc["status"], "format": spec.format,
-            "games": spec.games, "players": spec.players, "seed": spec.seed,
+            "games": spec.games, "players": spec.players, "seed": doc["spec"].get("seed"),
             "participants": [p.model_dump(exclude_none=True) for p in spec.participants],
             "played": doc["played"], "planned": doc["planned"]}
     paths = {"json": str(write_json(out / "standings.json", standings, results, meta)),

@@ -49,3 +49,38 @@ def test_bad_specs_are_refused_and_store_nothing(client):
         assert resp.status_code in (400, 422) and resp.json["error"] == code, (body, resp.json)
     assert client.get("/tournaments").json["tournaments"] == before
     assert client.get("/tournaments/nope").status_code == 404
+
+
+def test_a_spec_that_cannot_be_played_is_refused_before_anything_is_stored(client):
+    """From a newcomer's trial: these were accepted (201) and then stayed running for ever."""
+    before = client.get("/tournaments").json["tournaments"]
+    for body in (spec(options={"resource_hog": {"nope": True}}),
+                 spec(games=["noggin"], players=2, options={"noggin": {"friend_or_foe": True}}),
+                 spec(participants=[{"name": "r", "kind": "random"}] * 1 + [{"name": f"p{i}", "kind": "random"}
+                                                                          for i in range(60)],
+                      players=4, games_per_pairing=100),
+                 spec(challengers=["r1"]), spec(rounds=3), spec(options={"gnomes": {}}),
+                 spec(match_timeout_s=0.001)):
+        resp = client.post("/tournaments", json=body)
+        assert resp.status_code in (400, 422), (body, resp.json)
+        assert resp.json["error"] in ("bad_tournament", "bad_request")
+    assert client.get("/tournaments").json["tournaments"] == before
+
+
+def test_match_seeds_are_shown_only_once_the_tournament_is_done(client):
+    resp = client.post("/tournaments", json={k: v for k, v in spec().items() if k != "seed"})
+    doc = client.get(f"/tournaments/{resp.json['tournament_id']}").json
+    assert doc["status"] == "done" and len(doc["spec"]["seed"]) == 32  # a fresh random seed
+    assert all(m["seed"] for m in doc["matches"])
+
+
+def test_while_a_tournament_runs_its_seeds_are_hidden(redis_client):
+    from services.tournament import jobs
+
+    store = jobs.TournamentStore(redis_client)
+    tid = store.create(jobs.TournamentSpec.model_validate(spec()))
+    store.record(tid, jobs.MatchResult(index=0, game="resource_hog", seats=["r1", "g"], scores=[1, 2], winners=[1],
+                                       strikes=[0, 0], default_moves=[0, 0], seed="abc"))
+    doc = jobs.report(store, tid)
+    assert doc["status"] == "running" and "seed" not in doc["spec"] and doc["matches"][0]["seed"] is None
+    assert "gw-t" not in str(doc) and "abc" not in str(doc)
