@@ -4,7 +4,8 @@
   ``{"agent_id", "name", "protocol", "address"}`` (the secret is never shown again)
 * ``GET /agents`` -> ``{"agents": [...]}`` (no secrets)
 * ``GET /agents/<id>`` -> the agent (no secret); 404 ``unknown_agent``
-* ``POST /agents/<id>/secret`` ``{"secret"}`` -> 200 the agent: the secret is replaced
+* ``POST /agents/<id>/secret`` ``{"current", "secret"}`` -> 200 the agent: the secret is
+  replaced; 403 ``wrong_secret`` unless ``current`` is the secret it has
 
 A game seat or a tournament participant names an agent by its id; see
 :mod:`services.agents.registry` and ``protos/agent.proto``.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from flask import Blueprint
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.agents.registry import AgentSpec, UnknownAgent, registry_for
+from services.agents.registry import AgentSpec, UnknownAgent, WrongSecret, registry_for
 
 from .bodies import parse_body
 from .clients import get_table
@@ -25,10 +26,11 @@ bp = Blueprint("agents", __name__)
 
 
 class SecretBody(BaseModel):
-    """``POST /agents/<id>/secret``: ``{"secret"}`` (16-256 characters)."""
+    """``POST /agents/<id>/secret``: ``{"current", "secret"}`` (the secret it has, the new one)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
+    current: str = Field(min_length=1, max_length=256, repr=False)
     secret: str = Field(min_length=16, max_length=256, repr=False)
 
 
@@ -63,4 +65,9 @@ def rotate_secret(agent_id: str):
     """Replace an agent's secret; the next request the engine sends is signed with it."""
     _agent(agent_id)
     body = parse_body(SecretBody)
-    return registry_for(get_table()).rotate_secret(agent_id, body.secret).public()
+    try:
+        return registry_for(get_table()).rotate_secret(agent_id, body.secret, body.current).public()
+    except WrongSecret as exc:
+        raise ApiError(403, "wrong_secret", str(exc)) from None
+    except ValueError as exc:
+        raise ApiError(400, "bad_request", str(exc).splitlines()[-1] if str(exc) else "bad secret") from None

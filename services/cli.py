@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -32,6 +33,7 @@ from rich.table import Table as RichTable
 from services.tournament import jobs
 
 DEFAULT_URL = "http://127.0.0.1:8470"
+FMT = argparse.ArgumentDefaultsHelpFormatter
 
 
 class ApiFailure(Exception):
@@ -80,8 +82,12 @@ def parse_participant(text: str) -> dict[str, Any]:
     return out
 
 
-def unique_names(participants: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Number repeated names (``random``, ``random-2``, ...)."""
+def unique_names(participants: list[dict[str, Any]], named: set[int] | None = None) -> list[dict[str, Any]]:
+    """Number repeated default names (``random``, ``random-2``, ...). Raises ValueError when
+    a name given with ``@NAME`` (the indexes in ``named``) is given twice or taken."""
+    given = [participants[i]["name"] for i in sorted(named or ())]
+    if len(set(given)) != len(given):
+        raise ValueError(f"participant names given with @ must differ: {', '.join(sorted(given))}")
     seen: dict[str, int] = {}
     for p in participants:
         n = seen.get(p["name"], 0) + 1
@@ -122,19 +128,24 @@ def print_standings(doc: dict[str, Any], console: Console) -> None:
 
 
 def cmd_tournament_run(args: argparse.Namespace, console: Console) -> int:
-    participants = unique_names([parse_participant(p) for p in args.participant])
+    participants = unique_names([parse_participant(p) for p in args.participant],
+                                named={i for i, p in enumerate(args.participant) if "@" in p})
     body: dict[str, Any] = {"games": args.game, "format": args.format, "participants": participants,
-                            "players": args.players, "seed": args.seed, "games_per_pairing": args.games_per_pairing,
-                            "parallel": args.parallel}
-    if args.rounds:
+                            "players": args.players, "parallel": args.parallel}
+    if args.games_per_pairing is not None:
+        body["games_per_pairing"] = args.games_per_pairing
+    if args.rounds is not None:
         body["rounds"] = args.rounds
     if args.challenger:
         body["challengers"] = args.challenger
     if args.matches is not None:
         body["matches"] = args.matches
-    if args.move_ms or args.bank_ms or args.max_strikes:
-        body["time_control"] = {k: v for k, v in (("move_ms", args.move_ms), ("bank_ms", args.bank_ms),
-                                                  ("max_strikes", args.max_strikes)) if v}
+    if args.seed is not None:
+        body["seed"] = args.seed
+    control = {k: v for k, v in (("move_ms", args.move_ms), ("bank_ms", args.bank_ms),
+                                 ("max_strikes", args.max_strikes)) if v is not None}
+    if control:
+        body["time_control"] = control
     created = _call("POST", f"{args.url}/tournaments", json=body)
     tid = created["tournament_id"]
     console.print(f"tournament {tid}: {created['planned']} matches planned ({args.format}, {', '.join(args.game)})")
@@ -164,6 +175,8 @@ def cmd_tournament_results(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_agent_register(args: argparse.Namespace, console: Console) -> int:
+    if not args.secret:
+        raise ValueError("give the agent's secret: --secret or $LONGHOUSE_AGENT_SECRET")
     record = _call("POST", f"{args.url}/agents", json={"name": args.name, "protocol": args.protocol,
                                                        "address": args.address, "secret": args.secret})
     console.print(json.dumps(record))
@@ -177,45 +190,47 @@ def cmd_agent_list(args: argparse.Namespace, console: Console) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``longhouse``."""
-    parser = argparse.ArgumentParser(prog="longhouse", description="Tournaments and agents on a Longhouse stack.")
+    parser = argparse.ArgumentParser(prog="longhouse", description="Tournaments and agents on a Longhouse stack.",
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     sub = parser.add_subparsers(dest="area", required=True)
-    t = sub.add_parser("tournament", help="run and read tournaments").add_subparsers(dest="action", required=True)
-    run = t.add_parser("run", help="create a tournament and follow it to its end")
+    t = sub.add_parser("tournament", help="run and read tournaments", formatter_class=FMT).add_subparsers(dest="action", required=True)
+    run = t.add_parser("run", help="create a tournament and follow it to its end", formatter_class=FMT)
     run.add_argument("--url", default=DEFAULT_URL)
     run.add_argument("--game", action="append", required=True, help="a game to play (repeat for several)")
     run.add_argument("--format", default="round_robin", choices=jobs.FORMATS)
     run.add_argument("--participant", action="append", required=True,
                      help="random | greedy | ismcts[:iterations=N] | agent:<id>, each with an optional @NAME")
     run.add_argument("--players", type=int, default=2)
-    run.add_argument("--seed", default="1")
-    run.add_argument("--games-per-pairing", type=int, default=1)
+    run.add_argument("--seed", default=None, help="tournament seed (none given: a fresh random one)")
+    run.add_argument("--games-per-pairing", type=int, default=None, help="repetitions of each pairing, round robin and gauntlet (none given: 1)")
     run.add_argument("--rounds", type=int, default=None, help="Swiss rounds")
     run.add_argument("--challenger", action="append", default=None, help="gauntlet challenger name")
     run.add_argument("--matches", type=int, default=None, help="series: games per game")
-    run.add_argument("--parallel", type=int, default=8)
-    run.add_argument("--move-ms", type=int, default=None)
-    run.add_argument("--bank-ms", type=int, default=None)
-    run.add_argument("--max-strikes", type=int, default=None)
+    run.add_argument("--parallel", type=int, default=8, help="matches in play at once")
+    run.add_argument("--move-ms", type=int, default=None, help="agents: ms per decision (none given: 2000)")
+    run.add_argument("--bank-ms", type=int, default=None, help="agents: ms of bank per match (none given: 10000)")
+    run.add_argument("--max-strikes", type=int, default=None, help="agents: strikes that forfeit (none given: 3)")
     run.add_argument("--timeout", type=float, default=3600.0, help="seconds to follow it")
     run.add_argument("--out", default=None, help="directory for standings.json, standings.csv, ratings.png")
     run.set_defaults(fn=cmd_tournament_run)
     for name, fn, help_text in (("status", cmd_tournament_status, "print a tournament's standings"),
                                 ("results", cmd_tournament_results, "write a tournament's result files")):
-        p = t.add_parser(name, help=help_text)
+        p = t.add_parser(name, help=help_text, formatter_class=FMT)
         p.add_argument("--url", default=DEFAULT_URL)
         p.add_argument("tournament_id")
         if name == "results":
             p.add_argument("--out", required=True)
         p.set_defaults(fn=fn)
-    a = sub.add_parser("agent", help="register and list external agents").add_subparsers(dest="action", required=True)
-    reg = a.add_parser("register", help="register an agent")
+    a = sub.add_parser("agent", help="register and list external agents", formatter_class=FMT).add_subparsers(dest="action", required=True)
+    reg = a.add_parser("register", help="register an agent", formatter_class=FMT)
     reg.add_argument("--url", default=DEFAULT_URL)
     reg.add_argument("--name", required=True)
     reg.add_argument("--protocol", choices=("grpc", "http"), required=True)
     reg.add_argument("--address", required=True)
-    reg.add_argument("--secret", required=True)
+    reg.add_argument("--secret", default=os.environ.get("LONGHOUSE_AGENT_SECRET"),
+                     help="the shared secret (default: $LONGHOUSE_AGENT_SECRET, which keeps it out of ps)")
     reg.set_defaults(fn=cmd_agent_register)
-    ls = a.add_parser("list", help="list agents")
+    ls = a.add_parser("list", help="list agents", formatter_class=FMT)
     ls.add_argument("--url", default=DEFAULT_URL)
     ls.set_defaults(fn=cmd_agent_list)
     return parser

@@ -40,14 +40,37 @@ class AgentSpec(BaseModel):
     address: str = Field(min_length=3, max_length=512)
     secret: str = Field(min_length=16, max_length=256, repr=False)
 
+    @field_validator("secret")
+    @classmethod
+    def _secret_not_blank(cls, value: str) -> str:
+        if len(value.strip()) < 16:
+            raise ValueError("a secret has at least 16 characters that are not spaces")
+        return value
+
     @field_validator("address")
     @classmethod
     def _address_fits_protocol(cls, value: str, info: Any) -> str:
+        from urllib.parse import urlsplit
+
         protocol = info.data.get("protocol")
-        if protocol == "http" and not value.startswith(("http://", "https://")):
-            raise ValueError("an http agent's address is an http:// or https:// URL")
-        if protocol == "grpc" and ("/" in value or ":" not in value):
-            raise ValueError("a grpc agent's address is host:port")
+        if protocol == "http":
+            if not value.startswith(("http://", "https://")):
+                raise ValueError("an http agent's address is an http:// or https:// URL")
+            parts = urlsplit(value)
+            if parts.username or parts.password:
+                raise ValueError("an agent's URL carries no user name or password (the secret signs requests)")
+            if not parts.hostname:
+                raise ValueError("an http agent's URL names a host")
+            try:
+                port = parts.port
+            except ValueError:
+                raise ValueError("an http agent's URL has a port from 1 to 65535") from None
+            if port == 0:
+                raise ValueError("an http agent's URL has a port from 1 to 65535")
+        if protocol == "grpc":
+            host, _, port = value.rpartition(":")
+            if "/" in value or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+                raise ValueError("a grpc agent's address is host:port, the port from 1 to 65535")
         return value
 
 
@@ -63,6 +86,10 @@ class AgentRecord(AgentSpec):
 
 class UnknownAgent(LookupError):
     """No agent is registered under that id."""
+
+
+class WrongSecret(PermissionError):
+    """The secret given to prove who may change an agent is not its current one."""
 
 
 class AgentRegistry:
@@ -85,9 +112,14 @@ class AgentRegistry:
         self._put(record)
         return record
 
-    def rotate_secret(self, agent_id: str, secret: str) -> AgentRecord:
-        """Replace an agent's secret. Raises UnknownAgent, pydantic.ValidationError."""
+    def rotate_secret(self, agent_id: str, secret: str, current: str) -> AgentRecord:
+        """Replace an agent's secret; only who knows the ``current`` one may (compared in
+        constant time). Raises UnknownAgent, WrongSecret, pydantic.ValidationError."""
+        import hmac
+
         record = self.get(agent_id)
+        if not hmac.compare_digest(record.secret.encode(), current.encode()):
+            raise WrongSecret(f"that is not agent {agent_id}'s current secret")
         updated = AgentRecord.model_validate({**record.model_dump(), "secret": secret})
         self._put(updated)
         return updated

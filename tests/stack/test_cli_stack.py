@@ -41,3 +41,10 @@ def test_participants_are_parsed_and_bad_ones_refused():
             parse_participant(bad)
     assert main(["tournament", "run", "--url", "http://127.0.0.1:9", "--game", "noggin",
                  "--participant", "oracle"]) == 2
+
+
+def test_explicit_names_must_differ_and_zero_is_sent_as_given():
+    with pytest.raises(ValueError, match="must differ"):
+        unique_names([parse_participant("random@x"), parse_participant("greedy@x")], named={0, 1})
+    assert main(["tournament", "run", "--url", "http://127.0.0.1:9", "--game", "noggin",
+                 "--participant", "random@x", "--participant", "greedy@x"]) == 2
