@@ -58,7 +58,8 @@ def public_summary(game_id: str) -> dict[str, Any]:
 
     ``{"game_id", "game", "version", "moves", "status", "to_move", "outcome", "seats_taken", "bots"}``
     (``moves``: moves committed, phases and set-up not counted)
-    (``bots``: the kind of built-in bot on each bot seat; their seeds stay private)
+    (``bots``: the kind of built-in bot on each bot seat; their seeds stay private),
+    ``"strikes"`` (``{seat: count}``) once an agent seat has had a strike,
     plus ``"state_hash"`` only once the game is over (a running game's hash would let
     a client test guesses about hidden information).
     """
@@ -75,6 +76,9 @@ def public_summary(game_id: str) -> dict[str, Any]:
         "seats_taken": seats_taken(get_redis(), game_id, get_table().bots(game_id)),
         "bots": {str(s): b["kind"] for s, b in sorted(get_table().bots(game_id).items())},
     }
+    record = getattr(state, "match", None)
+    if record is not None:  # agent seats' strikes so far (services/rules/core/match.py)
+        out["strikes"] = {str(s): n for s, n in sorted(record.strikes.items())}
     if status == "over":
         from services.rules.core import state_hash
 

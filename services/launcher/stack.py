@@ -180,6 +180,7 @@ class Stack:
         s = self.settings
         redis_dir = self.data_dir / "redis"
         redis_dir.mkdir(parents=True, exist_ok=True)
+        redis_dir.chmod(0o700)  # it holds every game's secret seed and the agents' secrets
         argv = ["redis-server", "--port", str(s.redis_port), "--bind", s.host, "--dir", str(redis_dir),
                 "--appendonly", "yes", "--appendfsync", s.redis_appendfsync, "--save", "",
                 "--protected-mode", "yes", "--daemonize", "no", "--logfile", ""]

@@ -26,3 +26,8 @@ def test_the_policy_is_a_setting(tmp_path, monkeypatch):
     monkeypatch.setenv("LONGHOUSE_REDIS_APPENDFSYNC", "sometimes")
     with pytest.raises(ValueError, match="appendfsync"):
         Settings()
+
+
+def test_the_redis_directory_is_private(stack):
+    """It holds every game's secret seed and the agents' secrets (a newcomer's trial found 755)."""
+    assert (stack.data_dir / "redis").stat().st_mode & 0o077 == 0
