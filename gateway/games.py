@@ -26,7 +26,10 @@ bp = Blueprint("games", __name__)
 
 @bp.post("/games")
 def create_game():
-    """Create a game. 201 ``{"game_id", "version", "status"}``; 400 bad body; 422 bad game/config."""
+    """Create a game. 201 ``{"game_id", "version", "status"}``; 400 bad body; 422 bad game/config.
+
+    With an ``Idempotency-Key`` header a retry answers with the game the first attempt made
+    (and finishes its set-up if a failure cut it short): see :func:`_create_once`."""
     body = parse_body(CreateGameBody)
     table = get_table()
     registry = registry_for(table)
@@ -36,10 +39,46 @@ def create_game():
                 registry.get(spec["agent"])
             except UnknownAgent as exc:
                 raise ApiError(422, "unknown_agent", f"seat {seat}: {exc}") from None
-    game_id = table.create(GameConfig(game=body.game, players=body.players, options=body.options),
-                           seed=body.seed, bots=body.bots, control=body.time_control)
+    config = GameConfig(game=body.game, players=body.players, options=body.options)
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        game_id = table.create(config, seed=body.seed, bots=body.bots, control=body.time_control)
+    else:
+        game_id = _create_once(table, key, config, body)
     rules, state, version = table.state(game_id)
     return {"game_id": game_id, "version": version, "status": status_of(rules, state)}, 201
+
+
+def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> str:
+    """Create the game of idempotency key ``key``, or answer with the one it created before.
+
+    The game's id is derived from the key, so a retry after any failure (a domain service
+    down mid-set-up, a lost answer) finds the game the first attempt stored and finishes its
+    set-up instead of making another; the same key with a different body is a 422.
+    """
+    import hashlib
+
+    from services.coordinator.store import GameNotFound
+
+    if not 1 <= len(key) <= 128 or not key.isprintable():
+        raise ApiError(400, "bad_idempotency_key", "Idempotency-Key is 1 to 128 printable characters")
+    digest = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
+    game_id = hashlib.sha256(f"idempotency:{key}".encode()).hexdigest()[:16]
+    try:
+        meta = table.store.meta(game_id)
+    except GameNotFound:
+        try:
+            return table.create(config, seed=body.seed, bots=body.bots, control=body.time_control,
+                                game_id=game_id, labels={"request": digest})
+        except ValueError as exc:  # a concurrent attempt stored it first
+            if "exists" not in str(exc):
+                raise
+            meta = table.store.meta(game_id)
+    if (meta.get("labels") or {}).get("request") != digest:
+        raise ApiError(422, "idempotency_key_reused",
+                       "this Idempotency-Key was used to create a different game; use a new key")
+    table.finish_setup(game_id)
+    return game_id
 
 
 @bp.get("/games/<game_id>")
