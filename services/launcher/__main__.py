@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from services.common.config import Settings
 
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.once:
             console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {stack.redis_url}, "
                           f"logs in {shown(stack.log_dir)}); press Ctrl-C to stop.", soft_wrap=True)
-            serve(stack)
+            serve(stack, console)
     except PortInUse as exc:
         console.print(f"[red]cannot start[/red]: {exc}")
         if args.data_dir is None:  # nothing started: the fresh run directory holds nothing
@@ -179,11 +180,17 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def serve(stack: Stack) -> None:
-    """Block until Ctrl-C or SIGTERM; raise LaunchError if a child dies meanwhile."""
+def serve(stack: Stack, console: Any = None) -> None:
+    """Block until Ctrl-C or SIGTERM, starting again (with back-off) any child that dies
+    meanwhile and saying so (:meth:`Stack.heal`); raise LaunchError if one keeps dying."""
     idle = threading.Event()  # never set: waits are interrupted by the signal handlers
+
+    def say(text: str) -> None:
+        if console is not None:
+            console.print(f"[yellow]{time.strftime('%H:%M:%S')}[/yellow] {text}", soft_wrap=True)
+
     while True:
-        stack.check_alive()
+        stack.heal(say)
         idle.wait(1.0)
 
 

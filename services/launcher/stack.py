@@ -24,6 +24,7 @@ import json
 import os
 import socket
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ from services.common.config import Settings
 
 from .supervisor import ChildSpec, LaunchError, Supervisor, free_port
 
+MAX_RESTARTS = 10
+"""Restarts of one child before the launcher gives up on it (:meth:`Stack.heal`)."""
 WORKER_QUEUES = ("longhouse.phases", "longhouse.agents", "longhouse.tournaments")
 """The broker queues the Celery worker consumes: phases, agent decisions, tournament steps."""
 SERVICES = (("decks", "decks_port"), ("market", "market_port"), ("boards", "boards_port"),
@@ -152,6 +155,9 @@ class Stack:
         self.python = python
         self.env = {**os.environ, **(extra_env or {}), **settings_env(self.settings), "PYTHONUNBUFFERED": "1"}
         self.supervisor = Supervisor(self.data_dir / "logs")
+        self._restarts: dict[str, int] = {}
+        self._due: dict[str, float] = {}
+        self._told: set[str] = set()
         self.worker_node = f"phases.{os.getpid()}@{socket.gethostname()}"
         self.mover_node = f"mover.{os.getpid()}"
         self.root = str(Path(__file__).resolve().parents[2])
@@ -288,6 +294,40 @@ class Stack:
     def pids(self) -> dict[str, int]:
         """name -> pid (= process group id) of every child started."""
         return self.supervisor.pids()
+
+    def heal(self, say: Any = None) -> list[str]:
+        """Start again every child that exited without being stopped, with back-off: a child's
+        k-th restart waits 2**(k-1) seconds (at most 30) after its death was noticed, and a
+        child that needs more than :data:`MAX_RESTARTS` restarts is given up (LaunchError).
+        ``say(text)`` is told each death and restart (the launcher prints it; the log gets it
+        too). Returns the names restarted by this call."""
+        now = time.monotonic()
+        restarted = []
+        for name in self.supervisor.dead():
+            child = self.supervisor.children[name]
+            if child.stopped:
+                continue
+            count = self._restarts.get(name, 0)
+            if count >= MAX_RESTARTS:
+                raise LaunchError(f"{name} died {count + 1} times; giving up (log {child.log_path})")
+            due = self._due.setdefault(name, now + min(30.0, 2.0 ** count))
+            if name not in self._told:
+                self._told.add(name)
+                if say:
+                    say(f"{name} exited with code {child.proc.returncode}; restarting it in {due - now:.0f} s "
+                        f"(restart {count + 1}, log {child.log_path})")
+            if now < due:
+                continue
+            self.supervisor.stop(name)  # reap it and whatever is left of its process group
+            self.supervisor.restart(name)
+            self._restarts[name] = count + 1
+            self._due.pop(name, None)
+            self._told.discard(name)
+            self._record()
+            restarted.append(name)
+            if say:
+                say(f"{name} restarted (pid {self.supervisor.children[name].proc.pid})")
+        return restarted
 
     def check_alive(self) -> None:
         """Raise LaunchError if a child has exited without being stopped."""

@@ -284,3 +284,37 @@ def test_tournament_through_the_stack_is_deterministic(stack):
     assert [g.final_state_hash for g in first.games] == [g.final_state_hash for g in second.games]
     assert [g.moves for g in first.games] == [g.moves for g in second.games]
     assert {g.game_id for g in first.games}.isdisjoint({g.game_id for g in second.games})
+
+
+def test_the_launcher_restarts_a_child_that_dies_and_says_so(tmp_path):
+    """Issue: reliability, fault 5. A service killed while ``make run`` served made the launcher
+    stop the whole stack; now it starts that child again and says so."""
+    data_dir = tmp_path / "run"
+    settings = free_port_settings(Settings())
+    env = stack_env(settings, data_dir)
+    out_path = tmp_path / "out.txt"
+    with open(out_path, "w") as out_file:
+        proc = subprocess.Popen([sys.executable, "-m", "services.launcher", "--games", "0",
+                                 "--data-dir", str(data_dir)],
+                                cwd=ROOT, env=env, stdout=out_file, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_until(lambda: "press Ctrl-C to stop" in out_path.read_text(), 120, "the launcher to serve")
+        rows = json.loads((data_dir / "children.json").read_text())
+        market = next(r["pid"] for r in rows if r["name"] == "market")
+        os.killpg(market, signal.SIGKILL)
+        wait_until(lambda: "market restarted" in out_path.read_text(), 60, "the launcher to restart market")
+        rows = json.loads((data_dir / "children.json").read_text())
+        assert [r["name"] for r in rows].count("market") == 2
+        url = f"http://127.0.0.1:{settings.gateway_port}"
+        created = requests.post(url + "/games", json={"game": "noggin", "players": 2, "seed": "healed"}, timeout=30)
+        assert created.status_code == 201, created.text  # the stack serves on
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    out = out_path.read_text()
+    assert "market exited with code" in out and proc.returncode == 0, out
+    assert_all_gone(data_dir)
