@@ -144,6 +144,11 @@ class RedisStore:
         self.r.zadd(GAMES_INDEX, {game_id: int(time.time())})
         return 1
 
+    def ensure_listed(self, game_id: str) -> None:
+        """Put the game in the listing (:data:`GAMES_INDEX`) if a creator died between its
+        create and its listing (they are two steps: the index lies outside the game's slot)."""
+        self.r.zadd(GAMES_INDEX, {game_id: int(time.time())}, nx=True)
+
     def meta(self, game_id: str) -> dict[str, Any]:
         """``game``, ``players``, ``version``, ``status`` of a game. Raises GameNotFound."""
         raw = self.r.hgetall(key(game_id, "meta"))

@@ -195,6 +195,8 @@ class Table:
         rules, state, version = self.state(game_id)
         if version != 1:
             return False
+        if hasattr(self.store, "ensure_listed"):
+            self.store.ensure_listed(game_id)
         config = GameConfig.model_validate(self.store.read(game_id, 0, 1)[0].events[0].data["config"])
         events = self._resolve(game_id, 1, rules, state, rules.setup_ops(config))
         try:

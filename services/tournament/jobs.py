@@ -389,6 +389,8 @@ def start_match(table: Any, tid: str, spec: TournamentSpec, match: MatchSpec) ->
                 raise
         else:
             return game_id
+    if hasattr(table.store, "ensure_listed"):
+        table.store.ensure_listed(game_id)
     table.finish_setup(game_id)
     return game_id
 
@@ -442,6 +444,8 @@ def _advance(table: Any, store: TournamentStore, tid: str) -> str:
                 log.info("match_started", tournament=tid, match=match.index, game_id=game_id, game=match.game)
                 continue
             if int(meta.get("version", 0)) <= 1:
+                if hasattr(table.store, "ensure_listed"):
+                    table.store.ensure_listed(game_id)
                 table.finish_setup(game_id)
             got = match_result(table, spec, match, game_id)
             if got is not None:
