@@ -36,6 +36,7 @@ class Settings(BaseSettings):
     celery_visibility_timeout: int = 30  # seconds before an unacknowledged phase task is redelivered
     grpc_timeout: float = 10.0  # seconds per domain call
     finished_ttl: int = 86400  # seconds a finished game keeps its keys other than log and meta
+    phase_sweep_seconds: float = 15.0  # how often a worker looks for phases whose task was lost
     redis_appendfsync: Literal["always", "everysec", "no"] = "always"  # when Redis syncs its log to disk
 
     @property

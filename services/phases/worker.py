@@ -170,6 +170,45 @@ def requeue_agent_decisions(table: Any, client: redis.Redis, limit: int = 10_000
     return sent
 
 
+def requeue_stuck_phases(celery_app: Celery, client: redis.Redis, seen: dict[str, int],
+                         limit: int = 10_000) -> tuple[dict[str, int], int]:
+    """Queue again the phase of every game that was waiting for it at the same version at the
+    previous sweep too (``seen``: game id -> version then): its task was lost, or died with a
+    worker, and nobody has asked since. Returns the games waiting now and how many were queued."""
+    projections = Projections(RedisStore(client), capacity=1)
+    now: dict[str, int] = {}
+    sent = 0
+    for game_id in games_in_status(client, "phase", limit):
+        try:
+            rules, state, version = projections.state_at(game_id)
+        except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
+            log.exception("sweep_failed", game_id=game_id)
+            continue
+        phase = rules.pending_phase(state)
+        if not phase:
+            continue
+        now[game_id] = version
+        if seen.get(game_id) == version:
+            celery_app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
+            sent += 1
+    return now, sent
+
+
+def _sweep_forever(interval: float) -> None:
+    """Every ``interval`` seconds, :func:`requeue_stuck_phases` (a daemon thread of the worker):
+    a phase whose task was lost runs without waiting for a client's ``/wait``."""
+    seen: dict[str, int] = {}
+    pause = threading.Event()
+    while not pause.wait(interval):
+        try:
+            seen, sent = requeue_stuck_phases(app, redis.Redis.from_url(settings().redis_url), seen)
+        except redis.RedisError as exc:
+            log.warning("sweep_skipped", error=exc.__class__.__name__)
+            continue
+        if sent:
+            log.info("stuck_phases_requeued", count=sent)
+
+
 def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int = 10_000) -> int:
     """Queue again the phase of every game that waits for one (newest ``limit`` games).
 
@@ -197,7 +236,10 @@ def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int =
 
 @worker_ready.connect
 def _sweep_on_start(**_kwargs: Any) -> None:
-    """When a worker starts, queue again any phase that is waiting (see :func:`requeue_pending_phases`)."""
+    """When a worker starts, queue again any phase that is waiting (see :func:`requeue_pending_phases`),
+    then keep sweeping for stuck phases every ``LONGHOUSE_PHASE_SWEEP_SECONDS``."""
+    threading.Thread(target=_sweep_forever, args=(float(settings().phase_sweep_seconds),), daemon=True,
+                     name="phase-sweep").start()
     try:
         sent = requeue_pending_phases(app, redis.Redis.from_url(settings().redis_url))
     except redis.RedisError as exc:

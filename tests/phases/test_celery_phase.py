@@ -31,12 +31,13 @@ VISIBILITY_TIMEOUT = 2
 class Worker:
     """A ``celery worker`` subprocess in its own process group, logging to a file."""
 
-    def __init__(self, redis_port: int, workdir: Path, name: str, hold_dir: Path | None = None):
+    def __init__(self, redis_port: int, workdir: Path, name: str, hold_dir: Path | None = None,
+                 sweep_s: float = 15.0):
         self.log_path = workdir / f"{name}.log"
         env = dict(os.environ, LONGHOUSE_HOST="127.0.0.1", LONGHOUSE_REDIS_PORT=str(redis_port),
                    LONGHOUSE_PORTS_MODE="embedded", LONGHOUSE_PHASE_MODE="celery",
                    LONGHOUSE_CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),
-                   LONGHOUSE_EXTRA_GAMES="tests.core_games.lap_race")
+                   LONGHOUSE_EXTRA_GAMES="tests.core_games.lap_race", LONGHOUSE_PHASE_SWEEP_SECONDS=str(sweep_s))
         env.pop("LONGHOUSE_TEST_HOLD_DIR", None)
         if hold_dir is not None:
             env["LONGHOUSE_TEST_HOLD_DIR"] = str(hold_dir)
@@ -86,8 +87,8 @@ class Worker:
 def workers(redis_server, tmp_path):
     started: list[Worker] = []
 
-    def start(name: str, hold_dir: Path | None = None) -> Worker:
-        w = Worker(redis_server.port, tmp_path, name, hold_dir)
+    def start(name: str, hold_dir: Path | None = None, sweep_s: float = 15.0) -> Worker:
+        w = Worker(redis_server.port, tmp_path, name, hold_dir, sweep_s)
         started.append(w)
         return w
 
@@ -213,3 +214,21 @@ def test_a_starting_worker_queues_again_a_phase_whose_task_was_lost(redis_client
     wait_for(lambda: phase_entries(lost, gid), 30, "the swept phase to commit")
     assert phase_entries(lost, gid) == [version + 1]
     assert lost.summary(gid)["status"] == "active"
+
+
+def test_a_running_worker_queues_again_a_phase_whose_task_was_lost(redis_client, workers):
+    """Issue: reliability, fault 5. A phase whose task was lost while the worker ran waited for a
+    client's ``/wait`` (or a worker's restart); the worker's periodic sweep now queues it again."""
+    from services.coordinator.ports import embedded_ports
+    from services.coordinator.redis_store import RedisSeeds, RedisStore
+    from services.coordinator.table import Table
+
+    worker = workers("periodic", sweep_s=0.5)
+    worker.wait_ready()
+    store = RedisStore(redis_client)
+    lost = Table(store, embedded_ports(store, RedisSeeds(redis_client)), _LostTasks())
+    gid, version = finish_lap(lost)  # after the worker's start-up sweep: only the periodic one finds it
+    assert lost.summary(gid)["status"] == "phase"
+    wait_for(lambda: phase_entries(lost, gid), 30, "the stuck phase to be swept and committed")
+    assert phase_entries(lost, gid) == [version + 1]
+    assert "stuck_phases_requeued" in worker.text()
