@@ -130,12 +130,15 @@ def main(argv: list[str] | None = None) -> int:
     data_dir = run_dir(settings, args.data_dir)
     stack = Stack(settings, data_dir)
     code = 0
+    healing = threading.Event()
     try:
         console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {shown(data_dir)})", soft_wrap=True)
         started = time.monotonic()
         stack.start()
         console.print(f"stack ready in {time.monotonic() - started:.1f} s: " + ", ".join(
             f"{name} (pid {pid})" for name, pid in stack.pids().items()), soft_wrap=True)
+        healer = threading.Thread(target=heal_while, args=(stack, console, healing), daemon=True, name="heal")
+        healer.start()  # a child that dies during the tournament is started again too
         if args.games:
             reports = []
             for game in games_to_play(args.game):
@@ -151,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.report is not None:
                 write_reports(reports, args.report)
                 console.print(f"report written to {args.report}")
+        healing.set()
+        healer.join(timeout=30)
         if not args.once:
             console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {stack.redis_url}, "
                           f"logs in {shown(stack.log_dir)}); press Ctrl-C to stop.", soft_wrap=True)
@@ -170,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"\nstopping on {exc}")
         code = 143 if args.once else 0
     finally:
+        healing.set()  # no restarts while the stack stops
         if threading.current_thread() is threading.main_thread():
             # a second Ctrl-C or SIGTERM must not cut the stop short
             signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -178,6 +184,20 @@ def main(argv: list[str] | None = None) -> int:
         if codes:
             console.print("stopped: " + ", ".join(f"{name} ({code_})" for name, code_ in codes.items()), soft_wrap=True)
     return code
+
+
+def heal_while(stack: Stack, console: Any, done: threading.Event) -> None:
+    """Until ``done`` is set, once a second start again any child that died (:meth:`Stack.heal`),
+    saying so; a child that keeps dying is only reported (the tournament's games then fail)."""
+    def say(text: str) -> None:
+        console.print(f"[yellow]{time.strftime('%H:%M:%S')}[/yellow] {text}", soft_wrap=True)
+
+    while not done.wait(1.0):
+        try:
+            stack.heal(say)
+        except LaunchError as exc:
+            say(f"[red]{exc}")
+            return
 
 
 def serve(stack: Stack, console: Any = None) -> None:
