@@ -186,12 +186,18 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+def teller(console: Any) -> Any:
+    """``say(text)``: one time-stamped line on ``console`` (nothing without one)."""
+    def say(text: str) -> None:
+        if console is not None:
+            console.print(f"[yellow]{time.strftime('%H:%M:%S')}[/yellow] {text}", soft_wrap=True)
+    return say
+
+
 def heal_while(stack: Stack, console: Any, done: threading.Event) -> None:
     """Until ``done`` is set, once a second start again any child that died (:meth:`Stack.heal`),
     saying so; a child that keeps dying is only reported (the tournament's games then fail)."""
-    def say(text: str) -> None:
-        console.print(f"[yellow]{time.strftime('%H:%M:%S')}[/yellow] {text}", soft_wrap=True)
-
+    say = teller(console)
     while not done.wait(1.0):
         try:
             stack.heal(say)
@@ -204,11 +210,7 @@ def serve(stack: Stack, console: Any = None) -> None:
     """Block until Ctrl-C or SIGTERM, starting again (with back-off) any child that dies
     meanwhile and saying so (:meth:`Stack.heal`); raise LaunchError if one keeps dying."""
     idle = threading.Event()  # never set: waits are interrupted by the signal handlers
-
-    def say(text: str) -> None:
-        if console is not None:
-            console.print(f"[yellow]{time.strftime('%H:%M:%S')}[/yellow] {text}", soft_wrap=True)
-
+    say = teller(console)
     while True:
         stack.heal(say)
         idle.wait(1.0)

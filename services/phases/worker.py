@@ -170,11 +170,12 @@ def requeue_agent_decisions(table: Any, client: redis.Redis, limit: int = 10_000
     return sent
 
 
-def requeue_stuck_phases(celery_app: Celery, client: redis.Redis, seen: dict[str, int],
+def requeue_stuck_phases(celery_app: Celery, client: redis.Redis, seen: dict[str, int] | None,
                          limit: int = 10_000) -> tuple[dict[str, int], int]:
     """Queue again the phase of every game that was waiting for it at the same version at the
     previous sweep too (``seen``: game id -> version then): its task was lost, or died with a
-    worker, and nobody has asked since. Returns the games waiting now and how many were queued."""
+    worker, and nobody has asked since; with ``seen=None``, of every game waiting for one.
+    Returns the games waiting now and how many were queued."""
     projections = Projections(RedisStore(client), capacity=1)
     now: dict[str, int] = {}
     sent = 0
@@ -188,7 +189,7 @@ def requeue_stuck_phases(celery_app: Celery, client: redis.Redis, seen: dict[str
         if not phase:
             continue
         now[game_id] = version
-        if seen.get(game_id) == version:
+        if seen is None or seen.get(game_id) == version:
             celery_app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
             sent += 1
     return now, sent
@@ -219,19 +220,7 @@ def requeue_pending_phases(celery_app: Celery, client: redis.Redis, limit: int =
     Returns:
         the number of tasks sent.
     """
-    projections = Projections(RedisStore(client), capacity=1)
-    sent = 0
-    for game_id in games_in_status(client, "phase", limit):
-        try:
-            rules, state, version = projections.state_at(game_id)
-        except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
-            log.exception("sweep_failed", game_id=game_id)
-            continue
-        phase = rules.pending_phase(state)
-        if phase:
-            celery_app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
-            sent += 1
-    return sent
+    return requeue_stuck_phases(celery_app, client, None, limit)[1]
 
 
 @worker_ready.connect
