@@ -1,7 +1,8 @@
 """Settings of every Longhouse process, read from ``LONGHOUSE_*`` environment variables.
 
-Defaults keep clear of a Redis already on 6379 and of common development ports; every
-address is on loopback unless the environment says otherwise.
+Defaults keep clear of a Redis already on 6379, of common development ports and of Linux's
+ephemeral port range (32768-60999, where an outgoing connection could hold a port just when the
+stack starts); every address is on loopback unless the environment says otherwise.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ class Settings(BaseSettings):
     redis_db: int = 0
     celery_db: int = 1
     gateway_port: int = 8470
-    decks_port: int = 50151
-    market_port: int = 50152
-    boards_port: int = 50153
-    scoring_port: int = 50154
+    decks_port: int = 29151
+    market_port: int = 29152
+    boards_port: int = 29153
+    scoring_port: int = 29154
     data_dir: str = "var"
     ports_mode: str = "grpc"  # "grpc" (hosted stack) or "embedded" (single process)
     phase_mode: str = "celery"  # "celery" or "inline"

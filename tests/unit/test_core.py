@@ -95,3 +95,13 @@ def test_every_built_in_game_has_a_strict_move_model():
         assert rules.move_model() is not None, name
         with pytest.raises(MalformedMove):
             rules.parse_move({"type": "no-such-move", "n": True})
+
+
+def test_default_ports_lie_outside_the_ephemeral_range():
+    """CI's make run was refused twice with 'port(s) already in use: 50154 (scoring)': an outgoing
+    connection had taken that port as its local one. Linux hands out 32768-60999 for those."""
+    from services.common.config import Settings
+
+    s = Settings()
+    ports = [s.redis_port, s.gateway_port, s.decks_port, s.market_port, s.boards_port, s.scoring_port]
+    assert all(1024 <= p < 32768 for p in ports), ports
