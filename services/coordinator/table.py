@@ -171,14 +171,8 @@ class Table:
         meta: dict[str, Any] = {"game": config.game, "players": config.players}
         if bots:
             meta["bots"] = {str(s): b for s, b in sorted(bots.items())}
-        if any(b["kind"] == "agent" for b in bots.values()):
-            try:
-                meta["control"] = TimeControl.model_validate(control or {}).model_dump()
-            except ValidationError as exc:
-                from services.rules.core import BadConfig
-
-                raise BadConfig(f"time_control: {exc.errors()[0]['loc'][0] if exc.errors()[0]['loc'] else ''} "
-                                f"{exc.errors()[0]['msg']}") from None
+        if agent_seats(bots):
+            meta["control"] = parse_time_control(control)
         if labels:
             meta["labels"] = dict(labels)
         self.store.create(game_id, meta, [created])
@@ -305,7 +299,7 @@ class Table:
             return False
         if any(e.kind != "move" or e.seat == seat or e.seat not in deciding for e in entries):
             return False
-        _, now, at = self.state(game_id)
+        _, now, _ = self.state(game_id)
         return seat in rules.to_move(now)
 
     def _first_result(self, game_id: str, seat: int, move_id: str | None, digest: str) -> dict[str, Any] | None:
@@ -437,7 +431,7 @@ class Table:
         status = status_of(rules, state)
         bots = self.bots(game_id)
         if status == "over":
-            if any(b["kind"] == "agent" for b in bots.values()) and hasattr(self.scheduler, "schedule_end"):
+            if agent_seats(bots):
                 self.scheduler.schedule_end(game_id)
             return
         if status == "active":
@@ -550,7 +544,7 @@ class Table:
         bots = self.bots(game_id)
         status = status_of(rules, state)
         if status != "active":
-            if status == "over" and any(b["kind"] == "agent" for b in bots.values()):
+            if status == "over" and agent_seats(bots):
                 self.scheduler.schedule_end(game_id)  # idempotent: told once
             return None
         for seat in rules.to_move(state):
@@ -635,6 +629,23 @@ class TimeControl(BaseModel):
     move_ms: int = Field(default=2000, ge=1, le=600_000)
     bank_ms: int = Field(default=10_000, ge=0, le=3_600_000)
     max_strikes: int = Field(default=3, ge=1, le=1000)
+
+
+def parse_time_control(control: dict[str, Any] | None) -> dict[str, int]:
+    """``control`` checked as a :class:`TimeControl` (defaults filled in), as plain data.
+    Raises BadConfig saying which field is wrong."""
+    from services.rules.core import BadConfig
+    from services.rules.core.game import validation_reason
+
+    try:
+        return TimeControl.model_validate(control or {}).model_dump()
+    except ValidationError as exc:
+        raise BadConfig(f"time_control: {validation_reason(exc)}") from None
+
+
+def agent_seats(bots: dict[int, dict[str, Any]]) -> list[int]:
+    """The seats of ``bots`` (a game's controllers, :func:`normalise_bots`) held by external agents."""
+    return [s for s, b in bots.items() if b.get("kind") == "agent"]
 
 
 def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, Any]]:

@@ -171,10 +171,10 @@ class TournamentSpec(BaseModel):
         return comb(n, k) * k * len(self.games) * self.games_per_pairing
 
     def check_playable(self) -> None:
-        """Raise ValueError (or the rules' BadConfig/UnknownGame) unless every match this spec
-        plans can be created: the plan's size, each game's players and options, the agents'
+        """Raise ValueError, or BadConfig/UnknownGame (the checks of a game's creation), unless
+        every match this spec plans can be created: the plan's size, each game's players and options, the agents'
         time control. Nothing is stored."""
-        from services.coordinator.table import TimeControl
+        from services.coordinator.table import parse_time_control
         from services.rules.core import get_rules
 
         size = self.planned_size()
@@ -184,11 +184,7 @@ class TournamentSpec(BaseModel):
             rules = get_rules(game)
             rules.validate_config(GameConfig(game=game, players=self.players, options=self.options.get(game, {})))
         if any(p.kind == "agent" for p in self.participants):
-            try:
-                TimeControl.model_validate(self.time_control or {})
-            except ValueError as exc:
-                raise ValueError(f"time_control: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}") \
-                    from None
+            parse_time_control(self.time_control)
 
     def participant(self, name: str) -> Participant:
         """The participant called ``name``. Raises KeyError."""
@@ -349,24 +345,25 @@ class TournamentStore:
         return [t.decode() for t in self.r.zrevrange(INDEX, 0, limit - 1)]
 
 
-def match_result(table: Any, spec: TournamentSpec, match: MatchSpec, game_id: str) -> tuple[MatchResult, dict] | None:
+def match_result(table: Any, match: MatchSpec, game_id: str) -> tuple[MatchResult, dict] | None:
     """The result of ``match`` if its game is over, with the rules' outcome; else None."""
+    from services.rules.core import state_hash
+
     rules, state, _ = table.state(game_id)
     outcome = rules.outcome(state)
     if outcome is None:
         return None
-    meta = table.store.meta(game_id)
+    meta = table.store.meta(game_id)  # read after the state: its move count includes the last move
     n = len(match.seats)
     strikes = [core_match.strikes(state, s) for s in range(n)]
     forfeited = list(outcome.get("forfeited") or [])
     defaults = [strikes[s] - (1 if s in forfeited else 0) for s in range(n)]
-    summary = table.summary(game_id)
     result = MatchResult(index=match.index, round=match.round, game=match.game, seats=list(match.seats),
                          game_id=game_id, scores=list(outcome.get("scores") or []),
                          winners=list(outcome.get("winners") or []), forfeited=forfeited, strikes=strikes,
                          default_moves=defaults, moves=int(meta.get("moves", 0)),
                          ended_by="forfeit" if outcome.get("reason") == "forfeit" else "rules",
-                         state_hash=summary["state_hash"], pairing=match.pairing, seed=match.seed)
+                         state_hash=state_hash(rules.hash_view(state)), pairing=match.pairing, seed=match.seed)
     return result, outcome
 
 
@@ -389,9 +386,7 @@ def start_match(table: Any, tid: str, spec: TournamentSpec, match: MatchSpec) ->
                 raise
         else:
             return game_id
-    if hasattr(table.store, "ensure_listed"):
-        table.store.ensure_listed(game_id)
-    table.finish_setup(game_id)
+    table.finish_setup(game_id)  # a no-op unless a creation was cut short (it lists the game too)
     return game_id
 
 
@@ -444,10 +439,8 @@ def _advance(table: Any, store: TournamentStore, tid: str) -> str:
                 log.info("match_started", tournament=tid, match=match.index, game_id=game_id, game=match.game)
                 continue
             if int(meta.get("version", 0)) <= 1:
-                if hasattr(table.store, "ensure_listed"):
-                    table.store.ensure_listed(game_id)
-                table.finish_setup(game_id)
-            got = match_result(table, spec, match, game_id)
+                table.finish_setup(game_id)  # a creation cut short: set it up (and list it)
+            got = match_result(table, match, game_id)
             if got is not None:
                 if store.record(tid, *got):
                     log.info("match_recorded", tournament=tid, match=match.index, game_id=game_id,

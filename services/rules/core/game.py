@@ -154,7 +154,7 @@ class Rules(ABC):
         try:
             parsed = model.validate_python(obj)
         except ValidationError as exc:
-            raise MalformedMove(_first_errors(exc)) from None
+            raise MalformedMove(validation_reason(exc)) from None
         # by alias: a field named ``from_`` in Python is ``from`` in the move
         return parsed.model_dump(exclude_none=True, by_alias=True) if hasattr(parsed, "model_dump") else parsed
 
@@ -261,7 +261,9 @@ def _first_bool(obj: Any, path: str = "move") -> str | None:
     return None
 
 
-def _first_errors(exc: ValidationError) -> str:
+def validation_reason(exc: ValidationError) -> str:
+    """A readable reason from a pydantic error: its first three problems, each as
+    ``<field path>: <message>``."""
     parts = []
     for err in exc.errors()[:3]:
         loc = ".".join(str(p) for p in err.get("loc", ()))
