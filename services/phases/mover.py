@@ -23,7 +23,7 @@ import os
 import signal
 import threading
 import time
-from typing import Any
+from typing import Any, Iterator
 
 import redis
 
@@ -169,23 +169,32 @@ class Mover:
             hand = self.round(games)
 
 
-def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000) -> int:
-    """Push again every active game (newest ``limit``) that waits for one of its bots: a game
-    popped by a mover that died would otherwise wait for ever. Returns how many were pushed."""
-    pushed = 0
+def waiting_seats(table: Any, client: redis.Redis, limit: int = 10_000) -> Iterator[tuple[str, int, int, dict]]:
+    """``(game_id, version, seat, controller)`` for every seat to move, in an active game
+    (newest ``limit``), that a built-in bot or an agent holds: the decisions a sweep may have
+    to hand out again. A game that cannot be read is logged and passed over."""
     for game_id in games_in_status(client, "active", limit):
         try:
             bots = table.bots(game_id)
             if not bots:
                 continue
-            rules, state, _ = table.state(game_id)
+            rules, state, version = table.state(game_id)
         except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
             log.exception("sweep_failed", game_id=game_id)
             continue
-        if any(s in bots for s in rules.to_move(state)):
-            client.lpush(READY, game_id)
-            pushed += 1
-    return pushed
+        for seat in rules.to_move(state):
+            if seat in bots:
+                yield game_id, version, seat, bots[seat]
+
+
+def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000) -> int:
+    """Push again every active game (newest ``limit``) that waits for one of its built-in bots:
+    a game popped by a mover that died would otherwise wait for ever. Returns how many were
+    pushed."""
+    games = {game_id for game_id, _, _, bot in waiting_seats(table, client, limit) if bot["kind"] != "agent"}
+    for game_id in games:
+        client.lpush(READY, game_id)
+    return len(games)
 
 
 def main(argv: list[str] | None = None) -> None:

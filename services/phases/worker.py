@@ -24,6 +24,7 @@ from celery.signals import setup_logging, worker_ready
 from services.common import logs
 from services.common.config import settings
 from services.phases import agents
+from services.phases.mover import waiting_seats
 from services.tournament import jobs
 from services.coordinator.projection import Projections
 from services.coordinator.redis_store import RedisStore, games_in_status
@@ -154,19 +155,10 @@ def requeue_agent_decisions(table: Any, client: redis.Redis, limit: int = 10_000
     a decision whose task died with its worker is asked again at once (the clock keeps the
     time already gone; the claim lets only one task ask)."""
     sent = 0
-    for game_id in games_in_status(client, "active", limit):
-        try:
-            bots = table.bots(game_id)
-            if not any(b.get("kind") == "agent" for b in bots.values()):
-                continue
-            rules, state, version = table.state(game_id)
-        except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
-            log.exception("sweep_failed", game_id=game_id)
-            continue
-        for seat in rules.to_move(state):
-            if bots.get(seat, {}).get("kind") == "agent":
-                app.send_task(agents.ASK_TASK, args=(game_id, seat, version), queue=agents.QUEUE)
-                sent += 1
+    for game_id, version, seat, bot in waiting_seats(table, client, limit):
+        if bot["kind"] == "agent":
+            app.send_task(agents.ASK_TASK, args=(game_id, seat, version), queue=agents.QUEUE)
+            sent += 1
     return sent
 
 
