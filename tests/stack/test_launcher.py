@@ -140,8 +140,9 @@ def test_launcher_runs_are_reproducible(tmp_path):
     assert hashes[0] == hashes[1]
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_launcher_serves_until_signalled_then_stops_everything(tmp_path, sig):
+def serving_launcher(tmp_path: Path) -> tuple[subprocess.Popen, Settings, Path, Path]:
+    """``python -m services.launcher --games 0`` on free ports, once it serves: ``(process,
+    settings, data_dir, path of its output)``; the caller stops it."""
     data_dir = tmp_path / "run"
     settings = free_port_settings(Settings())
     env = stack_env(settings, data_dir)
@@ -152,6 +153,17 @@ def test_launcher_serves_until_signalled_then_stops_everything(tmp_path, sig):
                                 cwd=ROOT, env=env, stdout=out_file, stderr=subprocess.STDOUT, text=True)
     try:
         wait_until(lambda: "press Ctrl-C to stop" in out_path.read_text(), 120, "the launcher to serve")
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    return proc, settings, data_dir, out_path
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_launcher_serves_until_signalled_then_stops_everything(tmp_path, sig):
+    proc, settings, data_dir, out_path = serving_launcher(tmp_path)
+    try:
         url = f"http://127.0.0.1:{settings.gateway_port}"
         assert requests.get(url + "/healthz", timeout=5).status_code == 200
         proc.send_signal(sig)
@@ -289,16 +301,8 @@ def test_tournament_through_the_stack_is_deterministic(stack):
 def test_the_launcher_restarts_a_child_that_dies_and_says_so(tmp_path):
     """Issue: reliability, fault 5. A service killed while ``make run`` served made the launcher
     stop the whole stack; now it starts that child again and says so."""
-    data_dir = tmp_path / "run"
-    settings = free_port_settings(Settings())
-    env = stack_env(settings, data_dir)
-    out_path = tmp_path / "out.txt"
-    with open(out_path, "w") as out_file:
-        proc = subprocess.Popen([sys.executable, "-m", "services.launcher", "--games", "0",
-                                 "--data-dir", str(data_dir)],
-                                cwd=ROOT, env=env, stdout=out_file, stderr=subprocess.STDOUT, text=True)
+    proc, settings, data_dir, out_path = serving_launcher(tmp_path)
     try:
-        wait_until(lambda: "press Ctrl-C to stop" in out_path.read_text(), 120, "the launcher to serve")
         rows = json.loads((data_dir / "children.json").read_text())
         market = next(r["pid"] for r in rows if r["name"] == "market")
         os.killpg(market, signal.SIGKILL)
