@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from typing import Any
 
 import requests
@@ -98,20 +97,13 @@ def unique_names(participants: list[dict[str, Any]], named: set[int] | None = No
 
 
 def follow(url: str, tid: str, console: Console, timeout_s: float) -> dict[str, Any]:
-    """Poll ``GET /tournaments/<id>`` with a progress bar until it is done or ``timeout_s``
-    passes; returns the last report."""
-    deadline = time.monotonic() + timeout_s
-    doc = _call("GET", f"{url}/tournaments/{tid}")
+    """Follow ``GET /tournaments/<id>`` (:func:`services.tournament.jobs.follow`) with a progress
+    bar until it is done or ``timeout_s`` passes; returns the last report."""
     with Progress(TextColumn("[bold]tournament {task.fields[tid]}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("matches"), TimeElapsedColumn(), console=console, transient=False) as bar:
-        task = bar.add_task("matches", total=max(1, doc["planned"]), tid=tid)
-        while time.monotonic() < deadline:
+        task = bar.add_task("matches", total=1, tid=tid)
+        for doc in jobs.follow(lambda: _call("GET", f"{url}/tournaments/{tid}"), timeout_s):
             bar.update(task, total=max(1, doc["planned"]), completed=doc["played"])
-            if doc["status"] != "running":
-                break
-            time.sleep(0.5)  # polling a remote API at a human pace, not synchronisation
-            doc = _call("GET", f"{url}/tournaments/{tid}")
-        bar.update(task, total=max(1, doc["planned"]), completed=doc["played"])
     return doc
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Any, Literal
+from typing import Any, Callable, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -533,6 +533,19 @@ def report(store: TournamentStore, tid: str) -> dict[str, Any]:
     if status.get("error"):
         out["error"] = status["error"]
     return out
+
+
+def follow(fetch: Callable[[], dict[str, Any]], timeout_s: float, poll_s: float = 0.5) -> Iterator[dict[str, Any]]:
+    """Yield the tournament's report (``fetch()``: ``GET /tournaments/<id>``) every ``poll_s``
+    seconds until it is no longer running or ``timeout_s`` has passed; the last one yielded is
+    the final report."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        doc = fetch()
+        yield doc
+        if doc["status"] != "running" or time.monotonic() > deadline:
+            return
+        time.sleep(poll_s)  # following a job in other processes at a human pace, not synchronisation
 
 
 def write_outputs(doc: dict[str, Any], out_dir: Any) -> dict[str, str]:

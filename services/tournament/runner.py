@@ -204,21 +204,18 @@ def run_tournament_job(base_url: str, config: TournamentConfig, progress: Progre
             "seed": config.seed, "parallel": config.parallel, "options": {config.game: config.options},
             "participants": [{"name": n, "kind": k} for n, k in zip(names, config.bot_kinds())],
             "match_timeout_s": config.game_timeout}
-    deadline = time.monotonic() + config.game_timeout * max(1, config.games)
+    from .jobs import follow  # jobs imports this module (derive_seed)
+
     with GatewayClient(base_url) as client:
         created = client.create_tournament(body)
         tid = created["tournament_id"]
         seen: set[int] = set()
-        while True:
-            doc = client.tournament(tid)
+        for doc in follow(lambda: client.tournament(tid), config.game_timeout * max(1, config.games), poll_s):
             for m in doc["matches"]:
                 if m["index"] not in seen:
                     seen.add(m["index"])
                     if progress:
                         progress(m["index"], "done", m["moves"])
-            if doc["status"] != "running" or time.monotonic() > deadline:
-                break
-            time.sleep(poll_s)  # following a job on another process at a human pace
     games = []
     by_index = {m["index"]: m for m in doc["matches"]}
     for i in range(config.games):
