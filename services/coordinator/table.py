@@ -165,6 +165,9 @@ class Table:
         rules = get_rules(config.game)
         rules.validate_config(config)
         bots = normalise_bots(bots or {}, config.players)
+        if game_id is not None and self._exists(game_id):
+            # before the deck stores a seed under it: an existing game's secret seed must stay
+            raise ValueError(f"game {game_id!r} exists")
         game_id = game_id or self.new_id()
         self.ports["deck"].open_game(game_id, seed)
         created = rules.created_event(config)
@@ -181,6 +184,15 @@ class Table:
         events = self._resolve(game_id, 1, rules, state, rules.setup_ops(config))
         self._commit(game_id, 1, rules, state, events, Commit("setup"))
         return game_id
+
+    def _exists(self, game_id: str) -> bool:
+        from .store import GameNotFound
+
+        try:
+            self.store.meta(game_id)
+        except GameNotFound:
+            return False
+        return True
 
     def finish_setup(self, game_id: str) -> bool:
         """Run the set-up of a game that was created but whose set-up commit never happened

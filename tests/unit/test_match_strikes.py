@@ -106,3 +106,15 @@ def test_time_control_is_checked_at_creation():
                          control=control)
     with pytest.raises(BadConfig, match="agent"):
         table.create(GameConfig(game="noggin", players=2), bots={1: {"kind": "agent"}})
+
+
+def test_creating_a_given_id_twice_keeps_the_first_games_secret_seed():
+    """A tournament step or an idempotent retry may ask for an id that exists: the deck must not
+    store a new seed under it (the game's chance would change under its feet)."""
+    table, _ = agent_table()
+    gid = table.create(GameConfig(game="noggin", players=2), seed="first", game_id="00000000000000ab")
+    seeds = table.ports["deck"].seeds
+    before = seeds.get(gid)
+    with pytest.raises(ValueError, match="exists"):
+        table.create(GameConfig(game="noggin", players=2), seed="second", game_id=gid)
+    assert seeds.get(gid) == before
