@@ -57,6 +57,7 @@ def waiting_for(table: Table, recorder: Recorder, game_id: str, seat: int) -> in
     raise AssertionError("the agent's seat never came to move")
 
 
+@pytest.mark.rules("noggin:agent matches/strike-default-move", "noggin:agent matches/forfeit-ends-game", "noggin:agent matches/late-answer-changes-nothing", "gnomes:agent matches/strike-default-move", "gnomes:agent matches/forfeit-ends-game", "gnomes:agent matches/late-answer-changes-nothing", "resource_hog:agent matches/strike-default-move", "resource_hog:agent matches/forfeit-ends-game", "resource_hog:agent matches/late-answer-changes-nothing")
 @pytest.mark.parametrize("game", ["noggin", "gnomes", "resource_hog"])
 def test_strikes_play_the_default_move_then_forfeit_ends_the_match(game):
     table, recorder = agent_table()
