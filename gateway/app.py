@@ -12,8 +12,11 @@ in ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
 * ``PHASE_NUDGE_SECONDS`` (30): how often a ``/wait`` that times out on a game stuck
   in a phase may queue that phase again.
 
-Serve with ``gunicorn -k gthread --threads 32 -b 127.0.0.1:$PORT 'gateway.app:create_app()'``;
-each SSE stream holds one thread while it is open.
+Serve with ``gunicorn -k gevent --worker-connections 4096 -b 127.0.0.1:$PORT
+'gateway.app:create_app()'`` (what the launcher runs): each request is a greenlet, so SSE
+streams and ``/wait`` long-polls, which mostly wait on Redis, hold no thread that
+``/healthz``, game creation or moves need (issue: reliability, fault 1). Under gevent,
+:func:`create_app` switches gRPC to gevent's event loop too.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from flask import Flask, g, request
 from services.common import logs
 from services.common.config import settings
 
-from . import agents, games, moves, seats, stream, tournaments
+from . import agents, games, moves, openapi, seats, stream, tournaments
 from .clients import get_redis, init_clients
 from .errors import error_response, register_error_handlers
 
@@ -67,13 +70,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         raise ValueError(f"PHASE_MODE must be 'celery' or 'inline', not {app.config['PHASE_MODE']!r}")
     app.json.sort_keys = False
     logs.configure("gateway")
+    _cooperate_with_gevent()
     from services.rules.core.game import warm_up
 
     warm_up()  # every game loads now, not in the first request
     _log_requests(app)
     init_clients(app)
     register_error_handlers(app)
-    for module in (games, seats, moves, stream, agents, tournaments):
+    for module in (games, seats, moves, stream, agents, tournaments, openapi):
         app.register_blueprint(module.bp)
 
     @app.get("/healthz")
@@ -86,6 +90,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         return {"status": "ok"}
 
     return app
+
+
+def _cooperate_with_gevent() -> None:
+    """If gevent has patched this process (gunicorn's ``gevent`` worker), make gRPC's
+    channels yield to the event loop too (gRPC's documented gevent support); otherwise a
+    call to a domain service would block every greenlet of the worker until it returns.
+    A no-op in a threaded or plain process."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return
+    if monkey.is_module_patched("socket"):
+        from grpc.experimental import gevent as grpc_gevent
+
+        grpc_gevent.init_gevent()
 
 
 def _log_requests(app: Flask) -> None:

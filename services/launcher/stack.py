@@ -11,7 +11,7 @@ name          command                                                         re
               ``scoring``) on their ``LONGHOUSE_*_PORT``
 ``worker``    ``python -m celery -A services.phases.worker worker``             Celery control ping
 ``mover``     ``python -m services.phases.mover`` (bots' moves on the bus)      its heartbeat key
-``gateway``   ``gunicorn -k gthread --threads 32 'gateway.app:create_app()'``    ``GET /healthz`` = 200
+``gateway``   ``gunicorn -k gevent 'gateway.app:create_app()'``                 ``GET /healthz`` = 200
 ============  ==============================================================  ======================
 
 Every child gets the launcher's environment plus every setting written out as a
@@ -34,6 +34,14 @@ from .supervisor import ChildSpec, LaunchError, Supervisor, free_port
 
 MAX_RESTARTS = 10
 """Restarts of one child before the launcher gives up on it (:meth:`Stack.heal`)."""
+RESTART_FORGIVEN = 30.0
+"""Seconds a child must have run before it died for its restart count to start afresh: back-off
+and :data:`MAX_RESTARTS` are for a child that keeps dying, not for deaths far apart (the crash
+harness found a stack that gave up on its tenth kill, however far apart the kills were)."""
+GATEWAY_CONNECTIONS = 4096
+"""Open connections one gateway worker serves at once (gunicorn ``--worker-connections``):
+room for 1,000 SSE streams and 200 ``/wait`` long-polls beside ordinary requests."""
+
 WORKER_QUEUES = ("longhouse.phases", "longhouse.agents", "longhouse.tournaments")
 """The broker queues the Celery worker consumes: phases, agent decisions, tournament steps."""
 SERVICES = (("decks", "decks_port"), ("market", "market_port"), ("boards", "boards_port"),
@@ -234,9 +242,11 @@ class Stack:
                          env=self.env, cwd=self.root, ready_timeout=60, stop_grace=10)
 
     def gateway_spec(self) -> ChildSpec:
-        """The Flask gateway under gunicorn (threads for long-polls and streams)."""
+        """The Flask gateway under gunicorn's gevent worker: a greenlet per request, so open
+        SSE streams and ``/wait`` long-polls never hold what other requests need (issue:
+        reliability, fault 1); up to ``GATEWAY_CONNECTIONS`` open connections."""
         s = self.settings
-        argv = [self.python, "-m", "gunicorn", "-k", "gthread", "--threads", "32",
+        argv = [self.python, "-m", "gunicorn", "-k", "gevent", "--worker-connections", str(GATEWAY_CONNECTIONS),
                 "-b", f"{s.host}:{s.gateway_port}", "--graceful-timeout", "5",
                 *_gunicorn_extra(), "gateway.app:create_app()"]
         # No gunicorn access log: it would write query strings, and an EventSource client
@@ -300,13 +310,16 @@ class Stack:
         k-th restart waits 2**(k-1) seconds (at most 30) after its death was noticed, and a
         child that needs more than :data:`MAX_RESTARTS` restarts is given up (LaunchError).
         ``say(text)`` is told each death and restart (the launcher prints it; the log gets it
-        too). Returns the names restarted by this call."""
+        too). A child that ran :data:`RESTART_FORGIVEN` seconds or more before it died starts
+        again from the first back-off. Returns the names restarted by this call."""
         now = time.monotonic()
         restarted = []
         for name in self.supervisor.dead():
             child = self.supervisor.children[name]
             if child.stopped:
                 continue
+            if name not in self._due and now - child.started_at >= RESTART_FORGIVEN:
+                self._restarts[name] = 0  # it served a while: a new death, not a crash loop
             count = self._restarts.get(name, 0)
             if count >= MAX_RESTARTS:
                 raise LaunchError(f"{name} died {count + 1} times; giving up (log {child.log_path})")

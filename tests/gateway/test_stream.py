@@ -1,4 +1,4 @@
-"""The SSE stream and the API through a real gunicorn gthread process (acceptance B)."""
+"""The SSE stream and the API through a real gunicorn gevent process (the launcher's worker class) (acceptance B)."""
 
 from __future__ import annotations
 
@@ -21,14 +21,14 @@ GAMES = "tests.core_games.sealed_bid,tests.core_games.step_race,tests.core_games
 
 @pytest.fixture(scope="module")
 def gateway_url(redis_server, tmp_path_factory):
-    """A gunicorn gthread gateway (embedded ports, inline phases) on a free loopback port."""
+    """A gunicorn gevent gateway (embedded ports, inline phases) on a free loopback port."""
     port = free_port()
     env = dict(os.environ, LONGHOUSE_HOST="127.0.0.1", LONGHOUSE_REDIS_PORT=str(redis_server.port),
                LONGHOUSE_PORTS_MODE="embedded", LONGHOUSE_PHASE_MODE="inline",
                LONGHOUSE_EXTRA_GAMES=GAMES)
     log = (tmp_path_factory.mktemp("gunicorn") / "gunicorn.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "8", "-w", "1",
+        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1",
          "--graceful-timeout", "3", "--no-control-socket", "-b", f"127.0.0.1:{port}", "gateway.app:create_app()"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
