@@ -37,7 +37,7 @@ def gateway_url(redis_server, tmp_path_factory):
         try:
             if requests.get(f"{url}/healthz", timeout=2).status_code == 200:
                 break
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not listening, or the worker still loading
             pass
         if time.monotonic() > deadline or proc.poll() is not None:
             proc.kill()
