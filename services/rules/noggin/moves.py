@@ -11,9 +11,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from .abilities import FREE_ABILITIES
+
+
+def _whole_number(value: Any) -> Any:
+    """Refuse anything but an int before a ``Literal`` of ints sees it: pydantic matches such a
+    Literal by equality even in strict mode, so ``true`` and ``4.0`` would pass for 1 and 4."""
+    if type(value) is not int:
+        raise ValueError(f"a whole number is wanted, not {value!r}")
+    return value
+
+
+def one_of(*values: int) -> Any:
+    """The type of a field that takes one of ``values`` (ints) and nothing equal to one of them
+    (``true`` for 1, ``4.0`` for 4): ``Literal[values]``, checked by :func:`_whole_number` first."""
+    return Annotated[Literal[values], BeforeValidator(_whole_number)]  # type: ignore[valid-type]
 
 Square = Annotated[list[int], Field(min_length=2, max_length=2)]
 Resource = Literal["stone", "wood", "fish", "harvest"]
@@ -60,7 +74,7 @@ class MinerDiscover(_Move):
     type: Literal["miner"]
     op: Literal["discover"]
     slot: Square
-    rotation: Literal[0, 90, 180, 270]
+    rotation: one_of(0, 90, 180, 270)  # type: ignore[valid-type]
     flip: Literal["h", "v"]
 
 
@@ -154,7 +168,7 @@ class RestockMove(_Move):
 
     type: Literal["restock"]
     kind: Literal["trees", "fish"]
-    amount: Literal[3, 4, 7, 8, 11, 12]
+    amount: one_of(3, 4, 7, 8, 11, 12)  # type: ignore[valid-type]
     orchard: int = Field(default=0, ge=0, le=2)
 
 
@@ -188,7 +202,7 @@ class MarketCharacter(_Move):
     saga: int | None = Field(default=None, ge=0, le=1)
     deck: Deck | None = None
     target: Character | None = None
-    direction: Literal[-1, 1] | None = None
+    direction: one_of(-1, 1) | None = None  # type: ignore[valid-type]
     top: int | None = Field(default=None, ge=0, le=3)
     bottom: int | None = Field(default=None, ge=0, le=3)
 
@@ -321,7 +335,7 @@ class SeersTowerMove(_Move):
     or less for Noggin's popularity; 4 points if the Dragon then moves further (appendix)."""
 
     type: Literal["seers_tower"]
-    adjust: Literal[-1, 0, 1]
+    adjust: one_of(-1, 0, 1)  # type: ignore[valid-type]
 
 
 class FireworksMove(_Move):
@@ -355,13 +369,13 @@ class UseMove(_Move):
 
     type: Literal["use"]
     card: Literal[FREE_ABILITIES]  # type: ignore[valid-type]
-    harvest: Literal[1, 2] | None = None
+    harvest: one_of(1, 2) | None = None  # type: ignore[valid-type]
     pay: Pay | None = None
     resource: Resource | None = None
-    direction: Literal[-1, 1] | None = None
+    direction: one_of(-1, 1) | None = None  # type: ignore[valid-type]
     deck: Deck | None = None
     action: Action | None = None
-    steps: Literal[1, 2] | None = None
+    steps: one_of(1, 2) | None = None  # type: ignore[valid-type]
     character: Character | None = None
     to: Literal["saga", "invention"] | None = None
     slot: int | None = Field(default=None, ge=0, le=1)
