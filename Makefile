@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage clean
+.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test clean
 
 setup: system venv protos
 
@@ -74,6 +74,13 @@ node:
 	  echo "setup: installing nodejs npm"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; \
 	fi
+
+# The crash harness: seeded games through the stack while a random process of it is killed
+# (SIGKILL) and restarted, every game's log then compared with its uncrashed run; it ends with
+# "crash harness: <kills> kills, <lost> lost, <twice> applied twice, <unfinished> unfinished".
+# ARGS: --kills N (100) --games G (12) --seed S (1) --parallel K (3); see docs/reliability.md.
+crash-test: setup
+	$(PY) -m services.reliability.crash $(ARGS)
 
 # Which entries of each game's rules index (services/rules/<game>/RULES.yaml) have a passing test.
 rules-coverage: setup
