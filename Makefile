@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test clean
+.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test fuzz clean
 
 setup: system venv protos
 
@@ -81,6 +81,12 @@ node:
 # ARGS: --kills N (100) --games G (12) --seed S (1) --parallel K (3); see docs/reliability.md.
 crash-test: setup
 	$(PY) -m services.reliability.crash $(ARGS)
+
+# The rule fuzzers (tests/fuzz) at length: FUZZ_EXAMPLES fuzzed games of each game (make test
+# plays a few), each step a legal or an illegal move, invariants checked after every step.
+FUZZ_EXAMPLES ?= 100
+fuzz: setup
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider tests/fuzz $(ARGS)
 
 # Which entries of each game's rules index (services/rules/<game>/RULES.yaml) have a passing test.
 rules-coverage: setup
