@@ -38,7 +38,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, note, settings
 
 from services.coordinator.table import MoveIdReused, StaleVersion, embedded_table
 from services.rules.core import GameConfig, MalformedMove, NotYourTurn, RulesError, canonical_json, get_rules, state_hash, to_plain
@@ -183,6 +183,7 @@ def play_fuzzed_game(game: str, players: int, seed: str, choices: list[int], inv
         AssertionError: an invariant broke; any other exception is a server error of the rules.
     """
     config = GameConfig(game=game, players=players, options=options or {})
+    note(f"fuzzing {game}: {players} players, seed {seed!r}, options {options or {}}, {len(choices)} choices given")
     table = embedded_table(new_id=lambda: "fuzz")
     gid = table.create(config, seed=seed)
     rules = get_rules(game)
@@ -210,52 +211,58 @@ def play_fuzzed_game(game: str, players: int, seed: str, choices: list[int], inv
         return out
 
     now = snapshot()
-    while True:
-        state, version, to_move = now["state"], now["version"], list(now["legal"])
-        if rules.outcome(state) is not None:
-            break
-        assert to_move, f"the game waits for nobody (a phase left pending?) at version {version}"
-        assert len(report.accepted) < move_cap, f"no end after {move_cap} accepted moves"
-        assert report.steps < step_cap, f"no end after {step_cap} steps"
-        choice = choices[report.steps] if report.steps < len(choices) else rng.randrange(1 << 30)
-        report.steps += 1
-        seat = to_move[(choice >> 5) % len(to_move)]
-        legal = now["legal"][seat]
-        history.extend((seat, m) for m in legal[:4])
-        pick = legal[(choice >> 9) % len(legal)]
-        kind = KINDS[choice % len(KINDS)]
-        request = _request(kind, choice, rules, state, players, to_move, seat, pick, version, history, sent, legal)
-        if request is None:
-            kind, request = "legal", (seat, pick, version, None)
-        r_seat, r_move, r_version, r_id = request
-        try:
-            result = table.play(gid, r_seat, r_move, r_version, move_id=r_id)
-        except REFUSALS as exc:
-            report.refused[kind] = report.refused.get(kind, 0) + 1
-            assert kind != "legal", f"a legal move was refused: {r_move!r} of seat {r_seat}: {exc}"
-            if kind in MUST_REJECT:
-                assert isinstance(exc, EXPECTED.get(kind, MalformedMove)), f"{kind} {r_move!r} got {exc!r}"
-            after = snapshot(check=False)  # the same game, so the checks of ``now`` still hold
-            assert (after["version"], after["hash"], after["tail"]) == (version, now["hash"], now["tail"]), \
-                f"refused {kind} {r_move!r} changed the game"
-            continue
-        assert kind not in MUST_REJECT, f"{kind}: {r_move!r} of seat {r_seat} at {r_version} was accepted"
-        report.taken[kind] = report.taken.get(kind, 0) + 1
-        before, now = now, snapshot()
-        if kind == "same_move_id_again":  # answered from the first commit: nothing new
-            assert now["tail"] == before["tail"] and now["hash"] == before["hash"], "a re-sent move id was applied again"
-            assert result == next(x[4] for x in sent if x[1] == r_id)
-            continue
-        new = table.store.read(gid, after=version)
-        assert new and (new[0].version, new[0].kind, new[0].seat) == (version + 1, "move", r_seat), \
-            f"the move's entry is {new[:1]}"
-        assert all(e.kind == "phase" for e in new[1:]), f"entries other than phases followed a move: {new}"
-        assert [e.version for e in new] == list(range(version + 1, now["version"] + 1)), \
-            "versions are not consecutive"
-        assert result["version"] == version + 1
-        report.accepted.append((r_seat, r_move))
-        if r_id is not None:
-            sent.append((r_seat, r_id, r_move, r_version, result))
+    last = "set-up"
+    try:
+        while True:
+            state, version, to_move = now["state"], now["version"], list(now["legal"])
+            if rules.outcome(state) is not None:
+                break
+            assert to_move, f"the game waits for nobody (a phase left pending?) at version {version}"
+            assert len(report.accepted) < move_cap, f"no end after {move_cap} accepted moves"
+            assert report.steps < step_cap, f"no end after {step_cap} steps"
+            choice = choices[report.steps] if report.steps < len(choices) else rng.randrange(1 << 30)
+            report.steps += 1
+            seat = to_move[(choice >> 5) % len(to_move)]
+            legal = now["legal"][seat]
+            history.extend((seat, m) for m in legal[:4])
+            pick = legal[(choice >> 9) % len(legal)]
+            kind = KINDS[choice % len(KINDS)]
+            request = _request(kind, choice, rules, state, players, to_move, seat, pick, version, history, sent, legal)
+            if request is None:
+                kind, request = "legal", (seat, pick, version, None)
+            r_seat, r_move, r_version, r_id = request
+            last = f"step {report.steps}: {kind} request of seat {r_seat} at version {r_version}: {r_move!r}"
+            try:
+                result = table.play(gid, r_seat, r_move, r_version, move_id=r_id)
+            except REFUSALS as exc:
+                report.refused[kind] = report.refused.get(kind, 0) + 1
+                assert kind != "legal", f"a legal move was refused: {r_move!r} of seat {r_seat}: {exc}"
+                if kind in MUST_REJECT:
+                    assert isinstance(exc, EXPECTED.get(kind, MalformedMove)), f"{kind} {r_move!r} got {exc!r}"
+                after = snapshot(check=False)  # the same game, so the checks of ``now`` still hold
+                assert (after["version"], after["hash"], after["tail"]) == (version, now["hash"], now["tail"]), \
+                    f"refused {kind} {r_move!r} changed the game"
+                continue
+            assert kind not in MUST_REJECT, f"{kind}: {r_move!r} of seat {r_seat} at {r_version} was accepted"
+            report.taken[kind] = report.taken.get(kind, 0) + 1
+            before, now = now, snapshot()
+            if kind == "same_move_id_again":  # answered from the first commit: nothing new
+                assert (now["tail"], now["hash"]) == (before["tail"], before["hash"]), "a re-sent move was applied again"
+                assert result == next(x[4] for x in sent if x[1] == r_id)
+                continue
+            new = table.store.read(gid, after=version)
+            assert new and (new[0].version, new[0].kind, new[0].seat) == (version + 1, "move", r_seat), \
+                f"the move's entry is {new[:1]}"
+            assert all(e.kind == "phase" for e in new[1:]), f"entries other than phases followed a move: {new}"
+            assert [e.version for e in new] == list(range(version + 1, now["version"] + 1)), \
+                "versions are not consecutive"
+            assert result["version"] == version + 1
+            report.accepted.append((r_seat, r_move))
+            if r_id is not None:
+                sent.append((r_seat, r_id, r_move, r_version, result))
+    except BaseException:
+        note(f"the last request: {last}")
+        raise
     report.final_hash = now["hash"]
     assert report.final_hash == table.summary(gid)["state_hash"]
     _replay_matches(game, config, seed, report, _log(table, gid), rules)
@@ -274,11 +281,13 @@ def summary_lines() -> list[str]:
     legal list named), requests refused by kind."""
     out = []
     for game, t in sorted(TOTALS.items()):
-        off_list = {k: n for k, n in sorted(t["taken"].items()) if k != "legal"}
+        off_list = {k: n for k, n in sorted(t["taken"].items()) if k not in ("legal", "same_move_id_again")}
         refused = sum(t["refused"].values())
         out.append(f"{game}: {t['games']} games passed every check, {t['failed']} failed; {t['accepted']} moves accepted "
                    f"({sum(off_list.values())} of them not taken from the legal list: "
-                   f"{', '.join(f'{k} {n}' for k, n in off_list.items()) or 'none'}), {refused} requests refused "
+                   f"{', '.join(f'{k} {n}' for k, n in off_list.items()) or 'none'}), "
+                   f"{t['taken'].get('same_move_id_again', 0)} re-sent move ids answered with their first result, "
+                   f"{refused} requests refused "
                    f"({', '.join(f'{k} {n}' for k, n in sorted(t['refused'].items()))})")
     return out
 
@@ -293,7 +302,7 @@ def _request(kind: str, choice: int, rules, state, players: int, to_move: list[i
     ints = [(p, v) for p, v in leaves if isinstance(v, int) and not isinstance(v, bool)]
     strs = [(p, v) for p, v in leaves if isinstance(v, str)]
     if kind == "legal":
-        return seat, pick, version, move_id if choice & 16 else None
+        return seat, pick, version, move_id if (choice >> 12) & 1 else None
     if kind == "wrong_seat":
         others = [s for s in range(players) if s not in to_move]
         return (rnd.choice(others), pick, version, None) if others else None

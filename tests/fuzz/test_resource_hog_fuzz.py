@@ -71,7 +71,8 @@ def resource_hog_invariant(state: State) -> None:
 @pytest.mark.rules("resource_hog:clear woodland/one-per-worker", "resource_hog:build/stone-head-field",
                    "resource_hog:build/in-order", "resource_hog:fish growth/capped", "resource_hog:game growth/capped",
                    "resource_hog:house rules/ownership", "resource_hog:house rules/eight-rounds",
-                   "resource_hog:house rules/board-prices", "resource_hog:trading board/no-slaves-after")
+                   "resource_hog:house rules/board-prices", "resource_hog:trading board/no-slaves-after",
+                   "resource_hog:components/pieces-per-player", "resource_hog:components/slave-markers")
 @fuzz_settings(default_examples=10)
 @given(players=st.integers(2, 4), seed=st.integers(0, 10 ** 6),
        choices=st.lists(st.integers(0, (1 << 30) - 1), max_size=40))
