@@ -20,7 +20,9 @@ from services.agents.registry import AgentSpec, UnknownAgent, WrongSecret, regis
 
 from .bodies import parse_body
 from .clients import get_table
+from . import responses
 from .errors import ApiError
+from .openapi import documented
 
 bp = Blueprint("agents", __name__)
 
@@ -42,6 +44,7 @@ def _agent(agent_id: str):
 
 
 @bp.post("/agents")
+@documented(body=AgentSpec, responses={201: responses.AgentRecord}, errors={400: "bad_json, bad_request"})
 def register_agent():
     """Register an agent. 201 its public record; 400 a bad body."""
     spec = parse_body(AgentSpec)
@@ -49,18 +52,22 @@ def register_agent():
 
 
 @bp.get("/agents")
+@documented(responses={200: responses.AgentList})
 def list_agents():
     """Every registered agent, without secrets."""
     return {"agents": [a.public() for a in registry_for(get_table()).all()]}
 
 
 @bp.get("/agents/<agent_id>")
+@documented(responses={200: responses.AgentRecord}, errors={404: "unknown_agent"})
 def get_agent(agent_id: str):
     """One agent, without its secret; 404 if unknown."""
     return _agent(agent_id).public()
 
 
 @bp.post("/agents/<agent_id>/secret")
+@documented(body=SecretBody, responses={200: responses.AgentRecord},
+            errors={400: "bad_json, bad_request", 403: "wrong_secret", 404: "unknown_agent"})
 def rotate_secret(agent_id: str):
     """Replace an agent's secret; the next request the engine sends is signed with it."""
     _agent(agent_id)

@@ -16,15 +16,24 @@ from services.coordinator.redis_store import entry_id, key
 from services.coordinator.table import status_of
 from services.rules.core import GameConfig
 
+from . import responses
 from .bodies import CreateGameBody, parse_body
 from .clients import get_redis, get_table
 from .errors import ApiError
 from .lookup import caller_seat, check_claimed_seat, parse_index, public_summary, require_game
+from .openapi import INDEX_MAX, SEAT_QUERY, Param, documented
 
 bp = Blueprint("games", __name__)
 
 
 @bp.post("/games")
+@documented(
+    body=CreateGameBody, responses={201: responses.CreatedGame},
+    errors={400: "bad_json, bad_request, bad_idempotency_key",
+            422: "unknown_game, bad_config, unknown_agent, idempotency_key_reused"},
+    params=(Param("Idempotency-Key", "header", {"type": "string", "minLength": 1, "maxLength": 128},
+                  "1-128 printable characters: a retry with the same key and body answers with the game the "
+                  "first attempt made (and finishes its set-up)"),))
 def create_game():
     """Create a game. 201 ``{"game_id", "version", "status"}``; 400 bad body; 422 bad game/config.
 
@@ -82,6 +91,7 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> s
 
 
 @bp.get("/games/<game_id>")
+@documented(responses={200: responses.GameSummary}, errors={404: "game_not_found"})
 def get_game(game_id: str):
     """The public summary of a game; 404 if unknown."""
     require_game(game_id)
@@ -89,6 +99,9 @@ def get_game(game_id: str):
 
 
 @bp.get("/games/<game_id>/view")
+@documented(responses={200: responses.PlayerView}, auth="optional", params=(SEAT_QUERY,),
+            errors={400: "bad_request", 401: "missing_token, unknown_token, bad_authorization",
+                    403: "wrong_game, wrong_seat", 404: "game_not_found"})
 def get_view(game_id: str):
     """The player view of the token's seat, or the spectator view without a token."""
     require_game(game_id)
@@ -122,6 +135,14 @@ def _seconds(name: str, default: float, high: float) -> float:
 
 
 @bp.get("/games/<game_id>/wait")
+@documented(
+    responses={200: responses.GameSummary}, errors={400: "bad_request", 404: "game_not_found"},
+    params=(Param("after", "query", {"type": "integer", "minimum": 0, "maximum": INDEX_MAX},
+                  "answer once the version is above this one", required=True),
+            Param("timeout", "query", {"type": "number", "minimum": 0},
+                  "seconds to wait at most (default and cap: 30)"),
+            Param("until", "query", {"type": "string", "enum": ["over"]},
+                  "over: wait instead until the game is over")))
 def wait(game_id: str):
     """Block (one ``XREAD BLOCK``) until the version is above ``after`` or ``timeout`` passes.
 

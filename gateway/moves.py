@@ -15,12 +15,17 @@ from flask import Blueprint, request
 
 from .bodies import MoveBody, parse_body
 from .clients import get_table
+from . import responses
 from .lookup import caller_seat, check_claimed_seat, parse_index, require_game
+from .openapi import SEAT_QUERY, documented
 
 bp = Blueprint("moves", __name__)
 
 
 @bp.get("/games/<game_id>/legal-moves")
+@documented(responses={200: responses.LegalMoves}, auth="required", params=(SEAT_QUERY,),
+            errors={400: "bad_request", 401: "missing_token, unknown_token, bad_authorization",
+                    403: "wrong_game, wrong_seat", 404: "game_not_found"})
 def legal_moves(game_id: str):
     """Legal moves of the token's seat now (empty if it is not that seat's decision)."""
     require_game(game_id)
@@ -33,6 +38,11 @@ def legal_moves(game_id: str):
 
 
 @bp.post("/games/<game_id>/moves")
+@documented(body=MoveBody, responses={200: responses.MoveResult}, auth="required",
+            errors={400: "bad_json, bad_request", 401: "missing_token, unknown_token, bad_authorization",
+                    403: "wrong_game, wrong_seat", 404: "game_not_found",
+                    409: "stale_version (with version), not_your_turn, move_id_reused",
+                    422: "illegal_move, malformed_move"})
 def play(game_id: str):
     """Resolve and commit one move of the token's seat."""
     require_game(game_id)

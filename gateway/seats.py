@@ -12,12 +12,17 @@ from flask import Blueprint
 from .auth import claim_seat
 from .clients import get_redis
 from .errors import ApiError
+from . import responses
 from .lookup import parse_index, require_game
+from .openapi import INDEX_MAX, documented
 
 bp = Blueprint("seats", __name__)
 
 
 @bp.post("/games/<game_id>/seats/<seat>")
+@documented(responses={201: responses.SeatToken},
+            errors={404: "game_not_found", 409: "seat_taken, game_over", 422: "bad_seat"},
+            path_params={"seat": {"type": "integer", "minimum": 0, "maximum": INDEX_MAX}})
 def take_seat(game_id: str, seat: str):
     """Claim ``seat`` of ``game_id``; see the module docstring for the answers."""
     meta = require_game(game_id)

@@ -30,6 +30,8 @@ from services.coordinator.redis_store import entry_from_fields, entry_id, key
 from .clients import get_redis, get_table
 from .errors import ApiError
 from .lookup import caller_seat, require_game
+from .responses import StreamMessage
+from .openapi import Media, Param, documented
 
 bp = Blueprint("stream", __name__)
 
@@ -113,6 +115,19 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
 
 
 @bp.get("/games/<game_id>/stream")
+@documented(
+    responses={200: Media("text/event-stream", None, "Server-Sent Events: one 'commit' message per log entry "
+                          "(the schema is one message's), ': keep-alive' comments between", StreamMessage)},
+    auth="stream", errors={400: "bad_last_event_id, bad_request", 401: "unknown_token, bad_authorization",
+                           403: "wrong_game", 404: "game_not_found"},
+    params=(Param("Last-Event-ID", "header", {"type": "string", "pattern": _LAST_EVENT_ID.pattern},
+                  "resume after this entry ('<version>-0'; not ahead of the log)"),
+            Param("last_event_id", "query", {"type": "string", "pattern": _LAST_EVENT_ID.pattern},
+                  "the same as the Last-Event-ID header, for clients that cannot set it"),
+            Param("max_events", "query", {"type": "integer", "minimum": 1},
+                  "end the stream after this many messages"),
+            Param("idle_timeout", "query", {"type": "number", "exclusiveMinimum": 0},
+                  "end the stream after this many seconds without a message")))
 def stream(game_id: str):
     """The SSE stream of a game (see the module docstring). 404 unknown game; 401/403 token."""
     require_game(game_id)

@@ -25,7 +25,9 @@ from services.tournament import jobs
 
 from .bodies import parse_body
 from .clients import get_redis, get_table
+from . import responses
 from .errors import ApiError
+from .openapi import Media, documented
 
 bp = Blueprint("tournaments", __name__)
 
@@ -42,6 +44,8 @@ def _report(tid: str) -> dict:
 
 
 @bp.post("/tournaments")
+@documented(body=jobs.TournamentSpec, responses={201: responses.CreatedTournament},
+            errors={400: "bad_json, bad_request", 422: "bad_tournament"})
 def create_tournament():
     """Create and start a tournament. 201; 400 bad body; 422 a spec that cannot be played."""
     spec = parse_body(jobs.TournamentSpec)
@@ -69,6 +73,7 @@ def create_tournament():
 
 
 @bp.get("/tournaments")
+@documented(responses={200: responses.TournamentList})
 def list_tournaments():
     """The newest 100 tournaments."""
     store = _store()
@@ -81,6 +86,7 @@ def list_tournaments():
 
 
 @bp.get("/tournaments/<tid>")
+@documented(responses={200: responses.TournamentDocument}, errors={404: "unknown_tournament"})
 def get_tournament(tid: str):
     """The tournament: spec, status, standings so far, every recorded match."""
     return _report(tid)
@@ -97,12 +103,17 @@ def _file(tid: str, name: str, mimetype: str) -> Response:
 
 
 @bp.get("/tournaments/<tid>/standings.csv")
+@documented(responses={200: Media("text/csv", {"type": "string"}, "A header and one row per participant")},
+            errors={404: "unknown_tournament"})
 def standings_csv(tid: str):
     """The standings as CSV (a header and one row per participant)."""
     return _file(tid, "standings.csv", "text/csv")
 
 
 @bp.get("/tournaments/<tid>/ratings.png")
+@documented(responses={200: Media("image/png", {"type": "string", "contentMediaType": "image/png"},
+                                     "Each participant's rating over the matches")},
+            errors={404: "unknown_tournament, no_results"})
 def ratings_png(tid: str):
     """Each participant's rating over the matches, as a PNG plot."""
     return _file(tid, "ratings.png", "image/png")

@@ -1,0 +1,205 @@
+"""Response bodies of the gateway, as pydantic models.
+
+The views build their answers as plain dicts (``gateway/games.py`` and the other
+blueprints); these models state the shape of each answer so that :mod:`gateway.openapi`
+can publish it, and the schema tests (``tests/gateway/test_schemathesis.py``) check every
+answer the gateway gives against it. Request bodies are in :mod:`gateway.bodies` and
+beside their domain (``AgentSpec``, ``TournamentSpec``). The fields are those of
+``docs/API.md``; game-specific parts (a player view, a move, an event's data) stay open
+objects whose shapes are listed per game there.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, Json
+
+from services.tournament.jobs import TournamentSpec
+from services.tournament.standings import MatchResult, Standings
+
+GameStatus = Literal["active", "phase", "over"]
+"""``active`` (seats to decide), ``phase`` (the rules run a phase between turns), ``over``
+(:func:`services.coordinator.table.status_of`)."""
+
+
+class _Closed(BaseModel):
+    """A response object with exactly the listed fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Error(_Closed):
+    """Every 4xx/5xx answer (``gateway/errors.py``): ``{"error": code, "reason": text}``.
+
+    ``version`` is added to a 409 ``stale_version``: the game's current version.
+    """
+
+    error: str = Field(description="machine-readable code, e.g. 'stale_version' (docs/API.md, Errors)")
+    reason: str = Field(description="one sentence for a person")
+    version: int | None = Field(default=None, description="409 stale_version only: the game's current version")
+
+
+class Health(_Closed):
+    """``GET /healthz``: ``{"status": "ok"}`` while Redis answers a PING."""
+
+    status: Literal["ok"]
+
+
+class Outcome(BaseModel):
+    """How a game ended (``rules.outcome``): ``reason`` always; most games add ``scores``
+    (per seat) and ``winners`` (seats), and a game may add its own facts (Noggin's
+    ``crown``, a forfeit's ``forfeited``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    reason: str
+    scores: list[int | float] | None = None
+    winners: list[int] | None = None
+
+
+class CreatedGame(_Closed):
+    """``POST /games`` 201: the new game (its seed is never echoed)."""
+
+    game_id: str = Field(description="16 hex digits")
+    version: int = Field(ge=0, description="the game's version after set-up")
+    status: GameStatus
+
+
+class GameSummary(_Closed):
+    """``GET /games/<id>`` and ``/wait``: the public summary (:func:`gateway.lookup.public_summary`).
+
+    ``state_hash`` appears only once the game is over; ``strikes`` once an agent seat has had one.
+    """
+
+    game_id: str
+    game: str = Field(description="the game's name, e.g. 'noggin'")
+    version: int = Field(ge=0)
+    moves: int = Field(ge=0, description="moves committed (phases and set-up not counted)")
+    status: GameStatus
+    to_move: list[int] = Field(description="seats whose decision it is")
+    outcome: Outcome | None = Field(description="null while the game runs")
+    seats_taken: list[int] = Field(description="seats claimed by a client or held by a built-in bot, ascending")
+    bots: dict[str, str] = Field(description="seat -> the kind of built-in bot or agent on it")
+    strikes: dict[str, int] | None = Field(default=None, description="agent seats' strikes so far")
+    state_hash: str | None = Field(default=None, description="sha256 of the final state; only once over")
+
+
+class PlayerView(_Closed):
+    """``GET /games/<id>/view``: the view of the token's seat (a spectator's without a token)."""
+
+    version: int = Field(ge=0)
+    seat: int | None = Field(description="the token's seat; null for a spectator")
+    status: GameStatus
+    to_move: list[int]
+    outcome: Outcome | None
+    view: dict[str, Any] = Field(description="the game's view for this seat (docs/API.md, per game)")
+
+
+class SeatToken(_Closed):
+    """``POST /games/<id>/seats/<seat>`` 201: the seat and its token, shown once."""
+
+    seat: int = Field(ge=0)
+    token: str = Field(description="bearer token '<game_id>.<random>'; send as 'Authorization: Bearer <token>'")
+
+
+class LegalMoves(_Closed):
+    """``GET /games/<id>/legal-moves``: the token's seat's legal moves now."""
+
+    version: int = Field(ge=0)
+    seat: int = Field(ge=0)
+    moves: list[dict[str, Any]] = Field(description="each a move body for POST /moves (docs/API.md, per game)")
+
+
+class EventOut(_Closed):
+    """One event as a client sees it (``Event.to_json``)."""
+
+    type: str = Field(description="past-tense name, e.g. 'FishCaught'")
+    data: dict[str, Any]
+    to: int | None = Field(description="the seat it is private to; null: public")
+
+
+class MoveResult(_Closed):
+    """``POST /games/<id>/moves`` 200: the new version and the events the seat may see."""
+
+    version: int = Field(ge=0)
+    events: list[EventOut]
+
+
+class StreamEntry(_Closed):
+    """The data of one SSE message: a log entry with the events this client may see."""
+
+    version: int = Field(ge=1)
+    kind: str = Field(description="'create', 'setup', 'move', 'phase', ...")
+    seat: int = Field(description="the seat that moved; -1 for the rules' own entries")
+    events: list[EventOut]
+
+
+class StreamMessage(_Closed):
+    """One message of ``GET /games/<id>/stream`` (``gateway.stream.format_entry``), as an SSE
+    parser reads it: ``id: <version>-0``, ``event: commit``, ``data: <StreamEntry as JSON>``."""
+
+    id: str = Field(pattern=r"^[0-9]+-0$", description="resume after it with Last-Event-ID")
+    event: Literal["commit"]
+    data: Json[StreamEntry]
+
+
+class AgentRecord(_Closed):
+    """An agent without its secret (``Agent.public``)."""
+
+    agent_id: str
+    name: str
+    protocol: Literal["grpc", "http"]
+    address: str
+
+
+class AgentList(_Closed):
+    """``GET /agents``: every registered agent, without secrets."""
+
+    agents: list[AgentRecord]
+
+
+class CreatedTournament(_Closed):
+    """``POST /tournaments`` 201."""
+
+    tournament_id: str
+    status: str = Field(description="'running', 'done' or 'failed'")
+    planned: int = Field(ge=0, description="matches in the plan")
+
+
+class TournamentRow(_Closed):
+    """One line of ``GET /tournaments``."""
+
+    tournament_id: str
+    status: str | None
+    played: int = Field(ge=0)
+    planned: int = Field(ge=0)
+
+
+class TournamentList(_Closed):
+    """``GET /tournaments``: the newest 100 tournaments."""
+
+    tournaments: list[TournamentRow]
+
+
+class TournamentMatch(MatchResult):
+    """A recorded match of a tournament report: its result plus the rules' ``outcome``
+    (``seed`` is null until the tournament is done)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: Outcome | None = None
+
+
+class TournamentDocument(_Closed):
+    """``GET /tournaments/<id>`` (:func:`services.tournament.jobs.report`): the spec (without
+    its seed until done), status, standings so far and every recorded match."""
+
+    tournament_id: str
+    status: str = Field(description="'running', 'done' or 'failed'")
+    spec: TournamentSpec
+    played: int = Field(ge=0)
+    planned: int = Field(ge=0)
+    standings: Standings
+    matches: list[TournamentMatch]
+    error: str | None = Field(default=None, description="why a failed tournament stopped")
