@@ -13,7 +13,7 @@ from typing import Any
 from services.rules.core import Event, public
 
 from .content import content, lands
-from .state import FOODS, FORTS, Land, State
+from .state import FOODS, FORTS, Land, State, produces_food
 
 
 def clear_woodland(state: State) -> list[Event]:
@@ -114,7 +114,7 @@ def feed(state: State) -> list[Event]:
     for a in state.lands.values():
         if a.owner is None:
             continue
-        producers = sum(n for w, n in a.work.items() if w.startswith("fish:") or w in ("hunt", "toil"))
+        producers = sum(n for w, n in a.work.items() if produces_food(w))
         kinds = sum(1 for f in FOODS if a.fresh[f] > 0)
         extra = {2: 1, 3: 2}.get(kinds, 0)
         food = dict(a.fresh)

@@ -316,13 +316,31 @@ def _population_grew(s: State, d: dict) -> None:
             a.fresh[food] -= 1
 
 
+def produces_food(work: str) -> bool:
+    """True for the work that feeds its peasant (fishing, hunting, toiling: table, feed)."""
+    return work.startswith("fish:") or work in ("hunt", "toil")
+
+
 def _starved(s: State, d: dict) -> None:
     for area, lost in d["lost"].items():
         a = s.lands[area]
         a.nobles -= lost.get("nobles", 0)
-        a.peasants -= lost.get("peasants", 0)
+        _starve_peasants(a, lost.get("peasants", 0))
         if a.peasants == 0 and a.nobles == 0:
             a.owner = None
+
+
+def _starve_peasants(area: Land, n: int) -> None:
+    """``n`` unfed peasants of ``area`` die (table: resolve starvation). Those that produced food
+    did not eat, so the dead are the free peasants first, then workers at other work, whose
+    work is undone with them (allocations are always among the area's peasants)."""
+    free = area.peasants - sum(area.work.values())
+    area.peasants -= n
+    for _ in range(max(0, n - max(0, free))):
+        work = sorted(w for w in area.work if not produces_food(w))[-1]
+        area.work[work] -= 1
+        if not area.work[work]:
+            del area.work[work]
 
 
 def _preserved(s: State, d: dict) -> None:
