@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from hypothesis import HealthCheck, Phase, note, settings
+from hypothesis.control import currently_in_test_context
 
 from services.coordinator.table import MoveIdReused, StaleVersion, embedded_table
 from services.rules.core import GameConfig, MalformedMove, NotYourTurn, RulesError, canonical_json, get_rules, state_hash, to_plain
@@ -139,8 +140,10 @@ def _names(moves: list[Any]) -> list[str]:
     return sorted({v for m in moves for _, v in _leaves(m) if isinstance(v, str)})
 
 
-class _Refused(Exception):
-    """The request was refused (carries the error)."""
+def _note(text: str) -> None:
+    """Hypothesis's ``note`` (shown with a failing example) inside a test, nothing outside one."""
+    if currently_in_test_context():
+        note(text)
 
 
 def _tail(table, game_id: str) -> tuple[int, Any]:
@@ -183,7 +186,7 @@ def play_fuzzed_game(game: str, players: int, seed: str, choices: list[int], inv
         AssertionError: an invariant broke; any other exception is a server error of the rules.
     """
     config = GameConfig(game=game, players=players, options=options or {})
-    note(f"fuzzing {game}: {players} players, seed {seed!r}, options {options or {}}, {len(choices)} choices given")
+    _note(f"fuzzing {game}: {players} players, seed {seed!r}, options {options or {}}, choices {choices}")
     table = embedded_table(new_id=lambda: "fuzz")
     gid = table.create(config, seed=seed)
     rules = get_rules(game)
@@ -261,7 +264,7 @@ def play_fuzzed_game(game: str, players: int, seed: str, choices: list[int], inv
             if r_id is not None:
                 sent.append((r_seat, r_id, r_move, r_version, result))
     except BaseException:
-        note(f"the last request: {last}")
+        _note(f"the last request: {last}")
         raise
     report.final_hash = now["hash"]
     assert report.final_hash == table.summary(gid)["state_hash"]
