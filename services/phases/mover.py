@@ -25,9 +25,11 @@ import threading
 import time
 from typing import Any, Iterator
 
+import grpc
 import redis
 
 from services.common import logs
+from services.common.wire import DomainCallFailed
 from services.common.config import settings
 from services.coordinator.redis_store import games_in_status
 from services.coordinator.store import GameNotFound, VersionConflict
@@ -45,6 +47,9 @@ return redis.call('RPOP', KEYS[1], math.min(tonumber(ARGV[1]), share))
 """Pop up to ARGV[1] ids from the ready list, at most a 1/ARGV[2] share of what waits."""
 BATCH = int(os.environ.get("LONGHOUSE_MOVER_BATCH", "32"))
 """Games resolved together in one round."""
+OUTAGE_PAUSE_MAX = 2.0
+"""Longest pause, in seconds, between a mover's tries while Redis or a domain service is down
+(the pause starts at 0.1 s and doubles)."""
 
 log = logs.get_logger()
 
@@ -158,15 +163,44 @@ class Mover:
         return keep
 
     def run(self) -> None:
-        """Serve until :attr:`stopping` is set: rounds over the games in hand plus new ready ones."""
+        """Serve until :attr:`stopping` is set: rounds over the games in hand plus new ready ones.
+
+        While Redis or a domain service cannot be reached (a restart), the mover keeps its games
+        in hand, waits (0.1 s doubling to :data:`OUTAGE_PAUSE_MAX`) and tries again, then pushes
+        every game waiting for a bot again (:func:`requeue_waiting`: an id popped by a call whose
+        answer was lost). A round is safe to repeat: every step is committed with the version
+        check. Before, any such failure ended the mover (the crash harness saw it at every
+        Redis or service kill that caught a mover mid-round).
+        """
         hand: list[tuple[str, int | None]] = []
+        pause = 0.0
         while not self.stopping.is_set():
-            self.heartbeat()
-            fresh = self._pop(self.batch - len(hand), block=0 if hand else 1.0)
-            games = hand + [(g, None) for g in fresh if g not in dict(hand)]
-            if not games:
-                continue
-            hand = self.round(games)
+            games = hand
+            try:
+                if pause:
+                    requeue_waiting(self.table, self.client)
+                self.heartbeat()
+                fresh = self._pop(self.batch - len(hand), block=0 if hand else 1.0)
+                games = hand + [(g, None) for g in fresh if g not in dict(hand)]
+                if games:
+                    hand = self.round(games)
+                pause = 0.0
+            except (redis.ConnectionError, redis.TimeoutError, DomainCallFailed) as exc:
+                if not outage(exc):
+                    raise
+                pause = min(OUTAGE_PAUSE_MAX, max(0.1, pause * 2))
+                log.warning("mover_outage", error=type(exc).__name__, reason=str(exc)[:200], retry_in=pause)
+                hand = [(g, None) for g, _ in games]  # read each again: a commit may have landed
+                self.stopping.wait(pause)
+
+
+def outage(exc: BaseException) -> bool:
+    """True if ``exc`` says Redis or a domain service is out of reach for now (a restart):
+    a Redis connection error or time-out, or a domain call UNAVAILABLE or past its deadline."""
+    if isinstance(exc, (redis.ConnectionError, redis.TimeoutError)):
+        return True
+    return isinstance(exc, DomainCallFailed) and exc.code in (grpc.StatusCode.UNAVAILABLE,
+                                                              grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
 def waiting_seats(table: Any, client: redis.Redis, limit: int = 10_000) -> Iterator[tuple[str, int, int, dict]]:

@@ -373,6 +373,8 @@ class Killer:
             for n in range(count):
                 if not self._one(n + 1, count):
                     return
+        except Exception as exc:  # noqa: BLE001 - reported as the run's failure
+            self.failure = f"the killer failed: {type(exc).__name__}: {exc}"
         finally:
             with self.run.lock:
                 self.run.kills_done = True
@@ -390,6 +392,11 @@ class Killer:
                 return False
         if self.run.stop.is_set() or self.run.stop.wait(delay):
             return False
+        deadline = time.monotonic() + RECOVERY_TIMEOUT
+        while self.stack.supervisor.dead():  # something died on its own: wait for the heal
+            if time.monotonic() > deadline or self.run.stop.wait(0.1):
+                self.failure = f"{', '.join(self.stack.supervisor.dead())} not restarted before kill {n}"
+                return False
         with self.run.lock:  # a game may have started its set-up during the delay
             self.run.lock.wait_for(lambda: self.run.setting_up == 0, timeout=RECOVERY_TIMEOUT)
             pid, before = self._strike(kind)
@@ -458,7 +465,9 @@ class Killer:
 
 @dataclass
 class Verdict:
-    """The run's result: kills, and per game what was lost, twice, unfinished or diverged."""
+    """The run's result: kills; per game what was lost, twice, unfinished or diverged; and the
+    children that :meth:`Stack.heal` restarted more often than they were killed (name -> extra
+    restarts: they died on their own, e.g. of another process's death)."""
 
     kills: int
     lost: int = 0
@@ -467,6 +476,7 @@ class Verdict:
     diverged: int = 0
     games: int = 0
     moves: int = 0
+    died_unkilled: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -578,11 +588,14 @@ def run_harness(kills: int, games: int, seed: str, data_dir: Path, parallel: int
         stack.stop()
     if killer.failure:
         verdict.notes.append(killer.failure)
-    by_game = Counter(p.spec.game for p in played)
     by_kind = Counter(k.kind for k in killer.kills)
+    verdict.died_unkilled = {name: n - by_kind[name] for name, n in killer.restarted.items() if n > by_kind[name]}
+    by_game = Counter(p.spec.game for p in played)
     backs = [k.back_after for k in killer.kills if k.back_after is not None]
     say(f"kills by kind: " + ", ".join(f"{kind} {by_kind[kind]}" for kind in KINDS)
         + (f"; back in {min(backs):.1f}-{max(backs):.1f} s" if backs else ""))
+    say("restarted without being killed: " + (", ".join(f"{name} {n}" for name, n in sorted(verdict.died_unkilled.items()))
+                                               or "none"))
     say(f"{verdict.games} games (" + ", ".join(f"{g} {by_game[g]}" for g in GAMES) + f"), "
         f"{verdict.moves} moves acknowledged over HTTP, "
         f"{verdict.games - verdict.diverged - verdict.unfinished} of {verdict.games} logs equal to their uncrashed run")
