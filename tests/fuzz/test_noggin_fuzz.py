@@ -6,7 +6,8 @@ Where each component may be (noggin-the-nog-rulebook.txt):
 * cubes (1.0 Components, set-up C, 3.7): every Wood, Fish, Stone, Harvest and Gold cube in play
   is in the Nog Market, the fjord, the forest zones, an Orchard, a field, a player's stock, the
   Mine, the cart of the action under way, on a Saga's or Invention's condition it paid, or
-  locked on a card; their totals stay the set-up's (tests/rules/noggin/helpers.totals);
+  locked on a card; their totals stay the set-up's (tests/rules/noggin/helpers.totals), less
+  the fields' Harvest under Arrival (house rule arrival-harvest-boxed);
 * coins (1.0, 6.6): at most the 5 coin tokens are in the Market and the players' stocks;
 * Nogs (1.0 nogs-per-player, 5.0): each player's 16 Nogs are on the Mountains space, in the
   reserve, on action spaces, on Year 2 tiles (and the Royal Dungeon), on Saga cards (current
@@ -65,7 +66,10 @@ def nogs_of(state: State, seat: int) -> int:
 def noggin_invariant(state: State) -> None:
     """Conservation and limits of the module docstring; AssertionError names what broke."""
     players = len(state.players)
-    assert totals(state) == SETUP_CUBES[players], f"cubes {totals(state)} != set-up {SETUP_CUBES[players]}"
+    expected = dict(SETUP_CUBES[players])
+    if state.config.get("options", {}).get("arrival"):  # the fields' Harvest stays in the box (house rule)
+        expected["harvest"] -= players * len(state.players[0].fields) * content.load().setup.field_harvest
+    assert totals(state) == expected, f"cubes {totals(state)} != set-up {expected}"
     coins = state.market.get("coin", 0) + sum(p.stock.get("coin", 0) for p in state.players)
     assert coins <= COINS, f"{coins} coins in play"
     assert [nogs_of(state, s) for s in range(players)] == [NOGS] * players, "a Nog appeared or vanished"
@@ -89,7 +93,7 @@ def noggin_invariant(state: State) -> None:
 
 @pytest.mark.rules("noggin:1.0/cubes", "noggin:1.0/nogs-per-player", "noggin:1.0/coins", "noggin:1.0/characters",
                    "noggin:1.0 setup/c-resources-2", "noggin:1.0 setup/c-resources-3",
-                   "noggin:1.0 setup/c-resources-4", "noggin:3.7/farm-six", "noggin:3.7/transport-two",
+                   "noggin:1.0 setup/c-resources-4", "noggin:house rules/arrival-harvest-boxed", "noggin:3.7/farm-six", "noggin:3.7/transport-two",
                    "noggin:5.0/no-waste")
 @fuzz_settings(default_examples=4)
 @given(players=st.integers(2, 4), seed=st.integers(0, 10 ** 6),
