@@ -190,6 +190,7 @@ class Run:
         self.next_index = 0
         self.kills_done = False
         self.stop = threading.Event()
+        self.retried: Counter[str] = Counter()
 
     def next_game(self) -> GameSpec | None:
         """The next game to play: at least ``games`` of them, and more while kills remain."""
@@ -264,6 +265,8 @@ class Player:
             except Exception as exc:  # noqa: BLE001
                 if not _transient(exc) or time.monotonic() > self.deadline:
                     raise
+                with self.run.lock:
+                    self.run.retried[_what(exc)] += 1
             self.run.stop.wait(pause)
             pause = min(2.0, pause * 2)
 
@@ -314,6 +317,12 @@ def _transient(exc: BaseException) -> bool:
     if isinstance(exc, (_Transient, requests.RequestException)):
         return True
     return isinstance(exc, GatewayError) and exc.status >= 500
+
+
+def _what(exc: BaseException) -> str:
+    """A failure's short name for the report: the HTTP status, or the exception's class."""
+    status = getattr(exc, "status", None)
+    return f"HTTP {status}" if isinstance(status, int) else type(exc).__name__
 
 
 # -- killing ---------------------------------------------------------------------------
@@ -594,6 +603,8 @@ def run_harness(kills: int, games: int, seed: str, data_dir: Path, parallel: int
     backs = [k.back_after for k in killer.kills if k.back_after is not None]
     say(f"kills by kind: " + ", ".join(f"{kind} {by_kind[kind]}" for kind in KINDS)
         + (f"; back in {min(backs):.1f}-{max(backs):.1f} s" if backs else ""))
+    say("calls the harness tried again after GatewayClient's own retries: "
+        + (", ".join(f"{what} {n}" for what, n in sorted(run.retried.items())) or "none"))
     say("restarted without being killed: " + (", ".join(f"{name} {n}" for name, n in sorted(verdict.died_unkilled.items()))
                                                or "none"))
     say(f"{verdict.games} games (" + ", ".join(f"{g} {by_game[g]}" for g in GAMES) + f"), "
