@@ -15,6 +15,7 @@ from services.bots.random_bot import RandomBot
 
 SEED = "do-not-leak-this-seed-4f9c"
 MOVES = 60
+STACK_MOVES = 40
 
 
 def test_the_seed_and_pile_order_never_leave_the_deck_service(stack):
@@ -92,3 +93,72 @@ def test_friend_or_foe_cards_and_sealed_cards_stay_hidden_through_the_stack(stac
         dealt = [e["data"]["card"] for e in events if e["type"] == "LoyaltyDealt"]
         assert dealt == ([] if seat is None else [cards[seat]])
         assert all(e["type"] not in ("ReserveCardSealed", "ReservePoolSealed") for e in events)
+
+
+
+OWN_SECRET = {"gnomes": ("hand", "TravelCardDrawn"), "resource_hog": ("my_orders", "OrdersChosen")}
+"""Per game: the view field that shows a seat its own secret, and the event private to it."""
+
+
+def _compact(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("game", sorted(OWN_SECRET))
+def test_hands_and_orders_stay_with_their_seat_over_sse_wait_and_logs(stack, game):
+    """Gnomes' hands and Resource Hog's orders through the whole stack: at every step each
+    seat's secret, as its own view shows it (non-empty often, so the check can fail), is in no
+    answer another seat or a spectator gets at that step (its view, ``/wait``) unless that
+    client's own secret is the same; each SSE stream (with and without a token) holds exactly
+    the public events and that seat's private ones; no log line holds the seed, a seat's token
+    or a private event."""
+    field, private = OWN_SECRET[game]
+    seed = f"stack-{game}-hidden-seed-91e3"
+    clients = (None, 0, 1, 2)
+    checked = 0
+    with GatewayClient(stack.gateway_url) as client:
+        gid = client.create_game(game, 3, seed=seed)["game_id"]
+        tokens = [client.take_seat(gid, s) for s in range(3)]
+        bots = [RandomBot(f"{game}-stack-{s}") for s in range(3)]
+        for _ in range(STACK_MOVES):
+            now = client.game(gid)
+            if now["status"] == "over":
+                break
+            if now["status"] == "phase":
+                client.wait(gid, after=now["version"], timeout=5)
+                continue
+            told = {}
+            for s in clients:
+                token = tokens[s] if s is not None else None
+                view = client.view(gid, token)
+                told[s] = (view["view"][field], _compact(view) + _compact(client.wait(gid, after=0, timeout=0)))
+            for owner in range(3):
+                secret = told[owner][0]
+                if not secret:
+                    continue
+                needle = f'"{field}":{_compact(secret)}'
+                assert needle in told[owner][1]  # spelled as the owner is told it
+                for s in clients:
+                    if s != owner and told[s][0] != secret:
+                        assert needle not in told[s][1], f"seat {owner}'s {field} told to client {s}"
+                        checked += 1
+            seat = now["to_move"][0]
+            bots[seat].play(client, gid, tokens[seat])
+        version = client.game(gid)["version"]
+    assert checked > 20
+    delivered = 0
+    for s in clients:
+        messages = _stream(stack.gateway_url, gid, version, tokens[s] if s is not None else None)
+        assert [m["version"] for m in messages] == list(range(1, version + 1))
+        for m in messages:
+            assert all(e["to"] in (None, s) for e in m["events"]), (s, m)
+            delivered += sum(1 for e in m["events"] if e["type"] == private and e["to"] == s)
+    # an EventSource sends its token in the query string: the same frames as with the header
+    by_query = requests.get(f"{stack.gateway_url}/games/{gid}/stream", timeout=60,
+                            params={"max_events": version, "token": tokens[0]}).text
+    assert [json.loads(line[len("data: "):]) for line in by_query.splitlines() if line.startswith("data: ")] \
+        == _stream(stack.gateway_url, gid, version, tokens[0])
+    assert delivered > 0
+    logs = "\n".join(p.read_text(errors="replace") for p in (stack.data_dir / "logs").glob("*.log"))
+    assert seed not in logs and private not in logs
+    assert not any(t.split(".", 1)[1] in logs for t in tokens)
