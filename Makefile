@@ -84,9 +84,11 @@ crash-test: setup
 
 # The rule fuzzers (tests/fuzz) at length: FUZZ_EXAMPLES fuzzed games of each game (make test
 # plays a few), each step a legal or an illegal move, invariants checked after every step.
+# Each test may take up to FUZZ_TIMEOUT seconds (make test's 300 s is too short for 100 Noggin games).
 FUZZ_EXAMPLES ?= 100
+FUZZ_TIMEOUT ?= 3600
 fuzz: setup
-	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider tests/fuzz $(ARGS)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider --timeout=$(FUZZ_TIMEOUT) tests/fuzz $(ARGS)
 
 # Which entries of each game's rules index (services/rules/<game>/RULES.yaml) have a passing test.
 rules-coverage: setup
