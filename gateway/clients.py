@@ -16,6 +16,16 @@ from flask import Flask, current_app
 from services.coordinator.redis_store import RedisStore
 from services.coordinator.table import Table
 
+from .feeds import FeedHub
+
+REDIS_MAX_CONNECTIONS = 8192
+"""Most Redis connections the gateway's pool opens in one process. Each open SSE stream and
+``/wait`` long-poll holds one while it blocks in ``XREAD``, so the pool must be larger than the
+requests a worker serves at once (gunicorn's ``--worker-connections``, 4,096 in the launcher).
+redis-py 8's default pool stops at 100: the 101st held request and everything after it got
+a 503 ``MaxConnectionsError``, ``/healthz`` too (found by ``make load-test``'s lock-out step;
+issue: reliability, fault 1). Override with the config key ``REDIS_MAX_CONNECTIONS``."""
+
 
 class Clients:
     """Lazily built shared clients of one app in one process.
@@ -30,6 +40,7 @@ class Clients:
         self._lock = threading.Lock()
         self._redis: redis.Redis | None = None
         self._table: Table | None = None
+        self._feeds: FeedHub | None = None
 
     def redis(self) -> redis.Redis:
         """The Redis client of the game store (bytes responses)."""
@@ -42,8 +53,18 @@ class Clients:
                                         float(self.config.get("SSE_KEEPALIVE_SECONDS", 15)))
                     self._redis = redis.Redis.from_url(
                         self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
-                        socket_timeout=longest_block + 10, health_check_interval=30)
+                        socket_timeout=longest_block + 10, health_check_interval=30,
+                        max_connections=int(self.config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)))
         return self._redis
+
+    def feeds(self) -> FeedHub:
+        """The shared tails of game logs that SSE streams subscribe to (:mod:`gateway.feeds`)."""
+        if self._feeds is None:
+            client = self.redis()
+            with self._lock:
+                if self._feeds is None:
+                    self._feeds = FeedHub(client, float(self.config.get("SSE_KEEPALIVE_SECONDS", 15)))
+        return self._feeds
 
     def table(self) -> Table:
         """The coordinator Table over the Redis store (ports and phases per config)."""
@@ -77,6 +98,11 @@ def clients() -> Clients:
 def get_redis() -> redis.Redis:
     """The current app's Redis client."""
     return clients().redis()
+
+
+def get_feeds() -> FeedHub:
+    """The current app's :class:`~gateway.feeds.FeedHub`."""
+    return clients().feeds()
 
 
 def get_table() -> Table:

@@ -9,7 +9,9 @@
 ``events`` holds only what this client may see (its seat's private events and the
 public ones; a spectator, without a token, sees public events only). The stream
 resumes after ``Last-Event-ID`` (header, or ``?last_event_id=``) and otherwise starts
-at the first entry; an id ahead of the game's log is a 400 ``bad_last_event_id``. One ``XREAD BLOCK`` loop serves each stream; while nothing
+at the first entry; an id ahead of the game's log is a 400 ``bad_last_event_id``. New entries
+come from the game's shared feed (:mod:`gateway.feeds`: one ``XREAD BLOCK`` per watched game
+and process, not one per stream); while nothing
 happens a ``: keep-alive`` comment goes out every ``SSE_KEEPALIVE_SECONDS`` (15).
 ``?max_events=N`` ends the stream after N messages and ``?idle_timeout=S`` after S
 seconds without one, so tools and tests can bound every stream.
@@ -26,9 +28,11 @@ import redis
 from flask import Blueprint, Response, current_app, request
 
 from services.coordinator.redis_store import entry_from_fields, entry_id, key
+from services.coordinator.store import Entry
 
-from .clients import get_redis, get_table
+from .clients import get_feeds, get_redis, get_table
 from .errors import ApiError
+from .feeds import FeedHub, version_of
 from .lookup import caller_seat, require_game
 from .responses import StreamMessage
 from .openapi import Media, Param, documented
@@ -66,9 +70,8 @@ def _positive(name: str, integer: bool) -> float | None:
     return value
 
 
-def format_entry(fields: dict, seat: int | None) -> str:
-    """One SSE message for a log entry's raw fields, with only the events ``seat`` may see."""
-    entry = entry_from_fields(fields)
+def sse_message(entry: Entry, seat: int | None) -> bytes:
+    """One SSE message (UTF-8) for a log entry, with only the events ``seat`` may see."""
     data = {
         "version": entry.version,
         "kind": entry.kind,
@@ -76,42 +79,68 @@ def format_entry(fields: dict, seat: int | None) -> str:
         "events": [e.to_json() for e in entry.events if e.visible_to(seat)],
     }
     return (f"id: {entry_id(entry.version)}\nevent: commit\n"
-            f"data: {json.dumps(data, separators=(',', ':'), sort_keys=True)}\n\n")
+            f"data: {json.dumps(data, separators=(',', ':'), sort_keys=True)}\n\n").encode("utf-8")
+
+
+def format_entry(fields: dict, seat: int | None) -> str:
+    """One SSE message for a log entry's raw fields, with only the events ``seat`` may see."""
+    return sse_message(entry_from_fields(fields), seat).decode("utf-8")
 
 
 def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int,
                  max_events: int | None, idle_timeout: float | None,
-                 keepalive: float) -> Iterator[bytes]:
+                 keepalive: float, feeds: FeedHub) -> Iterator[bytes]:
     """The SSE bytes of a stream: entries after version ``after``, then new ones as they come.
 
-    Ends after ``max_events`` messages, or after ``idle_timeout`` seconds without an
-    entry; otherwise runs until the client goes away (noticed at the next write).
+    The stream subscribes to the game's shared feed (:mod:`gateway.feeds`: one Redis reader
+    per game and process, not one per stream), then reads what it missed from the log itself
+    without blocking; it goes back to the log whenever a batch from the feed does not follow
+    the last version it sent. Ends after ``max_events`` messages, or after ``idle_timeout``
+    seconds without an entry; otherwise runs until the client goes away (noticed at the next
+    write, a keep-alive at the latest).
     """
     log_key = key(game_id, "log")
-    last_id: str | bytes = entry_id(after)
+    last = after
     sent = 0
     yield b"retry: 2000\n\n"
-    idle_deadline = time.monotonic() + idle_timeout if idle_timeout else None
-    while True:
-        block = keepalive
-        if idle_deadline is not None:
-            block = min(block, idle_deadline - time.monotonic())
-            if block <= 0:
-                return
-        rows = client.xread({log_key: last_id}, count=100, block=max(1, int(block * 1000)))
-        if not rows:
-            if idle_deadline is not None and time.monotonic() >= idle_deadline:
-                return
-            yield b": keep-alive\n\n"
-            continue
-        for stream_id, fields in rows[0][1]:
-            yield format_entry(fields, seat).encode("utf-8")
-            last_id = stream_id
-            sent += 1
-            if max_events is not None and sent >= max_events:
-                return
-        if idle_deadline is not None:
-            idle_deadline = time.monotonic() + idle_timeout
+    subscription = feeds.subscribe(game_id)
+    try:
+        idle_deadline = time.monotonic() + idle_timeout if idle_timeout else None
+        caught_up = False
+        while True:
+            if not caught_up:
+                rows = client.xread({log_key: entry_id(last)}, count=100)  # no BLOCK: what is there
+                if not rows:
+                    caught_up = True
+                    continue
+                messages = [(version_of(stream_id), sse_message(entry_from_fields(fields), seat))
+                            for stream_id, fields in rows[0][1]]
+            else:
+                block = keepalive
+                if idle_deadline is not None:
+                    block = min(block, idle_deadline - time.monotonic())
+                    if block <= 0:
+                        return
+                batch = subscription.get(timeout=block)
+                if batch is None:
+                    if idle_deadline is not None and time.monotonic() >= idle_deadline:
+                        return
+                    yield b": keep-alive\n\n"
+                    continue
+                messages = [(v, m) for v, m in batch.messages(seat) if v > last]
+                if messages and messages[0][0] != last + 1:
+                    caught_up = False  # the feed is ahead of this stream: read the log
+                    continue
+            for version, message in messages:
+                yield message
+                last = version
+                sent += 1
+                if max_events is not None and sent >= max_events:
+                    return
+            if messages and idle_deadline is not None:
+                idle_deadline = time.monotonic() + idle_timeout
+    finally:
+        subscription.close()
 
 
 @bp.get("/games/<game_id>/stream")
@@ -144,6 +173,6 @@ def stream(game_id: str):
     idle_timeout = _positive("idle_timeout", integer=False)
     messages = sse_messages(get_redis(), game_id, seat, after,
                             int(max_events) if max_events else None, idle_timeout,
-                            float(current_app.config["SSE_KEEPALIVE_SECONDS"]))
+                            float(current_app.config["SSE_KEEPALIVE_SECONDS"]), get_feeds())
     return Response(messages, status=200, mimetype="text/event-stream", headers=SSE_HEADERS,
                     direct_passthrough=True)
