@@ -2,7 +2,8 @@
 
 One :class:`GatewayClient` holds one ``requests.Session`` (keep-alive); use one per
 thread. Reads and moves are retried with back-off on a dropped connection or a 502/503/504
-(:data:`RETRY`; a move keeps its ``move_id``, so a retry never plays it twice), so a short
+(:data:`RETRY`; a move keeps its ``move_id``, so a retry never plays it twice), also when the
+connection drops in the middle of the answer (:data:`CUT_ANSWER_RETRIES`), so a short
 outage costs no game. Every call raises :class:`GatewayError` for a 4xx/5xx answer, carrying the
 status and the gateway's ``{"error", "reason"}`` body; a 409 (stale version, not your
 turn) is the subclass :class:`Conflict`, which a bot answers by reading again.
@@ -24,6 +25,10 @@ RETRY = Retry(total=6, connect=6, read=6, status=6, backoff_factor=0.2, backoff_
 503 or 504, six more times with exponential back-off from 0.2 s to 3 s (about 10 s in all).
 Reads are safe; so is a move, whose ``move_id`` makes a repeat answer with the first result.
 Creating a game or a tournament and taking a seat are sent once."""
+CUT_ANSWER_RETRIES = 3
+"""Times a read or a move is sent again when the connection drops in the middle of its answer
+(after the status line: urllib3's :data:`RETRY` has already handed the response over). The
+crash harness saw it when a gateway worker was killed while it answered."""
 
 
 class GatewayError(Exception):
@@ -79,8 +84,14 @@ class GatewayClient:
               once: bool = False, **kwargs: Any) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         session = self.once if once else self.session
-        resp = session.request(method, self.base_url + path, headers=headers,
-                               timeout=timeout or self.timeout, **kwargs)
+        for cut in range(CUT_ANSWER_RETRIES + 1):
+            try:
+                resp = session.request(method, self.base_url + path, headers=headers,
+                                       timeout=timeout or self.timeout, **kwargs)
+                break
+            except requests.exceptions.ChunkedEncodingError:  # the answer was cut off
+                if once or cut == CUT_ANSWER_RETRIES:
+                    raise
         if resp.status_code >= 400:
             try:
                 body = resp.json()
