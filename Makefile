@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test fuzz clean
+.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test load-test fuzz clean
 
 setup: system venv protos
 
@@ -81,6 +81,13 @@ node:
 # ARGS: --kills N (100) --games G (12) --seed S (1) --parallel K (3); see docs/reliability.md.
 crash-test: setup
 	$(PY) -m services.reliability.crash $(ARGS)
+
+# The load test: the lock-out figure (1,000 SSE streams and 200 /wait polls held while /healthz and
+# moves are timed), then 64 games at once for 10 minutes through the gateway, on a stack of its
+# own; errors, moves/s and latency percentiles. ARGS: --games N (64) --minutes M (10) --seed S (1)
+# --no-lockout --lockout-only; see docs/reliability.md, "Lock-out" and "Load".
+load-test: setup
+	$(PY) -m services.reliability.load $(ARGS)
 
 # The rule fuzzers (tests/fuzz) at length: FUZZ_EXAMPLES fuzzed games of each game (make test
 # plays a few), each step a legal or an illegal move, invariants checked after every step.
