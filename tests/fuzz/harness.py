@@ -290,7 +290,7 @@ def summary_lines() -> list[str]:
         off_list = {k: n for k, n in sorted(t["taken"].items()) if k not in ("legal", "same_move_id_again")}
         refused = sum(t["refused"].values())
         out.append(f"{game}: {t['games']} games passed every check, {t['failed']} failed; {t['accepted']} moves accepted "
-                   f"({sum(off_list.values())} of them not taken from the legal list: "
+                   f"({sum(off_list.values())} of them fuzzed requests that were still legal: "
                    f"{', '.join(f'{k} {n}' for k, n in off_list.items()) or 'none'}), "
                    f"{t['taken'].get('same_move_id_again', 0)} re-sent move ids answered with their first result, "
                    f"{refused} requests refused "
