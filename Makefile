@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test load-test fuzz clean
+.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -96,6 +96,13 @@ FUZZ_EXAMPLES ?= 100
 FUZZ_TIMEOUT ?= 3600
 fuzz: setup
 	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider --timeout=$(FUZZ_TIMEOUT) tests/fuzz $(ARGS)
+
+# schemathesis against the gateway's /openapi.json at length (make test runs 10 examples per
+# operation and mode): SCHEMA_FUZZ_EXAMPLES per operation and mode, the tally printed.
+SCHEMA_FUZZ_EXAMPLES ?= 100
+schema-fuzz: setup
+	LONGHOUSE_LOG_LEVEL=WARNING LONGHOUSE_SCHEMA_FUZZ_EXAMPLES=$(SCHEMA_FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider \
+	  --timeout=$(FUZZ_TIMEOUT) tests/gateway/test_schemathesis.py $(ARGS)
 
 # Which entries of each game's rules index (services/rules/<game>/RULES.yaml) have a passing test.
 rules-coverage: setup
