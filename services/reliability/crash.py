@@ -253,7 +253,9 @@ class Player:
         resp = client.once.post(f"{self.url}/games", json=body, timeout=20.0,
                                 headers={"Idempotency-Key": f"crash:{spec.seed}"})
         if resp.status_code != 201:
-            raise _Transient(f"POST /games answered {resp.status_code}: {resp.text[:200]}")
+            failure = _Transient(f"POST /games answered {resp.status_code}: {resp.text[:200]}")
+            failure.status = resp.status_code
+            raise failure
         return resp.json()["game_id"]
 
     def _retry(self, call: Callable[[], Any]) -> Any:
@@ -306,7 +308,9 @@ class Player:
 
 
 class _Transient(Exception):
-    """A failure worth trying again (a restart in progress)."""
+    """A failure worth trying again (a restart in progress); ``status``: the HTTP status, if any."""
+
+    status: int | None = None
 
 
 def _transient(exc: BaseException) -> bool:
@@ -314,7 +318,9 @@ def _transient(exc: BaseException) -> bool:
 
     from services.bots.client import GatewayError
 
-    if isinstance(exc, (_Transient, requests.RequestException)):
+    if isinstance(exc, _Transient):
+        return exc.status is None or exc.status >= 500
+    if isinstance(exc, requests.RequestException):
         return True
     return isinstance(exc, GatewayError) and exc.status >= 500
 

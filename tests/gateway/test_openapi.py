@@ -103,3 +103,24 @@ def test_stream_messages_are_what_the_document_says(client, api):
             messages.append(StreamMessage.model_validate(fields))
     assert [m.data.version for m in messages] == [1, 2, 3]
     assert messages[-1].data.kind == "move" and messages[-1].data.seat == 0
+
+
+def test_finished_games_and_their_tournament_answer_as_documented(client):
+    """What the fuzzer's fresh games never show: outcomes, final hashes, a done tournament."""
+    from gateway.responses import GameSummary, PlayerView, TournamentDocument
+
+    resp = client.post("/tournaments", json={
+        "games": ["noggin", "gnomes", "resource_hog"], "format": "series", "matches": 1, "players": 2,
+        "seed": "openapi", "participants": [{"name": "r", "kind": "random"}, {"name": "g", "kind": "greedy"}]})
+    assert resp.status_code == 201, resp.json
+    report = TournamentDocument.model_validate(client.get(f"/tournaments/{resp.json['tournament_id']}").json)
+    assert report.status == "done" and len(report.matches) == 3
+    for match in report.matches:
+        summary = GameSummary.model_validate(client.get(f"/games/{match.game_id}").json)
+        assert summary.status == "over" and summary.state_hash == match.state_hash and summary.outcome is not None
+        view = PlayerView.model_validate(client.get(f"/games/{match.game_id}/view").json)
+        assert view.outcome == summary.outcome and view.seat is None
+        body = client.get(f"/games/{match.game_id}/stream?idle_timeout=0.01").get_data(as_text=True)
+        frames = [b for b in body.split("\n\n") if b.startswith("id: ")]
+        last = StreamMessage.model_validate(dict(line.split(": ", 1) for line in frames[-1].splitlines()))
+        assert last.data.version == summary.version

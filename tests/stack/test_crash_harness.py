@@ -25,10 +25,11 @@ from services.reliability.crash import GAMES, KINDS, plan_game, run_harness
 pytestmark = pytest.mark.stack
 
 
+@pytest.mark.timeout(400)  # about 90 s; the stack's start alone can take 40 s on a busy machine
 def test_a_short_crash_run_loses_nothing_and_plays_nothing_twice(tmp_path):
     lines: list[str] = []
     verdict, kills = run_harness(kills=len(KINDS), games=3, seed="t1", data_dir=tmp_path / "run", parallel=3,
-                                 spacing=4, game_timeout=240, say=lines.append)
+                                 spacing=4, game_timeout=180, say=lines.append)
     report = "\n".join(lines + verdict.notes)
     assert {k.kind for k in kills} == set(KINDS), report  # every kind killed once
     assert all(k.back_after is not None for k in kills), report
