@@ -10,7 +10,10 @@ in ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
 * ``MAX_CONTENT_LENGTH``: largest request body (64 KiB);
 * ``SSE_KEEPALIVE_SECONDS`` (15) and ``WAIT_MAX_SECONDS`` (30);
 * ``PHASE_NUDGE_SECONDS`` (30): how often a ``/wait`` that times out on a game stuck
-  in a phase may queue that phase again.
+  in a phase may queue that phase again;
+* ``RATE_LIMITS``, ``RATE_LIMIT_<CATEGORY>_<TOKEN|ADDRESS>``, ``RATE_LIMIT_EXEMPT``,
+  ``TRUSTED_PROXIES`` and ``QUOTA_GAMES_IN_PLAY``: rate limits and the games-in-play quota
+  (:mod:`gateway.limits`).
 
 Serve with ``gunicorn -k gevent --worker-connections 4096 -b 127.0.0.1:$PORT
 'gateway.app:create_app()'`` (what the launcher runs): each request is a greenlet, so SSE
@@ -30,7 +33,7 @@ from flask import Flask, g, request
 from services.common import logs
 from services.common.config import settings
 
-from . import agents, games, moves, openapi, seats, stream, tournaments
+from . import agents, games, limits, moves, openapi, seats, stream, tournaments
 from .clients import get_redis, init_clients
 from .errors import error_response, register_error_handlers
 
@@ -48,6 +51,7 @@ def default_config() -> dict[str, Any]:
         "WAIT_MAX_SECONDS": 30,
         "PHASE_NUDGE_SECONDS": 30,
         "JSON_SORT_KEYS": False,
+        **limits.default_config(),
     }
 
 
@@ -76,6 +80,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     warm_up()  # every game loads now, not in the first request
     _log_requests(app)
     init_clients(app)
+    limits.init_limits(app)  # before other checks: a refused flood costs one counter
     register_error_handlers(app)
     for module in (games, seats, moves, stream, agents, tournaments, openapi):
         app.register_blueprint(module.bp)

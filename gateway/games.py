@@ -58,6 +58,13 @@ def create_game():
     return {"game_id": game_id, "version": version, "status": status_of(rules, state)}, 201
 
 
+def idempotent_game_id(key: str) -> str:
+    """The id of the game that ``POST /games`` with ``Idempotency-Key: key`` creates (16 hex digits)."""
+    import hashlib
+
+    return hashlib.sha256(f"idempotency:{key}".encode()).hexdigest()[:16]
+
+
 def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> str:
     """Create the game of idempotency key ``key``, or answer with the one it created before.
 
@@ -72,7 +79,7 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> s
     if not 1 <= len(key) <= 128 or not key.isprintable():
         raise ApiError(400, "bad_idempotency_key", "Idempotency-Key is 1 to 128 printable characters")
     digest = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
-    game_id = hashlib.sha256(f"idempotency:{key}".encode()).hexdigest()[:16]
+    game_id = idempotent_game_id(key)
     try:
         meta = table.store.meta(game_id)
     except GameNotFound:

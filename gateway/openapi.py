@@ -53,7 +53,8 @@ _SECURITY: dict[str, list[dict[str, list[str]]]] = {
 
 STATUS_TEXT = {
     400: "Bad request", 401: "No valid seat token", 403: "Forbidden", 404: "Not found",
-    409: "Conflict", 413: "Body too large", 422: "Unprocessable", 503: "Unavailable: retry shortly",
+    409: "Conflict", 413: "Body too large", 422: "Unprocessable", 429: "Too many requests",
+    503: "Unavailable: retry shortly",
 }
 
 
@@ -188,6 +189,8 @@ def build_document(app: Flask) -> dict[str, Any]:
                 models[(answer.model, "validation")] = None
     refs, defs = models_json_schema(list(models), ref_template="#/components/schemas/{model}")
 
+    from . import limits  # here: limits imports the views' helpers, which import this module
+
     paths: dict[str, dict[str, Any]] = {}
     for rule, c in contracts:
         view = app.view_functions[rule.endpoint]
@@ -222,10 +225,14 @@ def build_document(app: Flask) -> dict[str, Any]:
             errors.setdefault(503, "unavailable (Redis or a game service does not answer)")
             if c.body is not None:
                 errors.setdefault(413, "body_too_large")
+            for status, codes in limits.documented_errors(rule.endpoint, method).items():
+                errors.setdefault(status, codes)
             for status, codes in sorted(errors.items()):
                 op["responses"][str(status)] = {
                     "description": f"{STATUS_TEXT.get(status, 'Error')}: {codes}",
                     "content": {"application/json": {"schema": refs[(responses.Error, "serialization")]}}}
+                if status == 429:
+                    op["responses"][str(status)]["headers"] = {"Retry-After": dict(limits.RETRY_AFTER_HEADER)}
             paths.setdefault(openapi_path(rule.rule), {})[method.lower()] = op
 
     return {

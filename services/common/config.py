@@ -39,6 +39,19 @@ class Settings(BaseSettings):
     finished_ttl: int = 86400  # seconds a finished game keeps its keys other than log and meta
     phase_sweep_seconds: float = 15.0  # how often a worker looks for phases whose task was lost
     redis_appendfsync: Literal["always", "everysec", "no"] = "always"  # when Redis syncs its log to disk
+    # Rate limits of the gateway (gateway.limits): "<n>/<unit>" items ("600/minute", "20/second;600/minute";
+    # empty: no limit), per seat token (_token) and per client address (_address)
+    rate_limits: bool = True  # false: no rate limit at all (the quota below stays)
+    rate_limit_moves_token: str = "1200/minute"
+    rate_limit_moves_address: str = "2400/minute"
+    rate_limit_reads_token: str = "6000/minute"
+    rate_limit_reads_address: str = "12000/minute"
+    rate_limit_streams_token: str = "60/minute"
+    rate_limit_streams_address: str = "300/minute"
+    rate_limit_create_address: str = "60/minute"
+    rate_limit_exempt: str = "127.0.0.0/8,::1/128"  # networks free of per-address limits and the quota
+    trusted_proxies: int = 0  # proxy hops whose X-Forwarded-For is believed (0: none, the peer's address)
+    quota_games_in_play: int = 50  # games not over one creator may have at once (0: no quota)
 
     @property
     def redis_url(self) -> str:

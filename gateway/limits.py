@@ -1,0 +1,431 @@
+"""Rate limits and the games-in-play quota of the gateway (issue 13, "Access control").
+
+**Rate limits** (Flask-Limiter over the gateway's Redis, so every gunicorn worker and every
+gateway process of a stack counts in the same place). Each request falls in one category
+(:func:`category`):
+
+=========  =====================================================================================
+``moves``   ``POST /games/<id>/moves``
+``reads``   every other ``GET`` (views, legal moves, summaries, ``/wait``, agents, tournaments)
+``streams`` opening ``GET /games/<id>/stream`` (an open stream costs nothing more)
+``create``  every other ``POST``: games, tournaments, seat claims, agents
+=========  =====================================================================================
+
+``GET /healthz`` and ``GET /openapi.json`` are never limited. Each category has a limit per
+seat token (the ``Authorization: Bearer`` token, or the stream's ``?token=``; counted under
+a digest of it, never the token itself) and one per client address (:func:`client_address`),
+both configuration (``RATE_LIMIT_<CATEGORY>_TOKEN`` / ``_ADDRESS``, from the
+``LONGHOUSE_RATE_LIMIT_*`` settings): ``"<n>/<unit>"`` items separated by ``;``
+(``"1200/minute"``, ``"20/second;600/minute"``), empty for none. Windows are fixed windows
+that start with a key's first request. Over a limit the answer is ``429 rate_limited`` with a
+``Retry-After`` header (whole seconds until the window ends) and the same figure in the
+reason and in ``"retry_after"``.
+
+Addresses in ``RATE_LIMIT_EXEMPT`` (networks; loopback by default) skip the per-address limits
+and the quota, but not the per-token limits: loopback is the machine itself (the launcher's
+tournament, the load and crash tools, the benchmarks, the tests), and the stack binds to
+loopback unless told otherwise. Behind a reverse proxy on the same machine every client
+would look like loopback: set ``TRUSTED_PROXIES`` to the proxy hops in front of the gateway
+(1 for one proxy) so the client's address is read from ``X-Forwarded-For``; by default that
+header is ignored, since any client can send it.
+
+**Quota.** ``POST /games`` is refused with ``429 quota_exceeded`` while the creator
+(:func:`creator`: today the client address; the one place to switch to an operator key) has
+``QUOTA_GAMES_IN_PLAY`` games that are not over. The games of a creator are the sorted set
+``longhouse:quota:<creator>`` (game id -> creation time, ms); a slot is reserved atomically
+before the game is made (a ``pending:`` member, so two requests at once cannot both take the
+last slot) and finished games are dropped from the set (their slot freed) at the creator's
+next creation. A retry with an ``Idempotency-Key`` of a game the creator already holds needs
+no new slot.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import time
+import uuid
+from functools import partial
+from typing import Any, Iterable
+
+import redis
+from flask import Flask, current_app, g, request
+from flask_limiter import Limit, Limiter, RateLimitExceeded
+from limits import parse_many
+
+from services.common import logs
+from services.common.config import settings
+from services.coordinator.redis_store import key as game_key
+
+from .auth import token_hash
+from .clients import REDIS_MAX_CONNECTIONS, get_redis
+from .errors import error_response
+
+log = logs.get_logger()
+
+CATEGORIES = ("moves", "reads", "streams", "create")
+"""The kinds of request that have limits of their own (see the module docstring)."""
+
+LIMIT_SETTINGS: dict[tuple[str, str], str] = {
+    ("moves", "token"): "RATE_LIMIT_MOVES_TOKEN",
+    ("moves", "address"): "RATE_LIMIT_MOVES_ADDRESS",
+    ("reads", "token"): "RATE_LIMIT_READS_TOKEN",
+    ("reads", "address"): "RATE_LIMIT_READS_ADDRESS",
+    ("streams", "token"): "RATE_LIMIT_STREAMS_TOKEN",
+    ("streams", "address"): "RATE_LIMIT_STREAMS_ADDRESS",
+    ("create", "address"): "RATE_LIMIT_CREATE_ADDRESS",
+}
+"""(category, counted by) -> the config key of its limit. Creation carries no seat token, so it
+is counted by address (and, once operator keys exist, could be counted by key here too)."""
+
+UNLIMITED_ENDPOINTS = frozenset({"healthz", "openapi.openapi_json", "static"})
+"""Endpoints no limit applies to: probes and the API description."""
+
+QUOTA_KEY_PREFIX = "longhouse:quota:"
+"""``longhouse:quota:<creator>``: sorted set of the creator's games in play (and pending slots)."""
+
+QUOTA_RETRY_AFTER = 30
+"""Seconds a ``quota_exceeded`` answer's ``Retry-After`` suggests (a slot frees when a game ends)."""
+
+PENDING_SLOT_MS = 120_000
+"""A reserved slot whose creation never reported back (its process died) is dropped after this."""
+
+_CATEGORY_TEXT = {"moves": "moves", "reads": "reads", "streams": "streams opened", "create": "creations"}
+_WHO_TEXT = {"token": "seat token", "address": "client address"}
+
+
+def default_config() -> dict[str, Any]:
+    """The app config of this module, from the ``LONGHOUSE_*`` settings (keys as in the README).
+
+    Returns:
+        ``{"RATE_LIMITS": bool, "RATE_LIMIT_<CATEGORY>_<TOKEN|ADDRESS>": str, "RATE_LIMIT_EXEMPT": str,
+        "TRUSTED_PROXIES": int, "QUOTA_GAMES_IN_PLAY": int}``.
+    """
+    s = settings()
+    out: dict[str, Any] = {"RATE_LIMITS": s.rate_limits, "RATE_LIMIT_EXEMPT": s.rate_limit_exempt,
+                           "TRUSTED_PROXIES": s.trusted_proxies, "QUOTA_GAMES_IN_PLAY": s.quota_games_in_play}
+    for name in LIMIT_SETTINGS.values():
+        out[name] = getattr(s, name.lower())
+    return out
+
+
+# -- who is asking -------------------------------------------------------------------------
+
+def client_address() -> str:
+    """The address of the client of the current request.
+
+    The TCP peer's address, unless ``TRUSTED_PROXIES`` is ``n`` > 0: then the ``n``-th address
+    from the right of ``X-Forwarded-For`` (each proxy appends the address it saw), or the
+    peer's if the header has fewer than ``n`` entries. IP addresses come back in their
+    canonical form (``::1``, not ``0:0:0:0:0:0:0:1``).
+    """
+    address = request.remote_addr or ""
+    hops = int(current_app.config.get("TRUSTED_PROXIES", 0) or 0)
+    if hops > 0:
+        forwarded = [part.strip() for value in request.headers.getlist("X-Forwarded-For")
+                     for part in value.split(",") if part.strip()]
+        if len(forwarded) >= hops:
+            address = forwarded[-hops]
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return address
+
+
+def is_exempt(address: str) -> bool:
+    """Whether ``address`` lies in one of the ``RATE_LIMIT_EXEMPT`` networks."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in _parse_networks(current_app.config.get("RATE_LIMIT_EXEMPT", "")))
+
+
+def creator() -> str | None:
+    """Who the games-in-play quota of the current request is kept for, or ``None``: no quota.
+
+    Today the client address (``"address:<ip>"``), ``None`` for an exempt one. Once operator
+    keys exist, return the key's id here (``"operator:<id>"``) and the quota follows it.
+    """
+    address = client_address()
+    if is_exempt(address):
+        return None
+    return f"address:{address}"
+
+
+def seat_token() -> str | None:
+    """The seat token the request carries (bearer header, or ``?token=`` on the stream), unchecked."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, value = header.strip().partition(" ")
+        if scheme.lower() != "bearer":
+            return None
+        return value.strip() or None
+    if request.endpoint == "stream.stream":
+        return request.args.get("token") or None
+    return None
+
+
+def category(endpoint: str | None, method: str) -> str | None:
+    """The limit category of a request to ``endpoint`` with ``method`` (``None``: not limited).
+
+    Args:
+        endpoint: the Flask endpoint (``"moves.play"``); ``None`` for an unknown route.
+        method: the HTTP method.
+    """
+    if not endpoint or endpoint in UNLIMITED_ENDPOINTS:
+        return None
+    if endpoint == "stream.stream":
+        return "streams"
+    if endpoint == "moves.play":
+        return "moves"
+    if method in ("GET", "HEAD"):
+        return "reads"
+    if method == "POST":
+        return "create"
+    return None
+
+
+RETRY_AFTER_HEADER = {
+    "description": "Whole seconds to wait before sending the request again (rate_limited: until the "
+                   "window ends; quota_exceeded: a polling hint, a slot frees when a game is over)",
+    "schema": {"type": "integer", "minimum": 1},
+}
+"""The OpenAPI Header Object of a 429's ``Retry-After``."""
+
+
+def documented_errors(endpoint: str, method: str) -> dict[int, str]:
+    """The 429 answers a route may give, for the OpenAPI document: ``{429: "<codes>"}`` or ``{}``.
+
+    Args:
+        endpoint: the Flask endpoint (``"games.create_game"``).
+        method: the HTTP method.
+    """
+    cat = category(endpoint, method.upper())
+    if cat is None:
+        return {}
+    who = "client address" if cat == "create" else "seat token or client address"
+    what = f"rate_limited (too many {_CATEGORY_TEXT[cat]} from this {who}; see Retry-After)"
+    if endpoint == "games.create_game" and method.upper() == "POST":
+        what += ", quota_exceeded (the creator's games in play are at the quota)"
+    return {429: what}
+
+
+def _request_category() -> str | None:
+    if "limit_category" not in g:
+        g.limit_category = category(request.endpoint, request.method)
+    return g.limit_category
+
+
+def _token_key() -> str:
+    token = seat_token()
+    return f"token:{token_hash(token)[:32]}" if token else ""
+
+
+def _address_key() -> str:
+    return f"address:{client_address()}"
+
+
+def _skip(cat: str, who: str) -> bool:
+    """``exempt_when`` of the limit of ``cat`` counted by ``who`` for the current request."""
+    if _request_category() != cat:
+        return True
+    if who == "token":
+        return seat_token() is None
+    return is_exempt(client_address())
+
+
+_KEYS = {"token": _token_key, "address": _address_key}
+
+
+_NETWORKS: dict[str, tuple] = {}
+"""Parsed ``RATE_LIMIT_EXEMPT`` values (a handful of distinct strings per process)."""
+
+
+def _parse_networks(raw: str) -> tuple:
+    """``"127.0.0.0/8,::1/128"`` -> networks (cached). Raises ValueError for a malformed one."""
+    if raw not in _NETWORKS:
+        _NETWORKS[raw] = tuple(ipaddress.ip_network(part.strip(), strict=False)
+                               for part in raw.split(",") if part.strip())
+    return _NETWORKS[raw]
+
+
+# -- wiring --------------------------------------------------------------------------------
+
+def init_limits(app: Flask) -> Limiter:
+    """Install the rate limits, the 429 answers and the quota on ``app``.
+
+    Call once from the app factory, before hooks that should not run for a refused request.
+
+    Returns:
+        the app's :class:`~flask_limiter.Limiter` (also ``app.extensions["longhouse_limiter"]``).
+    Raises:
+        ValueError: a limit that is not ``"<n>/<unit>"`` items, a malformed exempt network, or a
+            negative ``TRUSTED_PROXIES`` or ``QUOTA_GAMES_IN_PLAY``.
+    """
+    cfg = app.config
+    for name in ("TRUSTED_PROXIES", "QUOTA_GAMES_IN_PLAY"):
+        if int(cfg.get(name, 0) or 0) < 0:
+            raise ValueError(f"{name} must be 0 or more, not {cfg[name]!r}")
+    _parse_networks(cfg.get("RATE_LIMIT_EXEMPT", ""))
+    defaults = []
+    for (cat, who), name in LIMIT_SETTINGS.items():
+        value = (cfg.get(name) or "").strip()
+        if not value:
+            continue
+        try:
+            parse_many(value)
+        except ValueError as exc:
+            raise ValueError(f"{name} must be '<n>/<unit>' items separated by ';', not {value!r}") from exc
+        defaults.append(Limit(value, key_function=_KEYS[who], scope=f"{cat}:{who}", shared=True,
+                              exempt_when=partial(_skip, cat, who)))
+    limiter = Limiter(
+        _address_key, default_limits=defaults, strategy="fixed-window", key_prefix="longhouse",
+        storage_uri=cfg["REDIS_URL"], headers_enabled=False, enabled=bool(cfg.get("RATE_LIMITS", True)),
+        storage_options={"max_connections": int(cfg.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)),
+                         "socket_connect_timeout": 5, "socket_timeout": 10, "health_check_interval": 30})
+    limiter.init_app(app)
+    # Its own line per breach names the counter's key (an address, a token's digest): the
+    # 429 handler logs one without either.
+    logging.getLogger("flask-limiter").setLevel(logging.WARNING)
+    app.extensions["longhouse_limiter"] = limiter
+    app.register_error_handler(RateLimitExceeded, partial(_too_many_requests, limiter))
+    app.before_request(_reserve_slot)
+    app.after_request(_record_game)
+    app.teardown_request(_release_slot)
+    return limiter
+
+
+def _too_many_requests(limiter: Limiter, exc: RateLimitExceeded):
+    """The JSON 429 of a breached rate limit, with ``Retry-After``."""
+    cat, _, who = (exc.limit.scope or "request:address").partition(":")
+    item = exc.limit.limit
+    retry = item.get_expiry()
+    current = limiter.current_limit
+    if current is not None and current.breached:
+        try:
+            retry = current.reset_at - time.time()
+        except (redis.RedisError, OSError):  # the window's end is unknown: the whole window
+            pass
+    retry = max(1, math.ceil(retry))
+    log.info("rate limited", category=cat, counted_by=who, path=request.path)
+    reason = (f"too many {_CATEGORY_TEXT.get(cat, 'requests')} from this {_WHO_TEXT.get(who, 'client')} "
+              f"(at most {item.amount} per {_window_text(item)}); retry in {retry} s")
+    return too_many(reason, "rate_limited", retry)
+
+
+def too_many(reason: str, code: str, retry_after: int):
+    """A 429 answer ``{"error": code, "reason": reason, "retry_after": s}`` with ``Retry-After: s``."""
+    body, status = error_response(429, code, reason, retry_after=retry_after)
+    body.headers["Retry-After"] = str(retry_after)
+    return body, status
+
+
+def _window_text(item) -> str:
+    unit = item.GRANULARITY.name
+    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+
+
+# -- the quota -----------------------------------------------------------------------------
+
+_RESERVE = """
+local n = redis.call('ZCARD', KEYS[1])
+if n >= tonumber(ARGV[1]) then return n end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+return -1
+"""
+
+
+def quota_key(who: str) -> str:
+    """The Redis key of ``who``'s games in play (a sorted set)."""
+    return QUOTA_KEY_PREFIX + who
+
+
+def games_in_play(client: redis.Redis, who: str, now_ms: int | None = None) -> list[str]:
+    """Ids of ``who``'s games that are not over; drops finished or vanished games and dead
+    pending slots from the set first (that is how a finished game frees its slot).
+
+    Returns:
+        the game ids still in play (pending slots not included).
+    Raises:
+        redis.RedisError: the store does not answer.
+    """
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    k = quota_key(who)
+    members = [(m.decode() if isinstance(m, bytes) else m, score)
+               for m, score in client.zrange(k, 0, -1, withscores=True)]
+    games = [m for m, _ in members if not m.startswith("pending:")]
+    drop = [m for m, score in members if m.startswith("pending:") and now_ms - score > PENDING_SLOT_MS]
+    statuses: Iterable[Any] = []
+    if games:
+        pipe = client.pipeline(transaction=False)
+        for game_id in games:
+            pipe.hget(game_key(game_id, "meta"), "status")
+        statuses = pipe.execute()
+    in_play = []
+    for game_id, status in zip(games, statuses):
+        if status is None or status in (b"over", "over"):
+            drop.append(game_id)
+        else:
+            in_play.append(game_id)
+    if drop:
+        client.zrem(k, *drop)
+    return in_play
+
+
+def _reserve_slot():
+    """``before_request``: take a slot of the creator's quota for ``POST /games`` (or refuse)."""
+    if request.endpoint != "games.create_game" or request.method != "POST":
+        return None
+    limit = int(current_app.config.get("QUOTA_GAMES_IN_PLAY", 0) or 0)
+    who = creator() if limit > 0 else None
+    if who is None:
+        return None
+    client = get_redis()
+    in_play = games_in_play(client, who)
+    idem = request.headers.get("Idempotency-Key")
+    if idem is not None:
+        from .games import idempotent_game_id
+
+        if idempotent_game_id(idem) in in_play:
+            return None  # a retry of a creation that already holds its slot
+    pending = f"pending:{uuid.uuid4().hex}"
+    held = client.eval(_RESERVE, 1, quota_key(who), limit, pending, int(time.time() * 1000))
+    if held != -1:
+        log.info("quota exceeded", in_play=int(held), quota=limit)
+        return too_many(f"this creator already has {int(held)} games in play, the most allowed at once "
+                        f"({limit}); retry when one of them is over (Retry-After is a polling hint)",
+                        "quota_exceeded", QUOTA_RETRY_AFTER)
+    g.quota_slot = (who, pending)
+    return None
+
+
+def _record_game(response):
+    """``after_request``: the created game takes the reserved slot."""
+    slot = g.pop("quota_slot", None)
+    if slot is None:
+        return response
+    who, pending = slot
+    game_id = (response.get_json(silent=True) or {}).get("game_id") if response.status_code == 201 else None
+    try:
+        pipe = get_redis().pipeline(transaction=True)
+        if game_id:
+            pipe.zadd(quota_key(who), {game_id: int(time.time() * 1000)})
+        pipe.zrem(quota_key(who), pending)
+        pipe.execute()
+    except (redis.RedisError, OSError):  # the answer stands; the pending slot ages out
+        log.warning("quota slot not recorded", error="store unavailable")
+    return response
+
+
+def _release_slot(_exc: BaseException | None = None) -> None:
+    """``teardown_request``: give back a slot whose request failed before :func:`_record_game`."""
+    slot = g.pop("quota_slot", None)
+    if slot is None:
+        return
+    who, pending = slot
+    try:
+        get_redis().zrem(quota_key(who), pending)
+    except (redis.RedisError, OSError):  # dropped as stale by the next creation
+        log.warning("quota slot not released", error="store unavailable")
