@@ -44,9 +44,11 @@ def _agent(agent_id: str):
 
 
 @bp.post("/agents")
-@documented(body=AgentSpec, responses={201: responses.AgentRecord}, errors={400: "bad_json, bad_request"})
+@documented(body=AgentSpec, responses={201: responses.AgentRecord},
+            errors={400: "bad_json, bad_request, bad_address", 403: "address_not_allowed"})
 def register_agent():
-    """Register an agent. 201 its public record; 400 a bad body."""
+    """Register an agent. 201 its public record; 400 a bad body or a host that does not resolve;
+    403 an address the allow-list refuses (nothing registered)."""
     spec = parse_body(AgentSpec)
     return registry_for(get_table()).register(spec).public(), 201
 

@@ -11,6 +11,7 @@ Domain exceptions map to statuses here, once, so the views stay short:
 | ``MoveIdReused`` | 409 | ``move_id_reused`` (same move id, different move or version) |
 | ``IllegalMove`` / ``MalformedMove`` | 422 | ``illegal_move`` / ``malformed_move`` |
 | ``UnknownGame`` / ``BadConfig`` | 422 | ``unknown_game`` / ``bad_config`` |
+| ``AddressRefused`` (an agent address) | 403 / 400 | ``address_not_allowed`` / ``bad_address`` |
 | any ``HTTPException`` (404 route, 405, 413, ...) | its own | snake-case name |
 | ``redis.RedisError`` / ``DomainCallFailed`` | 503 | ``unavailable`` |
 """
@@ -23,6 +24,7 @@ import redis
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from services.agents.addresses import AddressRefused
 from services.common import logs
 from services.common.wire import DomainCallFailed
 from services.coordinator.store import GameNotFound
@@ -78,6 +80,10 @@ def register_error_handlers(app: Flask) -> None:
     def _rules(exc: RulesError):
         status = 409 if isinstance(exc, NotYourTurn) else 422
         return error_response(status, exc.code, exc.reason)
+
+    @app.errorhandler(AddressRefused)
+    def _address(exc: AddressRefused):
+        return error_response(403 if exc.code == "address_not_allowed" else 400, exc.code, exc.reason)
 
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(exc: RequestEntityTooLarge):

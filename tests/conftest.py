@@ -1,4 +1,5 @@
-"""Shared fixtures: a real, private ``redis-server`` on a free loopback port."""
+"""Shared fixtures: a real, private ``redis-server`` on a free loopback port; the agent allow-list
+of the tests' own agents."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from services.common.config import settings
 from tests.support.ports import free_port
 
 pytest_plugins = ["tests.rules_plugin"]
@@ -66,3 +68,23 @@ def redis_client(redis_server):
     """A client on the shared server with database 0 flushed before the test."""
     redis_server.client.flushall()
     return redis_server.client
+
+
+TEST_AGENT_ALLOW = "127.0.0.1:*"
+"""The allow-list of agent addresses in every test (``LONGHOUSE_AGENT_ALLOW``): the tests' agents
+listen on loopback at free ports. A test of the allow-list sets its own (:func:`agent_allow`)."""
+
+
+def set_agent_allow(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """Make ``text`` this process's ``LONGHOUSE_AGENT_ALLOW`` for the rest of the test."""
+    monkeypatch.setenv("LONGHOUSE_AGENT_ALLOW", text)
+    settings.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def agent_allow(monkeypatch):
+    """Every test may call agents on loopback (:data:`TEST_AGENT_ALLOW`); ``agent_allow(text)``
+    sets another allow-list for the rest of the test. The settings are read afresh after it."""
+    set_agent_allow(monkeypatch, TEST_AGENT_ALLOW)
+    yield lambda text: set_agent_allow(monkeypatch, text)
+    settings.cache_clear()  # read afresh once monkeypatch has put the environment back

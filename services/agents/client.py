@@ -11,15 +11,23 @@ kind         when
 ===========  ==============================================================================
 timeout      no complete answer within the timeout
 crash        unreachable, connection closed, an error status (HTTP non-2xx, a redirect, a
-             gRPC status other than OK), or the agent refused the engine's signature
+             gRPC status other than OK), the agent refused the engine's signature, or the
+             allow-list refused its address (at connection time)
 malformed    the answer is not the expected message: not JSON / not a serialized
-             MoveChoice, no integer ``index``, or larger than 64 KiB
+             MoveChoice, no integer ``index``, larger than ``max_reply_bytes``, or compressed
 illegal      the index is not one of the legal moves offered
 ===========  ==============================================================================
 
 The ``illegal`` check is done here: :meth:`AgentClient.choose` only returns a
 :class:`MoveChoice` whose index is in range for the request's ``legal_moves_json`` (so the
 caller may pass it straight to :func:`~services.agents.protocol.choice_to_move`).
+
+Every client calls only addresses its allow-list permits (:mod:`services.agents.addresses`,
+``LONGHOUSE_AGENT_ALLOW`` by default): at every connection it opens, it resolves the host, checks
+every address and connects to one of exactly those (no second lookup a rebinding DNS server could
+answer otherwise). A refused address is a ``crash`` whose message says why. Answers are capped at
+``max_reply_bytes`` (``LONGHOUSE_AGENT_MAX_REPLY_BYTES``, 64 KiB by default; read as a stream and
+given up at the cap over HTTP, gRPC's receive limit over gRPC).
 
 No client retries: one call is one attempt, and what to do about a failure (a strike, a
 default move) is the caller's business. Neither the secret nor anything that might hold
@@ -28,6 +36,7 @@ a credential (a URL's user or query) ever appears in a message or a repr.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import re
 import socket
@@ -47,6 +56,16 @@ from pydantic import BaseModel
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
+from urllib3.util import connection as urllib3_connection
+
+from services.agents.addresses import (
+    AddressRefused,
+    AllowList,
+    Target,
+    agent_endpoint,
+    configured_allow_list,
+)
 
 from services.agents.protocol import (
     BadPayload,
@@ -65,9 +84,11 @@ from services.agents.protocol import (
 FailureKind = Literal["timeout", "crash", "malformed", "illegal"]
 FAILURE_KINDS: tuple[str, ...] = ("timeout", "crash", "malformed", "illegal")
 MAX_REPLY_BYTES = 64 * 1024
-"""The largest answer read from an agent; a longer one is malformed."""
+"""The largest answer read from an agent by default (``LONGHOUSE_AGENT_MAX_REPLY_BYTES``); a
+longer one is malformed."""
 HTTP_POOL_WORKERS = 16
-"""Threads of the shared pool that runs HTTP calls (each call holds one until it ends)."""
+"""Threads of the shared pool that runs HTTP calls and gRPC agents' address checks (each holds
+one until it ends)."""
 
 _CALL_NAMES = {"start": "StartMatch", "move": "ChooseMove", "end": "EndMatch"}
 
@@ -117,9 +138,13 @@ class AgentClient(ABC):
 
     Attributes:
         name: how messages name the agent (its registered name, or its address).
+        allow: the allow-list every connection is checked against.
+        max_reply_bytes: the largest answer accepted.
     """
 
     name: str
+    allow: AllowList
+    max_reply_bytes: int
 
     def start(self, payload: MatchStart | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent a match starts. Raises AgentFailure (``timeout`` or ``crash``)."""
@@ -171,42 +196,96 @@ _GRPC_CRASH_WORDS = {
 class GrpcAgentClient(AgentClient):
     """An agent serving ``longhouse.agent.v1.Agent`` at ``address`` (``host:port``).
 
-    One channel, opened lazily and reused by every call; each call's deadline is its
-    timeout. The engine serializes each request itself and signs exactly those bytes
-    (metadata ``x-longhouse-timestamp``, ``x-longhouse-delivery``, ``x-longhouse-signature``).
+    Before each call the host is resolved and every address checked against the allow-list
+    (on the shared pool, within the call's timeout); the channel is pinned to one checked
+    address (target ``ipv4:``/``ipv6:``, no DNS of gRPC's own, no proxy from the environment,
+    ``:authority`` still the registered ``host:port``) and reused while that address stays among
+    the checked ones. Each call's deadline is what is left of its timeout. The engine serializes
+    each request itself and signs exactly those bytes (metadata ``x-longhouse-timestamp``,
+    ``x-longhouse-delivery``, ``x-longhouse-signature``).
 
     Args:
-        address: ``host:port``.
+        address: ``host:port`` (an IPv6 address in brackets).
         secret: the shared secret.
         name: the agent's name in messages (default: the address).
-        credentials: TLS channel credentials (default: plaintext).
-        max_reply_bytes: the largest answer accepted.
+        credentials: TLS channel credentials (default: plaintext); the certificate is checked
+            against the registered host name, not the pinned address.
+        max_reply_bytes: the largest answer accepted (gRPC's receive limit).
+        allow: the allow-list (default: ``LONGHOUSE_AGENT_ALLOW``).
+
+    Raises:
+        ValueError: the address is not ``host:port`` or the secret is empty.
     """
 
     def __init__(self, address: str, secret: str | bytes, *, name: str | None = None,
-                 credentials: grpc.ChannelCredentials | None = None, max_reply_bytes: int = MAX_REPLY_BYTES):
-        if not address or "/" in address:
+                 credentials: grpc.ChannelCredentials | None = None, max_reply_bytes: int = MAX_REPLY_BYTES,
+                 allow: AllowList | None = None):
+        if not isinstance(address, str) or not address:
             raise ValueError("a gRPC agent's address is host:port")
+        try:
+            self._host, self._port = agent_endpoint("grpc", address)
+        except AddressRefused:
+            raise ValueError("a gRPC agent's address is host:port") from None
         if not secret:
             raise ValueError("the agent's secret is empty")
         self.address = address
         self.name = name or address
         self._secret = secret
+        self._credentials = credentials
         self.max_reply_bytes = max_reply_bytes
-        options = [("grpc.max_receive_message_length", max_reply_bytes)]
-        self._channel = (grpc.secure_channel(address, credentials, options=options) if credentials is not None
-                         else grpc.insecure_channel(address, options=options))
-        # No serializers: requests go out as the bytes that were signed, answers come back raw.
-        self._methods = {kind: self._channel.unary_unary(f"/longhouse.agent.v1.Agent/{method}")
-                         for kind, method in _CALL_NAMES.items()}
+        self.allow = allow if allow is not None else configured_allow_list()
+        self._lock = threading.Lock()
+        self._pinned: tuple[str, grpc.Channel, dict[str, Any]] | None = None
+
+    def _checked(self, timeout_s: float) -> Target:
+        """The agent's host resolved and checked, within ``timeout_s``. Raises AgentFailure."""
+        future = _http_pool().submit(self.allow.check, self._host, self._port)
+        try:
+            return future.result(timeout=timeout_s)
+        except FutureTimeout:
+            future.cancel()
+            raise AgentFailure("timeout", f"agent {self.name}: its host did not resolve within {timeout_s:g} s") \
+                from None
+        except AddressRefused as exc:
+            raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
+
+    def _methods_for(self, target: Target) -> dict[str, Any]:
+        """The call stubs of a channel pinned to one of ``target``'s checked addresses."""
+        with self._lock:
+            pinned = self._pinned
+            if pinned is not None and pinned[0] in target.addresses:
+                return pinned[2]
+            address = target.addresses[0]
+            uri = (f"ipv4:{address}:{self._port}" if ipaddress.ip_address(address).version == 4
+                   else f"ipv6:[{address}]:{self._port}")
+            authority = f"[{self._host}]:{self._port}" if ":" in self._host else f"{self._host}:{self._port}"
+            options: list[tuple[str, Any]] = [("grpc.max_receive_message_length", self.max_reply_bytes),
+                                              ("grpc.enable_http_proxy", 0), ("grpc.default_authority", authority)]
+            if self._credentials is not None:
+                options.append(("grpc.ssl_target_name_override", self._host))
+                channel = grpc.secure_channel(uri, self._credentials, options=options)
+            else:
+                channel = grpc.insecure_channel(uri, options=options)
+            # No serializers: requests go out as the bytes that were signed, answers come back raw.
+            methods = {kind: channel.unary_unary(f"/longhouse.agent.v1.Agent/{method}")
+                       for kind, method in _CALL_NAMES.items()}
+            self._pinned = (address, channel, methods)
+        if pinned is not None:  # the host now resolves elsewhere: the old address is no longer checked
+            pinned[1].close()
+        return methods
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         from services.agents.grpc_wire import parse_choice_bytes, to_pb
 
+        deadline = time.monotonic() + timeout_s
         body = to_pb(payload).SerializeToString(deterministic=True)
         method = _CALL_NAMES[kind]
+        methods = self._methods_for(self._checked(timeout_s))
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AgentFailure("timeout", f"agent {self.name} did not answer {method} within {timeout_s:g} s")
         try:
-            raw = self._methods[kind](body, timeout=timeout_s, metadata=signed_metadata(self._secret, body))
+            raw = methods[kind](body, timeout=remaining, metadata=signed_metadata(self._secret, body))
         except grpc.RpcError as exc:
             raise self._failure(method, exc, timeout_s) from None
         if kind != "move":
@@ -228,15 +307,20 @@ class GrpcAgentClient(AgentClient):
         return AgentFailure("crash", f"agent {self.name} {words}" + (f": {details}" if details else ""))
 
     def close(self) -> None:
-        self._channel.close()
+        with self._lock:
+            pinned, self._pinned = self._pinned, None
+        if pinned is not None:
+            pinned[1].close()
 
 
 # -- HTTP -----------------------------------------------------------------------------------
 class _CallSockets:
     """The sockets one HTTP call uses, so the engine can cut them when the deadline
-    passes: the worker thread then stops at once instead of waiting on a slow agent."""
+    passes: the worker thread then stops at once instead of waiting on a slow agent.
+    ``allow`` is the allow-list every connection the call opens is checked against."""
 
-    def __init__(self) -> None:
+    def __init__(self, allow: AllowList | None = None) -> None:
+        self.allow = allow
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
         self._over = False  # aborted, or finished (then nothing may be cut any more)
@@ -286,11 +370,33 @@ def _track(sock: Any) -> None:
         call.add(sock)
 
 
-class _TrackedMixin:
-    """A urllib3 connection that reports its socket to the call running on this thread."""
+def _connect_checked(conn: Any, target: Target) -> socket.socket:
+    """A socket to one of ``target``'s checked addresses (tried in order), with urllib3's own
+    options and errors; the host name is never looked up again."""
+    error: OSError | None = None
+    for address in target.addresses:
+        try:
+            return urllib3_connection.create_connection((address, conn.port), conn.timeout,
+                                                        source_address=conn.source_address,
+                                                        socket_options=conn.socket_options)
+        except TimeoutError as exc:
+            raise ConnectTimeoutError(conn, f"Connection to {conn.host} timed out. "
+                                            f"(connect timeout={conn.timeout})") from exc
+        except OSError as exc:
+            error = exc
+    raise NewConnectionError(conn, f"Failed to establish a new connection: {type(error).__name__}")
 
-    def _new_conn(self):  # the raw socket, before any TLS handshake
-        sock = super()._new_conn()  # type: ignore[misc]
+
+class _TrackedMixin:
+    """A urllib3 connection that checks its address against the allow-list of the call running on
+    this thread, connects to a checked address only, and reports its socket to that call. A
+    connection opened outside a call is refused (nothing to check it against)."""
+
+    def _new_conn(self):  # the raw socket, before any TLS handshake (which checks the host name)
+        call: _CallSockets | None = getattr(_current, "call", None)
+        if call is None or call.allow is None:
+            raise AddressRefused("address_not_allowed", "an agent connection was opened outside a checked call")
+        sock = _connect_checked(self, call.allow.check(self.host, self.port))  # type: ignore[attr-defined]
         _track(sock)
         return sock
 
@@ -350,11 +456,14 @@ class HttpAgentClient(AgentClient):
     """An agent reached as a signed JSON webhook: each payload is POSTed to ``url``.
 
     The call runs on a small shared thread pool and the engine waits for it at most the
-    timeout; when the deadline passes, the call's socket is shut down, so the thread is
-    back in the pool at once even if the agent sends one byte a second. Redirects are not
-    followed (one is a ``crash``), the answer is read up to 64 KiB, a non-2xx status is a
-    ``crash`` and an answer that is not ``{"index": <int>}`` is ``malformed``.
-    Environment proxies and .netrc are not used.
+    timeout (connecting, the host's lookup included, sending, the agent's thinking and reading
+    the answer); when the deadline passes, the call's socket is shut down, so the thread is
+    back in the pool at once even if the agent sends one byte a second. Every connection is
+    checked against the allow-list and made to a checked address (TLS still checks the
+    certificate against the URL's host name). Redirects are not followed (one is a ``crash``),
+    the answer is read as a stream and given up past ``max_reply_bytes`` (``malformed``; so is
+    a compressed answer, never asked for), a non-2xx status is a ``crash`` and an answer that
+    is not ``{"index": <int>}`` is ``malformed``. Environment proxies and .netrc are not used.
 
     Args:
         url: ``http://`` or ``https://`` URL.
@@ -362,10 +471,15 @@ class HttpAgentClient(AgentClient):
         name: the agent's name in messages (default: the URL's scheme, host and port).
         executor: where calls run (default: a pool shared by every HTTP client).
         max_reply_bytes: the largest answer accepted.
+        allow: the allow-list (default: ``LONGHOUSE_AGENT_ALLOW``).
+
+    Raises:
+        ValueError: not an http(s) URL with a host, or an empty secret.
     """
 
     def __init__(self, url: str, secret: str | bytes, *, name: str | None = None,
-                 executor: Executor | None = None, max_reply_bytes: int = MAX_REPLY_BYTES):
+                 executor: Executor | None = None, max_reply_bytes: int = MAX_REPLY_BYTES,
+                 allow: AllowList | None = None):
         if not isinstance(url, str) or not url.startswith(("http://", "https://")) or not urlsplit(url).hostname:
             raise ValueError("an HTTP agent's address is an http:// or https:// URL")
         if not secret:
@@ -374,6 +488,7 @@ class HttpAgentClient(AgentClient):
         self.name = name or _safe_origin(url)
         self._secret = secret
         self.max_reply_bytes = max_reply_bytes
+        self.allow = allow if allow is not None else configured_allow_list()
         self._executor = executor
         self._session = requests.Session()
         self._session.trust_env = False
@@ -388,7 +503,7 @@ class HttpAgentClient(AgentClient):
         headers = {"Content-Type": "application/json", **signed_headers(self._secret, body)}
         what = _CALL_NAMES[kind]
         deadline = time.monotonic() + timeout_s
-        call = _CallSockets()
+        call = _CallSockets(self.allow)
         future = (self._executor or _http_pool()).submit(self._post, body, headers, deadline, timeout_s, call, what)
         try:
             raw = future.result(timeout=max(0.0, deadline - time.monotonic()))
@@ -417,6 +532,8 @@ class HttpAgentClient(AgentClient):
             return self._post_tracked(body, headers, deadline, timeout_s, call, what)
         except AgentFailure:
             raise
+        except AddressRefused as exc:
+            raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
         except requests.Timeout:
             raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s") from None
         except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
@@ -444,9 +561,17 @@ class HttpAgentClient(AgentClient):
                                             "redirects are not followed, register the final URL")
             if not 200 <= status < 300:
                 raise AgentFailure("crash", f"agent {self.name} answered {what} with HTTP {status}")
+            encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
+            if encoding not in ("", "identity"):
+                raise AgentFailure("malformed", f"agent {self.name} answered {what} compressed ({_clean(encoding, 40)}); "
+                                                "the engine asks for and reads plain answers only")
+            declared = response.headers.get("Content-Length", "")
+            if declared.isdigit() and int(declared) > self.max_reply_bytes:
+                raise AgentFailure("malformed", f"agent {self.name} answered {what} with more than "
+                                                f"{self.max_reply_bytes} bytes")
             chunks: list[bytes] = []
             size = 0
-            for chunk in response.iter_content(chunk_size=8192):
+            for chunk in response.raw.stream(8192, decode_content=False):
                 size += len(chunk)
                 if size > self.max_reply_bytes:
                     raise AgentFailure("malformed", f"agent {self.name} answered {what} with more than "
@@ -464,9 +589,13 @@ class HttpAgentClient(AgentClient):
 
 
 # -- from the registry ----------------------------------------------------------------------
-def make_client(agent: Mapping[str, Any] | Any) -> AgentClient:
+def make_client(agent: Mapping[str, Any] | Any, *, allow: AllowList | None = None,
+                max_reply_bytes: int | None = None) -> AgentClient:
     """The client for a registry record ``{"agent_id", "name", "protocol", "address",
     "secret"}`` (a mapping, or an object with those attributes such as a pydantic record).
+
+    ``allow`` and ``max_reply_bytes`` default to the process's settings
+    (``LONGHOUSE_AGENT_ALLOW``, ``LONGHOUSE_AGENT_MAX_REPLY_BYTES``).
 
     Raises ValueError for an unknown protocol or a missing field (never quoting the secret)."""
     if isinstance(agent, Mapping):
@@ -480,8 +609,12 @@ def make_client(agent: Mapping[str, Any] | Any) -> AgentClient:
         raise ValueError(f"agent {label or '?'}: the record has no address")
     if not secret:
         raise ValueError(f"agent {label or '?'}: the record has no secret")
+    if max_reply_bytes is None:
+        from services.common.config import settings
+
+        max_reply_bytes = settings().agent_max_reply_bytes
     if protocol == "grpc":
-        return GrpcAgentClient(address, secret, name=label)
+        return GrpcAgentClient(address, secret, name=label, allow=allow, max_reply_bytes=max_reply_bytes)
     if protocol == "http":
-        return HttpAgentClient(address, secret, name=label)
+        return HttpAgentClient(address, secret, name=label, allow=allow, max_reply_bytes=max_reply_bytes)
     raise ValueError(f"agent {label or '?'}: protocol must be 'grpc' or 'http', not {_clean(protocol, 40)!r}")

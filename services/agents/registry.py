@@ -7,6 +7,10 @@ seats name (``{"kind": "agent", "agent": <id>}``). The secret signs every reques
 sends the agent (:mod:`services.agents.protocol`); it is kept to sign with, and never shown
 again: :meth:`AgentRecord.public` leaves it out.
 
+Only addresses the operator's allow-list permits can be registered (:mod:`services.agents.addresses`,
+``LONGHOUSE_AGENT_ALLOW``): the host is resolved and every address checked, and a refused address
+registers nothing. The engine checks again at every connection it opens to the agent.
+
 Records live in the game store's Redis (hash :data:`KEY`), or in memory for an embedded table.
 """
 
@@ -18,6 +22,8 @@ import threading
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from services.agents.addresses import AllowList, configured_allow_list
 
 KEY = "longhouse:agents"
 """Redis hash: agent id -> the record as JSON."""
@@ -104,10 +110,19 @@ class AgentRegistry:
         self._memory: dict[str, str] = {}
         self._lock = threading.Lock()
 
-    def register(self, spec: AgentSpec | dict[str, Any]) -> AgentRecord:
+    def register(self, spec: AgentSpec | dict[str, Any], allow: AllowList | None = None) -> AgentRecord:
         """Register an agent; returns its record with a new ``agent_id`` (12 hex digits).
-        Raises pydantic.ValidationError for a bad spec."""
+
+        Args:
+            spec: what to register.
+            allow: the allow-list its address must pass (default: ``LONGHOUSE_AGENT_ALLOW``).
+        Raises:
+            pydantic.ValidationError: a bad spec.
+            AddressRefused: the allow-list refuses the address, or its host does not resolve
+                (nothing is registered).
+        """
         spec = spec if isinstance(spec, AgentSpec) else AgentSpec.model_validate(spec)
+        (allow if allow is not None else configured_allow_list()).check_agent(spec.protocol, spec.address)
         record = AgentRecord(agent_id=secrets_mod.token_hex(6), **spec.model_dump())
         self._put(record)
         return record

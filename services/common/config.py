@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -31,6 +32,8 @@ class Settings(BaseSettings):
     market_port: int = 29152
     boards_port: int = 29153
     scoring_port: int = 29154
+    agent_allow: str = ""  # agent hosts and ports the engine may call (services/agents/addresses.py)
+    agent_max_reply_bytes: int = Field(default=64 * 1024, ge=1024, le=16 * 1024 * 1024)  # largest agent answer read
     data_dir: str = "var"
     ports_mode: str = "grpc"  # "grpc" (hosted stack) or "embedded" (single process)
     phase_mode: str = "celery"  # "celery" or "inline"
@@ -68,6 +71,13 @@ class Settings(BaseSettings):
         port = {"deck": self.decks_port, "market": self.market_port,
                 "board": self.boards_port, "score": self.scoring_port}[domain]
         return f"{self.host}:{port}"
+
+    @field_validator("agent_allow")
+    @classmethod
+    def _agent_allow_parses(cls, value: str) -> str:
+        from services.agents.addresses import parse_allow_list
+
+        return str(parse_allow_list(value))  # ValueError names the bad entry
 
 
 @lru_cache(maxsize=1)

@@ -1,5 +1,18 @@
 """``/agents`` on an embedded gateway: registration checks the address and the secret, never
-shows the secret, and only who knows an agent's current secret may replace it."""
+shows the secret, and only who knows an agent's current secret may replace it. An address the
+allow-list (``LONGHOUSE_AGENT_ALLOW``) refuses is a JSON 403 (a host that does not resolve, 400)
+and registers nothing; a rotated secret signs the engine's next request."""
+
+import hmac
+import socket
+
+import pytest
+
+from services.agents import addresses
+from services.agents.client import AgentFailure, make_client
+from services.agents.protocol import MoveRequest
+from services.agents.registry import KEY, AgentRegistry
+from tests.support.agents import example_agent
 
 
 def agent(**extra):
@@ -39,3 +52,81 @@ def test_only_the_current_secret_may_replace_it(client):
     assert resp.status_code == 200 and "n" * 20 not in str(resp.json)
     again = client.post(f"/agents/{aid}/secret", json={"current": "s" * 20, "secret": "m" * 20})
     assert again.status_code == 403  # the old secret no longer works
+
+
+# -- agent addresses (issue: access control) ----------------------------------------------------
+
+
+@pytest.fixture
+def dns(monkeypatch):
+    """Names the resolver knows: ``rebound.example.org`` points at loopback,
+    ``agents.example.org`` at a public address; any other name does not resolve."""
+    table = {"rebound.example.org": ["127.0.0.1"], "agents.example.org": ["8.8.8.8"]}
+
+    def fake(host, port):
+        if host not in table:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return table[host]
+
+    monkeypatch.setattr(addresses, "resolve", fake)
+
+
+@pytest.mark.parametrize("protocol,address,status,code,words", [
+    ("http", "http://127.0.0.1:8601/", 403, "address_not_allowed", "127.0.0.1 is a loopback address"),
+    ("grpc", "[::1]:8602", 403, "address_not_allowed", "::1 is a loopback address"),
+    ("grpc", "[::ffff:127.0.0.1]:8602", 403, "address_not_allowed", "judged as 127.0.0.1"),
+    ("http", "http://10.1.2.3:8601/", 403, "address_not_allowed", "10.1.2.3 is a private address"),
+    ("grpc", "192.168.0.9:50051", 403, "address_not_allowed", "192.168.0.9 is a private address"),
+    ("http", "http://169.254.169.254/latest/", 403, "address_not_allowed", "link-local"),
+    ("http", "http://rebound.example.org:8601/", 403, "address_not_allowed",
+     "127.0.0.1 (rebound.example.org resolves to it) is a loopback address"),
+    ("http", "https://8.8.4.4/hook", 403, "address_not_allowed", "8.8.4.4 is not in the allow-list"),
+    ("http", "https://agents.example.org:8443/hook", 403, "address_not_allowed", "not in the allow-list"),
+    ("grpc", "nowhere.example.org:50051", 400, "bad_address", "does not resolve"),
+])
+def test_an_address_the_allow_list_refuses_registers_nothing(client, redis_client, agent_allow, dns,
+                                                            protocol, address, status, code, words):
+    agent_allow("agents.example.org:443, rebound.example.org:8601, *:50051, 127.0.0.1:9000")
+    resp = client.post("/agents", json=agent(protocol=protocol, address=address))
+    assert resp.status_code == status and resp.json["error"] == code, resp.json
+    assert words in resp.json["reason"]
+    assert code == "bad_address" or "LONGHOUSE_AGENT_ALLOW" in resp.json["reason"]
+    assert "s" * 20 not in resp.get_data(as_text=True)
+    assert redis_client.hlen(KEY) == 0  # nothing registered
+
+
+def test_the_allow_list_permits_what_it_lists(client, agent_allow, dns):
+    agent_allow("agents.example.org:443, 127.0.0.1:8601, 10.0.0.0/8:50051")
+    for protocol, address in (("http", "https://agents.example.org/hook"), ("http", "http://127.0.0.1:8601/"),
+                              ("grpc", "10.9.8.7:50051")):
+        resp = client.post("/agents", json=agent(protocol=protocol, address=address))
+        assert resp.status_code == 201, resp.json
+    agent_allow("")
+    resp = client.post("/agents", json=agent())
+    assert resp.status_code == 403 and "is empty" in resp.json["reason"]
+
+
+def test_a_rotated_secret_signs_the_engines_next_request(client, redis_client, monkeypatch):
+    compared = []
+    real = hmac.compare_digest
+    monkeypatch.setattr(hmac, "compare_digest", lambda a, b: compared.append(1) or real(a, b))
+    request = MoveRequest(match_id="m", game="gnomes", seat=0, version=1, view_json="{}",
+                          legal_moves_json=['{"a":1}'], time_left_ms=5000, bank_ms=0)
+    with example_agent("http", secret="n" * 20) as address:  # the agent already holds the new secret
+        aid = client.post("/agents", json=agent(address=address)).json["agent_id"]
+        with make_client(AgentRegistry(redis_client).get(aid)) as engine:
+            assert _fails(engine, request)  # signed with the old secret: refused
+        resp = client.post(f"/agents/{aid}/secret", json={"current": "s" * 20, "secret": "n" * 20})
+        assert resp.status_code == 200 and compared  # the current secret was compared in constant time
+        record = AgentRegistry(redis_client).get(aid)
+        assert "n" * 20 not in repr(record) and "n" * 20 not in str(record)
+        with make_client(record) as engine:
+            assert engine.choose(request, 10).index == 0  # signed with the new one: accepted
+
+
+def _fails(engine, request) -> bool:
+    try:
+        engine.choose(request, 10)
+    except AgentFailure as exc:
+        return exc.kind == "crash" and "HTTP 401" in exc.message
+    return False

@@ -19,6 +19,7 @@ import pytest
 
 from services.common.config import Settings
 from services.launcher.stack import Stack, free_port_settings, settings_env
+from tests.conftest import TEST_AGENT_ALLOW
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRA_GAMES = "tests.core_games.step_race,tests.core_games.sealed_bid,tests.core_games.lap_race"
@@ -88,7 +89,7 @@ def stack(tmp_path_factory) -> Iterator[StackHandle]:
     if shutil.which("redis-server") is None:
         pytest.fail("redis-server is not installed; run `make setup`")
     data_dir = tmp_path_factory.mktemp("stack")
-    settings = free_port_settings(Settings())
+    settings = free_port_settings(Settings(agent_allow=TEST_AGENT_ALLOW))  # the tests' agents are on loopback
     stack = Stack(settings, data_dir, extra_env={"LONGHOUSE_EXTRA_GAMES": EXTRA_GAMES})
     stack.start()
     try:

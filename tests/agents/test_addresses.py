@@ -1,0 +1,341 @@
+"""Agent addresses (issue: access control): the allow-list ``LONGHOUSE_AGENT_ALLOW`` and what the
+engine's clients make of it at call time.
+
+The format parses (and a bad entry is refused with its text quoted); loopback, private, link-local,
+unspecified, multicast and reserved addresses, IPv4 and IPv6, IPv4-mapped included, are refused
+unless an address or network entry lists them; a DNS name is judged by every address it resolves
+to (the resolver is replaced here); the HTTP and gRPC clients check at every connection, connect
+to the address they checked (a name the system cannot resolve still works through the replaced
+resolver: no second lookup), follow no redirect and stop reading at the size cap.
+"""
+
+from __future__ import annotations
+
+import gzip
+import socket
+import threading
+from concurrent import futures
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import grpc
+import pytest
+from pydantic import ValidationError
+
+from services.agents import addresses
+from services.agents.addresses import AddressRefused, parse_allow_list
+from services.agents.client import AgentFailure, GrpcAgentClient, HttpAgentClient, make_client
+from services.agents.protocol import MoveRequest
+from services.common.config import Settings
+from tests.agents.conftest import SECRET
+
+TIMEOUT_S = 5.0
+
+
+def move() -> MoveRequest:
+    return MoveRequest(match_id="m", game="gnomes", seat=0, version=3, view_json="{}",
+                       legal_moves_json=['{"op":"a"}', '{"op":"b"}'], time_left_ms=5000, bank_ms=0)
+
+
+@pytest.fixture
+def dns(monkeypatch):
+    """``dns({"name": ["addr", ...]})``: the resolver every check uses answers from this table
+    (any other name does not resolve); ``dns.calls`` lists the names looked up."""
+    table: dict[str, list[str]] = {}
+    calls: list[str] = []
+
+    def fake(host: str, port: int) -> list[str]:
+        calls.append(host)
+        if host not in table:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return list(table[host])
+
+    monkeypatch.setattr(addresses, "resolve", fake)
+
+    def set_table(entries: dict[str, list[str]]) -> None:
+        table.clear()
+        table.update(entries)
+
+    set_table.calls = calls  # type: ignore[attr-defined]
+    return set_table
+
+
+# -- the format -------------------------------------------------------------------------------
+def test_the_documented_format_parses_and_reads_back():
+    text = "*:443, agents.lab.example.org:50051, *.example.net:*, 10.1.0.0/16:8000-8099, 127.0.0.1:8601, [fd00::/8]:*"
+    allow = parse_allow_list(text)
+    assert str(allow) == text.replace(", ", ",")
+    assert [(r.kind, r.low, r.high) for r in allow.rules] == [
+        ("any", 443, 443), ("name", 50051, 50051), ("suffix", 1, 65535), ("network", 8000, 8099),
+        ("network", 8601, 8601), ("network", 1, 65535)]
+    assert parse_allow_list("").rules == () and parse_allow_list(" , ").rules == ()
+    assert Settings(agent_allow=" 127.0.0.1:8601 ,[::1]:*").agent_allow == "127.0.0.1:8601,[::1]:*"
+
+
+@pytest.mark.parametrize("entry,words", [
+    ("127.0.0.1", "is not HOST:PORTS"), ("127.0.0.1:0", "from 1 to 65535"), ("host:90-80", "from 1 to 65535"),
+    ("host:http", "a number, a range"), ("::1:80", "in brackets"), ("[fd00::/8:1", "in brackets"),
+    ("10.0.0.1/8:1", "not an IPv4 address or network"), ("300.1.1.1:1", "not an IPv4"),
+    ("[10.0.0.1]:1", "not an IPv6"), ("bad host:1", "is not a host name"),
+])
+def test_a_bad_entry_is_refused_by_name(entry, words):
+    with pytest.raises(ValueError) as info:
+        parse_allow_list(f"127.0.0.1:8601,{entry}")
+    assert words in str(info.value) and repr(entry) in str(info.value)
+    with pytest.raises(ValidationError):
+        Settings(agent_allow=entry)  # a process with a bad allow-list does not start
+
+
+# -- the check --------------------------------------------------------------------------------
+@pytest.mark.parametrize("host,kind", [
+    ("127.0.0.1", "loopback"), ("127.9.9.9", "loopback"), ("::1", "loopback"), ("::ffff:127.0.0.1", "loopback"),
+    ("10.1.2.3", "private"), ("172.16.0.1", "private"), ("192.168.1.5", "private"), ("fd00::1", "private"),
+    ("169.254.169.254", "link-local"), ("fe80::1", "link-local"), ("0.0.0.0", "unspecified"),
+    ("::", "unspecified"), ("224.0.0.1", "multicast"), ("ff02::1", "multicast"), ("240.0.0.1", "reserved"),
+    ("100.64.0.1", "non-public"), ("192.0.2.1", "private"), ("::ffff:10.0.0.1", "private"),
+    ("2002:7f00:1::", "loopback"),  # 6to4 around 127.0.0.1
+])
+def test_special_addresses_are_refused_unless_listed(host, kind):
+    everything_public = parse_allow_list("*:*, *.example.org:*")
+    with pytest.raises(AddressRefused) as info:
+        everything_public.check(host, 8601)
+    assert info.value.code == "address_not_allowed"
+    assert f"{kind} address, refused unless listed explicitly" in info.value.reason
+    judged = addresses.judged_address(addresses.ipaddress.ip_address(host))
+    listed = f"[{judged}]:8601" if judged.version == 6 else f"{judged}:8601"
+    assert parse_allow_list(listed).check(host, 8601).addresses == (str(addresses.ipaddress.ip_address(host)),)
+
+
+def test_a_private_range_listed_as_a_network_is_allowed_on_its_ports_only():
+    allow = parse_allow_list("10.0.0.0/8:50051, 192.168.0.0/16:8000-8099")
+    assert allow.check("10.20.30.40", 50051).addresses == ("10.20.30.40",)
+    assert allow.check("192.168.7.7", 8099).port == 8099
+    for host, port in (("10.20.30.40", 50052), ("11.0.0.1", 50051), ("192.168.7.7", 8100), ("172.16.0.1", 50051)):
+        with pytest.raises(AddressRefused) as info:
+            allow.check(host, port)
+        assert info.value.code == "address_not_allowed" and f"{host}:{port}" in info.value.reason
+
+
+def test_a_name_is_judged_by_every_address_it_resolves_to(dns):
+    dns({"agents.example.org": ["203.0.114.9"], "rebound.example.org": ["127.0.0.1"],
+         "mixed.example.org": ["8.8.8.8", "10.0.0.5"], "ok.example.org": ["8.8.8.8", "2001:4860::8888"]})
+    allow = parse_allow_list("agents.example.org:443, rebound.example.org:443, *.example.org:443")
+    assert allow.check("ok.example.org", 443).addresses == ("8.8.8.8", "2001:4860::8888")
+    with pytest.raises(AddressRefused) as info:
+        allow.check("rebound.example.org", 443)  # listed by name, but it points at loopback
+    assert "127.0.0.1 (rebound.example.org resolves to it) is a loopback address" in info.value.reason
+    with pytest.raises(AddressRefused) as info:
+        allow.check("mixed.example.org", 443)  # one private address among public ones is enough
+    assert "10.0.0.5" in info.value.reason and "private" in info.value.reason
+    with pytest.raises(AddressRefused) as info:
+        allow.check("nowhere.example.org", 443)
+    assert info.value.code == "bad_address" and "does not resolve" in info.value.reason
+    assert allow.check("agents.example.org", 443).addresses == ("203.0.114.9",)  # public, its name listed
+
+
+def test_public_addresses_outside_the_allow_list_are_refused(dns):
+    dns({"agents.example.org": ["8.8.8.8"], "other.example.com": ["8.8.4.4"]})
+    allow = parse_allow_list("agents.example.org:443, 9.9.9.9:50051")
+    assert allow.check("agents.example.org", 443).addresses == ("8.8.8.8",)
+    assert allow.check("9.9.9.9", 50051).addresses == ("9.9.9.9",)
+    for host, port in (("agents.example.org", 8443), ("other.example.com", 443), ("8.8.8.8", 443),
+                       ("9.9.9.9", 50052), ("sub.agents.example.org", 443)):
+        with pytest.raises(AddressRefused) as info:
+            allow.check(host, port)
+        assert info.value.code in ("address_not_allowed", "bad_address"), host
+    with pytest.raises(AddressRefused) as info:
+        parse_allow_list("").check("8.8.8.8", 443)
+    assert "is empty, so no agent may be called" in info.value.reason
+
+
+def test_registry_addresses_are_read_as_the_protocol_says():
+    allow = parse_allow_list("8.8.8.8:443, 8.8.8.8:80, 8.8.8.8:50051, [2001:4860::8888]:50051")
+    assert allow.check_agent("http", "https://8.8.8.8/hook?key=k").port == 443
+    assert allow.check_agent("http", "http://8.8.8.8/").port == 80
+    assert allow.check_agent("grpc", "8.8.8.8:50051").host == "8.8.8.8"
+    assert allow.check_agent("grpc", "[2001:4860::8888]:50051").host == "2001:4860::8888"
+    with pytest.raises(AddressRefused) as info:
+        allow.check_agent("http", "http://127.0.0.1:80/secret-path?token=t0k3n")
+    assert "secret-path" not in info.value.reason and "t0k3n" not in info.value.reason
+
+
+# -- HTTP at call time --------------------------------------------------------------------------
+class Recorded(BaseHTTPRequestHandler):
+    """Answers ``{"index": 0}`` (or what the server's ``reply`` says) and records each request."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.server.seen.append((self.path, self.headers.get("Host")))
+        status, headers, body = self.server.reply(self)
+        self.send_response(status)
+        for k, v in headers.items():
+            self.send_header(k, v)
+        self.end_headers()
+        try:
+            for chunk in body:
+                self.wfile.write(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the engine stopped reading, as it should
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def server():
+    """An HTTP server on loopback; ``server.reply(handler) -> (status, headers, chunks)``."""
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Recorded)
+    srv.daemon_threads = True
+    srv.seen = []
+    srv.reply = lambda h: (200, {"Content-Length": "12"}, [b'{"index": 0}'])
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    srv.port = srv.server_address[1]
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    thread.join(TIMEOUT_S)
+
+
+def failure(client) -> AgentFailure:
+    with pytest.raises(AgentFailure) as info:
+        client.choose(move(), TIMEOUT_S)
+    assert SECRET not in str(info.value)
+    return info.value
+
+
+def test_http_loopback_outside_the_allow_list_is_never_connected(server):
+    with HttpAgentClient(f"http://127.0.0.1:{server.port}/a", SECRET,
+                         allow=parse_allow_list(f"*:*, 127.0.0.1:{server.port + 1}")) as client:
+        refused = failure(client)
+    assert refused.kind == "crash" and "loopback address, refused unless listed" in refused.message
+    assert server.seen == []
+    with HttpAgentClient(f"http://127.0.0.1:{server.port}/a", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        assert client.choose(move(), TIMEOUT_S).index == 0
+    assert server.seen == [("/a", f"127.0.0.1:{server.port}")]
+
+
+def test_http_a_name_resolving_to_loopback_is_refused_at_call_time(server, dns):
+    dns({"agent.example.org": ["127.0.0.1"]})
+    with HttpAgentClient(f"http://agent.example.org:{server.port}/a", SECRET,
+                         allow=parse_allow_list(f"agent.example.org:{server.port}")) as client:
+        refused = failure(client)
+    assert refused.kind == "crash" and "agent.example.org resolves to it" in refused.message
+    assert server.seen == []
+
+
+def test_http_connects_to_the_address_it_checked(server, dns):
+    # agent.example.org exists only in the replaced resolver: the call works only if the client
+    # connects to the checked address rather than looking the name up again.
+    dns({"agent.example.org": ["127.0.0.1"]})
+    with HttpAgentClient(f"http://agent.example.org:{server.port}/a", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        assert client.choose(move(), TIMEOUT_S).index == 0
+    assert server.seen == [("/a", f"agent.example.org:{server.port}")]  # the Host header keeps the name
+    assert dns.calls == ["agent.example.org"]
+
+
+def test_http_a_redirect_is_a_failure_and_is_not_followed(server):
+    server.reply = lambda h: ((302, {"Location": "/elsewhere", "Content-Length": "0"}, [])
+                              if h.path == "/a" else (200, {"Content-Length": "12"}, [b'{"index": 1}']))
+    with HttpAgentClient(f"http://127.0.0.1:{server.port}/a", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        refused = failure(client)
+    assert refused.kind == "crash" and "redirect (HTTP 302)" in refused.message
+    assert [path for path, _ in server.seen] == ["/a"]
+
+
+@pytest.mark.parametrize("shape", ["declared", "chunked"])
+def test_http_an_answer_over_the_configured_cap_is_malformed(server, agent_allow, monkeypatch, shape):
+    monkeypatch.setenv("LONGHOUSE_AGENT_MAX_REPLY_BYTES", "2048")
+    agent_allow(f"127.0.0.1:{server.port}")
+    sent = []
+
+    def big(handler):
+        pad = b'{"index": 0, "pad": "' + b"x" * 4000 + b'"}'
+        if shape == "declared":
+            return 200, {"Content-Length": str(len(pad))}, [pad]
+
+        def chunks():  # 64 MiB in chunks, no length: only the engine's cap stops it
+            for _ in range(16384):
+                sent.append(1)
+                block = b"x" * 4096
+                yield b"%x\r\n" % len(block) + block + b"\r\n"
+        return 200, {"Transfer-Encoding": "chunked"}, chunks()
+
+    server.reply = big
+    with make_client({"name": "big", "protocol": "http", "address": f"http://127.0.0.1:{server.port}/",
+                      "secret": SECRET}) as client:
+        assert client.max_reply_bytes == 2048
+        refused = failure(client)
+    assert refused.kind == "malformed" and "more than 2048 bytes" in refused.message
+    if shape == "chunked":
+        assert len(sent) < 16384  # the engine stopped reading; the agent could not send it all
+
+
+def test_http_a_compressed_answer_is_malformed(server):
+    body = gzip.compress(b'{"index": 0}')
+    server.reply = lambda h: (200, {"Content-Encoding": "gzip", "Content-Length": str(len(body))}, [body])
+    with HttpAgentClient(f"http://127.0.0.1:{server.port}/", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        refused = failure(client)
+    assert refused.kind == "malformed" and "compressed (gzip)" in refused.message
+
+
+# -- gRPC at call time --------------------------------------------------------------------------
+@pytest.fixture
+def grpc_server():
+    """A gRPC server on loopback answering ChooseMove with ``grpc_server.answer`` (raw bytes)."""
+    calls: list[str] = []
+    state = {"answer": b"\x08\x01"}  # MoveChoice{index: 1}
+
+    def choose(request: bytes, context) -> bytes:
+        calls.append(context.peer())
+        return state["answer"]
+
+    server = grpc.server(futures.ThreadPoolExecutor(2))
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        "longhouse.agent.v1.Agent", {"ChooseMove": grpc.unary_unary_rpc_method_handler(choose)}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    server.port, server.calls, server.state = port, calls, state
+    yield server
+    server.stop(0)
+
+
+def test_grpc_loopback_outside_the_allow_list_is_never_called(grpc_server, dns):
+    dns({"agent.example.org": ["127.0.0.1"]})
+    for address, allow in ((f"127.0.0.1:{grpc_server.port}", "*:*"),
+                           (f"agent.example.org:{grpc_server.port}", f"agent.example.org:{grpc_server.port}"),
+                           (f"127.0.0.1:{grpc_server.port}", f"127.0.0.1:{grpc_server.port + 1}")):
+        with GrpcAgentClient(address, SECRET, allow=parse_allow_list(allow)) as client:
+            refused = failure(client)
+        assert refused.kind == "crash" and "loopback address, refused unless listed" in refused.message
+    assert grpc_server.calls == []
+
+
+def test_grpc_connects_to_the_address_it_checked(grpc_server, dns):
+    dns({"agent.example.org": ["127.0.0.1"]})
+    with GrpcAgentClient(f"agent.example.org:{grpc_server.port}", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{grpc_server.port}")) as client:
+        assert client.choose(move(), TIMEOUT_S).index == 1
+        assert client.choose(move(), TIMEOUT_S).index == 1
+    assert len(grpc_server.calls) == 2 and all("127.0.0.1" in peer for peer in grpc_server.calls)
+    assert dns.calls == ["agent.example.org"] * 2  # checked again at every call
+
+
+def test_grpc_an_answer_over_the_cap_is_malformed(grpc_server):
+    grpc_server.state["answer"] = b"\x08\x01" + b"\x12\xf0\x1f" + b"x" * 4080  # index 1 and 4 KB of a field
+    with GrpcAgentClient(f"127.0.0.1:{grpc_server.port}", SECRET, max_reply_bytes=2048,
+                         allow=parse_allow_list(f"127.0.0.1:{grpc_server.port}")) as client:
+        refused = failure(client)
+    assert refused.kind == "malformed" and "more than 2048 bytes" in refused.message
+
+
+def test_clients_use_the_configured_allow_list(agent_allow, server):
+    agent_allow("*:443")
+    with make_client({"name": "n", "protocol": "http", "address": f"http://127.0.0.1:{server.port}/",
+                      "secret": SECRET}) as client:
+        assert str(client.allow) == "*:443"
+        assert failure(client).kind == "crash"
+    assert server.seen == []
