@@ -13,6 +13,7 @@ data and the logs), so runs never see each other's games; ``--data-dir`` picks o
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import signal
 import sys
@@ -109,6 +110,19 @@ def shown(path: Path) -> str:
         return str(path)
 
 
+SAMPLE_AGENT_ALLOW = "127.0.0.1:8601,127.0.0.1:8602"
+"""``make run``'s agent allow-list when ``LONGHOUSE_AGENT_ALLOW`` is not set: the loopback ports
+the sample agents of ``examples/`` listen on by default (HTTP 8601, gRPC 8602), and nothing else."""
+
+
+def agent_allow_for_run(settings: Settings) -> Settings:
+    """``settings`` with ``make run``'s allow-list of agent addresses: ``LONGHOUSE_AGENT_ALLOW`` as
+    set (even empty), or :data:`SAMPLE_AGENT_ALLOW` when it is not set at all."""
+    if "LONGHOUSE_AGENT_ALLOW" in os.environ:
+        return settings
+    return settings.model_copy(update={"agent_allow": SAMPLE_AGENT_ALLOW})
+
+
 def split(text: str) -> list[str]:
     """``"a, b,,c"`` -> ``["a", "b", "c"]``."""
     return [x.strip() for x in text.split(",") if x.strip()]
@@ -121,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parse_args(argv)
     console = report_console()
-    settings = Settings()
+    settings = agent_allow_for_run(Settings())
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C must stop the stack even when started from a script that ignores SIGINT
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -159,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.once:
             console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {stack.redis_url}, "
                           f"logs in {shown(stack.log_dir)}); press Ctrl-C to stop.", soft_wrap=True)
+            console.print(f"Agents may be registered and called at {stack.settings.agent_allow or 'no address'} "
+                          "(LONGHOUSE_AGENT_ALLOW).", soft_wrap=True)
             serve(stack, console)
     except PortInUse as exc:
         console.print(f"[red]cannot start[/red]: {exc}")

@@ -1,9 +1,10 @@
 """``make tournament-demo ARGS="--out DIR"``: a whole tournament of built-in bots and external
 agents through the hosted stack, from nothing.
 
-It starts the stack (as ``make run`` does, on free loopback ports, in a fresh data directory),
-starts the two sample agents of ``examples/`` (one HTTP, one gRPC) and registers them through the
-gateway, then runs a round robin of five participants — the ``random``, ``greedy`` and
+It starts the two sample agents of ``examples/`` (one HTTP, one gRPC) on free loopback ports,
+then the stack (as ``make run`` does, on free loopback ports, in a fresh data directory) with an
+agent allow-list (``LONGHOUSE_AGENT_ALLOW``) of exactly those two addresses, registers the agents
+through the gateway, then runs a round robin of five participants — the ``random``, ``greedy`` and
 ``ismcts`` built-in bots and the two agents — over every game that exists, two seats a match,
 each pairing on both seat orders with one seed: 10 pairings x 2 x 3 games = 60 matches. It
 follows the tournament with a progress bar, prints the standings and writes
@@ -24,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import urlsplit
 
 import requests
 from rich.console import Console
@@ -79,13 +81,16 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(width=None if sys.stdout.isatty() else 120)
     secret = os.urandom(16).hex()
     data_dir = Path(tempfile.mkdtemp(prefix="longhouse-demo-"))
-    stack = Stack(free_port_settings(Settings(data_dir=str(data_dir))), data_dir)
+    (data_dir / "logs").mkdir(parents=True, exist_ok=True)
+    stack: Stack | None = None
     try:
-        console.print(f"starting the stack (logs in {data_dir / 'logs'})")
-        stack.start()
-        url = stack.gateway_url
         with sample_agent("http", secret, data_dir / "logs" / "agent-http.log") as http_address, \
                 sample_agent("grpc", secret, data_dir / "logs" / "agent-grpc.log") as grpc_address:
+            allow = f"{urlsplit(http_address).netloc},{grpc_address}"  # the two agents, nothing else
+            stack = Stack(free_port_settings(Settings(data_dir=str(data_dir), agent_allow=allow)), data_dir)
+            console.print(f"starting the stack (logs in {data_dir / 'logs'}; agents allowed at {allow})")
+            stack.start()
+            url = stack.gateway_url
             ids = {}
             for protocol, address in (("http", http_address), ("grpc", grpc_address)):
                 resp = requests.post(f"{url}/agents", json={"name": f"sample-{protocol}", "protocol": protocol,
@@ -121,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"[red]could not start: {exc}")
         return 2
     finally:
-        stack.stop()
+        if stack is not None:
+            stack.stop()
 
 
 if __name__ == "__main__":
