@@ -32,12 +32,14 @@ class _Closed(BaseModel):
 class Error(_Closed):
     """Every 4xx/5xx answer (``gateway/errors.py``): ``{"error": code, "reason": text}``.
 
-    ``version`` is added to a 409 ``stale_version``: the game's current version.
+    ``version`` is added to a 409 ``stale_version``: the game's current version;
+    ``retry_after`` to a 429 (``rate_limited``, ``quota_exceeded``): its ``Retry-After`` in seconds.
     """
 
     error: str = Field(description="machine-readable code, e.g. 'stale_version' (docs/API.md, Errors)")
     reason: str = Field(description="one sentence for a person")
     version: int | None = Field(default=None, description="409 stale_version only: the game's current version")
+    retry_after: int | None = Field(default=None, ge=1, description="429 only: seconds to wait, as in Retry-After")
 
 
 class Health(_Closed):
