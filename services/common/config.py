@@ -32,6 +32,14 @@ class Settings(BaseSettings):
     market_port: int = 29152
     boards_port: int = 29153
     scoring_port: int = 29154
+    # Containers and Kubernetes, where each process has its own address: what the servers bind
+    # to and where each peer is found. Empty (the default): ``host``, as on one machine.
+    bind_host: str = ""  # e.g. 0.0.0.0 in a container that others reach by name
+    redis_host: str = ""  # e.g. redis
+    decks_host: str = ""  # e.g. decks (and so on for the other three services)
+    market_host: str = ""
+    boards_host: str = ""
+    scoring_host: str = ""
     agent_allow: str = ""  # agent hosts and ports the engine may call (services/agents/addresses.py)
     agent_max_reply_bytes: int = Field(default=64 * 1024, ge=1024, le=16 * 1024 * 1024)  # largest agent answer read
     data_dir: str = "var"
@@ -59,18 +67,22 @@ class Settings(BaseSettings):
     @property
     def redis_url(self) -> str:
         """URL of the game store."""
-        return f"redis://{self.host}:{self.redis_port}/{self.redis_db}"
+        return f"redis://{self.redis_host or self.host}:{self.redis_port}/{self.redis_db}"
 
     @property
     def celery_broker_url(self) -> str:
         """URL of the Celery broker (same server, another database)."""
-        return f"redis://{self.host}:{self.redis_port}/{self.celery_db}"
+        return f"redis://{self.redis_host or self.host}:{self.redis_port}/{self.celery_db}"
 
     def service_address(self, domain: str) -> str:
-        """``host:port`` of the gRPC service of ``domain`` (deck, market, board, score)."""
-        port = {"deck": self.decks_port, "market": self.market_port,
-                "board": self.boards_port, "score": self.scoring_port}[domain]
-        return f"{self.host}:{port}"
+        """``host:port`` where the gRPC service of ``domain`` (deck, market, board, score) is reached."""
+        name = {"deck": "decks", "market": "market", "board": "boards", "score": "scoring"}[domain]
+        host = getattr(self, f"{name}_host") or self.host
+        return f"{host}:{getattr(self, f'{name}_port')}"
+
+    def bind_address(self, domain: str) -> str:
+        """``host:port`` the gRPC service of ``domain`` listens on (``bind_host``, else ``host``)."""
+        return f"{self.bind_host or self.host}:{self.service_address(domain).rsplit(':', 1)[1]}"
 
     @field_validator("agent_allow")
     @classmethod

@@ -230,7 +230,7 @@ def build_server(spec: ServiceSpec, cfg: Settings, max_workers: int = 16) -> tup
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (spec.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    address = cfg.service_address(spec.domain)
+    address = cfg.bind_address(spec.domain)
     if server.add_insecure_port(address) == 0:
         raise RuntimeError(f"cannot bind {address}")
     checker = RedisHealth(health_servicer, ["", spec.full_name], cfg.redis_url)
