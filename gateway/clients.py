@@ -13,6 +13,7 @@ from typing import Any
 import redis
 from flask import Flask, current_app
 
+from services.common.redis_client import connect
 from services.coordinator.redis_store import RedisStore
 from services.coordinator.table import Table
 
@@ -51,7 +52,7 @@ class Clients:
                     # keep-alive period), or the client would time out a healthy wait.
                     longest_block = max(float(self.config.get("WAIT_MAX_SECONDS", 30)),
                                         float(self.config.get("SSE_KEEPALIVE_SECONDS", 15)))
-                    self._redis = redis.Redis.from_url(
+                    self._redis = connect(
                         self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
                         socket_timeout=longest_block + 10, health_check_interval=30,
                         max_connections=int(self.config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)))

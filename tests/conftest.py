@@ -1,5 +1,5 @@
-"""Shared fixtures: a real, private ``redis-server`` on a free loopback port; the agent allow-list
-of the tests' own agents."""
+"""Shared fixtures: a real, private ``redis-server`` on a free loopback port; a three-master Redis
+Cluster on loopback; the agent allow-list of the tests' own agents."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import redis
 
 from services.common.config import settings
 from tests.support.ports import free_port
+from tests.support.redis_cluster import LoopbackCluster
 
 pytest_plugins = ["tests.rules_plugin"]
 
@@ -68,6 +69,17 @@ def redis_client(redis_server):
     """A client on the shared server with database 0 flushed before the test."""
     redis_server.client.flushall()
     return redis_server.client
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory):
+    """A session-wide Redis Cluster of three masters on loopback (:class:`LoopbackCluster`); fails,
+    like :func:`redis_server`, if redis-server or redis-cli is missing."""
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        pytest.fail("redis-server and redis-cli are not installed; run `make setup`")
+    cluster = LoopbackCluster(tmp_path_factory.mktemp("redis-cluster"))
+    yield cluster
+    cluster.stop()
 
 
 TEST_AGENT_ALLOW = "127.0.0.1:*"

@@ -35,6 +35,7 @@ import psutil
 import redis
 
 from services.bots.client import GatewayClient
+from services.common.redis_client import connect
 from services.coordinator.redis_store import key
 from services.tournament.runner import TournamentConfig, derive_seed, run_tournament
 
@@ -173,7 +174,7 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     "saturated"}`` (``cpu``: the machine's busy share; ``stack_cpu``: the stack processes'
     share of all cores; ``busiest``: the stack process that used the most CPU, with its share
     of one core; ``saturated``: see the module docstring)."""
-    rclient = redis.Redis.from_url(stack.settings.redis_url)
+    rclient = connect(stack.settings.redis_url)
     procs = _processes(stack)
     ids: list[str] = []
     until = time.monotonic() + seconds
@@ -207,7 +208,7 @@ def memory(stack: Any) -> dict[str, Any]:
     """Redis bytes per game (its keys' ``MEMORY USAGE``): in play, finished, and a finished
     game's record (log and meta: what stays once the other keys' time to live has passed,
     README, Retention); and each process's resident memory (RSS, MiB, its children included)."""
-    client = redis.Redis.from_url(stack.settings.redis_url)
+    client = connect(stack.settings.redis_url)
     with GatewayClient(stack.gateway_url) as c:
         playing = c.create_game("noggin", 3, seed="memory-playing")["game_id"]
         finished, _ = _bus_game(stack.gateway_url, "noggin", 3, "memory", 0)

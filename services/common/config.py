@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     redis_port: int = 6479
     redis_db: int = 0
     celery_db: int = 1
+    # Redis elsewhere than the stack's own redis-server (services/common/redis_client.py): the game
+    # store, a redis:// URL or redis+cluster://host:port[,host:port...] for a Redis Cluster, and the
+    # Celery broker, a plain Redis (Celery cannot use a cluster). Empty: the stack's own redis-server.
+    store_url: str = ""
+    broker_url: str = ""
     gateway_port: int = 8470
     decks_port: int = 29151
     market_port: int = 29152
@@ -66,13 +71,18 @@ class Settings(BaseSettings):
 
     @property
     def redis_url(self) -> str:
-        """URL of the game store."""
-        return f"redis://{self.redis_host or self.host}:{self.redis_port}/{self.redis_db}"
+        """URL of the game store: ``store_url``, or database ``redis_db`` of the stack's Redis."""
+        return self.store_url or f"redis://{self.redis_host or self.host}:{self.redis_port}/{self.redis_db}"
 
     @property
     def celery_broker_url(self) -> str:
-        """URL of the Celery broker (same server, another database)."""
-        return f"redis://{self.redis_host or self.host}:{self.redis_port}/{self.celery_db}"
+        """URL of the Celery broker: ``broker_url``, or database ``celery_db`` of the stack's Redis."""
+        return self.broker_url or f"redis://{self.redis_host or self.host}:{self.redis_port}/{self.celery_db}"
+
+    @property
+    def own_redis(self) -> bool:
+        """Whether the stack needs its own redis-server (the store or the broker is not elsewhere)."""
+        return not (self.store_url and self.broker_url)
 
     def service_address(self, domain: str) -> str:
         """``host:port`` where the gRPC service of ``domain`` (deck, market, board, score) is reached."""
@@ -83,6 +93,23 @@ class Settings(BaseSettings):
     def bind_address(self, domain: str) -> str:
         """``host:port`` the gRPC service of ``domain`` listens on (``bind_host``, else ``host``)."""
         return f"{self.bind_host or self.host}:{self.service_address(domain).rsplit(':', 1)[1]}"
+
+    @field_validator("store_url")
+    @classmethod
+    def _store_url_parses(cls, value: str) -> str:
+        from services.common.redis_client import check_url
+
+        return check_url(value) if value else value  # ValueError says what is wrong, never a password
+
+    @field_validator("broker_url")
+    @classmethod
+    def _broker_url_is_plain(cls, value: str) -> str:
+        from services.common.redis_client import check_url, is_cluster
+
+        if value and is_cluster(check_url(value)):
+            raise ValueError("the Celery broker must be a single Redis server (Celery's Redis transport "
+                             "cannot use a Redis Cluster); keep the game store on the cluster")
+        return value
 
     @field_validator("agent_allow")
     @classmethod

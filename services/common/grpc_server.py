@@ -35,6 +35,7 @@ from grpc_reflection.v1alpha import reflection
 
 from services.common import logs
 from services.common.config import Settings, settings as load_settings
+from services.common.redis_client import connect, redact
 from services.common.wire import status_of
 
 HEALTH_INTERVAL = 0.5
@@ -141,7 +142,7 @@ class RedisHealth:
                  interval: float = HEALTH_INTERVAL):
         self.servicer = servicer
         self.services = services
-        self.client = redis.Redis.from_url(redis_url, socket_timeout=1.0, socket_connect_timeout=1.0)
+        self.client = connect(redis_url, socket_timeout=1.0, socket_connect_timeout=1.0)
         self.interval = interval
         self.log = logs.get_logger()
         self._stop = threading.Event()
@@ -210,7 +211,7 @@ def build_engine(domain: str, redis_url: str) -> Any:
     from services.coordinator.projection import Projections
     from services.coordinator.redis_store import RedisSeeds, RedisStore
 
-    client = redis.Redis.from_url(redis_url, socket_timeout=5.0, socket_connect_timeout=2.0)
+    client = connect(redis_url, socket_timeout=5.0, socket_connect_timeout=2.0)
     seeds = RedisSeeds(client) if domain == "deck" else None
     return DomainEngine(domain, Projections(RedisStore(client)), seeds)
 
@@ -260,7 +261,7 @@ def serve(spec: ServiceSpec, cfg: Settings | None = None, grace: float = SHUTDOW
     server.start()
     # Log before health can say SERVING: a client that stops us as soon as it sees
     # SERVING must find "serving" before "stopping" in the log.
-    log.info("serving", grpc_service=spec.full_name, address=address, redis=cfg.redis_url)
+    log.info("serving", grpc_service=spec.full_name, address=address, redis=redact(cfg.redis_url))
     checker.start()
     server.wait_for_termination()
     log.info("stopped")

@@ -127,8 +127,11 @@ class RedisStore:
 
     @classmethod
     def from_url(cls, url: str) -> "RedisStore":
-        """A store on the server at ``url``."""
-        return cls(redis.Redis.from_url(url))
+        """A store on the Redis at ``url`` (a ``redis+cluster://`` URL: a Redis Cluster;
+        :func:`services.common.redis_client.connect`)."""
+        from services.common.redis_client import connect
+
+        return cls(connect(url))
 
     def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
         """Create the game with its first entry. Raises ValueError if the id is taken."""

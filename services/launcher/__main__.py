@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from services.common.config import Settings
+from services.common.redis_client import redact
 
 from .stack import Stack
 from .supervisor import LaunchError, PortInUse
@@ -171,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         healing.set()
         healer.join(timeout=30)
         if not args.once:
-            console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {stack.redis_url}, "
+            console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {redact(stack.redis_url)}, "
                           f"logs in {shown(stack.log_dir)}); press Ctrl-C to stop.", soft_wrap=True)
             console.print(f"Agents may be registered and called at {stack.settings.agent_allow or 'no address'} "
                           "(LONGHOUSE_AGENT_ALLOW).", soft_wrap=True)

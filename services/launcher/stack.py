@@ -16,6 +16,10 @@ name          command                                                         re
 
 Every child gets the launcher's environment plus every setting written out as a
 ``LONGHOUSE_*`` variable, so all processes agree on ports and addresses.
+
+With ``LONGHOUSE_STORE_URL`` the game store is a Redis elsewhere (a Redis Cluster with
+``redis+cluster://``); the ``redis`` child then serves only as the Celery broker, and with
+``LONGHOUSE_BROKER_URL`` too it is not started at all (:attr:`Settings.own_redis`).
 """
 
 from __future__ import annotations
@@ -69,9 +73,9 @@ def free_port_settings(base: Settings | None = None) -> Settings:
 
 def redis_probe(host: str, port: int):
     """A probe that is True once ``redis-server`` at ``host:port`` answers PING."""
-    import redis
+    from services.common.redis_client import connect
 
-    client = redis.Redis(host=host, port=port, socket_connect_timeout=1, socket_timeout=1)
+    client = connect(f"redis://{host}:{port}/0", socket_connect_timeout=1, socket_timeout=1)
 
     def probe() -> bool:
         return bool(client.ping())
@@ -108,9 +112,9 @@ def http_probe(url: str):
 
 def redis_key_probe(url: str, name: str):
     """A probe that is True once key ``name`` exists in the Redis at ``url`` (a heartbeat)."""
-    import redis
+    from services.common.redis_client import connect
 
-    client = redis.Redis.from_url(url)
+    client = connect(url, socket_connect_timeout=1, socket_timeout=1)
 
     def probe() -> bool:
         return bool(client.exists(name))
@@ -178,7 +182,8 @@ class Stack:
 
     @property
     def redis_url(self) -> str:
-        """URL of the game store (database ``LONGHOUSE_REDIS_DB``)."""
+        """URL of the game store (``LONGHOUSE_STORE_URL``, or database ``LONGHOUSE_REDIS_DB`` of the
+        stack's own Redis)."""
         return self.settings.redis_url
 
     @property
@@ -255,12 +260,15 @@ class Stack:
                          env=self.env, cwd=self.root, ready_timeout=60)
 
     def specs(self) -> list[ChildSpec]:
-        """All children, in start order."""
-        return [self.redis_spec(), *self.service_specs(), self.worker_spec(), self.mover_spec(), self.gateway_spec()]
+        """All children, in start order (``redis`` first, unless both the store and the broker are
+        elsewhere)."""
+        own = [self.redis_spec()] if self.settings.own_redis else []
+        return [*own, *self.service_specs(), self.worker_spec(), self.mover_spec(), self.gateway_spec()]
 
     # -- life cycle ---------------------------------------------------------------
     def start(self) -> None:
-        """Check every port, start Redis, then the rest together; wait for each to be ready.
+        """Check every port, start Redis (if the stack has its own), then the rest together; wait
+        for each to be ready.
 
         Raises:
             PortInUse: a port is taken (nothing was started).
@@ -268,13 +276,15 @@ class Stack:
         """
         specs = self.specs()
         self.supervisor.check_ports(specs)
+        first, rest = (specs[:1], specs[1:]) if specs[0].name == "redis" else ([], specs)
         try:
-            self.supervisor.start(specs[0])
+            for spec in first:
+                self.supervisor.start(spec)
             self._record()
-            for spec in specs[1:]:
+            for spec in rest:
                 self.supervisor.spawn(spec)
             self._record()
-            self.supervisor.wait_ready([spec.name for spec in specs[1:]])
+            self.supervisor.wait_ready([spec.name for spec in rest])
         except BaseException:
             self._record()
             self.stop()

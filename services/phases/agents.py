@@ -74,7 +74,7 @@ class Clock:
             with self._lock:
                 return self._memory.setdefault(f"{game_id}:{field}", value)
         k = self._key(game_id)
-        pipe = self.client.pipeline()
+        pipe = self.client.pipeline(transaction=True)  # one key: a transaction on a Redis Cluster too
         pipe.hsetnx(k, field, value)
         pipe.hget(k, field)
         pipe.expire(k, CLOCK_TTL_S)

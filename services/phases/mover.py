@@ -31,6 +31,7 @@ import redis
 from services.common import logs
 from services.common.wire import DomainCallFailed
 from services.common.config import settings
+from services.common.redis_client import connect
 from services.coordinator.redis_store import games_in_status
 from services.coordinator.store import GameNotFound, VersionConflict
 
@@ -243,7 +244,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logs.configure("mover")
     s = settings()
-    client = redis.Redis.from_url(s.redis_url)
+    client = connect(s.redis_url)
     table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode, settings=s)
     mover = Mover(table, client, name=args.name)
     mover.heartbeat()

@@ -23,6 +23,7 @@ from celery.signals import setup_logging, worker_ready
 
 from services.common import logs
 from services.common.config import settings
+from services.common.redis_client import connect, is_cluster, redact
 from services.phases import agents
 from services.phases.mover import waiting_seats
 from services.tournament import jobs
@@ -47,10 +48,16 @@ def make_celery(broker_url: str | None = None) -> Celery:
         broker_url: the broker (default ``settings().celery_broker_url``).
     Returns:
         the app; senders use ``send_task(TASK_NAME, ...)``, workers the module's :data:`app`.
+    Raises:
+        ValueError: ``broker_url`` names a Redis Cluster: Celery's Redis transport needs one server
+            (``LONGHOUSE_BROKER_URL``; the game store may be a cluster, README "Redis Cluster").
     """
     s = settings()
     vt = int(s.celery_visibility_timeout)
-    app = Celery("longhouse.phases", broker=broker_url or s.celery_broker_url)
+    broker = broker_url or s.celery_broker_url
+    if is_cluster(broker):
+        raise ValueError(f"the Celery broker must be a single Redis server, not the cluster {redact(broker)}")
+    app = Celery("longhouse.phases", broker=broker)
     app.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,
@@ -90,7 +97,7 @@ def worker_table() -> Any:
                 from services.phases.hosting import build_table
 
                 s = settings()
-                client = redis.Redis.from_url(s.redis_url)
+                client = connect(s.redis_url)
                 _table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode,
                                      celery_app=app, settings=s)
     return _table
@@ -194,7 +201,7 @@ def _sweep_forever(interval: float) -> None:
     pause = threading.Event()
     while not pause.wait(interval):
         try:
-            seen, sent = requeue_stuck_phases(app, redis.Redis.from_url(settings().redis_url), seen)
+            seen, sent = requeue_stuck_phases(app, connect(settings().redis_url), seen)
         except redis.RedisError as exc:
             log.warning("sweep_skipped", error=exc.__class__.__name__)
             continue
@@ -222,7 +229,7 @@ def _sweep_on_start(**_kwargs: Any) -> None:
     threading.Thread(target=_sweep_forever, args=(float(settings().phase_sweep_seconds),), daemon=True,
                      name="phase-sweep").start()
     try:
-        sent = requeue_pending_phases(app, redis.Redis.from_url(settings().redis_url))
+        sent = requeue_pending_phases(app, connect(settings().redis_url))
     except redis.RedisError as exc:
         log.warning("sweep_skipped", error=exc.__class__.__name__)
         return

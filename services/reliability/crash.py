@@ -503,11 +503,10 @@ class Verdict:
 
 def check(played: list[Played], redis_url: str, kills: int) -> Verdict:
     """Compare every played game's log in Redis with its acknowledged moves and its uncrashed run."""
-    import redis
-
+    from services.common.redis_client import connect
     from services.coordinator.redis_store import RedisStore, key
 
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     store = RedisStore(client)
     verdict = Verdict(kills=kills, games=len(played))
     for game in played:

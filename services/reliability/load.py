@@ -757,9 +757,9 @@ def held_in_redis(redis_url: str, count: int, deadline_s: float = 60.0) -> tuple
     """Wait until at least ``count`` clients of the Redis at ``redis_url`` are blocked (in
     ``XREAD BLOCK``), or ``deadline_s`` passes; returns ``(connected_clients, blocked_clients)``
     from ``INFO clients``."""
-    import redis
+    from services.common.redis_client import connect
 
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     deadline = time.monotonic() + deadline_s
     while True:
         info = client.info("clients")

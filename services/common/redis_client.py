@@ -1,0 +1,118 @@
+"""The one place Longhouse opens a Redis client: :func:`connect`.
+
+The URL says what kind of Redis it is:
+
+* ``redis://[[user]:password@]host:port/db`` (``rediss://`` with TLS, ``unix:///path?db=N``): one
+  server, a :class:`redis.Redis` (``redis.Redis.from_url``);
+* ``redis+cluster://[[user]:password@]host:port[,host:port...]`` (path empty or ``/0``: a cluster
+  has only database 0): a Redis Cluster, a :class:`redis.cluster.RedisCluster` that starts from
+  the nodes listed (any one that answers is enough; it learns the others from it). The scheme is
+  the one the ``limits`` library uses for its cluster storage, so the gateway's rate limits take
+  the same URL.
+
+Both kinds answer the same commands for what Longhouse does. On a cluster every script and
+transaction touches the keys of one hash slot only: a game's keys all carry the hash tag
+``{<game_id>}`` (:func:`services.coordinator.redis_store.key`), a tournament's ``{t:<id>}``, and
+the global keys (indices, the movers' ready list, quotas, the agent registry, rate-limit
+counters) are only ever used one key per command or script.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+import redis
+from redis.cluster import ClusterNode, RedisCluster
+
+CLUSTER_SCHEME = "redis+cluster"
+"""URL scheme of a Redis Cluster (:func:`connect`)."""
+
+PLAIN_SCHEMES = ("redis", "rediss", "unix")
+"""URL schemes of a single Redis server."""
+
+Client = Union[redis.Redis, RedisCluster]
+"""What :func:`connect` returns."""
+
+
+def is_cluster(url: str) -> bool:
+    """Whether ``url`` names a Redis Cluster (scheme ``redis+cluster``)."""
+    return urlsplit(url).scheme.lower() == CLUSTER_SCHEME
+
+
+def cluster_nodes(url: str) -> list[tuple[str, int]]:
+    """The ``(host, port)`` start-up nodes of a ``redis+cluster://`` URL, in the order given.
+
+    Raises:
+        ValueError: not a cluster URL, no node, a node without a port or with a bad one, or a
+            database other than 0.
+    """
+    parts = urlsplit(url)
+    if parts.scheme.lower() != CLUSTER_SCHEME:
+        raise ValueError(f"not a {CLUSTER_SCHEME}:// URL: {redact(url)!r}")
+    if parts.path not in ("", "/", "/0"):
+        raise ValueError(f"a Redis Cluster has only database 0, not {parts.path.lstrip('/')!r}")
+    hosts = parts.netloc.rpartition("@")[2]
+    nodes = []
+    for item in hosts.split(","):
+        host, sep, port = item.strip().rpartition(":")
+        host = host.strip("[]")  # [::1]:7000
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"cluster nodes are host:port items separated by commas, not {item.strip()!r}")
+        nodes.append((host, int(port)))
+    return nodes
+
+
+def check_url(url: str) -> str:
+    """``url`` if :func:`connect` can use it (returned unchanged).
+
+    Raises:
+        ValueError: an unknown scheme or a malformed cluster URL; the message never shows a password.
+    """
+    scheme = urlsplit(url).scheme.lower()
+    if scheme == CLUSTER_SCHEME:
+        cluster_nodes(url)
+    elif scheme not in PLAIN_SCHEMES:
+        raise ValueError(f"a Redis URL starts with redis://, rediss://, unix:// or {CLUSTER_SCHEME}://, "
+                         f"not {redact(url)!r}")
+    return url
+
+
+def connect(url: str, **options: Any) -> Client:
+    """A client of the Redis at ``url`` (no connection is opened until the first command).
+
+    Args:
+        url: see the module docstring.
+        options: keyword arguments of the connections, as ``redis.Redis`` takes them
+            (``socket_timeout``, ``socket_connect_timeout``, ``socket_keepalive``,
+            ``health_check_interval``, ``max_connections``, ``decode_responses``, ...); on a
+            cluster they apply to each node's pool, and those a cluster node does not take
+            (``health_check_interval``) are left out.
+    Returns:
+        a :class:`redis.Redis`, or a :class:`~redis.cluster.RedisCluster` for ``redis+cluster://``.
+    Raises:
+        ValueError: a URL :func:`check_url` refuses.
+    """
+    check_url(url)
+    if not is_cluster(url):
+        return redis.Redis.from_url(url, **options)
+    parts = urlsplit(url)
+    userinfo = parts.netloc.rpartition("@")[0]
+    if userinfo:
+        user, has_password, password = userinfo.partition(":")
+        options.setdefault("username", unquote(user) or None)
+        if has_password:
+            options.setdefault("password", unquote(password))
+    options.pop("health_check_interval", None)
+    nodes = [ClusterNode(host, port) for host, port in cluster_nodes(url)]
+    return RedisCluster(startup_nodes=nodes, **options)
+
+
+def redact(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (for logs and messages)."""
+    parts = urlsplit(url)
+    userinfo, at, hosts = parts.netloc.rpartition("@")
+    if not at or ":" not in userinfo:
+        return url
+    user = userinfo.partition(":")[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{hosts}"))
