@@ -34,6 +34,7 @@ import time
 from typing import Any, Iterator
 
 import redis
+from redis.cluster import RedisCluster
 
 from services.rules.core import Event, canonical_json, events_from_json, events_to_json
 
@@ -195,15 +196,23 @@ class RedisStore:
     def commit_many(self, commits: list[tuple[str, int, list[Event], Commit]]) -> list[int | Exception]:
         """Many games' commits in one round trip (a pipeline of the commit script, each still
         atomic and checked by version on its own). A commit that failed comes back as its
-        exception (VersionConflict, GameNotFound) in its place."""
+        exception (VersionConflict, GameNotFound) in its place.
+
+        On a Redis Cluster the pipeline sends each node its games' commits; it carries the script
+        itself (``EVAL``: redis-py's cluster pipeline has neither ``evalsha`` nor ``eval``), which
+        each node runs from its script cache after the first time."""
         if not commits:
             return []
-        if self._commit_sha is None:
+        cluster = isinstance(self.r, RedisCluster)
+        if self._commit_sha is None and not cluster:
             self._commit_sha = self.r.script_load(_COMMIT)
         pipe = self.r.pipeline(transaction=False)
         for game_id, base, events, commit in commits:
             keys = _commit_keys(game_id)
-            pipe.evalsha(self._commit_sha, len(keys), *keys, *self._commit_args(base, events, commit))
+            if cluster:
+                pipe.execute_command("EVAL", _COMMIT, len(keys), *keys, *self._commit_args(base, events, commit))
+            else:
+                pipe.evalsha(self._commit_sha, len(keys), *keys, *self._commit_args(base, events, commit))
         try:
             replies = pipe.execute()
         except redis.exceptions.NoScriptError:  # the server restarted and forgot the script

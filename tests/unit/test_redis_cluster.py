@@ -1,0 +1,128 @@
+"""The event store, its scripts and the global keys on a three-master Redis Cluster (issue 11).
+
+A Redis Cluster refuses a script or a transaction whose keys lie in more than one hash slot
+(CROSSSLOT), so these tests pass only if every key a game's scripts touch carries the game's hash
+tag ``{<game_id>}``, and every global key (the games index, the movers' ready list and
+heartbeats, a creator's quota) is used one key per command. The games are picked so that each
+master holds one: a pipeline of commits then spans the whole cluster.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from redis.crc import key_slot
+
+from gateway.auth import claim_seat
+from gateway.limits import _RESERVE, games_in_play, quota_key
+from services.common.redis_client import connect
+from services.coordinator.redis_store import GAMES_INDEX, RETIRED, RedisSeeds, RedisStore, games_in_status, key
+from services.coordinator.store import Commit, GameNotFound, VersionConflict
+from services.phases.agents import Clock
+from services.phases.mover import HEARTBEAT, READY, BusScheduler, Mover
+from services.rules.core import Event
+
+META = {"game": "step_race", "players": 2}
+
+
+def one_per_master(cluster, prefix: str, make=lambda p, i: f"{p}{i:04d}", slot_of=None) -> list[str]:
+    """Names ``make(prefix, i)``, the first whose slot each master serves (in the cluster's port
+    order); ``slot_of(name)`` gives a name's slot (default: that of the hash tag ``{name}``)."""
+    slot_of = slot_of or (lambda name: key_slot(f"{{{name}}}".encode()))
+    found: dict[int, str] = {}
+    for i in range(10_000):
+        name = make(prefix, i)
+        found.setdefault(cluster.port_of_slot(slot_of(name)), name)
+        if len(found) == len(cluster.ports):
+            return [found[p] for p in cluster.ports]
+    raise AssertionError("no names on every master")
+
+
+@pytest.fixture
+def cluster_client(redis_cluster):
+    """A cluster client (:func:`connect`) on an emptied cluster."""
+    for port in redis_cluster.ports:
+        redis_cluster.node(port).flushall()
+    client = connect(redis_cluster.url, socket_timeout=10)
+    yield client
+    client.close()
+
+
+def test_a_games_keys_stay_in_the_slot_of_its_tag_through_its_whole_life(redis_cluster, cluster_client):
+    store = RedisStore(cluster_client, finished_ttl=600)
+    games = one_per_master(redis_cluster, "g")
+    clock = Clock(cluster_client)
+    for gid in games:
+        assert store.create(gid, META, [Event("GameCreated", {"config": {}})]) == 1
+        RedisSeeds(cluster_client).put(gid, f"seed-{gid}")
+        assert claim_seat(cluster_client, gid, 0) is not None
+        assert clock.claim(gid, 0, 1, "task-1", hold_ms=60_000) and not clock.claim(gid, 0, 1, "task-2", 60_000)
+        cluster_client.set(key(gid, "phase_nudge"), 1, ex=600)
+    # one pipeline of commit scripts over all three masters, each checked by version on its own
+    assert store.commit_many([(gid, 1, [Event("Stepped", {"n": 1})], Commit("move", 0, move_key=(0, "m1"),
+                                                                              result={"ok": gid}))
+                              for gid in games]) == [2, 2, 2]
+    stale = store.commit_many([(gid, 1, [Event("Stepped", {"n": 2})], Commit("move", 1)) for gid in games])
+    assert [(type(e), e.expected, e.actual) for e in stale] == [(VersionConflict, 1, 2)] * 3
+    missing = one_per_master(redis_cluster, "nowhere")[0]
+    assert isinstance(store.commit_many([(missing, 1, [], Commit("move", 0))])[0], GameNotFound)
+    for gid in games:
+        assert store.move_result(gid, 0, "m1") == {"ok": gid}
+        assert store.commit(gid, 2, [Event("Won", {"seat": 0})], Commit("move", 0, status="over")) == 3
+        assert [e.version for e in store.read(gid)] == [1, 2, 3] and store.meta(gid)["status"] == "over"
+
+    owners = set()
+    for gid in games:
+        port = redis_cluster.port_of_slot(key_slot(f"{{{gid}}}".encode()))
+        owners.add(port)
+        held = redis_cluster.keys_by_node(f"game:{{{gid}}}:*")
+        expected = {key(gid, name) for name in ("meta", "log", "moves", "ended", "seed", "seats", "phase_nudge",
+                                                "clock")}
+        assert set(held[port]) == expected  # every key of the game, all on the master of {gid}'s slot
+        assert not any(held[p] for p in redis_cluster.ports if p != port)
+        assert {cluster_client.keyslot(k) for k in expected} == {key_slot(f"{{{gid}}}".encode())}
+        node = redis_cluster.node(port)
+        assert all(0 < node.ttl(key(gid, name)) <= 600 for name in RETIRED)  # the end retired them
+        assert node.ttl(key(gid, "log")) == -1 and node.ttl(key(gid, "meta")) == -1  # the record stays
+    assert owners == set(redis_cluster.ports)
+    # the listing is one global key, written apart from each game's script
+    assert sorted(games_in_status(cluster_client, "over")) == sorted(games)
+
+
+def test_the_ready_list_and_the_movers_heartbeats_work_across_masters(redis_cluster, cluster_client):
+    names = one_per_master(redis_cluster, "mover-", slot_of=lambda n: key_slot(HEARTBEAT.format(name=n).encode()))
+    movers = [Mover(table=None, client=cluster_client, name=name) for name in names]
+    for mover in movers:
+        mover.heartbeat()
+    assert movers[0].movers() == 3  # SCAN over every master finds the three heartbeats
+    bus = BusScheduler(cluster_client, phases=None)
+    for i in range(9):
+        bus.schedule_bot(f"game{i}", 0, 1)
+    # the take script pops a fair share (9 waiting / 3 movers) from the one list, in push order
+    assert movers[0]._pop(32, block=0) == ["game0", "game1", "game2"]
+    assert movers[1]._pop(2, block=0) == ["game3", "game4"]
+    assert cluster_client.llen(READY) == 4
+    cluster_client.delete(READY)
+    started = time.monotonic()
+    assert movers[2]._pop(5, block=0.2) == [] and time.monotonic() - started < 5  # BRPOP on the cluster
+
+
+def test_a_creators_quota_counts_games_on_every_master(redis_cluster, cluster_client):
+    store = RedisStore(cluster_client)
+    games = one_per_master(redis_cluster, "q")
+    who = "address:203.0.113.9"
+    for gid in games:
+        store.create(gid, META, [])
+        cluster_client.zadd(quota_key(who), {gid: 1})
+    store.commit(games[1], 1, [], Commit("move", 0, status="over"))
+    # the statuses are read in one pipeline over three masters; the game that is over frees its slot
+    assert sorted(games_in_play(cluster_client, who)) == sorted([games[0], games[2]])
+    assert cluster_client.eval(_RESERVE, 1, quota_key(who), 3, "pending:a", 1) == -1
+    assert cluster_client.eval(_RESERVE, 1, quota_key(who), 3, "pending:b", 1) == 3  # full: refused
+    pipe = cluster_client.pipeline(transaction=True)  # as the gateway records a made game
+    pipe.zadd(quota_key(who), {"made": 2})
+    pipe.zrem(quota_key(who), "pending:a")
+    assert pipe.execute() == [1, 1]
+    assert {m.decode() for m in cluster_client.zrange(quota_key(who), 0, -1)} == {games[0], games[2], "made"}
+    assert cluster_client.zcard(GAMES_INDEX) == 3
