@@ -14,6 +14,7 @@ Domain exceptions map to statuses here, once, so the views stay short:
 | ``AddressRefused`` (an agent address) | 403 / 400 | ``address_not_allowed`` / ``bad_address`` |
 | any ``HTTPException`` (404 route, 405, 413, ...) | its own | snake-case name |
 | ``redis.RedisError`` / ``DomainCallFailed`` | 503 | ``unavailable`` |
+| a Redis Cluster out of reach (the rate limits' own client) | 503 | ``unavailable`` |
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 import redis
 from flask import Flask, jsonify
+from redis.exceptions import RedisClusterException
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from services.agents.addresses import AddressRefused
@@ -102,6 +104,14 @@ def register_error_handlers(app: Flask) -> None:
     def _store_down(exc: redis.RedisError):
         log.warning("store unavailable", error=exc.__class__.__name__)
         return error_response(503, "unavailable", "the game store is unavailable; retry shortly")
+
+    @app.errorhandler(RedisClusterException)
+    def _cluster_down(exc: RedisClusterException):
+        # The game store's client raises ConnectionError for an outage (services.common.redis_client);
+        # Flask-Limiter's own cluster client raises this. Anything else is a fault of ours: a 500.
+        from services.common.redis_client import unreachable
+
+        return _store_down(exc) if unreachable(exc) else _internal(exc)
 
     @app.errorhandler(DomainCallFailed)
     def _service_down(exc: DomainCallFailed):

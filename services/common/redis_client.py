@@ -10,7 +10,11 @@ The URL says what kind of Redis it is:
   the one the ``limits`` library uses for its cluster storage, so the gateway's rate limits take
   the same URL.
 
-Both kinds answer the same commands for what Longhouse does. On a cluster every script and
+Both kinds answer the same commands for what Longhouse does, and fail alike: a cluster none of
+whose nodes answers (or that does not serve every slot) raises :class:`redis.ConnectionError`, as
+a single server that is down does, where redis-py's cluster client would raise its own
+``RedisClusterException`` (not a ``RedisError``), which the outage handling of the gateway, the
+movers, the services and the worker would not recognise (:class:`ClusterClient`). On a cluster every script and
 transaction touches the keys of one hash slot only: a game's keys all carry the hash tag
 ``{<game_id>}`` (:func:`services.coordinator.redis_store.key`), a tournament's ``{t:<id>}``, and
 the global keys (indices, the movers' ready list, quotas, the agent registry, rate-limit
@@ -19,11 +23,13 @@ counters) are only ever used one key per command or script.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from contextlib import contextmanager
+from typing import Any, Iterator, Union
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
+from redis.exceptions import RedisClusterException, SlotNotCoveredError
 
 CLUSTER_SCHEME = "redis+cluster"
 """URL scheme of a Redis Cluster (:func:`connect`)."""
@@ -33,6 +39,54 @@ PLAIN_SCHEMES = ("redis", "rediss", "unix")
 
 Client = Union[redis.Redis, RedisCluster]
 """What :func:`connect` returns."""
+
+
+_UNREACHABLE = ("Redis Cluster cannot be connected", "All slots are not covered",
+                "startup_nodes could not agree")
+"""How redis-py's cluster client begins the ``RedisClusterException`` of a cluster out of reach."""
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` is redis-py's cluster client saying the cluster cannot be reached or does not
+    serve every slot (an outage), not a misuse of the client."""
+    if isinstance(exc, SlotNotCoveredError):
+        return True
+    return type(exc) is RedisClusterException and str(exc).startswith(_UNREACHABLE)
+
+
+@contextmanager
+def _as_connection_errors() -> Iterator[None]:
+    """Turn an outage of the cluster (:func:`unreachable`) into a :class:`redis.ConnectionError`."""
+    try:
+        yield
+    except RedisClusterException as exc:
+        if unreachable(exc):
+            raise redis.ConnectionError(str(exc)) from exc
+        raise
+
+
+class ClusterClient(RedisCluster):
+    """The :class:`~redis.cluster.RedisCluster` :func:`connect` makes: the same client, whose
+    commands and pipelines raise :class:`redis.ConnectionError` while the cluster is out of reach
+    (:func:`unreachable`); any other error is raised as redis-py raises it."""
+
+    def execute_command(self, *args: Any, **options: Any) -> Any:
+        """Run one command (see :meth:`RedisCluster.execute_command`)."""
+        with _as_connection_errors():
+            return super().execute_command(*args, **options)
+
+    def pipeline(self, transaction: Any = None, shard_hint: Any = None) -> Any:
+        """A cluster pipeline (see :meth:`RedisCluster.pipeline`) whose ``execute`` raises
+        :class:`redis.ConnectionError` while the cluster is out of reach."""
+        pipe = super().pipeline(transaction, shard_hint)
+        execute = pipe.execute
+
+        def checked_execute(raise_on_error: bool = True) -> list[Any]:
+            with _as_connection_errors():
+                return execute(raise_on_error)
+
+        pipe.execute = checked_execute
+        return pipe
 
 
 def is_cluster(url: str) -> bool:
@@ -89,9 +143,11 @@ def connect(url: str, **options: Any) -> Client:
             cluster they apply to each node's pool, and those a cluster node does not take
             (``health_check_interval``) are left out.
     Returns:
-        a :class:`redis.Redis`, or a :class:`~redis.cluster.RedisCluster` for ``redis+cluster://``.
+        a :class:`redis.Redis`, or for ``redis+cluster://`` a :class:`ClusterClient` (a
+        :class:`~redis.cluster.RedisCluster`), which learns the cluster's layout at once.
     Raises:
         ValueError: a URL :func:`check_url` refuses.
+        redis.ConnectionError: a cluster none of whose nodes listed answers.
     """
     check_url(url)
     if not is_cluster(url):
@@ -105,7 +161,8 @@ def connect(url: str, **options: Any) -> Client:
             options.setdefault("password", unquote(password))
     options.pop("health_check_interval", None)
     nodes = [ClusterNode(host, port) for host, port in cluster_nodes(url)]
-    return RedisCluster(startup_nodes=nodes, **options)
+    with _as_connection_errors():
+        return ClusterClient(startup_nodes=nodes, **options)
 
 
 def redact(url: str) -> str:

@@ -1,10 +1,12 @@
-"""The gateway on a Redis Cluster (issue 11): its health check pings the cluster, and its rate
-limits count in the cluster (Flask-Limiter's ``redis+cluster://`` storage, the same URL as the
-game store), one counter per key, shared by every app on the cluster."""
+"""The gateway on a Redis Cluster (issue 11): its health check pings the cluster, its rate limits
+count in the cluster (Flask-Limiter's ``redis+cluster://`` storage, the same URL as the game
+store), one counter per key, shared by every app on the cluster, and a cluster out of reach is
+answered 503 as a single server's outage is."""
 
 from __future__ import annotations
 
 from gateway.app import create_app
+from tests.support.redis_cluster import LoopbackCluster
 
 ADDRESS = "203.0.113.7"
 OTHER = "198.51.100.9"
@@ -36,3 +38,19 @@ def test_health_and_rate_limits_use_the_cluster(redis_cluster):
     assert read(first, OTHER).status_code == 404  # another address still reads
     counters = [k for keys in redis_cluster.keys_by_node("LIMITS:*").values() for k in keys]
     assert len(counters) == 2 and all(ADDRESS in k or OTHER in k for k in counters)
+
+
+def test_a_cluster_out_of_reach_is_a_503_not_a_500(tmp_path):
+    cluster = LoopbackCluster(tmp_path)
+    try:
+        app = cluster_app(cluster.url)
+        assert app.test_client().get("/healthz").status_code == 200
+        assert app.test_client().get("/games/0123456789abcdef",
+                                     environ_base={"REMOTE_ADDR": ADDRESS}).status_code == 404
+    finally:
+        cluster.stop()
+    health = app.test_client().get("/healthz")
+    assert health.status_code == 503 and health.json["error"] == "unavailable"
+    # the rate limits' own cluster client fails first here; the answer is the same
+    read = app.test_client().get("/games/0123456789abcdef", environ_base={"REMOTE_ADDR": ADDRESS})
+    assert read.status_code == 503 and read.json["error"] == "unavailable", read.json

@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import time
 
+import grpc
 import pytest
+import redis
 from redis.crc import key_slot
+from redis.exceptions import RedisClusterException
 
 from gateway.auth import claim_seat
 from gateway.limits import _RESERVE, games_in_play, quota_key
-from services.common.redis_client import connect
+from services.common.redis_client import connect, unreachable
+from services.common.wire import status_of
 from services.coordinator.redis_store import GAMES_INDEX, RETIRED, RedisSeeds, RedisStore, games_in_status, key
 from services.coordinator.store import Commit, GameNotFound, VersionConflict
 from services.phases.agents import Clock
-from services.phases.mover import HEARTBEAT, READY, BusScheduler, Mover
+from services.phases.mover import HEARTBEAT, READY, BusScheduler, Mover, outage
 from services.rules.core import Event
+from tests.support.redis_cluster import LoopbackCluster
 
 META = {"game": "step_race", "players": 2}
 
@@ -126,3 +131,24 @@ def test_a_creators_quota_counts_games_on_every_master(redis_cluster, cluster_cl
     assert pipe.execute() == [1, 1]
     assert {m.decode() for m in cluster_client.zrange(quota_key(who), 0, -1)} == {games[0], games[2], "made"}
     assert cluster_client.zcard(GAMES_INDEX) == 3
+
+
+def test_a_cluster_out_of_reach_raises_connection_errors_as_one_server_does(tmp_path):
+    cluster = LoopbackCluster(tmp_path)
+    try:
+        client = connect(cluster.url, socket_timeout=2, socket_connect_timeout=1)
+        store = RedisStore(client)
+        store.create("g1", META, [])
+    finally:
+        cluster.stop()
+    # what the movers, the services (UNAVAILABLE), the worker (retries) and the gateway (503) know
+    with pytest.raises(redis.ConnectionError) as one:
+        store.meta("g1")
+    assert outage(one.value) and status_of(one.value).code == grpc.StatusCode.UNAVAILABLE
+    with pytest.raises(redis.ConnectionError):
+        store.commit_many([("g1", 1, [], Commit("move", 0))])  # a pipeline
+    with pytest.raises(redis.ConnectionError):
+        connect(cluster.url, socket_connect_timeout=1)  # a new client learns the layout at once
+    with pytest.raises(RedisClusterException) as misuse:  # a misuse stays what redis-py says it is
+        client.pipeline(shard_hint="x")
+    assert not unreachable(misuse.value)
