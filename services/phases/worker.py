@@ -196,12 +196,15 @@ def requeue_stuck_phases(celery_app: Celery, client: redis.Redis, seen: dict[str
 
 def _sweep_forever(interval: float) -> None:
     """Every ``interval`` seconds, :func:`requeue_stuck_phases` (a daemon thread of the worker):
-    a phase whose task was lost runs without waiting for a client's ``/wait``."""
+    a phase whose task was lost runs without waiting for a client's ``/wait``. One client serves
+    every sweep (on a Redis Cluster a new one would first ask for the cluster's layout)."""
     seen: dict[str, int] = {}
     pause = threading.Event()
+    client = None
     while not pause.wait(interval):
         try:
-            seen, sent = requeue_stuck_phases(app, connect(settings().redis_url), seen)
+            client = client or connect(settings().redis_url)
+            seen, sent = requeue_stuck_phases(app, client, seen)
         except redis.RedisError as exc:
             log.warning("sweep_skipped", error=exc.__class__.__name__)
             continue
