@@ -111,13 +111,16 @@ def http_probe(url: str):
 
 
 def redis_key_probe(url: str, name: str):
-    """A probe that is True once key ``name`` exists in the Redis at ``url`` (a heartbeat)."""
+    """A probe that is True once key ``name`` exists in the Redis at ``url`` (a heartbeat). Its
+    client is made at the first call (a Redis Cluster's client connects when it is made)."""
     from services.common.redis_client import connect
 
-    client = connect(url, socket_connect_timeout=1, socket_timeout=1)
+    clients: list = []
 
     def probe() -> bool:
-        return bool(client.exists(name))
+        if not clients:
+            clients.append(connect(url, socket_connect_timeout=1, socket_timeout=1))
+        return bool(clients[0].exists(name))
 
     return probe
 
