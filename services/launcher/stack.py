@@ -45,6 +45,12 @@ harness found a stack that gave up on its tenth kill, however far apart the kill
 GATEWAY_CONNECTIONS = 4096
 """Open connections one gateway worker serves at once (gunicorn ``--worker-connections``):
 room for 1,000 SSE streams and 200 ``/wait`` long-polls beside ordinary requests."""
+GATEWAY_KEEPALIVE = 75
+"""Seconds the gateway keeps an idle client connection open (gunicorn ``--keep-alive``; its own
+default is 2). A server that closes an idle connection races a client sending its next request
+on it: the request meets a reset, which a client that does not retry reports as an error (the
+load test found two in ten minutes at 2 s). 75 s is the common proxy default, far above the idle
+time of a playing client."""
 
 WORKER_QUEUES = ("longhouse.phases", "longhouse.agents", "longhouse.tournaments")
 """The broker queues the Celery worker consumes: phases, agent decisions, tournament steps."""
@@ -252,11 +258,12 @@ class Stack:
     def gateway_spec(self) -> ChildSpec:
         """The Flask gateway under gunicorn's gevent worker: a greenlet per request, so open
         SSE streams and ``/wait`` long-polls never hold what other requests need (issue:
-        reliability, fault 1); up to ``GATEWAY_CONNECTIONS`` open connections."""
+        reliability, fault 1); up to ``GATEWAY_CONNECTIONS`` open connections, idle ones kept
+        ``GATEWAY_KEEPALIVE`` seconds."""
         s = self.settings
         argv = [self.python, "-m", "gunicorn", "-k", "gevent", "--worker-connections", str(GATEWAY_CONNECTIONS),
                 "-b", f"{s.host}:{s.gateway_port}", "--graceful-timeout", "5",
-                *_gunicorn_extra(), "gateway.app:create_app()"]
+                "--keep-alive", str(GATEWAY_KEEPALIVE), *_gunicorn_extra(), "gateway.app:create_app()"]
         # No gunicorn access log: it would write query strings, and an EventSource client
         # sends its seat token as ?token=. The app logs each request itself, without them.
         return ChildSpec("gateway", argv, http_probe(f"{self.gateway_url}/healthz"), ports=[s.gateway_port],
