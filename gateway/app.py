@@ -34,6 +34,7 @@ from services.common import logs
 from services.common.config import settings
 
 from . import agents, games, limits, moves, openapi, seats, stream, tournaments
+from . import listing
 from .clients import get_redis, init_clients
 from .errors import error_response, register_error_handlers
 
@@ -82,7 +83,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_clients(app)
     limits.init_limits(app)  # before other checks: a refused flood costs one counter
     register_error_handlers(app)
-    for module in (games, seats, moves, stream, agents, tournaments, openapi):
+    for module in (games, listing, seats, moves, stream, agents, tournaments, openapi):
         app.register_blueprint(module.bp)
 
     @app.get("/healthz")

@@ -106,17 +106,30 @@ def get_game(game_id: str):
 
 
 @bp.get("/games/<game_id>/view")
-@documented(responses={200: responses.PlayerView}, auth="optional", params=(SEAT_QUERY,),
+@documented(responses={200: responses.PlayerView}, auth="optional",
+            params=(SEAT_QUERY, Param("version", "query", {"type": "integer", "minimum": 1, "maximum": INDEX_MAX},
+                                      "the view at this version of the log (a replay); default: now")),
             errors={400: "bad_request", 401: "missing_token, unknown_token, bad_authorization",
                     403: "wrong_game, wrong_seat", 404: "game_not_found"})
 def get_view(game_id: str):
-    """The player view of the token's seat, or the spectator view without a token."""
-    require_game(game_id)
+    """The player view of the token's seat, or the spectator view without a token.
+
+    ``?version=v`` gives the view as it was at version ``v`` (1 up to the game's version; 400
+    beyond it), rebuilt from the log: a replay's step, showing what that seat (or a spectator)
+    could see then and nothing more."""
+    meta = require_game(game_id)
     claimed = request.args.get("seat")
     seat = caller_seat(game_id, required=claimed is not None)
     if claimed is not None:
         check_claimed_seat(parse_index(claimed, "seat"), seat)
-    rules, state, version = get_table().state(game_id)
+    at = request.args.get("version")
+    if at is not None:
+        wanted = parse_index(at, "version")
+        if not 1 <= wanted <= int(meta["version"]):
+            raise ApiError(400, "bad_request", f"version must be from 1 to the game's version, {meta['version']}")
+        rules, state, version = get_table().projections.state_at(game_id, wanted)
+    else:
+        rules, state, version = get_table().state(game_id)
     return {
         "version": version,
         "seat": seat,

@@ -87,6 +87,30 @@ class GameSummary(_Closed):
     state_hash: str | None = Field(default=None, description="sha256 of the final state; only once over")
 
 
+class GameListItem(_Closed):
+    """One game of ``GET /games`` (:func:`gateway.listing.item`): public facts only."""
+
+    game_id: str
+    game: str = Field(description="the game's name, e.g. 'noggin'")
+    players: int = Field(ge=0, description="seats")
+    status: GameStatus
+    version: int = Field(ge=0)
+    moves: int = Field(ge=0, description="moves committed (phases and set-up not counted)")
+    created: int = Field(ge=0, description="when the game was made, Unix seconds")
+    options: dict[str, Any] = Field(description="the options (variants) it was created with")
+    bots: dict[str, str] = Field(description="seat -> the kind of built-in bot or agent on it")
+    seats_taken: list[int] = Field(description="seats claimed by a client or held by a bot, ascending")
+    open: bool | None = Field(description="true: a free seat is claimed without an invitation; false: with "
+                                          "its invitation only; null: the game records neither")
+
+
+class GameList(_Closed):
+    """``GET /games``: a page of games, newest first, and the cursor of the next page."""
+
+    games: list[GameListItem]
+    next: str | None = Field(description="pass as ?after= for the next page; null: no more games")
+
+
 class PlayerView(_Closed):
     """``GET /games/<id>/view``: the view of the token's seat (a spectator's without a token)."""
 
