@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup system containers-setup images venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -25,6 +25,27 @@ system:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
+# What the container tests and `make images` need (Debian packages): the Docker engine and client
+# (docker.io), docker-compose, and debootstrap for the tests' base image. Nothing is installed
+# when all are there. The tests start their own dockerd (README, Containers).
+containers-setup:
+	@missing=""; \
+	PATH="$$PATH:/usr/sbin:/sbin"; \
+	command -v dockerd >/dev/null 2>&1 || missing="$$missing docker.io"; \
+	command -v docker-compose >/dev/null 2>&1 || missing="$$missing docker-compose"; \
+	command -v debootstrap >/dev/null 2>&1 || missing="$$missing debootstrap"; \
+	if [ -n "$$missing" ]; then \
+	  echo "setup: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+# The image of every process (deploy/docker/Dockerfile) from a wheelhouse made here, on the engine
+# of DOCKER_HOST: make images [ARGS="--base python:3.11-slim --tag longhouse:latest"]; --base
+# debootstrap builds on Debian bookworm made here with debootstrap (no registry needed).
+images: setup containers-setup
+	$(PY) -m services.containers.images $(ARGS)
+
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
@@ -41,7 +62,7 @@ services/api/.generated: $(wildcard protos/*.proto) $(VENV)/.installed
 run: setup
 	$(PY) -m services.launcher $(ARGS)
 
-test: setup
+test: setup containers-setup
 	$(PY) -m pytest -q $(TEST_ARGS)
 
 # A tournament of built-in bots and the two sample agents over every game, through the stack it
