@@ -1,0 +1,98 @@
+"""docker-compose.yml: both variants are accepted by ``docker-compose config``, and the stack it
+describes, on host networking (deploy/compose/host-network.yml) at free loopback ports, comes up
+healthy in dependency order, plays a whole game and goes down leaving nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+import uuid
+
+import pytest
+import requests
+
+from gateway.operators import digest, new_key
+from services.bots.client import GatewayClient
+from services.launcher.stack import free_port_settings
+
+from .conftest import ROOT, load_example
+
+BASE = ["-f", str(ROOT / "docker-compose.yml")]
+HOST_NETWORK = [*BASE, "-f", str(ROOT / "deploy" / "compose" / "host-network.yml")]
+
+
+def compose_binary() -> str:
+    """The docker-compose command; skips the test where it is not installed."""
+    binary = shutil.which("docker-compose")
+    if binary is None:
+        pytest.skip("docker-compose is not installed (make setup installs it)")
+    return binary
+
+
+def compose(files: list[str], *args: str, env: dict[str, str] | None = None, timeout: float = 300,
+            project: str = "longhouse") -> subprocess.CompletedProcess:
+    """``docker-compose -p PROJECT FILES ARGS`` from the repository root."""
+    return subprocess.run([compose_binary(), "-p", project, *files, *args], cwd=ROOT, env=env or dict(os.environ),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+
+
+@pytest.mark.containers
+def test_compose_config_accepts_every_variant():
+    for files in (BASE, [*BASE, "-f", str(ROOT / "docker-compose.override.yml")], HOST_NETWORK):
+        proc = compose(files, "config", "-q")
+        assert proc.returncode == 0, proc.stdout
+    merged = compose(HOST_NETWORK, "config").stdout
+    assert merged.count("network_mode: host") == 8, merged  # redis, four services, worker, mover, gateway
+    assert "ports:" not in merged  # nothing published: loopback only
+
+
+@pytest.mark.containers
+def test_compose_config_refuses_a_broken_file(tmp_path):
+    broken = (ROOT / "docker-compose.yml").read_text().replace("condition: service_healthy", "condition: sometime", 1)
+    (tmp_path / "docker-compose.yml").write_text(broken)
+    proc = compose(["-f", str(tmp_path / "docker-compose.yml")], "config", "-q")
+    assert proc.returncode != 0
+
+
+@pytest.mark.containers
+@pytest.mark.timeout(900)
+def test_compose_stack_on_host_network_plays_a_game(docker_engine, test_image):
+    play_seat_until_over = load_example().play_seat_until_over
+    s = free_port_settings()
+    key = new_key()
+    env = {**os.environ, "DOCKER_HOST": docker_engine.host, "LONGHOUSE_IMAGE": test_image,
+           "LONGHOUSE_REDIS_IMAGE": test_image, "LONGHOUSE_OPERATOR_KEYS": digest(key),
+           "LONGHOUSE_REDIS_PORT": str(s.redis_port), "LONGHOUSE_GATEWAY_PORT": str(s.gateway_port),
+           "LONGHOUSE_DECKS_PORT": str(s.decks_port), "LONGHOUSE_MARKET_PORT": str(s.market_port),
+           "LONGHOUSE_BOARDS_PORT": str(s.boards_port), "LONGHOUSE_SCORING_PORT": str(s.scoring_port)}
+    project = f"longhouse{uuid.uuid4().hex[:8]}"
+    url = f"http://127.0.0.1:{s.gateway_port}"
+    try:
+        up = compose(HOST_NETWORK, "up", "-d", env=env, project=project, timeout=600)
+        assert up.returncode == 0, up.stdout[-4000:]
+        deadline = time.monotonic() + 60
+        while True:  # `up -d` returns once the gateway's container runs; wait until it serves
+            try:
+                if requests.get(f"{url}/healthz", timeout=2).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, compose(HOST_NETWORK, "logs", "--tail", "30", env=env,
+                                                        project=project).stdout[-4000:]
+            time.sleep(0.2)
+        states = compose(HOST_NETWORK, "ps", env=env, project=project).stdout
+        for service in ("redis", "decks", "market", "boards", "scoring", "worker", "mover"):
+            assert re.search(rf"{project}_{service}_1 .*\(healthy\)", states), states
+        with GatewayClient(url) as client:
+            for session in (client.session, client.once):
+                session.headers["X-Longhouse-Operator-Key"] = key
+            created = client.create_game("resource_hog", 2, seed="11", bots={"1": "greedy"})
+            summary = play_seat_until_over(client, created["game_id"], client.take_seat(created["game_id"], 0), "11")
+        assert summary["status"] == "over" and len(summary["outcome"]["scores"]) == 2
+    finally:
+        down = compose(HOST_NETWORK, "down", "-v", "-t", "10", "--remove-orphans", env=env, project=project)
+    assert down.returncode == 0, down.stdout
+    assert docker_engine.containers() == []

@@ -1,0 +1,54 @@
+"""The image's entrypoint and health check (services/containers/roles.py, health.py) and the
+reasons the container tests give for skipping, without any container."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from services.containers import engine, health, roles
+
+
+@pytest.mark.containers
+def test_every_role_runs_the_launchers_command(monkeypatch):
+    monkeypatch.setenv("LONGHOUSE_BIND_HOST", "0.0.0.0")
+    monkeypatch.setenv("LONGHOUSE_GATEWAY_PORT", "18470")
+    gateway = roles.argv_for("gateway")
+    assert gateway[-1] == "gateway.app:create_app()" and "0.0.0.0:18470" in gateway and "gevent" in gateway
+    worker = roles.argv_for("worker", "phases.x@h")
+    assert worker[worker.index("-n") + 1] == "phases.x@h"
+    assert "longhouse.phases,longhouse.agents,longhouse.tournaments" in worker
+    assert roles.argv_for("mover", "m1")[-2:] == ["--name", "m1"]
+    assert roles.argv_for("decks")[-2:] == ["-m", "services.decks"]
+    assert roles.argv_for("redis")[:1] == ["redis-server"] and "--appendonly" in roles.argv_for("redis")
+    with pytest.raises(ValueError, match="unknown role"):
+        roles.argv_for("dragon")
+
+
+@pytest.mark.containers
+def test_health_check_fails_where_nothing_serves(monkeypatch, tmp_path, capsys):
+    from tests.support.ports import free_port
+
+    monkeypatch.setattr(health, "STATE_FILE", tmp_path / "role.json")
+    monkeypatch.setenv("LONGHOUSE_DECKS_PORT", str(free_port()))
+    assert health.main(["decks"]) == 1
+    assert "decks: not serving" in capsys.readouterr().err
+    (tmp_path / "role.json").write_text(json.dumps({"role": "mover", "node": ""}))
+    assert health.main([]) == 1  # a mover without a name cannot be checked
+    assert health.main(["dragon"]) == 1
+
+
+@pytest.mark.containers
+def test_health_check_passes_for_a_serving_redis(redis_server, monkeypatch):
+    monkeypatch.setenv("LONGHOUSE_REDIS_PORT", str(redis_server.port))
+    assert health.main(["redis"]) == 0
+
+
+@pytest.mark.containers
+def test_skip_reasons_name_what_is_missing(monkeypatch):
+    monkeypatch.setattr(engine.os, "geteuid", lambda: 1000)
+    assert "needs root" in engine.why_no_engine()
+    monkeypatch.setattr(engine.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(engine, "_which", lambda name: None if name == "dockerd" else f"/usr/bin/{name}")
+    assert engine.why_no_engine() == "no dockerd on this machine (make setup installs docker.io)"
