@@ -34,7 +34,7 @@ from services.common import logs
 from services.common.config import settings
 
 from . import agents, games, limits, moves, openapi, seats, stream, tournaments
-from . import listing
+from . import listing, web
 from .clients import get_redis, init_clients
 from .errors import error_response, register_error_handlers
 
@@ -66,7 +66,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Raises:
         ValueError: an unknown ``PORTS_MODE`` or ``PHASE_MODE``.
     """
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder="web/static")  # /static/...: the pages' scripts, styles, drawings
     app.config.update(default_config())
     app.config.update(config or {})
     if app.config["PORTS_MODE"] not in ("embedded", "grpc"):
@@ -83,7 +83,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_clients(app)
     limits.init_limits(app)  # before other checks: a refused flood costs one counter
     register_error_handlers(app)
-    for module in (games, listing, seats, moves, stream, agents, tournaments, openapi):
+    for module in (games, listing, seats, moves, stream, agents, tournaments, openapi, web):
         app.register_blueprint(module.bp)
 
     @app.get("/healthz")

@@ -1,0 +1,102 @@
+"""Blueprint ``web``: the pages a person plays, watches and replays games on in a browser.
+
+The pages are HTML shells (``templates/``) whose ES modules (``static/js/``, no build step) talk
+to the JSON API of the same gateway, as any client would:
+
+* ``GET /`` the lobby: games in play and finished (``GET /games``), tournaments, a form that
+  creates a game (``POST /games``, with the operator key typed into the page) and takes a seat;
+* ``GET /table/<game_id>`` a game's table: the board, the seat's own view, its legal moves as
+  buttons, the log in words and the scores, live through the game's SSE stream;
+* ``GET /replay/<game_id>`` a step slider over a game's log, showing the public view at each
+  version (``GET /games/<id>/view?version=``);
+* ``GET /standings/<tid>`` a tournament's standings, rating plot and matches;
+* ``GET /board`` the drawing of one game's view alone (``?game_id=``, ``?version=``), or of any
+  view a script hands to ``window.longhouseBoard.show(game, view, ctx)``.
+
+Static files are served from ``static/`` at ``/static/`` (the app's static folder,
+:func:`gateway.app.create_app`); each game's drawing is ``static/boards/<game>.js``
+(``static/boards/README.md``). Seat tokens, invitations and the operator key live in the
+browser's ``sessionStorage`` only; no page puts one in a URL except the stream's ``?token=``,
+which ``EventSource`` needs (docs/API.md, Seat tokens).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Blueprint, render_template
+
+from services.rules.core.game import builtin_game_names, game_names, get_rules
+
+from ..errors import ApiError
+from ..lookup import require_game
+from ..openapi import Media, documented
+
+bp = Blueprint("web", __name__, template_folder="templates")
+
+BOT_KINDS = ("random", "greedy", "ismcts")
+"""The built-in bots a seat can be given in the lobby's form (docs/API.md, POST /games)."""
+_TOURNAMENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_PAGE = Media("text/html", {"type": "string"}, "An HTML page (its scripts call the JSON API)")
+
+
+def games_offered() -> list[dict[str, Any]]:
+    """Every game this gateway hosts, the built-in ones first: ``name``, ``title``,
+    ``min_players``, ``max_players`` and ``options`` (the variants' names)."""
+    builtin = builtin_game_names()
+    names = builtin + [n for n in game_names() if n not in builtin]
+    out = []
+    for name in names:
+        rules = get_rules(name)
+        out.append({"name": name, "title": rules.title, "min_players": rules.min_players,
+                    "max_players": rules.max_players, "options": sorted(rules.option_names)})
+    return out
+
+
+def _page(template: str, **context: Any):
+    return render_template(template, page={"games": games_offered(), "bots": list(BOT_KINDS), **context})
+
+
+@bp.get("/")
+@documented(responses={200: _PAGE})
+def lobby():
+    """The lobby (HTML): games in play and finished, tournaments, create a game, take a seat."""
+    return _page("lobby.html")
+
+
+@bp.get("/table/<game_id>")
+@documented(responses={200: _PAGE}, errors={404: "game_not_found"})
+def table(game_id: str):
+    """A game's table (HTML): the board, the seat's view and legal moves, the log, the scores."""
+    meta = require_game(game_id)
+    return _page("table.html", game_id=game_id, game=meta["game"], players=int(meta["players"]))
+
+
+@bp.get("/replay/<game_id>")
+@documented(responses={200: _PAGE}, errors={404: "game_not_found"})
+def replay(game_id: str):
+    """A game's replay (HTML): a step slider over its log, the public view at each step."""
+    meta = require_game(game_id)
+    return _page("replay.html", game_id=game_id, game=meta["game"], players=int(meta["players"]))
+
+
+@bp.get("/standings/<tid>")
+@documented(responses={200: _PAGE}, errors={404: "unknown_tournament"})
+def standings(tid: str):
+    """A tournament's page (HTML): standings, the rating plot, each match with its replay."""
+    from services.tournament.jobs import TournamentStore
+
+    from ..clients import get_redis
+
+    if not _TOURNAMENT_ID.match(tid) or not TournamentStore(get_redis()).exists(tid):
+        raise ApiError(404, "unknown_tournament", f"no tournament {tid!r}")
+    return _page("standings.html", tournament_id=tid)
+
+
+@bp.get("/board")
+@documented(responses={200: _PAGE})
+def board():
+    """One drawing alone (HTML): ``?game_id=`` (and ``?version=``) draws that game's public view;
+    a script may draw any view with ``window.longhouseBoard.show(game, view, ctx)``."""
+    return _page("board.html")

@@ -1,0 +1,56 @@
+"""The web pages (``gateway/web``): served as HTML with their page data, their scripts and styles
+served from ``/static/``, unknown games and tournaments 404, and no secret in a page."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+
+def page_data(resp) -> dict:
+    match = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', resp.text, re.S)
+    assert match, "the page carries its data"
+    return json.loads(match.group(1))
+
+
+def test_the_lobby_offers_every_game_with_its_seats_and_variants(client):
+    resp = client.get("/")
+    assert resp.status_code == 200 and resp.mimetype == "text/html"
+    data = page_data(resp)
+    games = {g["name"]: g for g in data["games"]}
+    assert [g["name"] for g in data["games"]][:3] == ["gnomes", "noggin", "resource_hog"]  # built-in ones first
+    assert games["noggin"]["min_players"] == 2 and games["noggin"]["max_players"] == 4
+    assert "sos" in games["noggin"]["options"] and games["gnomes"]["options"] == ["gem_variant", "random_layout"]
+    assert games["resource_hog"]["options"] == []
+    assert set(data["bots"]) == {"random", "greedy", "ismcts"}
+    for label in ('for="operator-key"', 'for="game"', 'for="players"'):
+        assert label in resp.text
+
+
+@pytest.mark.parametrize("page", ["table", "replay"])
+def test_game_pages_know_their_game_and_hold_no_secret(client, api, page):
+    gid = api.create("noggin", 3, seed="page-secret-seed", bots={"2": {"kind": "random", "seed": "page-bot-seed"}})
+    token = api.seat(gid, 0)
+    resp = client.get(f"/{page}/{gid}", headers={"Authorization": f"Bearer {token}"})
+    assert resp.status_code == 200 and resp.mimetype == "text/html"
+    data = page_data(resp)
+    assert (data["game_id"], data["game"], data["players"]) == (gid, "noggin", 3)
+    for secret in ("page-secret-seed", "page-bot-seed", token.split(".", 1)[1]):
+        assert secret not in resp.text
+    assert client.get(f"/{page}/nosuchgame").json["error"] == "game_not_found"
+
+
+def test_static_files_are_served(client):
+    for path, kind in (("/static/js/table.js", "javascript"), ("/static/js/api.js", "javascript"),
+                       ("/static/css/longhouse.css", "css")):
+        resp = client.get(path)
+        assert resp.status_code == 200 and kind in resp.mimetype, path
+    assert client.get("/static/js/nothing.js").status_code == 404
+
+
+def test_the_board_page_and_unknown_tournaments(client):
+    assert client.get("/board").status_code == 200
+    resp = client.get("/standings/nosuch")
+    assert resp.status_code == 404 and resp.json["error"] == "unknown_tournament"
