@@ -76,9 +76,13 @@ class ContainerStack:
     def client(self, timeout: float = 30.0):
         """A :class:`~services.bots.client.GatewayClient` of the gateway that sends the
         stack's operator key (``X-Longhouse-Operator-Key``). Close it when done."""
+        import inspect
+
         from services.bots.client import GatewayClient
 
-        client = GatewayClient(self.gateway_url, timeout=timeout)
+        if "operator_key" in inspect.signature(GatewayClient).parameters:
+            return GatewayClient(self.gateway_url, timeout=timeout, operator_key=self.operator_key)
+        client = GatewayClient(self.gateway_url, timeout=timeout)  # a client that predates operator keys
         for session in (client.session, client.once):
             session.headers["X-Longhouse-Operator-Key"] = self.operator_key
         return client
@@ -86,8 +90,7 @@ class ContainerStack:
     # -- life cycle --------------------------------------------------------------------------
     def _environment(self, role: str) -> dict[str, str]:
         env = {**settings_env(self.settings), "LONGHOUSE_DATA_DIR": "/data", **self.env}
-        env.pop("LONGHOUSE_BIND_HOST", None)  # bind to LONGHOUSE_HOST, 127.0.0.1, not the image's 0.0.0.0
-        env["LONGHOUSE_BIND_HOST"] = "127.0.0.1"
+        env["LONGHOUSE_BIND_HOST"] = "127.0.0.1"  # loopback, not the image's 0.0.0.0
         if role == "worker":
             env["LONGHOUSE_WORKER_NAME"] = self.worker_node
         if role == "mover":
@@ -96,6 +99,7 @@ class ContainerStack:
             from gateway.operators import digest
 
             env["LONGHOUSE_OPERATOR_KEYS"] = digest(self.operator_key)
+            env["LONGHOUSE_OPERATOR_KEYS_FILE"] = ""  # a file of the host's is not in the container
         return env
 
     @property
