@@ -11,11 +11,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 setup: system venv protos
 
-# Debian packages the machine lacks: redis-server, and Python's venv module
-# (Debian ships ensurepip separately). Nothing is installed when both are there.
+# Debian packages the machine lacks: redis-server, Python's venv module (Debian ships ensurepip
+# separately) and chromium, the browser the browser tests drive (Playwright never downloads one).
+# Nothing is installed when all are there.
 system:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
 	{ command -v $(PYTHON) >/dev/null 2>&1 && $(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1; } \
 	  || missing="$$missing python3-venv"; \
