@@ -7,6 +7,10 @@
 * ``POST /agents/<id>/secret`` ``{"current", "secret"}`` -> 200 the agent: the secret is
   replaced; 403 ``wrong_secret`` unless ``current`` is the secret it has
 
+Every route needs an operator key (:func:`gateway.operators.require_operator`: 401
+``missing_operator_key``, 403 ``wrong_operator_key``): agents' addresses are the operator's
+business. Registration and rotation write audit lines (``agent.register``, ``agent.rotate``).
+
 A game seat or a tournament participant names an agent by its id; see
 :mod:`services.agents.registry` and ``protos/agent.proto``.
 """
@@ -20,7 +24,7 @@ from services.agents.registry import AgentSpec, UnknownAgent, WrongSecret, regis
 
 from .bodies import parse_body
 from .clients import get_table
-from . import responses
+from . import operators, responses
 from .errors import ApiError
 from .openapi import documented
 
@@ -44,39 +48,49 @@ def _agent(agent_id: str):
 
 
 @bp.post("/agents")
-@documented(body=AgentSpec, responses={201: responses.AgentRecord},
+@documented(body=AgentSpec, responses={201: responses.AgentRecord}, operator=True,
             errors={400: "bad_json, bad_request, bad_address", 403: "address_not_allowed"})
 def register_agent():
-    """Register an agent. 201 its public record; 400 a bad body or a host that does not resolve;
-    403 an address the allow-list refuses (nothing registered)."""
+    """Register an agent (operator key required). 201 its public record; 400 a bad body or a host
+    that does not resolve; 403 an address the allow-list refuses (nothing registered)."""
+    operators.require_operator()
     spec = parse_body(AgentSpec)
-    return registry_for(get_table()).register(spec).public(), 201
+    record = registry_for(get_table()).register(spec)
+    operators.audit("agent.register", agent_id=record.agent_id, name=record.name, protocol=record.protocol)
+    return record.public(), 201
 
 
 @bp.get("/agents")
-@documented(responses={200: responses.AgentList})
+@documented(responses={200: responses.AgentList}, operator=True)
 def list_agents():
-    """Every registered agent, without secrets."""
+    """Every registered agent, without secrets (operator key required)."""
+    operators.require_operator()
     return {"agents": [a.public() for a in registry_for(get_table()).all()]}
 
 
 @bp.get("/agents/<agent_id>")
-@documented(responses={200: responses.AgentRecord}, errors={404: "unknown_agent"})
+@documented(responses={200: responses.AgentRecord}, errors={404: "unknown_agent"}, operator=True)
 def get_agent(agent_id: str):
-    """One agent, without its secret; 404 if unknown."""
+    """One agent, without its secret (operator key required); 404 if unknown."""
+    operators.require_operator()
     return _agent(agent_id).public()
 
 
 @bp.post("/agents/<agent_id>/secret")
-@documented(body=SecretBody, responses={200: responses.AgentRecord},
+@documented(body=SecretBody, responses={200: responses.AgentRecord}, operator=True,
             errors={400: "bad_json, bad_request", 403: "wrong_secret", 404: "unknown_agent"})
 def rotate_secret(agent_id: str):
-    """Replace an agent's secret; the next request the engine sends is signed with it."""
+    """Replace an agent's secret (operator key and the current secret required); the next
+    request the engine sends is signed with the new one."""
+    operators.require_operator()
     _agent(agent_id)
     body = parse_body(SecretBody)
     try:
-        return registry_for(get_table()).rotate_secret(agent_id, body.secret, body.current).public()
+        record = registry_for(get_table()).rotate_secret(agent_id, body.secret, body.current)
     except WrongSecret as exc:
+        operators.audit("agent.rotate", agent_id=agent_id, refused="wrong_secret")
         raise ApiError(403, "wrong_secret", str(exc)) from None
     except ValueError as exc:
         raise ApiError(400, "bad_request", str(exc).splitlines()[-1] if str(exc) else "bad secret") from None
+    operators.audit("agent.rotate", agent_id=agent_id)
+    return record.public()

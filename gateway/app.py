@@ -13,7 +13,10 @@ in ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
   in a phase may queue that phase again;
 * ``RATE_LIMITS``, ``RATE_LIMIT_<CATEGORY>_<TOKEN|ADDRESS>``, ``RATE_LIMIT_EXEMPT``,
   ``TRUSTED_PROXIES`` and ``QUOTA_GAMES_IN_PLAY``: rate limits and the games-in-play quota
-  (:mod:`gateway.limits`).
+  (:mod:`gateway.limits`);
+* ``OPERATOR_KEYS`` (a list of sha256 hex digests, or one string of them separated by commas)
+  and ``OPERATOR_KEYS_FILE`` (a file of digests, read again when it changes): the operator keys
+  accepted (:mod:`gateway.operators`). With neither, every operator request is refused.
 
 Serve with ``gunicorn -k gevent --worker-connections 4096 -b 127.0.0.1:$PORT
 'gateway.app:create_app()'`` (what the launcher runs): each request is a greenlet, so SSE
@@ -33,7 +36,7 @@ from flask import Flask, g, request
 from services.common import logs
 from services.common.config import settings
 
-from . import agents, games, limits, moves, openapi, seats, stream, tournaments
+from . import agents, games, limits, moves, openapi, operators, seats, stream, tournaments
 from . import listing, web
 from .clients import get_redis, init_clients
 from .errors import error_response, register_error_handlers
@@ -52,6 +55,8 @@ def default_config() -> dict[str, Any]:
         "WAIT_MAX_SECONDS": 30,
         "PHASE_NUDGE_SECONDS": 30,
         "JSON_SORT_KEYS": False,
+        "OPERATOR_KEYS": [d for d in (part.strip() for part in s.operator_keys.split(",")) if d],
+        "OPERATOR_KEYS_FILE": s.operator_keys_file or None,
         **limits.default_config(),
     }
 
@@ -64,7 +69,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Returns:
         the app; no connection is opened until the first request needs one.
     Raises:
-        ValueError: an unknown ``PORTS_MODE`` or ``PHASE_MODE``.
+        ValueError: an unknown ``PORTS_MODE`` or ``PHASE_MODE``; a malformed operator key digest.
     """
     app = Flask(__name__, static_folder="web/static")  # /static/...: the pages' scripts, styles, drawings
     app.config.update(default_config())
@@ -81,6 +86,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     warm_up()  # every game loads now, not in the first request
     _log_requests(app)
     init_clients(app)
+    operators.init_operators(app)  # before the limits: the quota is kept per operator key
     limits.init_limits(app)  # before other checks: a refused flood costs one counter
     register_error_handlers(app)
     for module in (games, listing, seats, moves, stream, agents, tournaments, openapi, web):

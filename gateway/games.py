@@ -1,6 +1,8 @@
 """Blueprint ``games``: create a game, read its summary and player view, long-poll it.
 
-* ``POST /games`` -> 201 ``{"game_id", "version", "status"}`` (the seed is never echoed)
+* ``POST /games`` -> 201 ``{"game_id", "version", "status"}`` (the seed is never echoed); needs
+  an operator key (:func:`gateway.operators.require_operator`) and writes the audit line
+  ``game.create``
 * ``GET /games/<id>`` -> the public summary (:func:`gateway.lookup.public_summary`)
 * ``GET /games/<id>/view`` -> ``{"version", "seat", "status", "to_move", "outcome", "view"}``
 * ``GET /games/<id>/wait?after=<v>&timeout=<s>`` -> the summary once version > ``after``
@@ -16,7 +18,7 @@ from services.coordinator.redis_store import entry_id, key
 from services.coordinator.table import status_of
 from services.rules.core import GameConfig
 
-from . import responses
+from . import operators, responses
 from .bodies import CreateGameBody, parse_body
 from .clients import get_redis, get_table
 from .errors import ApiError
@@ -28,17 +30,19 @@ bp = Blueprint("games", __name__)
 
 @bp.post("/games")
 @documented(
-    body=CreateGameBody, responses={201: responses.CreatedGame},
+    body=CreateGameBody, responses={201: responses.CreatedGame}, operator=True,
     errors={400: "bad_json, bad_request, bad_idempotency_key",
             422: "unknown_game, bad_config, unknown_agent, idempotency_key_reused"},
     params=(Param("Idempotency-Key", "header", {"type": "string", "minLength": 1, "maxLength": 128},
                   "1-128 printable characters: a retry with the same key and body answers with the game the "
                   "first attempt made (and finishes its set-up)"),))
 def create_game():
-    """Create a game. 201 ``{"game_id", "version", "status"}``; 400 bad body; 422 bad game/config.
+    """Create a game (operator key required). 201 ``{"game_id", "version", "status"}``; 400 bad
+    body; 422 bad game/config.
 
     With an ``Idempotency-Key`` header a retry answers with the game the first attempt made
     (and finishes its set-up if a failure cut it short): see :func:`_create_once`."""
+    operators.require_operator()
     body = parse_body(CreateGameBody)
     table = get_table()
     registry = registry_for(table)
@@ -51,9 +55,11 @@ def create_game():
     config = GameConfig(game=body.game, players=body.players, options=body.options)
     key = request.headers.get("Idempotency-Key")
     if key is None:
-        game_id = table.create(config, seed=body.seed, bots=body.bots, control=body.time_control)
+        game_id, created = table.create(config, seed=body.seed, bots=body.bots, control=body.time_control), True
     else:
-        game_id = _create_once(table, key, config, body)
+        game_id, created = _create_once(table, key, config, body)
+    operators.audit("game.create", game_id=game_id, game=body.game, players=body.players,
+                    bot_seats=sorted(int(s) for s in body.bots), **({} if created else {"retry": True}))
     rules, state, version = table.state(game_id)
     return {"game_id": game_id, "version": version, "status": status_of(rules, state)}, 201
 
@@ -65,12 +71,15 @@ def idempotent_game_id(key: str) -> str:
     return hashlib.sha256(f"idempotency:{key}".encode()).hexdigest()[:16]
 
 
-def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> str:
+def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> tuple[str, bool]:
     """Create the game of idempotency key ``key``, or answer with the one it created before.
 
     The game's id is derived from the key, so a retry after any failure (a domain service
     down mid-set-up, a lost answer) finds the game the first attempt stored and finishes its
     set-up instead of making another; the same key with a different body is a 422.
+
+    Returns:
+        ``(game_id, created)``: ``created`` is False when an earlier attempt made the game.
     """
     import hashlib
 
@@ -85,7 +94,7 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> s
     except GameNotFound:
         try:
             return table.create(config, seed=body.seed, bots=body.bots, control=body.time_control,
-                                game_id=game_id, labels={"request": digest})
+                                game_id=game_id, labels={"request": digest}), True
         except ValueError as exc:  # a concurrent attempt stored it first
             if "exists" not in str(exc):
                 raise
@@ -94,7 +103,7 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> s
         raise ApiError(422, "idempotency_key_reused",
                        "this Idempotency-Key was used to create a different game; use a new key")
     table.finish_setup(game_id)
-    return game_id
+    return game_id, False
 
 
 @bp.get("/games/<game_id>")

@@ -30,8 +30,8 @@ would look like loopback: set ``TRUSTED_PROXIES`` to the proxy hops in front of 
 header is ignored, since any client can send it.
 
 **Quota.** ``POST /games`` is refused with ``429 quota_exceeded`` while the creator
-(:func:`creator`: today the client address; the one place to switch to an operator key) has
-``QUOTA_GAMES_IN_PLAY`` games that are not over. The games of a creator are the sorted set
+(:func:`creator`: the operator key the request carries, :func:`gateway.operators.operator_id`)
+has ``QUOTA_GAMES_IN_PLAY`` games that are not over. The games of a creator are the sorted set
 ``longhouse:quota:<creator>`` (game id -> creation time, ms); a slot is reserved atomically
 before the game is made (a ``pending:`` member, so two requests at once cannot both take the
 last slot) and finished games are dropped from the set (their slot freed) at the creator's
@@ -58,6 +58,7 @@ from services.common import logs
 from services.common.config import settings
 from services.coordinator.redis_store import key as game_key
 
+from . import operators
 from .auth import token_hash
 from .clients import REDIS_MAX_CONNECTIONS, get_redis
 from .errors import error_response
@@ -77,7 +78,7 @@ LIMIT_SETTINGS: dict[tuple[str, str], str] = {
     ("create", "address"): "RATE_LIMIT_CREATE_ADDRESS",
 }
 """(category, counted by) -> the config key of its limit. Creation carries no seat token, so it
-is counted by address (and, once operator keys exist, could be counted by key here too)."""
+is counted by address; what an operator key may hold at once is the quota's business."""
 
 UNLIMITED_ENDPOINTS = frozenset({"healthz", "openapi.openapi_json", "static"})
 """Endpoints no limit applies to: probes and the API description."""
@@ -145,13 +146,14 @@ def is_exempt(address: str) -> bool:
 def creator() -> str | None:
     """Who the games-in-play quota of the current request is kept for, or ``None``: no quota.
 
-    Today the client address (``"address:<ip>"``), ``None`` for an exempt one. Once operator
-    keys exist, return the key's id here (``"operator:<id>"``) and the quota follows it.
+    The operator key's id (``"operator:<id>"``, :func:`gateway.operators.operator_id`), whatever
+    address it comes from; ``None`` from an exempt address (``RATE_LIMIT_EXEMPT``) and for a
+    request without an accepted key (which ``POST /games`` refuses anyway, 401 or 403).
     """
-    address = client_address()
-    if is_exempt(address):
+    if is_exempt(client_address()):
         return None
-    return f"address:{address}"
+    who = operators.operator_id()
+    return f"operator:{who}" if who else None
 
 
 def seat_token() -> str | None:
@@ -394,7 +396,7 @@ def _reserve_slot():
     held = client.eval(_RESERVE, 1, quota_key(who), limit, pending, int(time.time() * 1000))
     if held != -1:
         log.info("quota exceeded", in_play=int(held), quota=limit)
-        return too_many(f"this creator already has {int(held)} games in play, the most allowed at once "
+        return too_many(f"this operator key already has {int(held)} games in play, the most allowed at once "
                         f"({limit}); retry when one of them is over (Retry-After is a polling hint)",
                         "quota_exceeded", QUOTA_RETRY_AFTER)
     g.quota_slot = (who, pending)

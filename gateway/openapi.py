@@ -4,7 +4,8 @@ Each view states its contract next to its code with :func:`documented`: the pyda
 model of its request body (:mod:`gateway.bodies`, or the domain's own), the model of
 each success answer (:mod:`gateway.responses`), its error statuses with their codes
 (the JSON error of :mod:`gateway.errors`), its query and header parameters, and whether
-it takes a seat token (:mod:`gateway.auth`). :func:`build_document` walks the app's
+it takes a seat token (:mod:`gateway.auth`) or an operator key (:mod:`gateway.operators`).
+:func:`build_document` walks the app's
 ``url_map``, so every route the app serves is in the document (a route without a
 contract is an error), path parameters come from the rules themselves, and every schema
 comes from ``model_json_schema`` of the models the views validate with.
@@ -43,7 +44,15 @@ SECURITY_SCHEMES = {
         "description": "The seat token as ?token=, for the SSE stream only (an EventSource cannot set "
                        "headers); any other route answers 400 to it.",
     },
+    "operatorKey": {
+        "type": "apiKey", "in": "header", "name": "X-Longhouse-Operator-Key",
+        "description": "An operator key (lhop_...), needed to create games and tournaments and to register, "
+                       "list and rotate agents. 401 missing_operator_key without it, 403 wrong_operator_key "
+                       "for a key the gateway does not accept.",
+    },
 }
+OPERATOR_ERRORS = {401: "missing_operator_key", 403: "wrong_operator_key"}
+"""The answers every operator route may give (:func:`gateway.operators.require_operator`)."""
 _SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "none": [],
     "optional": [{}, {"seatToken": []}],
@@ -52,7 +61,7 @@ _SECURITY: dict[str, list[dict[str, list[str]]]] = {
 }
 
 STATUS_TEXT = {
-    400: "Bad request", 401: "No valid seat token", 403: "Forbidden", 404: "Not found",
+    400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found",
     409: "Conflict", 413: "Body too large", 422: "Unprocessable", 429: "Too many requests",
     503: "Unavailable: retry shortly",
 }
@@ -103,11 +112,14 @@ class Contract:
     params: tuple[Param, ...] = ()
     auth: Auth = "none"
     path_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    operator: bool = False
+    body_required: bool = True
 
 
 def documented(*, responses: Mapping[int, type[BaseModel] | Media], body: type[BaseModel] | None = None,
                errors: Mapping[int, str] | None = None, params: tuple[Param, ...] = (), auth: Auth = "none",
-               path_params: Mapping[str, Mapping[str, Any]] | None = None) -> Callable[[Callable], Callable]:
+               path_params: Mapping[str, Mapping[str, Any]] | None = None, operator: bool = False,
+               body_required: bool = True) -> Callable[[Callable], Callable]:
     """Record a view's contract for the OpenAPI document; the view itself is unchanged.
 
     Args:
@@ -119,11 +131,19 @@ def documented(*, responses: Mapping[int, type[BaseModel] | Media], body: type[B
         auth: ``none``; ``optional`` (a spectator without a token); ``required``;
             ``stream`` (optional, as header or ``?token=``).
         path_params: JSON Schemas of path parameters that are not plain strings.
+        operator: the route needs an operator key (the ``operatorKey`` scheme; its 401 and 403
+            codes, :data:`OPERATOR_ERRORS`, are added to ``errors``).
+        body_required: False for a body that may be left out (an empty request body).
     Returns:
         a decorator to place under the route decorator (``@bp.get(...)`` above it).
     """
-    contract = Contract(responses=dict(responses), body=body, errors=dict(errors or {}), params=params,
-                        auth=auth, path_params=dict(path_params or {}))
+    merged = dict(errors or {})
+    if operator:
+        for status, codes in OPERATOR_ERRORS.items():
+            merged[status] = f"{merged[status]}, {codes}" if status in merged else codes
+    contract = Contract(responses=dict(responses), body=body, errors=merged, params=params,
+                        auth=auth, path_params=dict(path_params or {}), operator=operator,
+                        body_required=body_required)
 
     def mark(view: Callable) -> Callable:
         setattr(view, SPEC_ATTR, contract)
@@ -205,12 +225,12 @@ def build_document(app: Flask) -> dict[str, Any]:
                                 "schema": dict(c.path_params.get(arg, {"type": "string", "minLength": 1}))}
                                for arg in _RULE_ARG.findall(rule.rule)] + [p.to_openapi() for p in c.params],
                 "responses": {},
-                "security": _SECURITY[c.auth],
+                "security": [{"operatorKey": []}] if c.operator else _SECURITY[c.auth],
             }
             if rest.strip():
                 op["description"] = _markdown(rest.strip())
             if c.body is not None:
-                op["requestBody"] = {"required": True, "content": {
+                op["requestBody"] = {"required": c.body_required, "content": {
                     "application/json": {"schema": refs[(c.body, "validation")]}}}
             for status, answer in sorted(c.responses.items()):
                 if isinstance(answer, Media):

@@ -12,7 +12,7 @@ from flask import Blueprint
 from .auth import claim_seat
 from .clients import get_redis
 from .errors import ApiError
-from . import responses
+from . import operators, responses
 from .lookup import parse_index, require_game
 from .openapi import INDEX_MAX, documented
 
@@ -37,4 +37,5 @@ def take_seat(game_id: str, seat: str):
     token = claim_seat(get_redis(), game_id, index)
     if token is None:
         raise ApiError(409, "seat_taken", f"seat {index} is already taken")
+    operators.audit("seat.claim", game_id=game_id, seat=index)
     return {"seat": index, "token": token}, 201

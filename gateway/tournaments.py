@@ -2,7 +2,8 @@
 
 * ``POST /tournaments`` a :class:`~services.tournament.jobs.TournamentSpec` -> 201
   ``{"tournament_id", "status", "planned"}``; 422 ``bad_tournament`` for a spec that cannot be
-  planned or names an unknown agent
+  planned or names an unknown agent; needs an operator key (401 ``missing_operator_key``, 403
+  ``wrong_operator_key``), and writes the audit line ``tournament.create``
 * ``GET /tournaments`` -> ``{"tournaments": [{"tournament_id", "status", "played", "planned"}]}``
 * ``GET /tournaments/<id>`` -> :func:`~services.tournament.jobs.report` (standings so far)
 * ``GET /tournaments/<id>/standings.csv`` and ``/ratings.png`` -> the files
@@ -25,7 +26,7 @@ from services.tournament import jobs
 
 from .bodies import parse_body
 from .clients import get_redis, get_table
-from . import responses
+from . import operators, responses
 from .errors import ApiError
 from .openapi import Media, documented
 
@@ -44,10 +45,12 @@ def _report(tid: str) -> dict:
 
 
 @bp.post("/tournaments")
-@documented(body=jobs.TournamentSpec, responses={201: responses.CreatedTournament},
+@documented(body=jobs.TournamentSpec, responses={201: responses.CreatedTournament}, operator=True,
             errors={400: "bad_json, bad_request", 422: "bad_tournament"})
 def create_tournament():
-    """Create and start a tournament. 201; 400 bad body; 422 a spec that cannot be played."""
+    """Create and start a tournament (operator key required). 201; 400 bad body; 422 a spec
+    that cannot be played."""
+    operators.require_operator()
     spec = parse_body(jobs.TournamentSpec)
     table = get_table()
     try:
@@ -63,6 +66,9 @@ def create_tournament():
         tid = store.create(spec)
     except (ValueError, UnknownAgent, RulesError) as exc:
         raise ApiError(422, "bad_tournament", str(exc)) from None
+    operators.audit("tournament.create", tournament_id=tid, format=spec.format, games=list(spec.games),
+                    participants=len(spec.participants),
+                    agents=sorted({p.agent for p in spec.participants if p.agent is not None}))
     scheduler = table.scheduler
     if current_app.config["PHASE_MODE"] == "celery":
         jobs.start(store, scheduler.phases.app, tid)

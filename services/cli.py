@@ -14,6 +14,11 @@
 is done, prints the standings and writes ``standings.json``, ``standings.csv`` and
 ``ratings.png`` into ``--out``. Exit codes: 0 done, 1 the tournament failed or timed out,
 2 a bad command or an API error.
+
+``tournament run`` and both ``agent`` commands need an operator key (README, "Operator keys"):
+``--operator-key-file PATH`` (``make run`` prints where its key is), else
+``$LONGHOUSE_OPERATOR_KEY``, else the file ``$LONGHOUSE_OPERATOR_KEY_FILE`` names. The key is
+never taken on the command line, where ``ps`` would show it.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
+from services.bots.client import OPERATOR_KEY_HEADER, operator_key_from_env
 from services.tournament import jobs
 
 DEFAULT_URL = "http://127.0.0.1:8470"
@@ -37,6 +43,28 @@ FMT = argparse.ArgumentDefaultsHelpFormatter
 
 class ApiFailure(Exception):
     """The gateway answered with an error (its JSON reason is the message)."""
+
+
+def operator_headers(args: argparse.Namespace) -> dict[str, str]:
+    """The operator key header of a command: the key in ``--operator-key-file``, else
+    :func:`~services.bots.client.operator_key_from_env`.
+
+    Raises:
+        ValueError: no key anywhere, or the file holds none.
+        OSError: the file cannot be read.
+    """
+    path = getattr(args, "operator_key_file", None)
+    if path:
+        words = open(path).read().split()
+        key = words[0] if words else None
+        if not key:
+            raise ValueError(f"{path} holds no operator key")
+    else:
+        key = operator_key_from_env()
+    if not key:
+        raise ValueError("this command needs an operator key: --operator-key-file PATH (make run prints where its "
+                         "key is), $LONGHOUSE_OPERATOR_KEY or $LONGHOUSE_OPERATOR_KEY_FILE")
+    return {OPERATOR_KEY_HEADER: key}
 
 
 def _call(method: str, url: str, **kwargs: Any) -> Any:
@@ -138,7 +166,7 @@ def cmd_tournament_run(args: argparse.Namespace, console: Console) -> int:
                                  ("max_strikes", args.max_strikes)) if v is not None}
     if control:
         body["time_control"] = control
-    created = _call("POST", f"{args.url}/tournaments", json=body)
+    created = _call("POST", f"{args.url}/tournaments", json=body, headers=operator_headers(args))
     tid = created["tournament_id"]
     console.print(f"tournament {tid}: {created['planned']} matches planned ({args.format}, {', '.join(args.game)})")
     doc = follow(args.url, tid, console, args.timeout)
@@ -170,13 +198,14 @@ def cmd_agent_register(args: argparse.Namespace, console: Console) -> int:
     if not args.secret:
         raise ValueError("give the agent's secret: --secret or $LONGHOUSE_AGENT_SECRET")
     record = _call("POST", f"{args.url}/agents", json={"name": args.name, "protocol": args.protocol,
-                                                       "address": args.address, "secret": args.secret})
+                                                       "address": args.address, "secret": args.secret},
+                   headers=operator_headers(args))
     console.print(json.dumps(record))
     return 0
 
 
 def cmd_agent_list(args: argparse.Namespace, console: Console) -> int:
-    console.print(json.dumps(_call("GET", f"{args.url}/agents"), indent=2))
+    console.print(json.dumps(_call("GET", f"{args.url}/agents", headers=operator_headers(args)), indent=2))
     return 0
 
 
@@ -204,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--max-strikes", type=int, default=None, help="agents: strikes that forfeit (none given: 3)")
     run.add_argument("--timeout", type=float, default=3600.0, help="seconds to follow it")
     run.add_argument("--out", default=None, help="directory for standings.json, standings.csv, ratings.png")
+    _operator_key_option(run)
     run.set_defaults(fn=cmd_tournament_run)
     for name, fn, help_text in (("status", cmd_tournament_status, "print a tournament's standings"),
                                 ("results", cmd_tournament_results, "write a tournament's result files")):
@@ -221,11 +251,19 @@ def build_parser() -> argparse.ArgumentParser:
     reg.add_argument("--address", required=True)
     reg.add_argument("--secret", default=os.environ.get("LONGHOUSE_AGENT_SECRET"),
                      help="the shared secret (default: $LONGHOUSE_AGENT_SECRET, which keeps it out of ps)")
+    _operator_key_option(reg)
     reg.set_defaults(fn=cmd_agent_register)
     ls = a.add_parser("list", help="list agents", formatter_class=FMT)
     ls.add_argument("--url", default=DEFAULT_URL)
+    _operator_key_option(ls)
     ls.set_defaults(fn=cmd_agent_list)
     return parser
+
+
+def _operator_key_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--operator-key-file", default=None,
+                        help="a file holding the operator key (default: $LONGHOUSE_OPERATOR_KEY, else the file "
+                             "$LONGHOUSE_OPERATOR_KEY_FILE names)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -234,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(width=None if sys.stdout.isatty() else 120)
     try:
         return int(args.fn(args, console))
-    except (ApiFailure, ValueError, requests.RequestException) as exc:
+    except (ApiFailure, ValueError, OSError, requests.RequestException) as exc:
         console.print(f"[red]longhouse: {exc}")
         return 2
 

@@ -130,9 +130,10 @@ def _pct(values: list[int], q: float) -> float:
     return float(values[min(len(values) - 1, int(q * len(values)))])
 
 
-def _bus_game(url: str, game: str, players: int, seed: str, index: int) -> tuple[str, int]:
+def _bus_game(url: str, game: str, players: int, seed: str, index: int,
+              operator_key: str | None = None) -> tuple[str, int]:
     bots = {str(s): {"kind": "random", "seed": derive_seed(seed, index, "seat", s)} for s in range(players)}
-    with GatewayClient(url, timeout=60) as client:
+    with GatewayClient(url, timeout=60, operator_key=operator_key) as client:
         gid = client.create_game(game, players, seed=derive_seed(seed, index), bots=bots)["game_id"]
         deadline = time.monotonic() + DEADLINE_S
         game_state = client.game(gid)
@@ -146,6 +147,7 @@ def _bus_game(url: str, game: str, players: int, seed: str, index: int) -> tuple
 def _slot(stack: Any, path: str, slot: int, seed: str, until: float, ids: list[str]) -> None:
     """Keep one game of ``path`` in play until ``until`` (monotonic): a new one when one ends."""
     n = 0
+    key = stack.operator_key
     while time.monotonic() < until:
         index = slot * 10_000 + n
         if path == "http":
@@ -153,7 +155,7 @@ def _slot(stack: Any, path: str, slot: int, seed: str, until: float, ids: list[s
             left = max(1.0, until - time.monotonic() + 1.0)
             report = run_tournament(stack.gateway_url, TournamentConfig(
                 game="noggin", players=3, games=1, seed=f"{seed}:{index}", parallel=1, bots=["random"], via="http",
-                game_timeout=left))
+                game_timeout=left), operator_key=key)
             game = report.games[0]
             if game.ended_by != "rules" and not (game.error or "").startswith("game did not end within"):
                 raise RuntimeError(f"game failed: {game.error}")
@@ -161,7 +163,7 @@ def _slot(stack: Any, path: str, slot: int, seed: str, until: float, ids: list[s
                 ids.append(game.game_id)
         else:
             game, players = ("noop", 2) if path == "floor" else ("noggin", 3)
-            gid, _ = _bus_game(stack.gateway_url, game, players, seed, index)
+            gid, _ = _bus_game(stack.gateway_url, game, players, seed, index, key)
             ids.append(gid)
         n += 1
 
@@ -209,9 +211,9 @@ def memory(stack: Any) -> dict[str, Any]:
     game's record (log and meta: what stays once the other keys' time to live has passed,
     README, Retention); and each process's resident memory (RSS, MiB, its children included)."""
     client = connect(stack.settings.redis_url)
-    with GatewayClient(stack.gateway_url) as c:
+    with GatewayClient(stack.gateway_url, operator_key=stack.operator_key) as c:
         playing = c.create_game("noggin", 3, seed="memory-playing")["game_id"]
-        finished, _ = _bus_game(stack.gateway_url, "noggin", 3, "memory", 0)
+        finished, _ = _bus_game(stack.gateway_url, "noggin", 3, "memory", 0, stack.operator_key)
 
     def game_bytes(gid: str, names: tuple[str, ...] = ("*",)) -> int:
         return sum(int(client.memory_usage(k) or 0)

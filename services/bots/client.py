@@ -7,11 +7,18 @@ connection drops in the middle of the answer (:data:`CUT_ANSWER_RETRIES`), so a 
 outage costs no game. Every call raises :class:`GatewayError` for a 4xx/5xx answer, carrying the
 status and the gateway's ``{"error", "reason"}`` body; a 409 (stale version, not your
 turn) is the subclass :class:`Conflict`, which a bot answers by reading again.
+
+Creating games and tournaments needs an operator key (README, "Operator keys"): give it as
+``operator_key=``, or let the client read it from the environment (:func:`operator_key_from_env`:
+``LONGHOUSE_OPERATOR_KEY``, else the file named by ``LONGHOUSE_OPERATOR_KEY_FILE``). It goes in
+the header ``X-Longhouse-Operator-Key`` of those requests only.
 """
 
 from __future__ import annotations
 
+import os
 import uuid
+from pathlib import Path
 from typing import Any
 
 import requests
@@ -29,6 +36,28 @@ CUT_ANSWER_RETRIES = 3
 """Times a read or a move is sent again when the connection drops in the middle of its answer
 (after the status line: urllib3's :data:`RETRY` has already handed the response over). The
 crash harness saw it when a gateway worker was killed while it answered."""
+
+
+OPERATOR_KEY_HEADER = "X-Longhouse-Operator-Key"
+"""The header of an operator key (:data:`gateway.operators.HEADER`)."""
+
+
+def operator_key_from_env(environ: dict[str, str] | None = None) -> str | None:
+    """The operator key a client sends by default: ``LONGHOUSE_OPERATOR_KEY``, else the first line
+    of the file ``LONGHOUSE_OPERATOR_KEY_FILE`` names, else ``None`` (no key).
+
+    Raises:
+        OSError: the file named cannot be read.
+    """
+    env = os.environ if environ is None else environ
+    key = (env.get("LONGHOUSE_OPERATOR_KEY") or "").strip()
+    if key:
+        return key
+    path = (env.get("LONGHOUSE_OPERATOR_KEY_FILE") or "").strip()
+    if path:
+        words = Path(path).read_text().split()
+        return words[0] if words else None
+    return None
 
 
 class GatewayError(Exception):
@@ -57,11 +86,14 @@ class GatewayClient:
     Args:
         base_url: e.g. ``http://127.0.0.1:8470``.
         timeout: seconds per request (a long-poll adds its own wait to it).
+        operator_key: the operator key sent when creating games and tournaments; ``None``:
+            :func:`operator_key_from_env` (which may find none: creation is then refused, 401).
     """
 
-    def __init__(self, base_url: str, timeout: float = 30.0):
+    def __init__(self, base_url: str, timeout: float = 30.0, operator_key: str | None = None):
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.operator_key = operator_key if operator_key is not None else operator_key_from_env()
         self.session = requests.Session()  # requests that may be repeated: retried
         adapter = HTTPAdapter(max_retries=RETRY)
         self.session.mount("http://", adapter)
@@ -81,8 +113,10 @@ class GatewayClient:
 
     # -- plumbing -----------------------------------------------------------------
     def _call(self, method: str, path: str, token: str | None = None, timeout: float | None = None,
-              once: bool = False, **kwargs: Any) -> Any:
+              once: bool = False, operator: bool = False, **kwargs: Any) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if operator and self.operator_key:
+            headers[OPERATOR_KEY_HEADER] = self.operator_key
         session = self.once if once else self.session
         for cut in range(CUT_ANSWER_RETRIES + 1):
             try:
@@ -104,8 +138,8 @@ class GatewayClient:
 
     # -- the API --------------------------------------------------------------------
     def create_tournament(self, spec: dict[str, Any]) -> dict[str, Any]:
-        """``POST /tournaments``: ``{"tournament_id", "status", "planned"}``."""
-        return self._call("POST", "/tournaments", json=spec, once=True)
+        """``POST /tournaments`` (with the operator key): ``{"tournament_id", "status", "planned"}``."""
+        return self._call("POST", "/tournaments", json=spec, once=True, operator=True)
 
     def tournament(self, tournament_id: str) -> dict[str, Any]:
         """``GET /tournaments/<id>``: the report (standings so far, recorded matches)."""
@@ -120,14 +154,14 @@ class GatewayClient:
 
     def create_game(self, game: str, players: int, seed: str | None = None,
                     options: dict[str, Any] | None = None, bots: dict[str, Any] | None = None) -> dict[str, Any]:
-        """``POST /games`` -> ``{"game_id", "version", "status"}`` (``bots``: seat -> built-in bot
-        on the bus)."""
+        """``POST /games`` (with the operator key) -> ``{"game_id", "version", "status"}``
+        (``bots``: seat -> built-in bot on the bus)."""
         body: dict[str, Any] = {"game": game, "players": players, "options": options or {}}
         if seed is not None:
             body["seed"] = seed
         if bots:
             body["bots"] = bots
-        return self._call("POST", "/games", json=body, once=True)
+        return self._call("POST", "/games", json=body, once=True, operator=True)
 
     def game(self, game_id: str) -> dict[str, Any]:
         """``GET /games/<id>`` -> the summary (``version``, ``status``, ``to_move``, ``outcome`` ...)."""

@@ -67,7 +67,10 @@ class Settings(BaseSettings):
     rate_limit_create_address: str = "60/minute"
     rate_limit_exempt: str = "127.0.0.0/8,::1/128"  # networks free of per-address limits and the quota
     trusted_proxies: int = 0  # proxy hops whose X-Forwarded-For is believed (0: none, the peer's address)
-    quota_games_in_play: int = 50  # games not over one creator may have at once (0: no quota)
+    quota_games_in_play: int = 50  # games not over one operator key may have at once (0: no quota)
+    # Operator keys the gateway accepts (gateway.operators): sha256 hex digests, never the keys
+    operator_keys: str = ""  # digests separated by commas, read at start
+    operator_keys_file: str = ""  # a file of digests, one a line, read again whenever it changes
 
     @property
     def redis_url(self) -> str:

@@ -32,6 +32,15 @@ def _which(name: str) -> str | None:
     return shutil.which(name) or shutil.which(name, path=SYSTEM_PATH)
 
 
+def _alive(pid: int) -> bool:
+    """True while process ``pid`` runs (a zombie has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
 def why_no_engine() -> str | None:
     """Why no Docker engine of our own can run on this machine, or ``None`` if one can be tried."""
     if not sys.platform.startswith("linux"):
@@ -63,6 +72,7 @@ class DockerEngine:
         self.run_dir: Path | None = None
         self.proc: subprocess.Popen | None = None
         self.log_path = self.data_root.parent / f"{self.data_root.name}.log"
+        self.owner_path = self.data_root.parent / f"{self.data_root.name}.pid"
 
     @property
     def host(self) -> str:
@@ -82,6 +92,7 @@ class DockerEngine:
             EngineError: it exited or did not answer in time (it is stopped again).
         """
         self.data_root.mkdir(parents=True, exist_ok=True)
+        self.stop_leftover()
         self.run_dir = Path(tempfile.mkdtemp(prefix="lh-docker-"))
         argv = [_which("dockerd") or "dockerd", "--bridge=none", "--iptables=false", "--ip6tables=false",
                 "--host", self.host, "--data-root", str(self.data_root),
@@ -90,6 +101,7 @@ class DockerEngine:
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                          env=env, start_new_session=True)
+        self.owner_path.write_text(str(self.proc.pid))
         docker = self.docker()
         deadline = time.monotonic() + timeout
         while True:
@@ -100,12 +112,33 @@ class DockerEngine:
             ping = subprocess.run([docker.binary, "version", "--format", "{{.Server.Version}}"], env=docker.env,
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=30)
             if ping.returncode == 0 and ping.stdout.strip():
+                self.remove_containers()  # left by an earlier session that was killed
                 return self
             if time.monotonic() > deadline:
                 tail = self.log_tail()
                 self.stop()
                 raise EngineError(f"dockerd did not answer within {timeout:.0f} s:\n{tail}")
             time.sleep(0.2)
+
+    def stop_leftover(self, grace: float = 30.0) -> bool:
+        """Stop a ``dockerd`` of an earlier session on this data root that outlived it (a
+        killed test run): the pid recorded beside the data root, if that process is a
+        ``dockerd`` naming this data root. Returns True if there was one."""
+        try:
+            pid = int(self.owner_path.read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            return False
+        if not cmdline or not cmdline[0].endswith(b"dockerd") or str(self.data_root).encode() not in cmdline:
+            return False
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        unmount_under(self.data_root)
+        return True
 
     def log_tail(self, lines: int = 20) -> str:
         """The last ``lines`` lines of the daemon's log."""
@@ -118,14 +151,19 @@ class DockerEngine:
         """Ids of every container of this engine, running or not (``docker ps -aq``)."""
         return self.docker().run("ps", "-aq").split()
 
+    def remove_containers(self) -> list[str]:
+        """Remove every container of this engine (``docker rm -f -v``); their ids."""
+        left = self.containers()
+        if left:
+            self.docker().run("rm", "-f", "-v", *left, timeout=120)
+        return left
+
     def stop(self, grace: float = 30.0) -> None:
         """Remove every container left, stop the daemon (SIGTERM, SIGKILL after ``grace``),
         unmount what it left mounted and remove its run directory (and data root unless kept)."""
         if self.proc is not None and self.proc.poll() is None:
             try:
-                left = self.containers()
-                if left:
-                    self.docker().run("rm", "-f", "-v", *left, timeout=120)
+                self.remove_containers()
             except Exception:  # the daemon may be half-dead; stopping it matters more
                 pass
             os.killpg(self.proc.pid, signal.SIGTERM)
@@ -137,6 +175,7 @@ class DockerEngine:
         if self.run_dir is not None:
             unmount_under(self.data_root)
             remove_tree(self.run_dir)
+            self.owner_path.unlink(missing_ok=True)
         if not self.keep_data:
             remove_tree(self.data_root)
 

@@ -8,6 +8,10 @@ stopped on the way out, however it leaves.
 
 Each run gets a fresh data directory ``<LONGHOUSE_DATA_DIR>/run-<timestamp>`` (Redis
 data and the logs), so runs never see each other's games; ``--data-dir`` picks one.
+
+The stack's operator key is ``<data dir>/operator.key`` (made when absent,
+:meth:`~services.launcher.stack.Stack.ensure_operator_key`); the launcher prints where it is,
+never the key, and its own tournament uses it.
 """
 
 from __future__ import annotations
@@ -152,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         stack.start()
         console.print(f"stack ready in {time.monotonic() - started:.1f} s: " + ", ".join(
             f"{name} (pid {pid})" for name, pid in stack.pids().items()), soft_wrap=True)
+        console.print(f"operator key in {shown(stack.operator_key_path)} (send it as X-Longhouse-Operator-Key "
+                      "to create games and tournaments and to register agents)", soft_wrap=True)
         healer = threading.Thread(target=heal_while, args=(stack, console, healing), daemon=True, name="heal")
         healer.start()  # a child that dies during the tournament is started again too
         if args.games:
@@ -161,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 config = TournamentConfig(game=game, players=args.players, games=args.games, seed=str(args.seed),
                                           move_cap=args.move_cap, parallel=args.parallel, bots=split(args.bots),
                                           options={v: True for v in split(args.variants)}, via=args.via)
-                report = play_with_progress(stack.gateway_url, config, console)
+                report = play_with_progress(stack.gateway_url, config, console, operator_key=stack.operator_key)
                 print_results(report, console)
                 reports.append(report)
                 if report.failed:

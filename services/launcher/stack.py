@@ -17,6 +17,12 @@ name          command                                                         re
 Every child gets the launcher's environment plus every setting written out as a
 ``LONGHOUSE_*`` variable, so all processes agree on ports and addresses.
 
+Operator keys (README, "Operator keys"): before it starts anything the stack makes its own key,
+``<data_dir>/operator.key`` (mode 0600), if the file is not there, and makes sure the gateway
+accepts it: the key's digest goes into the file of digests the gateway reads
+(``LONGHOUSE_OPERATOR_KEYS_FILE``, by default ``<data_dir>/operator_keys``) unless that file or
+``LONGHOUSE_OPERATOR_KEYS`` lists it already. The key itself is never passed to a child.
+
 With ``LONGHOUSE_STORE_URL`` the game store is a Redis elsewhere (a Redis Cluster with
 ``redis+cluster://``); the ``redis`` child then serves only as the Celery broker, and with
 ``LONGHOUSE_BROKER_URL`` too it is not started at all (:attr:`Settings.own_redis`).
@@ -54,6 +60,11 @@ time of a playing client."""
 
 WORKER_QUEUES = ("longhouse.phases", "longhouse.agents", "longhouse.tournaments")
 """The broker queues the Celery worker consumes: phases, agent decisions, tournament steps."""
+OPERATOR_KEY_FILE = "operator.key"
+"""The stack's own operator key, in its data directory (mode 0600; made when absent)."""
+OPERATOR_DIGESTS_FILE = "operator_keys"
+"""The file of accepted key digests in the data directory, when ``LONGHOUSE_OPERATOR_KEYS_FILE``
+names no other."""
 SERVICES = (("decks", "decks_port"), ("market", "market_port"), ("boards", "boards_port"),
             ("scoring", "scoring_port"))
 """The four gRPC services: (module under ``services``, settings field of its port)."""
@@ -173,6 +184,9 @@ class Stack:
                  extra_env: dict[str, str] | None = None, python: str = sys.executable):
         self.settings = settings.model_copy(update={"data_dir": str(Path(data_dir).resolve())})
         self.data_dir = Path(self.settings.data_dir)
+        if not self.settings.operator_keys_file:
+            self.settings = self.settings.model_copy(
+                update={"operator_keys_file": str(self.data_dir / OPERATOR_DIGESTS_FILE)})
         self.python = python
         self.env = {**os.environ, **(extra_env or {}), **settings_env(self.settings), "PYTHONUNBUFFERED": "1"}
         self.supervisor = Supervisor(self.data_dir / "logs")
@@ -199,6 +213,52 @@ class Stack:
     def log_dir(self) -> Path:
         """Where the children's logs go."""
         return self.supervisor.log_dir
+
+    # -- the operator key ---------------------------------------------------------
+    @property
+    def operator_key_path(self) -> Path:
+        """The stack's own operator key file, ``<data_dir>/operator.key``."""
+        return self.data_dir / OPERATOR_KEY_FILE
+
+    @property
+    def operator_key(self) -> str:
+        """The stack's own operator key (read from :attr:`operator_key_path`; made by :meth:`start`).
+
+        Raises:
+            OSError / ValueError: the file is missing or holds no key.
+        """
+        from gateway.operators import read_key_file
+
+        return read_key_file(self.operator_key_path)
+
+    def ensure_operator_key(self) -> Path:
+        """Make :attr:`operator_key_path` (mode 0600) if it does not exist, and add its digest to the
+        digests file the gateway reads (``operator_keys_file``; made if absent) unless that file or
+        ``operator_keys`` lists it already. Returns the key file's path.
+
+        Raises:
+            LaunchError: the key file holds no key, or a digests file or setting is malformed.
+        """
+        from gateway.operators import digest, ensure_key_file, parse_digests
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = Path(self.settings.operator_keys_file)
+        try:
+            mine = digest(ensure_key_file(self.operator_key_path))
+            known = parse_digests(self.settings.operator_keys, "LONGHOUSE_OPERATOR_KEYS")
+            text = path.read_text() if path.exists() else ""
+            known += parse_digests(text, str(path))
+        except (OSError, ValueError) as exc:
+            raise LaunchError(f"operator key: {exc}") from None
+        if mine not in known:
+            with path.open("a") as out:
+                if not text:
+                    out.write("# sha256 digests of the operator keys the gateway accepts, one a line "
+                              "(README, Operator keys)\n")
+                elif not text.endswith("\n"):
+                    out.write("\n")
+                out.write(f"{mine}  # {self.operator_key_path.name} of {self.data_dir.name}\n")
+        return self.operator_key_path
 
     # -- the children -------------------------------------------------------------
     def redis_spec(self) -> ChildSpec:
@@ -282,10 +342,12 @@ class Stack:
 
         Raises:
             PortInUse: a port is taken (nothing was started).
-            LaunchError: a child failed or missed its deadline (all started ones are stopped).
+            LaunchError: a child failed or missed its deadline (all started ones are stopped), or
+                the operator key cannot be made (:meth:`ensure_operator_key`; nothing was started).
         """
         specs = self.specs()
         self.supervisor.check_ports(specs)
+        self.ensure_operator_key()
         first, rest = (specs[:1], specs[1:]) if specs[0].name == "redis" else ([], specs)
         try:
             for spec in first:

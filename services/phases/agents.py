@@ -17,7 +17,7 @@ Table's scheduler queues :func:`ask_agent` (the Celery task ``longhouse.ask_agen
 
 Every commit is version-checked, so whatever plays first for a decision stands and a late
 answer changes nothing. At the end of a game, :func:`end_match` tells each agent the result,
-once.
+once. A forfeit writes the audit line ``seat.forfeit`` (game, seat, agent, the failure).
 """
 
 from __future__ import annotations
@@ -224,6 +224,9 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
                else "forfeit" if result["move"] is None else "default")
     log.info("agent_decision", game_id=game_id, seat=seat, version=version, agent=bot.get("agent"),
              outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left)
+    if outcome == "forfeit":
+        log.info("audit", action="seat.forfeit", game_id=game_id, seat=seat, agent=bot.get("agent"),
+                 failure=failure, max_strikes=control.max_strikes)
     return outcome
 
 

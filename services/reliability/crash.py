@@ -218,20 +218,21 @@ class Player:
 
     Every read and move goes through :class:`GatewayClient` (which retries with back-off);
     what still fails (a long restart) is tried again here with the same move id, until
-    ``deadline`` (``time.monotonic()`` seconds).
+    ``deadline`` (``time.monotonic()`` seconds). ``operator_key`` creates the games.
     """
 
-    def __init__(self, url: str, run: Run, deadline: float):
+    def __init__(self, url: str, run: Run, deadline: float, operator_key: str | None = None):
         self.url = url
         self.run = run
         self.deadline = deadline
+        self.operator_key = operator_key
 
     def play(self, spec: GameSpec) -> Played:
         """Create the game, claim its HTTP seats and play it to its end (or the deadline)."""
         from services.bots.client import GatewayClient
 
         played = Played(spec)
-        with GatewayClient(self.url, timeout=20.0) as client:
+        with GatewayClient(self.url, timeout=20.0, operator_key=self.operator_key) as client:
             self.run.setup(+1)
             try:
                 played.game_id = self._retry(lambda: self._create(client, spec))
@@ -248,10 +249,14 @@ class Player:
         return played
 
     def _create(self, client: Any, spec: GameSpec) -> str:
+        from services.bots.client import OPERATOR_KEY_HEADER
+
         body = {"game": spec.game, "players": spec.players, "seed": spec.seed, "options": {},
                 "bots": {str(s): b for s, b in spec.bus.items()}}
-        resp = client.once.post(f"{self.url}/games", json=body, timeout=20.0,
-                                headers={"Idempotency-Key": f"crash:{spec.seed}"})
+        headers = {"Idempotency-Key": f"crash:{spec.seed}"}
+        if client.operator_key:
+            headers[OPERATOR_KEY_HEADER] = client.operator_key
+        resp = client.once.post(f"{self.url}/games", json=body, timeout=20.0, headers=headers)
         if resp.status_code != 201:
             failure = _Transient(f"POST /games answered {resp.status_code}: {resp.text[:200]}")
             failure.status = resp.status_code
@@ -576,7 +581,7 @@ def run_harness(kills: int, games: int, seed: str, data_dir: Path, parallel: int
     healer.start()
     try:
         deadline = time.monotonic() + game_timeout
-        player = Player(stack.gateway_url, run, deadline)
+        player = Player(stack.gateway_url, run, deadline, stack.operator_key)
 
         def worker() -> None:
             while (spec := run.next_game()) is not None:

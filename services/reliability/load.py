@@ -28,7 +28,8 @@ a gap in an SSE stream, and a child of the stack that died. The summary gives th
 kind, the throughput (moves/s, games finished) and the latency percentiles (p50/p90/p99/max,
 milliseconds, measured by the client) of moves, views, legal moves, summaries, ``/wait`` and
 ``/healthz``. The exit code is 0 with no error (and the lock-out within its limit), 1
-otherwise, 2 if the stack did not start.
+otherwise, 2 if the stack did not start. Games are created with the stack's operator key
+(:attr:`~services.launcher.stack.Stack.operator_key`).
 """
 
 from __future__ import annotations
@@ -154,8 +155,9 @@ class TimedClient(GatewayClient):
     is counted as a conflict, timed, and raised again as :class:`Conflict`.
     """
 
-    def __init__(self, base_url: str, meter: Meter, timeout: float = REQUEST_TIMEOUT_S):
-        super().__init__(base_url, timeout)
+    def __init__(self, base_url: str, meter: Meter, timeout: float = REQUEST_TIMEOUT_S,
+                 operator_key: str | None = None):
+        super().__init__(base_url, timeout, operator_key=operator_key)
         for session in (self.session, self.once):
             session.mount("http://", HTTPAdapter(max_retries=0))
         self.meter = meter
@@ -277,10 +279,13 @@ class Load:
         seed: seeds the games, their bots and the spectators' picks.
         meter: where latencies and errors go.
         stop: set when the run is over; every loop ends at its next step.
+        operator_key: creates the games (``None``: the client's default, from the environment).
     """
 
-    def __init__(self, url: str, seed: str, meter: Meter, stop: threading.Event):
+    def __init__(self, url: str, seed: str, meter: Meter, stop: threading.Event,
+                 operator_key: str | None = None):
         self.url = url
+        self.operator_key = operator_key
         self.seed = seed
         self.meter = meter
         self.stop = stop
@@ -296,7 +301,7 @@ class Load:
 
     def player(self) -> None:
         """One table of the load: play games one after another until :attr:`stop`."""
-        with TimedClient(self.url, self.meter) as client:
+        with TimedClient(self.url, self.meter, operator_key=self.operator_key) as client:
             while not self.stop.is_set():
                 self.play(client, plan_game(self.seed, self.next_index()))
 
@@ -417,9 +422,10 @@ class LoadReport:
 
 
 def play_load(url: str, games: int, seconds: float, seed: str, spectators: int = 4, pollers: int = 4,
-              tick: Callable[[float, Meter], None] | None = None) -> LoadReport:
+              tick: Callable[[float, Meter], None] | None = None, operator_key: str | None = None) -> LoadReport:
     """Play ``games`` games at once through the gateway at ``url`` for ``seconds``, with
-    ``spectators`` SSE readers, ``pollers`` ``/wait`` pollers and a ``/healthz`` prober beside.
+    ``spectators`` SSE readers, ``pollers`` ``/wait`` pollers and a ``/healthz`` prober beside;
+    ``operator_key`` creates the games.
 
     ``tick(elapsed_s, meter)`` is called about once a second (a progress display). After the
     time is up every loop stops at its next step; threads still running 60 s later count as
@@ -427,7 +433,7 @@ def play_load(url: str, games: int, seconds: float, seed: str, spectators: int =
     """
     meter = Meter()
     stop = threading.Event()
-    load = Load(url, seed, meter, stop)
+    load = Load(url, seed, meter, stop, operator_key)
     jobs = ([(load.player, f"table-{k}") for k in range(games)]
             + [(load.spectator, f"spectator-{k}") for k in range(spectators)]
             + [(load.poller, f"poller-{k}") for k in range(pollers)] + [(load.prober, "healthz")])
@@ -641,11 +647,13 @@ class Sampler:
     Args:
         url: the gateway.
         seed: seeds the game and the moves.
+        operator_key: creates the games (``None``: the client's default, from the environment).
     """
 
-    def __init__(self, url: str, seed: str):
+    def __init__(self, url: str, seed: str, operator_key: str | None = None):
         self.url = url
         self.seed = seed
+        self.operator_key = operator_key
         self.rng = random.Random(f"{seed}:lockout")
         self.games = 0
         self.game_id = ""
@@ -664,7 +672,7 @@ class Sampler:
         the errors."""
         meter = Meter()
         errors: list[str] = []
-        with TimedClient(self.url, meter) as client:
+        with TimedClient(self.url, meter, operator_key=self.operator_key) as client:
             if not self.game_id:
                 self.new_game(client)
             left = samples
@@ -696,16 +704,17 @@ class Sampler:
 
 def run_lockout(url: str, streams: int = 1000, polls: int = 200, samples: int = 50, seed: str = "1",
                 redis_url: str | None = None, say: Callable[[str], None] = print,
-                limit_ms: float = LOCKOUT_LIMIT_MS) -> LockoutReport:
+                limit_ms: float = LOCKOUT_LIMIT_MS, operator_key: str | None = None) -> LockoutReport:
     """After :data:`WARM_UP` untimed rounds, time ``samples`` ``GET /healthz`` and moves with
     nothing held (the baseline), then hold
     ``streams`` SSE streams and ``polls`` ``/wait`` polls open on the gateway at ``url`` and time
     as many again (see the module docstring). With ``redis_url``, the polls count as held once
     Redis has them (and the watched games' feeds) blocked in ``XREAD``.
 
-    Returns the :class:`LockoutReport`. Raises AssertionError if the streams cannot be opened.
+    ``operator_key`` creates the games. Returns the :class:`LockoutReport`. Raises AssertionError if
+    the streams cannot be opened.
     """
-    sampler = Sampler(url, seed)
+    sampler = Sampler(url, seed, operator_key)
     _, errors = sampler.sample(WARM_UP)  # first calls load code and caches in every process: untimed
     baseline, baseline_errors = sampler.sample(samples)
     errors += baseline_errors
@@ -713,7 +722,7 @@ def run_lockout(url: str, streams: int = 1000, polls: int = 200, samples: int = 
         f"move p99 {baseline.stats('move')['p99']:.1f} ms")
     holder = Holder(url)
     meter = Meter()
-    with TimedClient(url, meter) as client:
+    with TimedClient(url, meter, operator_key=operator_key) as client:
         idle = [client.create_game("noggin", 2, seed=f"lockout:{seed}:idle:{k}")["game_id"] for k in range(9)]
         versions = {gid: client.game(gid)["version"] for gid in [*idle, sampler.game_id]}
     # a tenth of the streams watch the game moved in (each move goes out to them); the rest and
@@ -865,7 +874,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
         if not args.no_lockout:
             lock = run_lockout(stack.gateway_url, args.streams, args.polls, args.samples, args.seed,
-                               stack.redis_url, say)
+                               stack.redis_url, say, operator_key=stack.operator_key)
             console.print(lockout_table(lock))
             for error in lock.errors:
                 console.print(f"  {error}", highlight=False)
@@ -883,7 +892,7 @@ def main(argv: list[str] | None = None) -> int:
                                            f"{meter.error_count} errors")
 
                 report = play_load(stack.gateway_url, args.games, seconds, args.seed, args.spectators,
-                                   args.pollers, tick)
+                                   args.pollers, tick, operator_key=stack.operator_key)
             dead = [name for name in stack.supervisor.dead() if not stack.supervisor.children[name].stopped]
             for name in dead:
                 report.meter.error("child died", name)

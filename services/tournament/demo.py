@@ -4,7 +4,7 @@ agents through the hosted stack, from nothing.
 It starts the two sample agents of ``examples/`` (one HTTP, one gRPC) on free loopback ports,
 then the stack (as ``make run`` does, on free loopback ports, in a fresh data directory) with an
 agent allow-list (``LONGHOUSE_AGENT_ALLOW``) of exactly those two addresses, registers the agents
-through the gateway, then runs a round robin of five participants — the ``random``, ``greedy`` and
+through the gateway with the stack's operator key, then runs a round robin of five participants — the ``random``, ``greedy`` and
 ``ismcts`` built-in bots and the two agents — over every game that exists, two seats a match,
 each pairing on both seat orders with one seed: 10 pairings x 2 x 3 games = 60 matches. It
 follows the tournament with a progress bar, prints the standings and writes
@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 import requests
 from rich.console import Console
 
+from services.bots.client import OPERATOR_KEY_HEADER
 from services.cli import follow, print_standings
 from services.common.config import Settings
 from services.launcher.stack import Stack, free_port_settings
@@ -90,11 +91,14 @@ def main(argv: list[str] | None = None) -> int:
             stack = Stack(free_port_settings(Settings(data_dir=str(data_dir), agent_allow=allow)), data_dir)
             console.print(f"starting the stack (logs in {data_dir / 'logs'}; agents allowed at {allow})")
             stack.start()
+            console.print(f"operator key in {stack.operator_key_path}")
             url = stack.gateway_url
+            operator = {OPERATOR_KEY_HEADER: stack.operator_key}
             ids = {}
             for protocol, address in (("http", http_address), ("grpc", grpc_address)):
                 resp = requests.post(f"{url}/agents", json={"name": f"sample-{protocol}", "protocol": protocol,
-                                                            "address": address, "secret": secret}, timeout=30)
+                                                            "address": address, "secret": secret},
+                                     headers=operator, timeout=30)
                 resp.raise_for_status()
                 ids[protocol] = resp.json()["agent_id"]
                 console.print(f"registered the sample {protocol} agent at {address} as {ids[protocol]}")
@@ -107,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                                      {"name": "ismcts", "kind": "ismcts", "iterations": args.ismcts_iterations},
                                      {"name": "sample-http", "kind": "agent", "agent": ids["http"]},
                                      {"name": "sample-grpc", "kind": "agent", "agent": ids["grpc"]}]}
-            resp = requests.post(f"{url}/tournaments", json=spec, timeout=60)
+            resp = requests.post(f"{url}/tournaments", json=spec, headers=operator, timeout=60)
             if resp.status_code != 201:
                 console.print(f"[red]the tournament was refused: {resp.text}")
                 return 1

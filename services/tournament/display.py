@@ -26,8 +26,10 @@ def report_console() -> Console:
     return Console() if sys.stdout.isatty() else Console(width=REPORT_WIDTH)
 
 
-def play_with_progress(base_url: str, config: TournamentConfig, console: Console) -> TournamentReport:
-    """Run the tournament with a rich progress bar (games finished, moves made)."""
+def play_with_progress(base_url: str, config: TournamentConfig, console: Console,
+                       operator_key: str | None = None) -> TournamentReport:
+    """Run the tournament with a rich progress bar (games finished, moves made); ``operator_key``
+    creates its games or tournament (``None``: the client's default, from the environment)."""
     lock = threading.Lock()
     moves = {i: 0 for i in range(config.games)}
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -45,8 +47,8 @@ def play_with_progress(base_url: str, config: TournamentConfig, console: Console
                 progress.update(task, moves=total)
 
         if config.via == "bus":
-            return run_tournament_job(base_url, config, on_progress)
-        return run_tournament(base_url, config, on_progress)
+            return run_tournament_job(base_url, config, on_progress, operator_key=operator_key)
+        return run_tournament(base_url, config, on_progress, operator_key=operator_key)
 
 
 def standings_table(report: TournamentReport) -> Table:

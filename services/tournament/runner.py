@@ -75,18 +75,20 @@ ProgressFn = Callable[[int, str, int], None]
 
 
 def play_game(base_url: str, config: TournamentConfig, index: int,
-              progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> GameReport:
+              progress: ProgressFn | None = None, cancel: threading.Event | None = None,
+              operator_key: str | None = None) -> GameReport:
     """Play game ``index`` of the tournament to its end and report it.
 
     Never raises for a game failure: the report says ``ended_by="error"`` (with
     ``error``) or ``"move cap"``. ``cancel`` set: the game is abandoned as an error.
+    ``operator_key`` creates the game (``None``: :func:`~services.bots.client.operator_key_from_env`).
     """
     game_seed = derive_seed(config.seed, index)
     seats = [SeatReport(seat=s, bot=kind, seed=derive_seed(config.seed, index, "seat", s))
              for s, kind in enumerate(config.bot_kinds())]
     report = GameReport(index=index, game_id=None, seed=game_seed, seats=seats, ended_by="error", moves=0)
     deadline = time.monotonic() + config.game_timeout
-    with GatewayClient(base_url) as client:
+    with GatewayClient(base_url, operator_key=operator_key) as client:
         try:
             bus = config.via == "bus"
             created = client.create_game(config.game, config.players, seed=game_seed, options=config.options,
@@ -166,13 +168,15 @@ def sides(games: list[GameReport]) -> dict[str, int]:
 
 
 def run_tournament(base_url: str, config: TournamentConfig,
-                   progress: ProgressFn | None = None) -> TournamentReport:
-    """Play ``config.games`` games through the gateway at ``base_url``; games in index order."""
+                   progress: ProgressFn | None = None, operator_key: str | None = None) -> TournamentReport:
+    """Play ``config.games`` games through the gateway at ``base_url``; games in index order.
+    ``operator_key`` creates them (``None``: the client's default, from the environment)."""
     cancel = threading.Event()
     pool = ThreadPoolExecutor(max_workers=max(1, min(config.parallel, config.games)),
                               thread_name_prefix="game")
     try:
-        futures = [pool.submit(play_game, base_url, config, i, progress, cancel) for i in range(config.games)]
+        futures = [pool.submit(play_game, base_url, config, i, progress, cancel, operator_key)
+                   for i in range(config.games)]
         games = [f.result() for f in futures]
     except BaseException:  # Ctrl-C or SIGTERM: let the drivers stop at their next step
         cancel.set()
@@ -192,10 +196,11 @@ def seat_names(config: TournamentConfig) -> list[str]:
 
 
 def run_tournament_job(base_url: str, config: TournamentConfig, progress: ProgressFn | None = None,
-                       poll_s: float = 0.5) -> TournamentReport:
+                       poll_s: float = 0.5, operator_key: str | None = None) -> TournamentReport:
     """Play ``config`` as a tournament job on the stack (``POST /tournaments``, format
     ``series``: the same game and bot seeds as :func:`run_tournament`, so the same games),
-    follow it until it is done, and report it as :func:`run_tournament` does.
+    follow it until it is done, and report it as :func:`run_tournament` does. ``operator_key``
+    creates the tournament (``None``: the client's default, from the environment).
 
     Raises GatewayError if the gateway refuses the tournament.
     """
@@ -206,7 +211,7 @@ def run_tournament_job(base_url: str, config: TournamentConfig, progress: Progre
             "match_timeout_s": config.game_timeout}
     from .jobs import follow  # jobs imports this module (derive_seed)
 
-    with GatewayClient(base_url) as client:
+    with GatewayClient(base_url, operator_key=operator_key) as client:
         created = client.create_tournament(body)
         tid = created["tournament_id"]
         seen: set[int] = set()

@@ -1,5 +1,5 @@
-"""The image's entrypoint and health check (services/containers/roles.py, health.py) and the
-reasons the container tests give for skipping, without any container."""
+"""The image's entrypoint and health check (services/containers/roles.py, health.py), without
+any container."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from services.containers import engine, health, roles
+from services.containers import health, roles
 
 
 @pytest.mark.containers
@@ -43,12 +43,3 @@ def test_health_check_fails_where_nothing_serves(monkeypatch, tmp_path, capsys):
 def test_health_check_passes_for_a_serving_redis(redis_server, monkeypatch):
     monkeypatch.setenv("LONGHOUSE_REDIS_PORT", str(redis_server.port))
     assert health.main(["redis"]) == 0
-
-
-@pytest.mark.containers
-def test_skip_reasons_name_what_is_missing(monkeypatch):
-    monkeypatch.setattr(engine.os, "geteuid", lambda: 1000)
-    assert "needs root" in engine.why_no_engine()
-    monkeypatch.setattr(engine.os, "geteuid", lambda: 0)
-    monkeypatch.setattr(engine, "_which", lambda name: None if name == "dockerd" else f"/usr/bin/{name}")
-    assert engine.why_no_engine() == "no dockerd on this machine (make setup installs docker.io)"

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from gateway.app import create_app
+from tests.gateway.conftest import make_app
 
 
 def _auth(token):
@@ -82,8 +82,7 @@ def test_player_counts_out_of_range_are_a_422_naming_the_range(client, players):
 def test_a_wait_longer_than_five_seconds_answers_200(redis_client, redis_server, api):
     """The Redis client's read timeout must outlast the longest XREAD BLOCK (the 5 s
     default of the client library would cut a 30 s long-poll short)."""
-    app = create_app({"REDIS_URL": redis_server.url, "PORTS_MODE": "embedded", "PHASE_MODE": "inline",
-                      "TESTING": True})
+    app = make_app(redis_server.url, TESTING=True)
     client = app.test_client()
     gid = client.post("/games", json={"game": "step_race", "players": 2}).json["game_id"]
     start = time.monotonic()

@@ -16,10 +16,16 @@ import pytest
 
 from gateway.app import create_app
 from gateway.limits import QUOTA_KEY_PREFIX
+from gateway.operators import HEADER, digest, key_id
+from tests.gateway.conftest import OPERATOR_KEY
 
 ATTACKER = "203.0.113.7"
 OTHER = "198.51.100.9"
 THIRD = "192.0.2.44"
+OTHER_KEY = "lhop_" + "another-operator-of-the-limits-tests-000000"[:43]
+"""A second operator key (the tests' clients send :data:`~tests.gateway.conftest.OPERATOR_KEY`)."""
+QUOTA_OF_KEY = QUOTA_KEY_PREFIX + f"operator:{key_id(digest(OPERATOR_KEY))}"
+"""The quota's sorted set of the tests' operator key."""
 
 TINY = {
     "RATE_LIMIT_MOVES_TOKEN": "5/minute", "RATE_LIMIT_MOVES_ADDRESS": "8/minute",
@@ -39,15 +45,17 @@ def limited_app(app, **overrides):
 
 
 class Client:
-    """A test client of ``app`` seen from ``address``, holding at most one seat token."""
+    """A test client of ``app`` seen from ``address``, holding at most one seat token; it sends the
+    operator key ``key`` (default: the tests' own)."""
 
-    def __init__(self, app, address: str, token: str | None = None):
+    def __init__(self, app, address: str, token: str | None = None, key: str = OPERATOR_KEY):
         self.c = app.test_client()
         self.address = address
         self.token = token
+        self.key = key
 
     def _kw(self, headers=None, token=True):
-        h = dict(headers or {})
+        h = {HEADER: self.key, **(headers or {})}
         if token and self.token:
             h["Authorization"] = f"Bearer {self.token}"
         return {"environ_base": {"REMOTE_ADDR": self.address}, "headers": h}
@@ -201,8 +209,9 @@ def test_x_forwarded_for_is_ignored_unless_a_proxy_hop_is_trusted(app):
     assert proxy.get(f"/games/{gid}").status_code == 200  # no header: the proxy's own (loopback) address
 
 
-def test_the_quota_bounds_games_in_play_per_creator_and_a_finished_game_frees_its_slot(app, redis_client):
-    limited = limited_app(app, QUOTA_GAMES_IN_PLAY=2, RATE_LIMIT_CREATE_ADDRESS="")
+def test_the_quota_bounds_games_in_play_per_operator_key_and_a_finished_game_frees_its_slot(app, redis_client):
+    limited = limited_app(app, QUOTA_GAMES_IN_PLAY=2, RATE_LIMIT_CREATE_ADDRESS="",
+                          OPERATOR_KEYS=[digest(OPERATOR_KEY), digest(OTHER_KEY)])
     creator = Client(limited, ATTACKER)
     body = {"game": "sealed_bid", "players": 2, "seed": "q"}
     made = [creator.post("/games", json=body), creator.post("/games", json=body, headers={"Idempotency-Key": "k1"})]
@@ -210,13 +219,14 @@ def test_the_quota_bounds_games_in_play_per_creator_and_a_finished_game_frees_it
     refused = creator.post("/games", json=body)
     assert_429(refused, code="quota_exceeded")
     assert "2 games in play" in refused.json["reason"] and "over" in refused.json["reason"]
-    assert redis_client.zcard(QUOTA_KEY_PREFIX + f"address:{ATTACKER}") == 2  # no slot leaked
+    assert redis_client.zcard(QUOTA_OF_KEY) == 2  # no slot leaked
     # a retry of a creation the creator holds needs no new slot; a new key does
     retry = creator.post("/games", json=body, headers={"Idempotency-Key": "k1"})
     assert retry.status_code == 201 and retry.json["game_id"] == made[1].json["game_id"]
     assert_429(creator.post("/games", json=body, headers={"Idempotency-Key": "k3"}), code="quota_exceeded")
-    # other creators and loopback are not held back
-    assert Client(limited, OTHER).post("/games", json=body).status_code == 201
+    # the same key from another address is the same creator; another key, and loopback, are not held back
+    assert_429(Client(limited, OTHER).post("/games", json=body), code="quota_exceeded")
+    assert Client(limited, OTHER, key=OTHER_KEY).post("/games", json=body).status_code == 201
     assert Client(limited, "127.0.0.1").post("/games", json=body).status_code == 201
 
     # finish one of the creator's games (3 rounds of two sealed bids), from loopback
@@ -237,7 +247,7 @@ def test_a_refused_creation_gives_its_slot_back(app, redis_client):
     limited = limited_app(app, QUOTA_GAMES_IN_PLAY=1)
     creator = Client(limited, ATTACKER)
     assert creator.post("/games", json={"game": "no_such_game", "players": 2}).status_code == 422
-    assert redis_client.zcard(QUOTA_KEY_PREFIX + f"address:{ATTACKER}") == 0
+    assert redis_client.zcard(QUOTA_OF_KEY) == 0
     assert creator.post("/games", json={"game": "sealed_bid", "players": 2}).status_code == 201
 
 

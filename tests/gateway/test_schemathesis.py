@@ -34,8 +34,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from gateway.app import create_app
 from gateway.openapi import openapi_path
+from gateway.operators import HEADER
+from tests.gateway.conftest import OPERATOR_KEY, make_app
 
 EXAMPLES = int(os.environ.get("LONGHOUSE_SCHEMA_FUZZ_EXAMPLES", "10"))
 """Examples per operation and mode (``make test`` keeps it small; raise it for a long run)."""
@@ -54,9 +55,9 @@ def fuzz_settings(examples: int) -> settings:
 
 @pytest.fixture
 def fuzz_app(redis_client, redis_server):
-    """A gateway app (embedded ports, inline phases, short waits) on a flushed private Redis."""
-    return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "PORTS_MODE": "embedded",
-                       "PHASE_MODE": "inline", **FAST})
+    """A gateway app (embedded ports, inline phases, short waits) on a flushed private Redis,
+    accepting the tests' operator key."""
+    return make_app(redis_server.url, **FAST)
 
 
 @pytest.fixture
@@ -91,11 +92,14 @@ class World:
         return fixed or None
 
     def credentials(self) -> st.SearchStrategy[dict[str, str]]:
-        """Extra headers: none, the seat's token, another game's, a made-up one, a malformed header."""
-        return st.sampled_from([
+        """Extra headers: no seat token, the seat's token, another game's, a made-up one, a
+        malformed header; each with no operator key, the accepted one or a made-up one."""
+        seat = st.sampled_from([
             {}, {"Authorization": f"Bearer {self.token}"}, {"Authorization": f"Bearer {self.other_token}"},
             {"Authorization": f"Bearer {self.game_id}.not-a-token"}, {"Authorization": "Basic eDp5"},
         ])
+        operator = st.sampled_from([{}, {HEADER: OPERATOR_KEY}, {HEADER: OPERATOR_KEY}, {HEADER: "lhop_made-up"}])
+        return st.tuples(seat, operator).map(lambda pair: {**pair[0], **pair[1]})
 
 
 def bound(case) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from gateway.app import create_app
+from gateway.operators import HEADER, digest
+from tests.gateway.conftest import OPERATOR_KEY, make_app
 from tests.gateway.sse import SseReader
 from tests.support.ports import free_port
 
@@ -25,7 +26,7 @@ def gateway_url(redis_server, tmp_path_factory):
     port = free_port()
     env = dict(os.environ, LONGHOUSE_HOST="127.0.0.1", LONGHOUSE_REDIS_PORT=str(redis_server.port),
                LONGHOUSE_PORTS_MODE="embedded", LONGHOUSE_PHASE_MODE="inline",
-               LONGHOUSE_EXTRA_GAMES=GAMES)
+               LONGHOUSE_EXTRA_GAMES=GAMES, LONGHOUSE_OPERATOR_KEYS=digest(OPERATOR_KEY), LONGHOUSE_OPERATOR_KEYS_FILE="")
     log = (tmp_path_factory.mktemp("gunicorn") / "gunicorn.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1",
@@ -58,7 +59,8 @@ class Http:
         self.url = url
 
     def create(self, game: str, players: int) -> str:
-        resp = requests.post(f"{self.url}/games", json={"game": game, "players": players, "seed": "3"}, timeout=10)
+        resp = requests.post(f"{self.url}/games", json={"game": game, "players": players, "seed": "3"}, timeout=10,
+                             headers={HEADER: OPERATOR_KEY})
         assert resp.status_code == 201, resp.text
         return resp.json()["game_id"]
 
@@ -164,8 +166,7 @@ def test_acceptance_b_secrets_stay_with_their_seat(http, gateway_url):
 def test_stream_keepalive_and_bad_resume_id(redis_client, redis_server):
     import tests.core_games.sealed_bid  # noqa: F401
 
-    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "PORTS_MODE": "embedded",
-                      "PHASE_MODE": "inline", "SSE_KEEPALIVE_SECONDS": 0.1})
+    app = make_app(redis_server.url, SSE_KEEPALIVE_SECONDS=0.1)
     client = app.test_client()
     gid = client.post("/games", json={"game": "sealed_bid", "players": 2}).json["game_id"]
     text = client.get(f"/games/{gid}/stream?idle_timeout=0.5&last_event_id=2-0").get_data(as_text=True)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from gateway.app import create_app
+from tests.gateway.conftest import make_app
 from tests.support.ports import free_port
 
 
 def test_store_down_is_503_json_without_internals():
-    app = create_app({"PORTS_MODE": "embedded", "PHASE_MODE": "inline", "TESTING": True,
-                      "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})
-    client = app.test_client()
+    app = make_app(f"redis://127.0.0.1:{free_port()}/0")
+    client = app.test_client()  # the operator's: its creation gets as far as the store
     for response in (client.get("/games/abc"), client.get("/healthz"),
                      client.post("/games", json={"game": "noggin", "players": 3})):
         assert response.status_code == 503

@@ -3,7 +3,9 @@
 The session fixture :func:`stack` runs :class:`services.launcher.stack.Stack` (the same
 supervisor ``make run`` uses) on free loopback ports in a temporary directory, with the
 test-only games registered in every child through ``LONGHOUSE_EXTRA_GAMES``. Every wait
-is a readiness probe with a deadline, never a sleep.
+is a readiness probe with a deadline, never a sleep. The stack makes its own operator key
+(``<data_dir>/operator.key``); :meth:`StackHandle.client` and :attr:`StackHandle.operator`
+send it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Iterator
 
 import pytest
 
+from services.bots.client import OPERATOR_KEY_HEADER, GatewayClient
 from services.common.config import Settings
 from services.launcher.stack import Stack, free_port_settings, settings_env
 from tests.conftest import TEST_AGENT_ALLOW
@@ -35,7 +38,8 @@ class StackHandle:
         redis_url: URL of the game store (database 0 of the stack's own redis-server).
         settings: every port and address of this stack.
         env: the environment the children got (use it for more processes of this stack).
-        data_dir: the stack's directory (``logs/<child>.log``, ``redis/``, ``children.json``).
+        data_dir: the stack's directory (``logs/<child>.log``, ``redis/``, ``children.json``,
+            ``operator.key``).
         stack: the :class:`Stack` itself.
     """
 
@@ -45,6 +49,20 @@ class StackHandle:
     env: dict[str, str]
     data_dir: Path
     stack: Stack
+
+    @property
+    def operator_key(self) -> str:
+        """The stack's operator key (``<data_dir>/operator.key``)."""
+        return self.stack.operator_key
+
+    @property
+    def operator(self) -> dict[str, str]:
+        """The header that carries :attr:`operator_key`, for raw HTTP requests."""
+        return {OPERATOR_KEY_HEADER: self.operator_key}
+
+    def client(self, **kwargs) -> GatewayClient:
+        """A :class:`GatewayClient` of the gateway that creates games with the stack's operator key."""
+        return GatewayClient(self.gateway_url, operator_key=self.operator_key, **kwargs)
 
     def stop_worker(self) -> int | None:
         """Stop the Celery worker (SIGTERM to its process group, SIGKILL after the grace)."""

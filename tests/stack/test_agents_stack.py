@@ -1,10 +1,13 @@
 """External agents on the hosted stack (issue: agents and tournaments): an HTTP and a gRPC agent
 play whole games; an agent that sleeps past its limit, crashes, answers garbage or an illegal
 move gets default moves and strikes until it forfeits, and the game ends. The event log says
-so. (That a late answer changes nothing, and that the default move is the seeded random one, is
-shown on an embedded table in tests/unit/test_match_strikes.py.)"""
+so, and so does the worker's audit line ``seat.forfeit``. (That a late answer changes nothing,
+and that the default move is the seeded random one, is shown on an embedded table in
+tests/unit/test_match_strikes.py.)"""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 import redis
@@ -12,13 +15,15 @@ import requests
 
 from services.coordinator.redis_store import RedisStore
 from tests.support.agents import SECRET, example_agent
+from tests.support.wait import wait_for
 
 pytestmark = pytest.mark.stack
 
 
-def register(url: str, name: str, protocol: str, address: str) -> str:
-    resp = requests.post(f"{url}/agents", json={"name": name, "protocol": protocol, "address": address,
-                                                "secret": SECRET}, timeout=10)
+def register(stack, name: str, protocol: str, address: str) -> str:
+    """Register an agent with the stack's operator key; its id."""
+    resp = requests.post(f"{stack.gateway_url}/agents", json={"name": name, "protocol": protocol, "address": address,
+                                                              "secret": SECRET}, headers=stack.operator, timeout=10)
     assert resp.status_code == 201, resp.text
     assert "secret" not in resp.json()
     return resp.json()["agent_id"]
@@ -44,10 +49,11 @@ def events_of(stack, game_id: str) -> list[dict]:
 def test_a_good_agent_plays_a_whole_game(stack, protocol):
     url = stack.gateway_url
     with example_agent(protocol) as address:
-        agent = register(url, f"good-{protocol}", protocol, address)
+        agent = register(stack, f"good-{protocol}", protocol, address)
         created = requests.post(f"{url}/games", json={
             "game": "resource_hog", "players": 2, "seed": f"agent-{protocol}",
-            "bots": {"0": {"kind": "agent", "agent": agent}, "1": {"kind": "random", "seed": "b"}}}, timeout=30)
+            "bots": {"0": {"kind": "agent", "agent": agent}, "1": {"kind": "random", "seed": "b"}}},
+            headers=stack.operator, timeout=30)
         assert created.status_code == 201, created.text
         summary = play_to_end(url, created.json()["game_id"])
     assert summary["outcome"]["reason"] == "rounds"
@@ -62,12 +68,12 @@ def test_a_good_agent_plays_a_whole_game(stack, protocol):
 def test_a_bad_agent_gets_default_moves_and_strikes_then_forfeits(stack, protocol, behaviour, reason):
     url = stack.gateway_url
     with example_agent(protocol, behaviour, sleep_s=20) as address:
-        agent = register(url, f"{behaviour}-{protocol}", protocol, address)
+        agent = register(stack, f"{behaviour}-{protocol}", protocol, address)
         created = requests.post(f"{url}/games", json={
             "game": "noggin", "players": 2, "seed": f"bad-{behaviour}-{protocol}",
             "time_control": {"move_ms": 300, "bank_ms": 200, "max_strikes": 3},
             "bots": {"1": {"kind": "agent", "agent": agent, "seed": "default-seed"},
-                     "0": {"kind": "random", "seed": "r"}}}, timeout=30)
+                     "0": {"kind": "random", "seed": "r"}}}, headers=stack.operator, timeout=30)
         assert created.status_code == 201, created.text
         summary = play_to_end(url, created.json()["game_id"])
     assert summary["outcome"] == {"reason": "forfeit", "forfeited": [1], "winners": [0], "scores": [0, 0]}
@@ -76,3 +82,13 @@ def test_a_bad_agent_gets_default_moves_and_strikes_then_forfeits(stack, protoco
     strikes = [e["data"] for e in events if e["type"] == "StrikeRecorded"]
     assert strikes == [{"seat": 1, "reason": reason, "strikes": n} for n in (1, 2, 3)]
     assert [e["data"] for e in events if e["type"] == "SeatForfeited"] == [{"seat": 1, "reason": "strikes", "strikes": 3}]
+    # the audit trail names the forfeit: game, seat, agent and the failure that was the last strike
+    game_id = summary["game_id"]
+
+    def forfeits() -> list[dict]:
+        lines = (stack.data_dir / "logs" / "worker.log").read_text().splitlines()
+        rows = [json.loads(line) for line in lines if line.startswith("{") and '"seat.forfeit"' in line]
+        return [r for r in rows if r.get("game_id") == game_id]
+
+    (audit,) = wait_for(forfeits, 30, "the seat.forfeit audit line")
+    assert (audit["event"], audit["seat"], audit["agent"], audit["failure"]) == ("audit", 1, agent, reason)

@@ -8,7 +8,6 @@ import time
 
 import redis
 
-from services.bots.client import GatewayClient
 from services.coordinator.redis_store import RedisStore
 from services.coordinator.table import embedded_table
 from services.rules.core import GameConfig, events_to_json
@@ -32,9 +31,9 @@ def _wait_over(client, gid):
 
 
 def test_bots_play_a_whole_game_on_the_bus_like_embedded(stack):
-    with GatewayClient(stack.gateway_url) as client:
+    with stack.client() as client:
         gid = client._call("POST", "/games", json={"game": "noggin", "players": 3, "seed": "bus-seed",
-                                                   "bots": BOTS})["game_id"]
+                                                   "bots": BOTS}, operator=True)["game_id"]
         game = _wait_over(client, gid)
     assert game["status"] == "over"
     hosted = _log(RedisStore(redis.Redis.from_url(stack.redis_url)).read(gid))
@@ -46,9 +45,9 @@ def test_bots_play_a_whole_game_on_the_bus_like_embedded(stack):
 
 
 def test_a_killed_mover_loses_no_bot_move_and_plays_none_twice(stack):
-    with GatewayClient(stack.gateway_url) as client:
+    with stack.client() as client:
         gid = client._call("POST", "/games", json={"game": "noggin", "players": 2, "seed": "bus-kill",
-                                                   "bots": KILL_BOTS})["game_id"]
+                                                   "bots": KILL_BOTS}, operator=True)["game_id"]
         game = client.game(gid)
         while game["version"] < 40 and game["status"] != "over":
             game = client.wait(gid, after=game["version"], timeout=10)

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.stack
 def test_the_cli_runs_a_tournament_and_writes_its_files(stack, tmp_path, capsys):
     code = main(["tournament", "run", "--url", stack.gateway_url, "--game", "resource_hog", "--format", "swiss",
                  "--participant", "random", "--participant", "greedy", "--participant", "random@other",
-                 "--seed", "cli", "--rounds", "2", "--timeout", "300", "--out", str(tmp_path)])
+                 "--seed", "cli", "--rounds", "2", "--timeout", "300", "--out", str(tmp_path),
+                 "--operator-key-file", str(stack.stack.operator_key_path)])
     out = capsys.readouterr().out
     assert code == 0, out
     doc = json.loads((tmp_path / "standings.json").read_text())
@@ -29,6 +30,22 @@ def test_the_cli_runs_a_tournament_and_writes_its_files(stack, tmp_path, capsys)
     assert main(["tournament", "results", "--url", stack.gateway_url, doc["tournament"]["tournament_id"],
                  "--out", str(again)]) == 0
     assert json.loads((again / "standings.json").read_text())["standings"] == doc["standings"]
+
+
+def test_the_cli_needs_an_operator_key_and_takes_it_from_the_environment(stack, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("LONGHOUSE_OPERATOR_KEY", raising=False)
+    monkeypatch.delenv("LONGHOUSE_OPERATOR_KEY_FILE", raising=False)
+    listing = ["agent", "list", "--url", stack.gateway_url]
+    assert main(listing) == 2
+    assert "needs an operator key" in capsys.readouterr().out
+    wrong = tmp_path / "wrong.key"
+    wrong.write_text("lhop_not-a-key-this-stack-accepts\n")
+    assert main([*listing, "--operator-key-file", str(wrong)]) == 2
+    out = capsys.readouterr().out
+    assert "403 wrong_operator_key" in out and "lhop_not-a-key" not in out
+    monkeypatch.setenv("LONGHOUSE_OPERATOR_KEY_FILE", str(stack.stack.operator_key_path))
+    assert main(listing) == 0
+    assert '"agents"' in capsys.readouterr().out
 
 
 def test_participants_are_parsed_and_bad_ones_refused():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import redis
 
-from services.bots.client import GatewayClient
 from services.bots.embedded import play_embedded
 from services.bots.random_bot import RandomBot
 from services.coordinator.redis_store import RedisStore
@@ -41,7 +40,7 @@ def _stack_game(stack, game="noggin", options=None, bot_prefix="bot", spy=None):
     ``spy(client, game_id, tokens, seat)`` is called before each move. Returns ``(game_id,
     log, state hash, store)``."""
     bots = [RandomBot(f"{bot_prefix}-{s}") for s in range(PLAYERS)]
-    with GatewayClient(stack.gateway_url) as client:
+    with stack.client() as client:
         gid = client.create_game(game, PLAYERS, seed=SEED if game == "noggin" else f"{game}-{SEED}",
                                  options=options or {})["game_id"]
         tokens = [client.take_seat(gid, s) for s in range(PLAYERS)]

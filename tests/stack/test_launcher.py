@@ -20,7 +20,7 @@ import pytest
 import redis
 import requests
 
-from services.bots.client import GatewayClient
+from services.bots.client import OPERATOR_KEY_HEADER, GatewayClient
 from services.common.config import Settings
 from services.launcher.stack import free_port_settings
 from services.launcher.supervisor import ChildSpec, LaunchError, PortInUse, Supervisor, group_exists
@@ -284,14 +284,15 @@ def test_stack_worker_can_be_stopped_and_started(stack):
     assert stack.pids()["worker"] != old
     # a game with phases still runs to its end on the new worker
     config = TournamentConfig(game="lap_race", players=2, games=1, seed="w", move_cap=500, game_timeout=120)
-    report = run_tournament(stack.gateway_url, config)
+    report = run_tournament(stack.gateway_url, config, operator_key=stack.operator_key)
     assert report.games[0].ended_by == "rules", report.games[0].error
 
 
 def test_tournament_through_the_stack_is_deterministic(stack):
     config = TournamentConfig(game="step_race", players=3, games=3, seed="42", move_cap=500, game_timeout=120)
-    first = run_tournament(stack.gateway_url, config)
-    second = run_tournament(stack.gateway_url, config.__class__(**{**config.__dict__, "parallel": 1}))
+    first = run_tournament(stack.gateway_url, config, operator_key=stack.operator_key)
+    second = run_tournament(stack.gateway_url, config.__class__(**{**config.__dict__, "parallel": 1}),
+                            operator_key=stack.operator_key)
     assert first.failed == 0, [g.error for g in first.games]
     assert [g.final_state_hash for g in first.games] == [g.final_state_hash for g in second.games]
     assert [g.moves for g in first.games] == [g.moves for g in second.games]
@@ -310,7 +311,9 @@ def test_the_launcher_restarts_a_child_that_dies_and_says_so(tmp_path):
         rows = json.loads((data_dir / "children.json").read_text())
         assert [r["name"] for r in rows].count("market") == 2
         url = f"http://127.0.0.1:{settings.gateway_port}"
-        created = requests.post(url + "/games", json={"game": "noggin", "players": 2, "seed": "healed"}, timeout=30)
+        key = (data_dir / "operator.key").read_text().strip()  # made by the launcher, which said where
+        created = requests.post(url + "/games", json={"game": "noggin", "players": 2, "seed": "healed"},
+                                headers={OPERATOR_KEY_HEADER: key}, timeout=30)
         assert created.status_code == 201, created.text  # the stack serves on
         assert proc.poll() is None
         proc.send_signal(signal.SIGINT)

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.stack
 
 
 def test_a_short_load_has_no_error_and_measures_every_kind_of_call(stack):
-    report = play_load(stack.gateway_url, games=4, seconds=20, seed="short", spectators=1, pollers=1)
+    report = play_load(stack.gateway_url, games=4, seconds=20, seed="short", spectators=1, pollers=1,
+                       operator_key=stack.operator_key)
     meter = report.meter
     assert meter.error_count == 0, meter.examples
     assert meter.moves > 0 and report.moves_per_s > 0
@@ -38,7 +39,7 @@ def test_more_held_requests_than_redis_pys_default_pool_lock_nothing_out(stack):
     connections."""
     lines: list[str] = []
     report = run_lockout(stack.gateway_url, streams=150, polls=100, samples=5, seed="short",
-                         redis_url=stack.redis_url, say=lines.append)
+                         redis_url=stack.redis_url, say=lines.append, operator_key=stack.operator_key)
     assert report.errors == [], report.errors + lines
     assert (report.streams, report.polls) == (150, 100)
     assert report.healthz["count"] >= 5 and report.move["count"] == 5

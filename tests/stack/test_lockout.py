@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
-from services.bots.client import GatewayClient
 
 pytestmark = pytest.mark.stack
 
@@ -75,7 +74,7 @@ class RawRequest:
 
 
 def test_open_streams_and_long_polls_leave_health_creation_and_moves_answering(stack):
-    with GatewayClient(stack.gateway_url) as client, ExitStack() as held:
+    with stack.client() as client, ExitStack() as held:
         gid = client.create_game("step_race", 2, seed="lockout")["game_id"]
         tokens = [client.take_seat(gid, s) for s in range(2)]
         version = client.game(gid)["version"]

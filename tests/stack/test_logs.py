@@ -6,11 +6,10 @@ import json
 
 import requests
 
-from services.bots.client import GatewayClient
 
 
 def test_gateway_log_has_json_request_lines_and_no_tokens(stack):
-    with GatewayClient(stack.gateway_url) as client:
+    with stack.client() as client:
         gid = client.create_game("step_race", 2, seed="logs")["game_id"]
         token = client.take_seat(gid, 0)
         # EventSource clients must send the token in the query string

@@ -8,7 +8,6 @@ import json
 
 import redis
 
-from services.bots.client import GatewayClient
 from services.bots.random_bot import RandomBot
 from services.coordinator.redis_store import RedisStore
 from services.coordinator.scheduler import QUEUE, TASK_NAME
@@ -22,7 +21,7 @@ def test_a_queued_change_of_season_survives_a_killed_worker(stack):
     broker = redis.Redis(host=stack.settings.host, port=stack.settings.redis_port, db=stack.settings.celery_db)
     bots = [RandomBot(f"season-{s}") for s in range(PLAYERS)]
     try:
-        with GatewayClient(stack.gateway_url) as client:
+        with stack.client() as client:
             gid = client.create_game("noggin", PLAYERS, seed="season-kill")["game_id"]
             tokens = [client.take_seat(gid, s) for s in range(PLAYERS)]
             for _ in range(MOVE_CAP):
@@ -41,7 +40,7 @@ def test_a_queued_change_of_season_survives_a_killed_worker(stack):
     finally:
         stack.start_worker()
 
-    with GatewayClient(stack.gateway_url) as client:
+    with stack.client() as client:
         for _ in range(60):  # bounded: 60 long-polls of at most 2 s
             game = client.wait(gid, after=queued_at, timeout=2)
             if game["version"] > queued_at:

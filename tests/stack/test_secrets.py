@@ -10,7 +10,6 @@ import json
 import pytest
 import requests
 
-from services.bots.client import GatewayClient
 from services.bots.random_bot import RandomBot
 
 SEED = "do-not-leak-this-seed-4f9c"
@@ -20,7 +19,7 @@ STACK_MOVES = 40
 
 def test_the_seed_and_pile_order_never_leave_the_deck_service(stack):
     answers: list[str] = []
-    with GatewayClient(stack.gateway_url) as client:
+    with stack.client() as client:
         created = client.create_game("noggin", 2, seed=SEED)
         gid = created["game_id"]
         answers.append(json.dumps(created))
@@ -68,7 +67,7 @@ def test_friend_or_foe_cards_and_sealed_cards_stay_hidden_through_the_stack(stac
     stream carries its own card and no other seat's; a spectator's carries public events only;
     no stream ever carries a sealed event (the identity of a face-down Reserve card); views
     show a seat its own card only."""
-    with GatewayClient(stack.gateway_url) as client:
+    with stack.client() as client:
         gid = client.create_game("noggin", 4, seed="fof-secrets", options={"friend_or_foe": True})["game_id"]
         tokens = [client.take_seat(gid, s) for s in range(4)]
         bots = [RandomBot(f"fof-{s}") for s in range(4)]
@@ -116,7 +115,7 @@ def test_hands_and_orders_stay_with_their_seat_over_sse_wait_and_logs(stack, gam
     seed = f"stack-{game}-hidden-seed-91e3"
     clients = (None, 0, 1, 2)
     checked = 0
-    with GatewayClient(stack.gateway_url) as client:
+    with stack.client() as client:
         gid = client.create_game(game, 3, seed=seed)["game_id"]
         tokens = [client.take_seat(gid, s) for s in range(3)]
         bots = [RandomBot(f"{game}-stack-{s}") for s in range(3)]

@@ -23,9 +23,10 @@ from tests.support.agents import SECRET, example_agent
 pytestmark = pytest.mark.stack
 
 
-def register(url: str, name: str, protocol: str, address: str) -> str:
-    resp = requests.post(f"{url}/agents", json={"name": name, "protocol": protocol, "address": address,
-                                                "secret": SECRET}, timeout=10)
+def register(stack, name: str, protocol: str, address: str) -> str:
+    """Register an agent with the stack's operator key; its id."""
+    resp = requests.post(f"{stack.gateway_url}/agents", json={"name": name, "protocol": protocol, "address": address,
+                                                              "secret": SECRET}, headers=stack.operator, timeout=10)
     assert resp.status_code == 201, resp.text
     return resp.json()["agent_id"]
 
@@ -64,8 +65,8 @@ def games_of(stack, tid: str) -> list[str]:
 def test_bots_and_two_agents_play_a_tournament_with_standings_and_files(stack, tmp_path):
     url = stack.gateway_url
     with example_agent("http", seed="h") as http_address, example_agent("grpc", seed="g") as grpc_address:
-        http_agent = register(url, "sample-http", "http", http_address)
-        grpc_agent = register(url, "sample-grpc", "grpc", grpc_address)
+        http_agent = register(stack, "sample-http", "http", http_address)
+        grpc_agent = register(stack, "sample-grpc", "grpc", grpc_address)
         spec = {"games": ["resource_hog"], "format": "gauntlet", "players": 2, "seed": "stack-t",
                 "challengers": ["http", "grpc"],
                 "participants": [{"name": "http", "kind": "agent", "agent": http_agent},
@@ -73,7 +74,7 @@ def test_bots_and_two_agents_play_a_tournament_with_standings_and_files(stack, t
                                  {"name": "random", "kind": "random"}, {"name": "greedy", "kind": "greedy"},
                                  {"name": "ismcts", "kind": "ismcts", "iterations": 8}],
                 "time_control": {"move_ms": 5000, "bank_ms": 10000, "max_strikes": 3}}
-        created = requests.post(f"{url}/tournaments", json=spec, timeout=30)
+        created = requests.post(f"{url}/tournaments", json=spec, headers=stack.operator, timeout=30)
         assert created.status_code == 201, created.text
         tid = created.json()["tournament_id"]
         assert created.json()["planned"] == 2 * 3 * 2  # challengers x field x seat rotations
@@ -96,7 +97,7 @@ def test_killing_the_worker_mid_tournament_plays_every_match_exactly_once(stack)
     spec = {"games": ["gnomes"], "format": "round_robin", "players": 2, "seed": "kill-t", "parallel": 2,
             "participants": [{"name": "a", "kind": "random"}, {"name": "b", "kind": "greedy"},
                              {"name": "c", "kind": "random"}]}
-    tid = requests.post(f"{url}/tournaments", json=spec, timeout=30).json()["tournament_id"]
+    tid = requests.post(f"{url}/tournaments", json=spec, headers=stack.operator, timeout=30).json()["tournament_id"]
     # wait until the first match is in play and the second not yet recorded, then kill
     first = jobs.match_game_id(tid, 0)
     for _ in range(100):
@@ -121,12 +122,12 @@ def test_killing_the_worker_mid_tournament_plays_every_match_exactly_once(stack)
 def test_a_tournament_with_a_failing_agent_completes_with_its_strikes_and_forfeits(stack, behaviour):
     url = stack.gateway_url
     with example_agent("http", behaviour, sleep_s=10) as address:
-        agent = register(url, f"bad-{behaviour}", "http", address)
+        agent = register(stack, f"bad-{behaviour}", "http", address)
         spec = {"games": ["resource_hog"], "format": "round_robin", "players": 2, "seed": f"bad-{behaviour}",
                 "participants": [{"name": "bad", "kind": "agent", "agent": agent},
                                  {"name": "random", "kind": "random"}],
                 "time_control": {"move_ms": 150, "bank_ms": 0, "max_strikes": 2}}
-        tid = requests.post(f"{url}/tournaments", json=spec, timeout=30).json()["tournament_id"]
+        tid = requests.post(f"{url}/tournaments", json=spec, headers=stack.operator, timeout=30).json()["tournament_id"]
         doc = wait_done(url, tid)
     assert doc["played"] == doc["planned"] == 2
     rows = {r["name"]: r for r in doc["standings"]["rows"]}
