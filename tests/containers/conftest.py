@@ -36,9 +36,9 @@ def load_example() -> ModuleType:
     return module
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def docker_engine(tmp_path_factory) -> Iterator[DockerEngine]:
-    """A running ``dockerd`` of this session; ``DOCKER_HOST`` points at it meanwhile. Every
+    """A running ``dockerd`` for the tests of this package; ``DOCKER_HOST`` points at it meanwhile. Every
     container left is removed, the daemon stopped and its mounts undone at the end."""
     reason = why_no_engine()
     if reason:
@@ -67,7 +67,7 @@ def docker_engine(tmp_path_factory) -> Iterator[DockerEngine]:
         lock.release()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def test_image(docker_engine: DockerEngine) -> str:
     """The project image built on the debootstrap base image (both cached between runs)."""
     docker = docker_engine.docker()
