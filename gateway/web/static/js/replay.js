@@ -20,7 +20,7 @@ let wanted = 1;
 function who(seat) {
   if (seat === null || seat === undefined || seat < 0) return "The rules";
   const bot = summary?.bots?.[String(seat)];
-  return `Seat ${seat}${bot ? ` [${bot}]` : ""}`;
+  return `Seat ${seat}${bot ? ` (${bot} bot)` : ""}`;
 }
 
 async function viewAt(v) {

@@ -33,10 +33,12 @@ const logged = [];
 function who(seat) {
   if (seat === null || seat === undefined || seat < 0) return "The rules";
   const p = view?.view?.players?.[seat];
-  const colour = p?.colour ? ` (${p.colour})` : "";
-  if (held && held.seat === seat) return `You${colour}`;
+  const notes = [];
+  if (held && held.seat === seat) notes.push("you");
+  if (p?.colour) notes.push(p.colour);
   const bot = summary?.bots?.[String(seat)];
-  return `Seat ${seat}${colour}${bot ? ` [${bot}]` : ""}`;
+  if (bot) notes.push(`${bot} bot`);
+  return `Seat ${seat}${notes.length ? ` (${notes.join(", ")})` : ""}`;
 }
 
 function setMovesState(state) {
@@ -246,7 +248,7 @@ function onEntry(entry) {
   const log = $("log");
   const items = [];
   for (const ev of entry.events) {
-    items.push(el("li", { dataset: { version: String(entry.version), type: ev.type },
+    items.push(el("li", { dataset: { version: String(entry.version), seat: String(entry.seat), kind: entry.kind, type: ev.type },
                           class: ev.to !== null && ev.to !== undefined ? "private" : "" },
       el("span", { class: "v" }, String(entry.version)), " ", eventLine(game, ev, who),
       ev.to !== null && ev.to !== undefined ? el("span", { class: "tag" }, " (only you see this)") : null));

@@ -1,0 +1,250 @@
+"""The web pages in a real browser against the whole stack (issue 12, acceptance 1-3).
+
+Headless Chromium (Debian's package, :mod:`tests.support.browser`) opens the stack's gateway:
+a person creates a game from the lobby with the operator key, sits at seat 0 against a bot and
+plays by clicking legal moves until the game ends, for every game; the bot's moves reach the
+page through the game's SSE stream (the page asks for nothing until an entry arrives). A replay
+is stepped with its buttons and the keyboard; a tournament's page shows its standings, plot and
+replays. A test cuts the page's connections in the middle of a game (a TCP proxy between
+browser and gateway) and checks that the page still received every entry of the log exactly
+once. Screenshots of each table at 1280x800 go to ``var/screenshots/`` (not committed).
+
+Every wait is Playwright's wait for a selector or condition, with a timeout; nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from urllib.parse import urlparse
+
+import pytest
+import requests
+
+from tests.support.browser import SCREENSHOTS, VIEWPORT, launch, missing_browser
+from tests.support.tcp_proxy import TcpProxy
+from tests.support.wait import wait_for
+
+MISSING = missing_browser()
+pytestmark = [pytest.mark.browser, pytest.mark.stack, pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
+
+OPERATOR_HEADER = "X-Longhouse-Operator-Key"
+GAMES = {
+    # game: (bot on seat 1, seed, options): seeds whose whole games take a few dozen clicks
+    "noggin": ("random", "browser-noggin", {}),
+    "gnomes": ("greedy", "browser-gnomes", {"random_layout": True}),
+    "resource_hog": ("greedy", "browser-hog", {}),
+}
+READY = "() => ['ready', 'over'].includes(document.querySelector('#moves').dataset.state)"
+MOVE_TIMEOUT_MS = 60_000
+
+
+def operator_key(stack) -> str:
+    """The stack's operator key ("" for a gateway that asks for none)."""
+    return getattr(stack, "operator_key", "") or ""
+
+
+def operator_headers(stack) -> dict[str, str]:
+    key = operator_key(stack)
+    return {OPERATOR_HEADER: key} if key else {}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for the module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = launch(pw)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page (its own sessionStorage) at 1280x800; fails the test on a script error."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.set_default_timeout(MOVE_TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+def shot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def create_from_lobby(page, base: str, stack, game: str, bot: str, seed: str, options: dict[str, bool]) -> str:
+    """Fill the lobby's form (operator key, game, two seats: you and a bot, variants, seed), create
+    the game and land on its table; returns the game id."""
+    page.goto(f"{base}/")
+    page.wait_for_selector("body[data-ready='true']")
+    page.get_by_label("Operator key").fill(operator_key(stack))
+    page.get_by_label("Game", exact=True).select_option(game)
+    page.get_by_label("Seats", exact=True).fill("2")
+    page.get_by_label("Seats", exact=True).dispatch_event("change")
+    for option in options:
+        page.locator(f"#option-{option}").check()
+    page.get_by_label("Seed").fill(seed)
+    page.locator("#seat-0-kind").select_option("me")
+    page.locator("#seat-1-kind").select_option(bot)
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_url(f"{base}/table/*")
+    return urlparse(page.url).path.rsplit("/", 1)[1]
+
+
+def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut=None, max_clicks: int = 400) -> int:
+    """Click a legal move (chosen by ``rng``) whenever the page offers some, until it says the game
+    is over; ``cut(clicks)`` runs before each click. Returns the number of clicks."""
+    clicks = 0
+    while True:
+        page.wait_for_function(READY, timeout=MOVE_TIMEOUT_MS)
+        moves = page.locator("#moves")
+        if moves.get_attribute("data-state") == "over":
+            return clicks
+        assert clicks < max_clicks, "the game did not end"
+        if screenshot and clicks == 6:
+            shot(page, screenshot)
+        if cut is not None:
+            cut(clicks)
+        key = moves.get_attribute("data-key")
+        buttons = page.locator("#moves button.move")
+        count = buttons.count()
+        assert count > 0
+        button = buttons.nth(rng.randrange(count))
+        assert button.inner_text().strip() and "{" not in button.inner_text()  # a label in words, not JSON
+        button.click()
+        clicks += 1
+        page.wait_for_function("(k) => document.querySelector('#moves').dataset.key !== k", arg=key,
+                               timeout=MOVE_TIMEOUT_MS)
+
+
+def check_log_complete(page, base: str, game_id: str) -> dict:
+    """The page received every entry of the game's log exactly once, in order; returns the summary."""
+    summary = requests.get(f"{base}/games/{game_id}", timeout=10).json()
+    page.wait_for_function("(v) => window.longhouseTable.last >= v", arg=summary["version"])
+    seen = page.evaluate("window.longhouseTable.seen")
+    logged = page.evaluate("window.longhouseTable.logged")
+    assert logged == list(range(1, summary["version"] + 1))
+    assert sorted(set(seen), key=lambda i: int(i.split("-")[0])) == [f"{v}-0" for v in range(1, summary["version"] + 1)]
+    return summary
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_whole_game_by_clicking_against_a_live_bot(page, stack, game):
+    bot, seed, options = GAMES[game]
+    base = stack.gateway_url
+    started = time.monotonic()
+    game_id = create_from_lobby(page, base, stack, game, bot, seed, options)
+    assert page.evaluate("(id) => JSON.parse(sessionStorage.getItem('longhouse:seat:' + id)).seat", game_id) == 0
+    assert "token" not in page.url and "lhinv_" not in page.url
+    clicks = play_to_the_end(page, random.Random(seed), screenshot=f"table-{game}")
+    summary = check_log_complete(page, base, game_id)
+    assert summary["status"] == "over" and summary["outcome"] is not None
+    assert page.locator("body").get_attribute("data-status") == "over"
+    assert "The game is over" in page.locator("#status").inner_text()
+    assert page.locator("#score-label").inner_text() == "Final score"
+    assert page.locator("#scores-body tr").count() == 2
+    # the bot answered live: its moves are in the log the stream filled, each a line in words
+    bot_lines = page.locator("#log li[data-seat='1'][data-kind='move']")
+    mine = page.locator("#log li[data-seat='0'][data-kind='move']")
+    assert bot_lines.count() > 0 and mine.count() > 0 and clicks > 10
+    assert "{" not in page.locator("#log").inner_text()
+    assert summary["moves"] >= clicks
+    shot(page, f"table-{game}-end")
+    print(f"{game}: {clicks} clicks, {summary['moves']} moves, {time.monotonic() - started:.1f} s")
+
+
+def test_a_dropped_stream_resumes_without_missing_or_repeating_an_entry(page, stack):
+    gateway = urlparse(stack.gateway_url)
+    proxy = TcpProxy((gateway.hostname, gateway.port))
+    base = f"http://127.0.0.1:{proxy.port}"
+    cuts: list[int] = []
+    try:
+        game_id = create_from_lobby(page, base, stack, "resource_hog", "random", "browser-drop", {})
+
+        def cut(clicks: int) -> None:
+            if clicks in (5, 15):
+                cuts.append(proxy.cut())
+                page.wait_for_function("() => document.getElementById('connection').dataset.state === 'reconnecting'")
+
+        play_to_the_end(page, random.Random("drop"), cut=cut)
+        summary = check_log_complete(page, base, game_id)
+    finally:
+        proxy.close()
+    assert len(cuts) == 2 and all(cuts)
+    seen = page.evaluate("window.longhouseTable.seen")
+    assert len(seen) == len(set(seen)) == summary["version"]  # nothing repeated, nothing missing
+    streams = bytes(proxy.sent).count(f"GET /games/{game_id}/stream".encode())
+    assert streams >= 3  # the first stream and one after each cut
+    assert bytes(proxy.sent).count(b"Last-Event-ID: ") >= 2  # the browser resumed where it was
+
+
+def _finished_game(stack, game: str, seed: str) -> str:
+    resp = requests.post(f"{stack.gateway_url}/games", headers=operator_headers(stack), timeout=30,
+                         json={"game": game, "players": 2, "seed": seed, "bots": {"0": "greedy", "1": "random"}})
+    assert resp.status_code == 201, resp.text
+    game_id = resp.json()["game_id"]
+    wait_for(lambda: requests.get(f"{stack.gateway_url}/games/{game_id}/wait?after=0&until=over&timeout=20",
+                                  timeout=30).json()["status"] == "over", 120, "the bots' game to end")
+    return game_id
+
+
+def test_a_replay_steps_through_the_public_views(page, stack):
+    base = stack.gateway_url
+    game_id = _finished_game(stack, "gnomes", "browser-replay")
+    summary = requests.get(f"{base}/games/{game_id}", timeout=10).json()
+    views: list[tuple[str, str | None]] = []
+    page.on("request", lambda r: views.append((r.url, r.headers.get("authorization")))
+            if "/view" in r.url else None)
+    page.goto(f"{base}/replay/{game_id}")
+    page.wait_for_selector("body[data-step='1']")
+    assert page.locator("body").get_attribute("data-steps") == str(summary["version"])
+    page.get_by_role("button", name="Next step").click()
+    page.wait_for_selector("body[data-step='2']")
+    page.get_by_role("button", name="Next step").click()
+    page.wait_for_selector("body[data-step='3']")
+    page.get_by_role("button", name="Previous step").click()
+    page.wait_for_selector("body[data-step='2']")
+    slider = page.get_by_label("Version")
+    slider.focus()
+    page.keyboard.press("End")  # the slider is a range input: the keyboard moves it
+    page.wait_for_selector(f"body[data-step='{summary['version']}']")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f"body[data-step='{summary['version'] - 1}']")
+    page.get_by_role("button", name="Last step").click()
+    page.wait_for_selector(f"body[data-step='{summary['version']}']")
+    assert page.locator("#board").get_attribute("data-drawn") in ("board", "tree")
+    assert page.locator("#log li.current").count() > 0
+    assert "Final scores" in page.locator("#log").inner_text()
+    # only public views: never a token, always a version
+    assert views and all(auth is None and "version=" in url for url, auth in views)
+    public = requests.get(f"{base}/games/{game_id}/view?version=2", timeout=10).json()
+    assert public["seat"] is None
+    shot(page, "replay-gnomes")
+
+
+def test_a_tournament_page_shows_standings_the_plot_and_replays(page, stack):
+    base = stack.gateway_url
+    spec = {"games": ["resource_hog"], "format": "series", "matches": 2, "players": 2, "seed": "browser",
+            "participants": [{"name": "r", "kind": "random"}, {"name": "g", "kind": "greedy"}]}
+    resp = requests.post(f"{base}/tournaments", json=spec, headers=operator_headers(stack), timeout=30)
+    assert resp.status_code == 201, resp.text
+    tid = resp.json()["tournament_id"]
+    wait_for(lambda: requests.get(f"{base}/tournaments/{tid}", timeout=10).json()["status"] == "done", 180,
+             "the tournament to finish")
+    page.goto(f"{base}/")
+    page.wait_for_selector(f"#tournaments a[href='/standings/{tid}']").click()
+    page.wait_for_selector("body[data-ready='true']")
+    page.wait_for_selector("body[data-plot='shown']")
+    assert page.locator("#standings tbody tr").count() == 2
+    assert page.locator("#ratings").evaluate("img => img.naturalWidth") > 100
+    links = page.locator("#matches a[href^='/replay/']")
+    assert links.count() == 2
+    shot(page, "tournament")
+    links.first.click()
+    page.wait_for_selector("body[data-step='1']")
