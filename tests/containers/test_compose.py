@@ -83,9 +83,15 @@ def test_compose_stack_on_host_network_plays_a_game(docker_engine, test_image):
             assert time.monotonic() < deadline, compose(HOST_NETWORK, "logs", "--tail", "30", env=env,
                                                         project=project).stdout[-4000:]
             time.sleep(0.2)
-        states = compose(HOST_NETWORK, "ps", env=env, project=project).stdout
-        for service in ("redis", "decks", "market", "boards", "scoring", "worker", "mover"):
-            assert re.search(rf"{project}_{service}_1 .*\(healthy\)", states), states
+        deadline = time.monotonic() + 120
+        while True:  # every container healthy by its own check (the worker and mover start beside the gateway)
+            states = compose(HOST_NETWORK, "ps", env=env, project=project).stdout
+            waiting = [name for name in ("redis", "decks", "market", "boards", "scoring", "worker", "mover", "gateway")
+                       if not re.search(rf"{project}_{name}_1 .*\(healthy\)", states)]
+            if not waiting:
+                break
+            assert time.monotonic() < deadline, f"not healthy within 120 s: {waiting}\n{states}"
+            time.sleep(0.5)
         with GatewayClient(url) as client:
             for session in (client.session, client.once):
                 session.headers["X-Longhouse-Operator-Key"] = key
