@@ -3,29 +3,26 @@
 The modules are plain ES modules; a page loads them from a made-up origin whose every request
 Playwright answers from the static folder (no server, no network). :class:`Boards` renders a
 view to its SVG string and screenshots an SVG at 1280x800. Chromium is Debian's package
-(``/usr/bin/chromium``), driven by Playwright for Python; no browser is ever downloaded.
+(:mod:`tests.support.browser`), driven by Playwright for Python; no browser is ever downloaded.
 """
 
 from __future__ import annotations
 
 import json
 import mimetypes
-import os
-import shutil
 from pathlib import Path
 from typing import Any
+
+from tests.support.browser import VIEWPORT, launch
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "gateway" / "web" / "static"
 BOARDS = STATIC / "boards"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "boards"
-SCREENSHOTS = ROOT / "var" / "screenshots"
-CHROMIUM = os.environ.get("LONGHOUSE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ORIGIN = "http://boards.invalid"
 """The page's origin: every request to it is answered from :data:`STATIC` by a route."""
 GAMES = ("noggin", "gnomes", "resource_hog")
+"""The games, as the API names them; one drawing module each."""
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>boards</title>
 <style>html,body{margin:0;padding:0;width:100%;height:100%;overflow:hidden;background:#fff}
@@ -35,17 +32,6 @@ RENDER = """async ([game, view, ctx]) => {
   const m = await import(`/static/boards/${game}.js`);
   return m.render(view, ctx);
 }"""
-
-
-def missing_browser() -> str | None:
-    """Why the browser tests cannot run here (None if they can)."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install playwright; the browser is Debian's chromium)"
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        return f"chromium is not installed at {CHROMIUM} (apt-get install chromium)"
-    return None
 
 
 def fixtures(game: str | None = None) -> list[Path]:
@@ -70,8 +56,8 @@ class Boards:
         from playwright.sync_api import sync_playwright
 
         self._pw = sync_playwright().start()
-        self.browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        self.page = self.browser.new_page(viewport={"width": 1280, "height": 800})
+        self.browser = launch(self._pw)
+        self.page = self.browser.new_page(viewport=VIEWPORT)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.route(f"{ORIGIN}/**", self._serve)

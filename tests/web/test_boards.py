@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.boards_browser import FIXTURES, GAMES, SCREENSHOTS, Boards, ctx_of, fixtures, load, missing_browser
+from tests.support.browser import SCREENSHOTS, missing_browser
+from tests.web.boards_browser import FIXTURES, GAMES, Boards, ctx_of, fixtures, load
 
 WHY = missing_browser()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(WHY is not None, reason=WHY or "")]
