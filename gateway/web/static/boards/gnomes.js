@@ -27,7 +27,7 @@ const SITE_XY = {
   s11: [600, 132], s12: [545, 350], s13: [625, 452],
   s14: [742, 90], s15: [640, 300],
   s16: [690, 195], s17: [735, 392], s18: [790, 458], s19: [760, 290],
-  tower: [438, 336],
+  tower: [425, 326],
 };
 /** The lake's middle and radii, beside its lakeside sites s14, s16, s17, s19. */
 const LAKE = [814, 250, 20, 118];
@@ -192,9 +192,11 @@ function map(t, x, y, w, h) {
     parts.push(el("g", { "data-place": "tower" }, [
       path(`M${tw[0] - 16},${tw[1] + 18} L${tw[0] - 11},${tw[1] - 12} L${tw[0]},${tw[1] - 30} L${tw[0] + 11},${tw[1] - 12} L${tw[0] + 16},${tw[1] + 18} Z`,
            { fill: frozen ? "#e8f2f8" : "#6b5a8a", stroke: "#2d2040", "stroke-width": 1.5 }),
-      text(tw[0], tw[1] + 32, "Sorcerer's tower", { size: 11, anchor: "middle", weight: "bold" }),
+      rect(tw[0] - 52, tw[1] + 21, 104, frozen ? 28 : 16, { rx: 4, fill: "#eef3e2", "fill-opacity": 0.9 }),
+      text(tw[0], tw[1] + 33, "Sorcerer's tower", { size: 11, anchor: "middle", weight: "bold" }),
       frozen ? text(tw[0], tw[1] + 45, "winter tower: 1 week", { size: 10, anchor: "middle", fill: "#4a7a99" }) : "",
-      tg ? gems(tw[0] - 78, tw[1] + 6, tg) : "",
+      tg ? rect(tw[0] - 25, tw[1] - 50, 50, 14, { rx: 4, fill: "#fffdf4", "fill-opacity": 0.85, stroke: "#7a6a9a" }) : "",
+      tg ? gems(tw[0] - 22, tw[1] - 43, tg) : "",
       title(frozen ? "the Sorcerer's tower, reached in winter by the footprints for 1 week" : "the Sorcerer's tower: black routes only"),
     ]));
   }
@@ -214,7 +216,8 @@ function map(t, x, y, w, h) {
     if (!p) continue;
     const onMountain = !!MOUNTAIN_XY[place];
     ps.forEach((pl, k) => {
-      const gx = onMountain ? p[0] + 16 + k * 9 : p[0] - 55 - k * 13, gy = onMountain ? p[1] - 10 - k * 4 : p[1] - 2;
+      const gx = onMountain ? p[0] + 16 + k * 9 : place === "tower" ? p[0] + 26 + k * 13 : p[0] - 55 - k * 13;
+      const gy = onMountain ? p[1] - 10 - k * 4 : place === "tower" ? p[1] + 8 : p[1] - 2;
       const frog = v.frog === pl.seat;
       gnomes.push(el("g", { "data-gnome": pl.seat, "data-place": place }, [
         path(`M${gx - 7},${gy + 9} L${gx},${gy - 10} L${gx + 7},${gy + 9} Z`, { fill: PIECE[pl.colour] || "#999", stroke: INK }),

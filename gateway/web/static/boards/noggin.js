@@ -415,7 +415,7 @@ function market(t, x, y, w, h) {
   const rate = v.exchange_rate || 2;
   parts.push(text(x + w - 10, y + 19, `Exchange ${rate}:1`, { size: 12, anchor: "end", weight: "bold", fill: rate > 2 ? "#8a2020" : INK }));
   parts.push(rate > 2
-    ? text(x + 10, y + h - 6, "Bad News: Nogbad on the trading action, exchange 3:1", { size: 10, weight: "bold", fill: "#8a2020" })
+    ? text(x + 10, y + h - 6, "Bad News: Nogbad at the Market, exchange 3:1", { size: 10, weight: "bold", fill: "#8a2020" })
     : text(x + 10, y + h - 6, "Discover needs 9 Stone here; Restock takes 4, 8 or 12", { size: 10, fill: MUTED }));
   return group("market", { "data-rate": rate }, parts);
 }
@@ -551,8 +551,14 @@ function sagaCard(t, s, card, slot, x, y, w, h) {
     ly += ch + 4;
   }
   const chars = (card?.characters || []).map((c) => name(CHARACTERS, c));
-  parts.push(text(x + 8, y + h - 8, `Nogs on the card: ${card?.nogs ?? 0}`, { size: 10, fill: MUTED }));
-  if (chars.length) parts.push(text(x + w - 8, y + h - 8, clip(chars.join(", "), 22), { size: 10, anchor: "end" }));
+  parts.push(text(x + 8, y + h - 8, `Nogs on the card: ${card?.nogs ?? 0}${chars.length ? ` \u00b7 ${chars.length} character(s)` : ""}`,
+                  { size: 10, fill: MUTED }));
+  if (chars.length) {
+    parts.push(el("g", { "data-component": "saga-characters" }, [
+      text(x + 8, y + h - 21, clip(`On the card: ${chars.join(", ")}`, 34), { size: 10 }),
+      title(`Characters on the card: ${chars.join(", ")}`),
+    ]));
+  }
   return el("g", { "data-saga": slot, "data-card": s.card }, parts);
 }
 
@@ -596,11 +602,11 @@ function inventionCards(t, x, y, w, h) {
     const nm = card?.name || name(INVENTIONS, inv.card);
     const cell = [rect(cx, cy, cw, ch, { rx: 6, fill: "#eef2f7", stroke: "#5a6a7a", "stroke-width": 1.5 }),
                   text(cx + 8, cy + 17, clip(nm, 24), { size: 13, weight: "bold" }),
-                  text(cx + cw - 8, cy + ch - 8, card?.ability ? (card.once ? "ability once a season" : "special ability") : "no special ability",
-                       { size: 10, anchor: "end", fill: MUTED })];
+                  text(cx + 8, cy + 30, card?.ability ? (card.once ? "special ability, once a season" : "special ability") : "no special ability",
+                       { size: 10, fill: MUTED })];
     (inv.needs || []).forEach((need, k) => {
       const met = (inv.met || [])[k];
-      const nx = cx + 8 + (k % 2) * ((cw - 16) / 2), ny = cy + 38 + Math.floor(k / 2) * 17;
+      const nx = cx + 8 + (k % 2) * ((cw - 16) / 2), ny = cy + 46 + Math.floor(k / 2) * 15;
       cell.push(need_(nx, ny, need, met, met && met.seat !== undefined ? t.colourOf(met.seat) : null));
     });
     if (inv.first !== null && inv.first !== undefined) {
@@ -654,8 +660,8 @@ function playerBoard(t, p, x, y, w, h) {
     rect(x, y, w, 26, { rx: 8, fill: colour }),
     rect(x, y + 14, w, 12, { fill: colour }),
     text(x + 10, y + 18, `${t.nameOf(p.seat)} \u00b7 ${p.colour}`, { size: 13, weight: "bold", fill: p.colour === "yellow" ? INK : "#fff" }),
-    el("g", { "data-component": "score", "data-score": p.score },
-       text(x + w - 10, y + 18, `${p.score} PP`, { size: 14, weight: "bold", anchor: "end", fill: p.colour === "yellow" ? INK : "#fff" })),
+    el("g", { "data-component": "score", "data-score": (v.final?.breakdown || [])[p.seat]?.total ?? p.score },
+       text(x + w - 10, y + 18, `${(v.final?.breakdown || [])[p.seat]?.total ?? p.score} PP`, { size: 14, weight: "bold", anchor: "end", fill: p.colour === "yellow" ? INK : "#fff" })),
   ];
   if (toMove) parts.push(text(x + w - 70, y + 18, "\u25b6 to move", { size: 11, anchor: "end", fill: p.colour === "yellow" ? INK : "#fff" }));
   const cx = x + 10;
@@ -706,11 +712,15 @@ function playerBoard(t, p, x, y, w, h) {
   if (p.accused) notes.push("Accusation card played");
   if (p.shown) notes.push(`accused, showed ${p.shown === "nogbad" ? "Nogbad" : "Noggin"}`);
   if (p.unmasked) notes.push("unmasked: plays as a friend");
-  if (notes.length) parts.push(text(cx, ly, notes.join(" \u00b7 "), { size: 11, fill: MUTED }));
   const final = (v.final?.breakdown || [])[p.seat];
   if (final) {
-    parts.push(text(cx, y + h - 10, `Final: ${Object.entries(final).filter(([k]) => k !== "total").map(([k, n]) => `${k} ${n}`).join(", ")}`,
-                    { size: 10, fill: MUTED }));
+    const partsOf = Object.entries(final).filter(([k, n]) => k !== "total" && n).map(([k, n]) => `${k} ${n}`);
+    notes.unshift(`Final ${final.total}${partsOf.length ? ": " + partsOf.join(", ") : ""}`);
+  }
+  const noteLines = wrap(notes.join(" \u00b7 "), Math.floor((w - 20) / 5.9));
+  const fits = Math.max(0, Math.floor((y + h - 4 - ly) / 13) + 1);
+  if (notes.length) {
+    parts.push(el("g", {}, [lines(cx, ly, noteLines.slice(0, fits), { size: 10.5, fill: MUTED, gap: 13 }), title(notes.join("; "))]));
   }
   return el("g", { "data-component": "player-board", "data-seat": p.seat, "data-colour": p.colour }, parts);
 }

@@ -59,7 +59,10 @@ function header(t) {
   const v = t.v;
   let status = statusLine(v, t.ctx, t.nameOf);
   const outcome = outcomeOf(v, t.ctx);
-  if (!outcome && v.acting) status += ` (${ACTIONS[v.acting[1]] || humanise(v.acting[1])} action of ${t.nameOf(v.acting[0])})`;
+  if (!outcome && v.acting) {
+    const action = `${ACTIONS[v.acting[1]] || humanise(v.acting[1])} action`;
+    status += toMoveOf(v, t.ctx).includes(v.acting[0]) ? ` (its ${action})` : ` (${action} of ${t.nameOf(v.acting[0])})`;
+  }
   if (!outcome && v.ransom) status += ` (a ransom to pay)`;
   return group("header", {}, [
     text(12, 28, "Resource Hog", { size: 20, weight: "bold" }),
