@@ -170,6 +170,22 @@ def test_secrets_are_drawn_for_their_own_seat_only(boards):
                 assert not [e for e in root.iter() if e.get("data-secret") is not None], (path.name, seat, other)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_view_before_set_up_draws(boards, game):
+    """A replay's first versions (before set-up) and a page with no view yet still draw a table."""
+    import json
+
+    from services.rules.core import get_rules
+    from services.rules.core.canonical import to_plain
+
+    rules = get_rules(game)
+    first = json.loads(json.dumps(to_plain(rules.view(rules.new_state(), None))))
+    for view in (first, {}, None):
+        root = parse(boards.render(game, view, {"game": game, "seat": None, "players": None, "summary": None}))
+        assert root.get("viewBox") == "0 0 1280 800" and components(root)["header"] == 1
+    assert boards.errors == []
+
+
 NASTY = "<b>&amp; \"quoted\" 'it' </svg><script>alert(1)</script>]]>"
 
 
