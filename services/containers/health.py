@@ -9,51 +9,144 @@ The role comes from the argument, else ``LONGHOUSE_ROLE``, else the file the ent
 * ``decks``, ``market``, ``boards``, ``scoring``: gRPC health (``grpc.health.v1``) says SERVING;
 * ``gateway``: ``GET /healthz`` answers 200 (Redis answers the gateway);
 * ``worker``: the container's Celery node answers a control ping through the broker;
-* ``mover``: its heartbeat key is in Redis;
+* ``mover``: its heartbeat key is in the game store;
 * ``redis``: ``PING`` answers.
+
+Docker and Kubernetes run it every few seconds in every container, so it reads the
+``LONGHOUSE_*`` variables itself (:data:`DEFAULTS`, the defaults of
+:class:`services.common.config.Settings`) and speaks to Redis and HTTP with the standard
+library: a check costs a Python start and little more (the worker's imports Celery).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
+import urllib.request
+from typing import Callable
 
 from services.containers.roles import STATE_FILE
 
+DEFAULTS = {"host": "127.0.0.1", "redis_port": "6479", "redis_db": "0", "celery_db": "1", "gateway_port": "8470",
+            "decks_port": "29151", "market_port": "29152", "boards_port": "29153", "scoring_port": "29154"}
+"""The settings' defaults (a test keeps them equal to :class:`~services.common.config.Settings`'s)."""
+TIMEOUT = 3.0
+"""Seconds one probe may take."""
 
-def _local_host(bind: str, host: str) -> str:
+
+def setting(name: str) -> str:
+    """``LONGHOUSE_<NAME>``, or its default (empty if it has none)."""
+    return os.environ.get(f"LONGHOUSE_{name.upper()}") or DEFAULTS.get(name, "")
+
+
+def local_host() -> str:
     """Where this container's own server is reached from inside it."""
+    bind = setting("bind_host")
     if bind in ("0.0.0.0", "::", "[::]"):
         return "127.0.0.1"
-    return bind or host
+    return bind or setting("host")
 
 
-def probe_for(role: str, node: str = ""):
+def store_url() -> str:
+    """The game store's URL, as :attr:`Settings.redis_url` makes it."""
+    host = setting("redis_host") or setting("host")
+    return setting("store_url") or f"redis://{host}:{setting('redis_port')}/{setting('redis_db')}"
+
+
+def broker_url() -> str:
+    """The Celery broker's URL, as :attr:`Settings.celery_broker_url` makes it."""
+    host = setting("redis_host") or setting("host")
+    return setting("broker_url") or f"redis://{host}:{setting('redis_port')}/{setting('celery_db')}"
+
+
+def redis_command(host: str, port: int, *commands: tuple[str, ...]) -> list[bytes]:
+    """Send each command to the Redis at ``host:port`` and return the first line of each reply
+    (``+PONG``, ``:1``, ``-ERR ...``): enough for PING, SELECT and EXISTS."""
+    payload = b"".join(b"*%d\r\n" % len(cmd) + b"".join(b"$%d\r\n%s\r\n" % (len(p.encode()), p.encode()) for p in cmd)
+                       for cmd in commands)
+    replies: list[bytes] = []
+    with socket.create_connection((host, port), timeout=TIMEOUT) as sock:
+        sock.sendall(payload)
+        buffer = b""
+        while len(replies) < len(commands):
+            chunk = sock.recv(4096)
+            if not chunk:
+                raise ConnectionError("Redis closed the connection")
+            buffer += chunk
+            while b"\r\n" in buffer and len(replies) < len(commands):
+                line, buffer = buffer.split(b"\r\n", 1)
+                replies.append(line)
+    return replies
+
+
+def _plain_redis(url: str) -> tuple[str, int, int] | None:
+    """``(host, port, db)`` of a ``redis://host:port/db`` URL without a password, else None."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme != "redis" or parts.password or parts.username:
+        return None
+    return parts.hostname or "127.0.0.1", parts.port or 6379, int((parts.path or "/0").strip("/") or 0)
+
+
+def key_exists(url: str, key: str) -> bool:
+    """True if ``key`` exists in the Redis (or Redis Cluster) at ``url``."""
+    plain = _plain_redis(url)
+    if plain is None:  # a password or a cluster: the project's own client
+        from services.common.redis_client import connect
+
+        return bool(connect(url, socket_timeout=TIMEOUT).exists(key))
+    host, port, db = plain
+    select, exists = redis_command(host, port, ("SELECT", str(db)), ("EXISTS", key))
+    if not select.startswith(b"+OK"):
+        raise ConnectionError(select.decode(errors="replace"))
+    return exists == b":1"
+
+
+def probe_for(role: str, node: str = "") -> Callable[[], bool]:
     """The readiness probe of ``role`` (a callable returning True when it serves).
 
     Raises:
         ValueError: an unknown role, or a worker or mover without a node name.
     """
-    from services.common.config import Settings
-    from services.launcher import stack
-
-    s = Settings()
-    here = _local_host(s.bind_host, s.host)
+    here = local_host()
     if role in ("decks", "market", "boards", "scoring"):
-        return stack.grpc_health_probe(f"{here}:{getattr(s, f'{role}_port')}")
+        address = f"{here}:{setting(f'{role}_port')}"
+
+        def grpc_serving() -> bool:
+            import grpc
+            from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+            with grpc.insecure_channel(address) as channel:
+                reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""),
+                                                                  timeout=TIMEOUT)
+            return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+        return grpc_serving
     if role == "gateway":
-        return stack.http_probe(f"http://{here}:{s.gateway_port}/healthz")
+        url = f"http://{here}:{setting('gateway_port')}/healthz"
+
+        def gateway_ok() -> bool:
+            with urllib.request.urlopen(url, timeout=TIMEOUT) as answer:
+                return answer.status == 200
+
+        return gateway_ok
     if role == "redis":
-        return stack.redis_probe(here, s.redis_port)
+        return lambda: redis_command(here, int(setting("redis_port")), ("PING",)) == [b"+PONG"]
     if role in ("worker", "mover") and not node:
         raise ValueError(f"no node name for the {role}; is this the container the entrypoint started?")
     if role == "worker":
-        return stack.celery_probe(s.celery_broker_url, node)
-    if role == "mover":
-        from services.phases.mover import HEARTBEAT
+        def worker_answers() -> bool:
+            from celery import Celery
 
-        return stack.redis_key_probe(s.redis_url, HEARTBEAT.format(name=node))
+            app = Celery("longhouse-health", broker=broker_url())
+            return any(node in reply for reply in app.control.ping(destination=[node], timeout=1.0))
+
+        return worker_answers
+    if role == "mover":
+        return lambda: key_exists(store_url(), f"longhouse:mover:{node}")
     raise ValueError(f"unknown role {role!r}")
 
 

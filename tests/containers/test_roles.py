@@ -43,3 +43,37 @@ def test_health_check_fails_where_nothing_serves(monkeypatch, tmp_path, capsys):
 def test_health_check_passes_for_a_serving_redis(redis_server, monkeypatch):
     monkeypatch.setenv("LONGHOUSE_REDIS_PORT", str(redis_server.port))
     assert health.main(["redis"]) == 0
+
+
+@pytest.mark.containers
+def test_health_check_reads_the_settings_as_the_processes_do(monkeypatch):
+    from services.common.config import Settings
+    from services.phases.mover import HEARTBEAT
+
+    defaults = Settings.model_fields
+    for name, value in health.DEFAULTS.items():
+        assert str(defaults[name].default) == value, name
+    assert HEARTBEAT == "longhouse:mover:{name}"
+    for env in ({}, {"LONGHOUSE_REDIS_HOST": "redis", "LONGHOUSE_REDIS_PORT": "7000", "LONGHOUSE_CELERY_DB": "3"},
+                {"LONGHOUSE_HOST": "10.1.2.3", "LONGHOUSE_STORE_URL": "redis+cluster://a:7000,b:7000",
+                 "LONGHOUSE_BROKER_URL": "redis://q:6379/0"}):
+        for key in ("LONGHOUSE_HOST", "LONGHOUSE_REDIS_HOST", "LONGHOUSE_REDIS_PORT", "LONGHOUSE_CELERY_DB",
+                    "LONGHOUSE_STORE_URL", "LONGHOUSE_BROKER_URL"):
+            monkeypatch.delenv(key, raising=False)
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        settings = Settings()
+        assert health.store_url() == settings.redis_url
+        assert health.broker_url() == settings.celery_broker_url
+
+
+@pytest.mark.containers
+def test_mover_health_follows_its_heartbeat(redis_server, redis_client, monkeypatch, tmp_path):
+    monkeypatch.setattr(health, "STATE_FILE", tmp_path / "role.json")
+    monkeypatch.setenv("LONGHOUSE_REDIS_PORT", str(redis_server.port))
+    (tmp_path / "role.json").write_text(json.dumps({"role": "mover", "node": "mover-7"}))
+    assert health.main([]) == 1
+    redis_client.set("longhouse:mover:mover-7", 1)
+    assert health.main([]) == 0
+    monkeypatch.setenv("LONGHOUSE_REDIS_DB", "5")  # another database: not there
+    assert health.main([]) == 1
