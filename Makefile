@@ -65,7 +65,7 @@ run: setup
 	$(PY) -m services.launcher $(ARGS)
 
 test: setup containers-setup
-	$(PY) -m pytest -q $(TEST_ARGS)
+	$(PY) -m pytest -q -rs $(TEST_ARGS)
 
 # A tournament of built-in bots and the two sample agents over every game, through the stack it
 # starts and stops itself: make tournament-demo ARGS="--out DIR" writes DIR/standings.json,
