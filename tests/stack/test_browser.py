@@ -248,3 +248,42 @@ def test_a_tournament_page_shows_standings_the_plot_and_replays(page, stack):
     shot(page, "tournament")
     links.first.click()
     page.wait_for_selector("body[data-step='1']")
+
+
+def _supports_open(stack) -> bool:
+    doc = requests.get(f"{stack.gateway_url}/openapi.json", timeout=10).json()
+    return "open" in doc["components"]["schemas"]["CreateGameBody"]["properties"]
+
+
+def test_the_lobby_lists_games_takes_a_seat_of_an_open_game_and_watches(page, stack):
+    base = stack.gateway_url
+    body = {"game": "gnomes", "players": 2, "seed": "browser-lobby", "bots": {"1": "random"}}
+    if _supports_open(stack):
+        body["open"] = True
+    resp = requests.post(f"{base}/games", json=body, headers=operator_headers(stack), timeout=30)
+    assert resp.status_code == 201, resp.text
+    game_id = resp.json()["game_id"]
+    page.goto(f"{base}/")
+    row = page.locator(f"#playing tr[data-game-id='{game_id}']")
+    row.wait_for()
+    assert "A Game of Gnomes" in row.inner_text() and "free: 0" in row.inner_text()
+    shot(page, "lobby")
+    row.get_by_role("button", name="Take seat 0").click()
+    page.wait_for_url(f"{base}/table/{game_id}")
+    page.wait_for_function(READY)
+    assert page.locator("body").get_attribute("data-seat") == "0"
+    assert page.locator("#mine").is_visible()  # the seat's own hand, from its own view
+    # another tab is a spectator: no moves, no hand, and the stream without a token
+    watcher = page.context.browser.new_context(viewport=VIEWPORT).new_page()
+    try:
+        streams: list[str] = []
+        watcher.on("request", lambda r: streams.append(r.url) if "/stream" in r.url else None)
+        watcher.goto(f"{base}/")
+        watcher.locator(f"#playing tr[data-game-id='{game_id}']").get_by_role("link", name="Watch").click()
+        watcher.wait_for_url(f"{base}/table/{game_id}")
+        watcher.wait_for_selector("body[data-seat='spectator']")
+        watcher.wait_for_function("() => document.getElementById('log').children.length > 0")
+        assert watcher.locator("#moves button.move").count() == 0 and not watcher.locator("#mine").is_visible()
+        assert streams and all("token=" not in url for url in streams)
+    finally:
+        watcher.context.close()

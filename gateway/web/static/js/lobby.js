@@ -1,7 +1,7 @@
 // The lobby: games in play and finished (GET /games), tournaments (GET /tournaments), and a form
 // that creates a game (POST /games with the operator key) and takes a seat for this tab.
 
-import { ApiError, PAGE, api, claimSeat, el, gameInfo, humanise, keepInvitations, operatorKey, setOperatorKey } from "./api.js";
+import { PAGE, api, claimSeat, el, gameInfo, humanise, keepInvitations, operatorKey, setOperatorKey } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT_KINDS = [
@@ -77,9 +77,12 @@ async function create(event) {
       return;
     }
     const invites = Object.entries(made.invitations || {});
-    out.replaceChildren(el("p", {}, "Created game ", el("a", { href: `/table/${made.game_id}` }, made.game_id), "."),
-      invites.length ? el("p", {}, "Give each player the invitation of their seat (shown once):") : null,
-      invites.length ? el("ul", {}, ...invites.map(([s, inv]) => el("li", {}, `Seat ${s}: `, el("code", {}, inv)))) : null);
+    const parts = [el("p", {}, "Created game ", el("a", { href: `/table/${made.game_id}` }, made.game_id), ".")];
+    if (invites.length) {
+      parts.push(el("p", {}, "Give each player the invitation of their seat (shown once):"),
+        el("ul", {}, ...invites.map(([s, inv]) => el("li", {}, `Seat ${s}: `, el("code", {}, inv)))));
+    }
+    out.replaceChildren(...parts);
     loadLists();
   } catch (err) {
     out.replaceChildren(el("p", { role: "alert", class: "error" }, `Not created: ${err.reason || err.message}` +
@@ -145,8 +148,9 @@ async function listInto(id, status, finished) {
     const page = await api(`/games?${q}`);
     shown.push(...page.games);
     after = page.next;
-    box.replaceChildren(...gameRows(shown, finished),
-      after ? el("p", {}, el("button", { type: "button", onclick: () => more().catch(showError(box)) }, "More")) : null);
+    const parts = gameRows(shown, finished);
+    if (after) parts.push(el("p", {}, el("button", { type: "button", onclick: () => more().catch(showError(box)) }, "More games")));
+    box.replaceChildren(...parts);
   }
   await more();
 }
