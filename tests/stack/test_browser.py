@@ -98,8 +98,9 @@ def create_from_lobby(page, base: str, stack, game: str, bot: str, seed: str, op
 
 
 def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut=None, max_clicks: int = 400) -> int:
-    """Click a legal move (chosen by ``rng``) whenever the page offers some, until it says the game
-    is over; ``cut(clicks)`` runs before each click. Returns the number of clicks."""
+    """Click a legal move (chosen by ``rng``; every tenth pressed with the keyboard) whenever the page
+    offers some, until it says the game is over; ``cut(clicks)`` runs before each click. Returns
+    the number of clicks."""
     clicks = 0
     while True:
         page.wait_for_function(READY, timeout=MOVE_TIMEOUT_MS)
@@ -117,7 +118,10 @@ def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut
         assert count > 0
         button = buttons.nth(rng.randrange(count))
         assert button.inner_text().strip() and "{" not in button.inner_text()  # a label in words, not JSON
-        button.click()
+        if clicks % 10 == 9:  # now and then by keyboard: a move is a button that Enter presses
+            button.press("Enter")
+        else:
+            button.click()
         clicks += 1
         page.wait_for_function("(k) => document.querySelector('#moves').dataset.key !== k", arg=key,
                                timeout=MOVE_TIMEOUT_MS)
