@@ -1,8 +1,10 @@
 """The gateway's app factory.
 
-``create_app(config)`` builds a Flask app with the blueprints ``games``, ``seats``,
-``moves`` and ``stream`` plus ``GET /healthz``. Configuration (each key may be given
-in ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
+``create_app(config)`` builds a Flask app with the blueprints ``games``, ``listing``
+(``GET /games``), ``seats``, ``moves``, ``stream``, ``agents``, ``tournaments``, ``openapi`` and
+``web`` (the pages for people, :mod:`gateway.web`, whose scripts and styles are the app's static
+files at ``/static/``) plus ``GET /healthz``. Configuration (each key may be given in
+``config``; the defaults come from the ``LONGHOUSE_*`` settings):
 
 * ``REDIS_URL``: the game store;
 * ``PORTS_MODE``: ``"embedded"`` or ``"grpc"``; ``PHASE_MODE``: ``"celery"`` or ``"inline"``;
