@@ -49,7 +49,7 @@ def test_a_whole_game_in_containers(longhouse_client):
     score for each seat and the final state's hash."""
     client = longhouse_client
     created = client.create_game(GAME, PLAYERS, seed=SEED, bots={"1": "random"})
-    token = client.take_seat(created["game_id"], 0)
+    token = client.take_seat(created["game_id"], 0, created["invitations"]["0"])  # seat 0's, from the answer
     summary = play_seat_until_over(client, created["game_id"], token, seed=SEED)
     outcome = summary["outcome"]
     assert len(outcome["scores"]) == PLAYERS

@@ -23,13 +23,14 @@ SEAT_KEY = re.compile(r"0|[1-9][0-9]{0,2}")
 
 
 class CreateGameBody(BaseModel):
-    """``POST /games``: ``{"game", "players", "seed"?, "options"?, "bots"?, "time_control"?}``.
+    """``POST /games``: ``{"game", "players", "seed"?, "options"?, "bots"?, "time_control"?, "open"?}``.
 
     ``bots`` gives seats to built-in bots that decide on the bus (a worker), never over
     HTTP: ``{"<seat>": "random"|"greedy"|"ismcts"}`` or ``{"<seat>": {"kind": ..., "seed": ...}}``
     (``ismcts`` may add ``"iterations"``), or to registered external agents:
     ``{"<seat>": {"kind": "agent", "agent": <agent id>}}``. ``time_control``
-    (``{"move_ms", "bank_ms", "max_strikes"}``) governs the agent seats.
+    (``{"move_ms", "bank_ms", "max_strikes"}``) governs the agent seats. ``open`` (default
+    false): any client may claim a free seat, without an invitation (:mod:`gateway.invitations`).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -40,6 +41,8 @@ class CreateGameBody(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     bots: dict[str, str | dict[str, str | int]] = Field(default_factory=dict, max_length=16)
     time_control: dict[str, int] | None = None
+    open: bool = Field(default=False, strict=True,
+                       description="true: a free seat is claimed without an invitation (no invitations are made)")
 
     @field_validator("bots")
     @classmethod
@@ -48,6 +51,16 @@ class CreateGameBody(BaseModel):
             if not SEAT_KEY.fullmatch(k):
                 raise ValueError(f"bots: seat {k!r} is not a seat number (plain digits, no sign, no leading zeros)")
         return bots
+
+
+class ClaimBody(BaseModel):
+    """``POST /games/<id>/seats/<seat>``: ``{"invitation"}``, the seat's invitation from the
+    creation answer; the body may be left out (or ``{}``) for an open game."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    invitation: str | None = Field(default=None, min_length=1, max_length=256, repr=False,
+                                   description="the invitation of this seat, from POST /games")
 
 
 class MoveBody(BaseModel):
@@ -81,8 +94,8 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def parse_body(model: type[M]) -> M:
-    """The request's JSON body validated as ``model``.
+def parse_body(model: type[M], optional: bool = False) -> M:
+    """The request's JSON body validated as ``model`` (``optional``: an empty body is ``{}``).
 
     Raises:
         ApiError 400: malformed JSON, not an object, or invalid fields.
@@ -97,6 +110,8 @@ def parse_body(model: type[M]) -> M:
             raise RequestEntityTooLarge()
     else:
         raw = request.get_data(cache=False)  # a declared length over the limit is a 413 here
+    if optional and not raw:
+        raw = b"{}"
     try:
         obj = json.loads(raw, parse_constant=_no_constants, object_pairs_hook=_no_duplicates) if raw else None
     except DuplicateKey as exc:

@@ -1,7 +1,8 @@
 """Blueprint ``games``: create a game, read its summary and player view, long-poll it.
 
-* ``POST /games`` -> 201 ``{"game_id", "version", "status"}`` (the seed is never echoed); needs
-  an operator key (:func:`gateway.operators.require_operator`) and writes the audit line
+* ``POST /games`` -> 201 ``{"game_id", "version", "status", "open", "invitations"}`` (the seed
+  is never echoed; an invitation per seat no bot holds, :mod:`gateway.invitations`); needs an
+  operator key (:func:`gateway.operators.require_operator`) and writes the audit line
   ``game.create``
 * ``GET /games/<id>`` -> the public summary (:func:`gateway.lookup.public_summary`)
 * ``GET /games/<id>/view`` -> ``{"version", "seat", "status", "to_move", "outcome", "view"}``
@@ -18,7 +19,7 @@ from services.coordinator.redis_store import entry_id, key
 from services.coordinator.table import status_of
 from services.rules.core import GameConfig
 
-from . import operators, responses
+from . import invitations, operators, responses
 from .bodies import CreateGameBody, parse_body
 from .clients import get_redis, get_table
 from .errors import ApiError
@@ -37,11 +38,14 @@ bp = Blueprint("games", __name__)
                   "1-128 printable characters: a retry with the same key and body answers with the game the "
                   "first attempt made (and finishes its set-up)"),))
 def create_game():
-    """Create a game (operator key required). 201 ``{"game_id", "version", "status"}``; 400 bad
-    body; 422 bad game/config.
+    """Create a game (operator key required). 201 ``{"game_id", "version", "status", "open",
+    "invitations"}``; 400 bad body; 422 bad game/config.
 
-    With an ``Idempotency-Key`` header a retry answers with the game the first attempt made
-    (and finishes its set-up if a failure cut it short): see :func:`_create_once`."""
+    ``invitations`` holds one invitation per seat that no bot or agent holds, made from the
+    operator's key (:mod:`gateway.invitations`; only their digests are stored), ``{}`` when the
+    body says ``"open": true``. With an ``Idempotency-Key`` header a retry answers with the game
+    the first attempt made, and the same invitations (and finishes its set-up if a failure cut it
+    short): see :func:`_create_once`."""
     operators.require_operator()
     body = parse_body(CreateGameBody)
     table = get_table()
@@ -53,33 +57,51 @@ def create_game():
             except UnknownAgent as exc:
                 raise ApiError(422, "unknown_agent", f"seat {seat}: {exc}") from None
     config = GameConfig(game=body.game, players=body.players, options=body.options)
+    operator_key = request.headers[operators.HEADER].strip()
     key = request.headers.get("Idempotency-Key")
     if key is None:
-        game_id, created = table.create(config, seed=body.seed, bots=body.bots, control=body.time_control), True
+        game_id = table.new_id()
+        access = invitations.access_record(operator_key, game_id, invitations.invited_seats(body.players, body.bots),
+                                           body.open)
+        table.create(config, seed=body.seed, bots=body.bots, control=body.time_control, game_id=game_id,
+                     access=access)
+        created = True
     else:
-        game_id, created = _create_once(table, key, config, body)
+        game_id, created, access = _create_once(table, key, config, body, operator_key)
+    shown = invitations.shown(operator_key, game_id, access)
+    if shown is None:  # another operator key made this game (_create_once refuses that first)
+        raise ApiError(422, "idempotency_key_reused",
+                       "this Idempotency-Key was used by another operator key; use a new key")
     operators.audit("game.create", game_id=game_id, game=body.game, players=body.players,
-                    bot_seats=sorted(int(s) for s in body.bots), **({} if created else {"retry": True}))
+                    bot_seats=sorted(int(s) for s in body.bots), open=bool(access and access.get("open")),
+                    invited_seats=sorted(int(s) for s in shown), **({} if created else {"retry": True}))
     rules, state, version = table.state(game_id)
-    return {"game_id": game_id, "version": version, "status": status_of(rules, state)}, 201
+    return {"game_id": game_id, "version": version, "status": status_of(rules, state),
+            "open": bool(access and access.get("open")), "invitations": shown}, 201
 
 
-def idempotent_game_id(key: str) -> str:
-    """The id of the game that ``POST /games`` with ``Idempotency-Key: key`` creates (16 hex digits)."""
+def idempotent_game_id(key: str, operator: str | None) -> str:
+    """The id of the game that ``POST /games`` with ``Idempotency-Key: key`` creates for the operator
+    key whose id is ``operator`` (16 hex digits): each operator key has keys of its own, so another
+    key's retry never lands on (or shows the invitations of) a game it did not make."""
     import hashlib
 
-    return hashlib.sha256(f"idempotency:{key}".encode()).hexdigest()[:16]
+    return hashlib.sha256(f"idempotency:{operator}:{key}".encode()).hexdigest()[:16]
 
 
-def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> tuple[str, bool]:
+def _create_once(table, key: str, config: GameConfig, body: CreateGameBody,
+                 operator_key: str) -> tuple[str, bool, dict | None]:
     """Create the game of idempotency key ``key``, or answer with the one it created before.
 
-    The game's id is derived from the key, so a retry after any failure (a domain service
-    down mid-set-up, a lost answer) finds the game the first attempt stored and finishes its
-    set-up instead of making another; the same key with a different body is a 422.
+    The game's id is derived from the key and the operator key's id, so a retry after any failure
+    (a domain service down mid-set-up, a lost answer) finds the game the first attempt stored and
+    finishes its set-up instead of making another; the same key with a different body is a 422.
+    The game's access record (its invitations' salt and digests) is the first attempt's, so the
+    retry shows the same invitations.
 
     Returns:
-        ``(game_id, created)``: ``created`` is False when an earlier attempt made the game.
+        ``(game_id, created, access)``: ``created`` is False when an earlier attempt made the game;
+        ``access`` is the game's stored ``meta["access"]``.
     """
     import hashlib
 
@@ -88,13 +110,16 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> t
     if not 1 <= len(key) <= 128 or not key.isprintable():
         raise ApiError(400, "bad_idempotency_key", "Idempotency-Key is 1 to 128 printable characters")
     digest = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
-    game_id = idempotent_game_id(key)
+    game_id = idempotent_game_id(key, operators.operator_id())
     try:
         meta = table.store.meta(game_id)
     except GameNotFound:
+        access = invitations.access_record(operator_key, game_id, invitations.invited_seats(body.players, body.bots),
+                                           body.open)
         try:
-            return table.create(config, seed=body.seed, bots=body.bots, control=body.time_control,
-                                game_id=game_id, labels={"request": digest}), True
+            table.create(config, seed=body.seed, bots=body.bots, control=body.time_control,
+                         game_id=game_id, labels={"request": digest}, access=access)
+            return game_id, True, access
         except ValueError as exc:  # a concurrent attempt stored it first
             if "exists" not in str(exc):
                 raise
@@ -103,7 +128,7 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody) -> t
         raise ApiError(422, "idempotency_key_reused",
                        "this Idempotency-Key was used to create a different game; use a new key")
     table.finish_setup(game_id)
-    return game_id, False
+    return game_id, False, meta.get("access")
 
 
 @bp.get("/games/<game_id>")

@@ -390,7 +390,7 @@ def _reserve_slot():
     if idem is not None:
         from .games import idempotent_game_id
 
-        if idempotent_game_id(idem) in in_play:
+        if idempotent_game_id(idem, operators.operator_id()) in in_play:
             return None  # a retry of a creation that already holds its slot
     pending = f"pending:{uuid.uuid4().hex}"
     held = client.eval(_RESERVE, 1, quota_key(who), limit, pending, int(time.time() * 1000))

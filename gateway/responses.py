@@ -61,11 +61,15 @@ class Outcome(BaseModel):
 
 
 class CreatedGame(_Closed):
-    """``POST /games`` 201: the new game (its seed is never echoed)."""
+    """``POST /games`` 201: the new game (its seed is never echoed) and its seats' invitations."""
 
     game_id: str = Field(description="16 hex digits")
     version: int = Field(ge=0, description="the game's version after set-up")
     status: GameStatus
+    open: bool = Field(description="true: a free seat is claimed without an invitation")
+    invitations: dict[str, str] = Field(
+        description="seat -> its invitation ('lhinv_...'), for every seat no bot or agent holds; shown only "
+                    "here (a retry with the same Idempotency-Key shows the same ones); {} for an open game")
 
 
 class GameSummary(_Closed):

@@ -153,23 +153,29 @@ class GatewayClient:
             return False
 
     def create_game(self, game: str, players: int, seed: str | None = None,
-                    options: dict[str, Any] | None = None, bots: dict[str, Any] | None = None) -> dict[str, Any]:
-        """``POST /games`` (with the operator key) -> ``{"game_id", "version", "status"}``
-        (``bots``: seat -> built-in bot on the bus)."""
+                    options: dict[str, Any] | None = None, bots: dict[str, Any] | None = None,
+                    open: bool = False) -> dict[str, Any]:
+        """``POST /games`` (with the operator key) -> ``{"game_id", "version", "status", "open",
+        "invitations"}`` (``bots``: seat -> built-in bot on the bus; ``invitations``: seat -> the
+        invitation :meth:`take_seat` needs, for every other seat; ``open``: no invitations needed)."""
         body: dict[str, Any] = {"game": game, "players": players, "options": options or {}}
         if seed is not None:
             body["seed"] = seed
         if bots:
             body["bots"] = bots
+        if open:
+            body["open"] = True
         return self._call("POST", "/games", json=body, once=True, operator=True)
 
     def game(self, game_id: str) -> dict[str, Any]:
         """``GET /games/<id>`` -> the summary (``version``, ``status``, ``to_move``, ``outcome`` ...)."""
         return self._call("GET", f"/games/{game_id}")
 
-    def take_seat(self, game_id: str, seat: int) -> str:
-        """``POST /games/<id>/seats/<seat>``; returns the seat's bearer token."""
-        return self._call("POST", f"/games/{game_id}/seats/{seat}", once=True)["token"]
+    def take_seat(self, game_id: str, seat: int, invitation: str | None = None) -> str:
+        """``POST /games/<id>/seats/<seat>`` with the seat's ``invitation`` (from :meth:`create_game`;
+        ``None`` for an open game); returns the seat's bearer token."""
+        body = {"invitation": invitation} if invitation is not None else {}
+        return self._call("POST", f"/games/{game_id}/seats/{seat}", once=True, json=body)["token"]
 
     def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """``GET /games/<id>/view`` -> ``{"version", "seat", "status", "to_move", "outcome", "view"}``."""

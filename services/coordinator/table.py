@@ -150,7 +150,8 @@ class Table:
     # -- creation -----------------------------------------------------------------
     def create(self, config: GameConfig, seed: str | None = None,
                bots: dict[int, dict[str, Any]] | None = None, game_id: str | None = None,
-               control: dict[str, int] | None = None, labels: dict[str, Any] | None = None) -> str:
+               control: dict[str, int] | None = None, labels: dict[str, Any] | None = None,
+               access: dict[str, Any] | None = None) -> str:
         """Create a game and run its set-up; returns the game id.
 
         The seed goes to the deck port only (a fresh secret one if ``None``). ``bots``
@@ -159,7 +160,9 @@ class Table:
         ``game_id``: the id to use (a tournament derives its matches' ids; ValueError if it is
         taken). ``control``: the time control of agent seats (:class:`TimeControl` fields),
         stored with the game. ``labels``: JSON facts kept in the game's meta (the tournament
-        and match it belongs to).
+        and match it belongs to). ``access``: who may claim its seats (the gateway's
+        :func:`gateway.invitations.access_record`: whether it is open, its invitations' digests),
+        kept in the meta, so it is stored by the same atomic step as the game.
         Raises UnknownGame or BadConfig (also for a bad bot seat or kind).
         """
         rules = get_rules(config.game)
@@ -178,6 +181,8 @@ class Table:
             meta["control"] = parse_time_control(control)
         if labels:
             meta["labels"] = dict(labels)
+        if access is not None:
+            meta["access"] = dict(access)
         self.store.create(game_id, meta, [created])
         state = rules.new_state()
         rules.evolve(state, created)

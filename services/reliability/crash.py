@@ -235,8 +235,11 @@ class Player:
         with GatewayClient(self.url, timeout=20.0, operator_key=self.operator_key) as client:
             self.run.setup(+1)
             try:
-                played.game_id = self._retry(lambda: self._create(client, spec))
-                tokens = {s: self._retry(lambda s=s: client.take_seat(played.game_id, s)) for s in spec.http_seats}
+                created = self._retry(lambda: self._create(client, spec))
+                played.game_id = created["game_id"]
+                invited = created["invitations"]  # a retried creation shows the same ones
+                tokens = {s: self._retry(lambda s=s: client.take_seat(played.game_id, s, invited[str(s)]))
+                          for s in spec.http_seats}
             except Exception as exc:  # noqa: BLE001 - reported as the game's failure
                 played.error = f"set-up: {exc}"
                 return played
@@ -248,7 +251,7 @@ class Player:
                 played.error = f"{type(exc).__name__}: {exc}"
         return played
 
-    def _create(self, client: Any, spec: GameSpec) -> str:
+    def _create(self, client: Any, spec: GameSpec) -> dict[str, Any]:
         from services.bots.client import OPERATOR_KEY_HEADER
 
         body = {"game": spec.game, "players": spec.players, "seed": spec.seed, "options": {},
@@ -261,7 +264,7 @@ class Player:
             failure = _Transient(f"POST /games answered {resp.status_code}: {resp.text[:200]}")
             failure.status = resp.status_code
             raise failure
-        return resp.json()["game_id"]
+        return resp.json()
 
     def _retry(self, call: Callable[[], Any]) -> Any:
         """``call()`` again after a dropped connection or a 5xx, until the deadline."""

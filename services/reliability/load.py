@@ -180,8 +180,8 @@ class TimedClient(GatewayClient):
     def create_game(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return self.timed("create", lambda: super(TimedClient, self).create_game(*args, **kwargs))
 
-    def take_seat(self, game_id: str, seat: int) -> str:
-        return self.timed("seat", lambda: super(TimedClient, self).take_seat(game_id, seat))
+    def take_seat(self, game_id: str, seat: int, invitation: str | None = None) -> str:
+        return self.timed("seat", lambda: super(TimedClient, self).take_seat(game_id, seat, invitation))
 
     def game(self, game_id: str) -> dict[str, Any]:
         return self.timed("summary", lambda: super(TimedClient, self).game(game_id))
@@ -310,9 +310,10 @@ class Load:
         stops. Errors are counted (by the client) and the game read again; a game with 20
         errors in a row is given up."""
         try:
-            game_id = client.create_game(spec.game, spec.players, seed=spec.seed,
-                                         bots={str(s): b for s, b in spec.bus.items()})["game_id"]
-            tokens = {s: client.take_seat(game_id, s) for s in spec.http_seats}
+            created = client.create_game(spec.game, spec.players, seed=spec.seed,
+                                         bots={str(s): b for s, b in spec.bus.items()})
+            game_id = created["game_id"]
+            tokens = {s: client.take_seat(game_id, s, created["invitations"][str(s)]) for s in spec.http_seats}
         except Exception:  # noqa: BLE001 - counted by the client
             return
         self.meter.count("started")
@@ -662,8 +663,9 @@ class Sampler:
     def new_game(self, client: TimedClient) -> str:
         """Start the next game to move in; returns its id."""
         self.games += 1
-        self.game_id = client.create_game("noggin", 2, seed=f"lockout:{self.seed}:moved:{self.games}")["game_id"]
-        self.tokens = {s: client.take_seat(self.game_id, s) for s in range(2)}
+        created = client.create_game("noggin", 2, seed=f"lockout:{self.seed}:moved:{self.games}")
+        self.game_id = created["game_id"]
+        self.tokens = {s: client.take_seat(self.game_id, s, created["invitations"][str(s)]) for s in range(2)}
         return self.game_id
 
     def sample(self, samples: int, between: Callable[[], None] = lambda: None) -> tuple[Meter, list[str]]:

@@ -95,7 +95,8 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
                                          bots={str(s.seat): {"kind": s.bot, "seed": s.seed} for s in seats}
                                          if bus else None)
             game_id = report.game_id = created["game_id"]
-            tokens = [] if bus else [client.take_seat(game_id, s.seat) for s in seats]
+            invited = created.get("invitations") or {}
+            tokens = [] if bus else [client.take_seat(game_id, s.seat, invited.get(str(s.seat))) for s in seats]
             bots = [] if bus else [make_bot(s.bot, s.seed) for s in seats]
             while True:
                 summary = client.game(game_id)

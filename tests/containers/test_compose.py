@@ -96,7 +96,8 @@ def test_compose_stack_on_host_network_plays_a_game(docker_engine, test_image):
             for session in (client.session, client.once):
                 session.headers["X-Longhouse-Operator-Key"] = key
             created = client.create_game("resource_hog", 2, seed="11", bots={"1": "greedy"})
-            summary = play_seat_until_over(client, created["game_id"], client.take_seat(created["game_id"], 0), "11")
+            token = client.take_seat(created["game_id"], 0, created["invitations"]["0"])
+            summary = play_seat_until_over(client, created["game_id"], token, "11")
         assert summary["status"] == "over" and len(summary["outcome"]["scores"]) == 2
     finally:
         down = compose(HOST_NETWORK, "down", "-v", "-t", "10", "--remove-orphans", env=env, project=project)

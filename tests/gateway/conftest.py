@@ -76,18 +76,26 @@ _ids = itertools.count()
 
 
 class Api:
-    """Small helpers over the test client."""
+    """Small helpers over the test client; the games it creates keep their invitations
+    (:attr:`invitations`, game id -> seat -> invitation), which :meth:`seat` sends."""
 
     def __init__(self, client):
         self.c = client
+        self.invitations: dict[str, dict[str, str]] = {}
 
     def create(self, game: str, players: int, seed: str = "7", **extra: Any) -> str:
         resp = self.c.post("/games", json={"game": game, "players": players, "seed": seed, **extra})
         assert resp.status_code == 201, resp.json
+        self.invitations[resp.json["game_id"]] = resp.json["invitations"]
         return resp.json["game_id"]
 
+    def invitation(self, game_id: str, seat: int) -> dict[str, str] | None:
+        """The claim body of ``seat`` (its invitation), or None for an open game."""
+        given = self.invitations.get(game_id, {}).get(str(seat))
+        return {"invitation": given} if given else None
+
     def seat(self, game_id: str, seat: int) -> str:
-        resp = self.c.post(f"/games/{game_id}/seats/{seat}")
+        resp = self.c.post(f"/games/{game_id}/seats/{seat}", json=self.invitation(game_id, seat))
         assert resp.status_code == 201, resp.json
         return resp.json["token"]
 

@@ -23,7 +23,7 @@ def test_healthz(client):
 def test_create_game_and_summary_never_show_the_seed_or_a_running_hash(client, api):
     resp = client.post("/games", json={"game": "step_race", "players": 2, "seed": "secret-seed-771"})
     assert resp.status_code == 201
-    assert set(resp.json) == {"game_id", "version", "status"}
+    assert set(resp.json) == {"game_id", "version", "status", "open", "invitations"}
     assert resp.json["status"] == "active"
     gid = resp.json["game_id"]
     summary = client.get(f"/games/{gid}").json
@@ -97,7 +97,7 @@ def test_unknown_routes_and_methods_answer_json(client):
 def test_seats_taken_once_and_bad_seats(client, api):
     gid = api.create("sealed_bid", 2)
     api.seat(gid, 1)
-    resp = client.post(f"/games/{gid}/seats/1")
+    resp = client.post(f"/games/{gid}/seats/1", json=api.invitation(gid, 1))  # its invitation, used once
     assert resp.status_code == 409 and resp.json["error"] == "seat_taken"
     for bad in ("2", "-1", "x"):
         resp = client.post(f"/games/{gid}/seats/{bad}")

@@ -8,11 +8,9 @@ import pytest
 
 
 @pytest.fixture
-def game(client):
-    created = client.post("/games", json={"game": "gnomes", "players": 2, "seed": "contract"}).get_json()
-    gid = created["game_id"]
-    tokens = [client.post(f"/games/{gid}/seats/{s}").get_json()["token"] for s in range(2)]
-    return gid, tokens
+def game(api):
+    gid = api.create("gnomes", 2, seed="contract")
+    return gid, [api.seat(gid, s) for s in range(2)]
 
 
 @pytest.mark.parametrize("key", ["00", "01", "+1", "-1", " 1", "x"])
@@ -33,10 +31,10 @@ def test_a_view_checks_the_seat_it_names(client, game):
     assert client.get(f"/games/{gid}/view").get_json()["seat"] is None
 
 
-def test_a_token_no_game_issued_is_unknown_and_another_games_is_wrong_game(client, game):
+def test_a_token_no_game_issued_is_unknown_and_another_games_is_wrong_game(client, api, game):
     gid, tokens = game
-    other = client.post("/games", json={"game": "gnomes", "players": 2}).get_json()["game_id"]
-    other_token = client.post(f"/games/{other}/seats/0").get_json()["token"]
+    other = api.create("gnomes", 2, seed="other")
+    other_token = api.seat(other, 0)
     for token, status, error in ((f"abc.{tokens[0].split('.', 1)[1]}", 401, "unknown_token"),
                                  ("abc.def", 401, "unknown_token"), (other_token, 403, "wrong_game"),
                                  (tokens[1], 200, None)):

@@ -85,7 +85,7 @@ def new_game(setup: Client) -> tuple[str, str, str]:
     gid = resp.json["game_id"]
     tokens = []
     for seat in (0, 1):
-        claim = setup.post(f"/games/{gid}/seats/{seat}")
+        claim = setup.post(f"/games/{gid}/seats/{seat}", json={"invitation": resp.json["invitations"][str(seat)]})
         assert claim.status_code == 201, claim.json
         tokens.append(claim.json["token"])
     return gid, tokens[0], tokens[1]
@@ -232,6 +232,7 @@ def test_the_quota_bounds_games_in_play_per_operator_key_and_a_finished_game_fre
     # finish one of the creator's games (3 rounds of two sealed bids), from loopback
     gid = made[0].json["game_id"]
     seats = [Client(limited, "127.0.0.1", creator.c.post(f"/games/{gid}/seats/{s}",
+                                                          json={"invitation": made[0].json["invitations"][str(s)]},
                                                           environ_base={"REMOTE_ADDR": "127.0.0.1"}).json["token"])
              for s in (0, 1)]
     while creator.get(f"/games/{gid}").json["status"] != "over":

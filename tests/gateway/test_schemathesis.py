@@ -74,9 +74,10 @@ class World:
         post = client.post
         created = post("/games", json={"game": "step_race", "players": 2, "seed": "fz"})
         self.game_id = created.json["game_id"]
-        self.token = post(f"/games/{self.game_id}/seats/0").json["token"]
-        other = post("/games", json={"game": "step_race", "players": 2, "seed": "fz2"}).json["game_id"]
-        self.other_token = post(f"/games/{other}/seats/0").json["token"]
+        self.token = post(f"/games/{self.game_id}/seats/0",
+                          json={"invitation": created.json["invitations"]["0"]}).json["token"]
+        other = post("/games", json={"game": "step_race", "players": 2, "seed": "fz2", "open": True}).json["game_id"]
+        self.other_token = post(f"/games/{other}/seats/0").json["token"]  # an open game: no invitation
         self.agent_id = post("/agents", json={"name": "a", "protocol": "http", "address": "http://127.0.0.1:9/",
                                                "secret": "s" * 16}).json["agent_id"]
         tournament = post("/tournaments", json={"games": ["step_race"], "players": 2, "seed": "fz",
@@ -225,8 +226,10 @@ def _state(table, game_id: str) -> tuple[int, str]:
 @pytest.mark.parametrize("game,players", [("noggin", 2), ("gnomes", 2), ("resource_hog", 2)])
 def test_every_rejected_move_or_seat_claim_leaves_the_hash_unchanged(fuzz_app, schema, table, game, players):
     client = fuzz_app.test_client()
-    game_id = client.post("/games", json={"game": game, "players": players, "seed": "hash-fuzz"}).json["game_id"]
-    tokens = [client.post(f"/games/{game_id}/seats/{s}").json["token"] for s in range(players)]
+    created = client.post("/games", json={"game": game, "players": players, "seed": "hash-fuzz"}).json
+    game_id = created["game_id"]
+    tokens = [client.post(f"/games/{game_id}/seats/{s}", json={"invitation": created["invitations"][str(s)]}).json["token"]
+              for s in range(players)]
     moves_op = schema["/games/{game_id}/moves"]["POST"]
     seats_op = schema["/games/{game_id}/seats/{seat}"]["POST"]
     generated = st.one_of([op.as_strategy(generation_mode=mode, path_parameters={"game_id": game_id})

@@ -57,15 +57,18 @@ def gateway_url(redis_server, tmp_path_factory):
 class Http:
     def __init__(self, url: str):
         self.url = url
+        self.invitations: dict[str, dict[str, str]] = {}
 
     def create(self, game: str, players: int) -> str:
         resp = requests.post(f"{self.url}/games", json={"game": game, "players": players, "seed": "3"}, timeout=10,
                              headers={HEADER: OPERATOR_KEY})
         assert resp.status_code == 201, resp.text
+        self.invitations[resp.json()["game_id"]] = resp.json()["invitations"]
         return resp.json()["game_id"]
 
     def seat(self, gid: str, seat: int) -> str:
-        resp = requests.post(f"{self.url}/games/{gid}/seats/{seat}", timeout=10)
+        resp = requests.post(f"{self.url}/games/{gid}/seats/{seat}", timeout=10,
+                             json={"invitation": self.invitations[gid][str(seat)]})
         assert resp.status_code == 201, resp.text
         return resp.json()["token"]
 

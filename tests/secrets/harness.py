@@ -18,9 +18,10 @@ from the store:
   catalogue lets it see (so a private event reaches its seat alone, a sealed one nobody);
 * replaying the log with the game's ``evolve`` gives the state at every version; from it a
   game's :class:`SecretsSpec` names the *needles* each client must not be told at that
-  version (the seed, other seats' tokens, other seats' hands or orders, face-down cards,
-  deck contents), each checked to occur in server-side text (the state or its owner's view)
-  so a check is never vacuous; no answer a client got at that version contains one;
+  version (the seed, other seats' tokens, every seat's invitation outside the creation
+  answer, other seats' hands or orders, face-down cards, deck contents), each checked to occur
+  in server-side text (the state or its owner's view) so a check is never vacuous; no answer a
+  client got at that version contains one;
 * the replayed final state hashes to the summary's ``state_hash``, so the replay is the
   server's truth.
 """
@@ -197,6 +198,7 @@ class Run:
     options: dict[str, Any]
     game_id: str = ""
     tokens: list[str] = field(default_factory=list)
+    invitations: dict[str, str] = field(default_factory=dict)
     answers: list[Answer] = field(default_factory=list)
     version: int = 0
     seen_moves: list[dict[str, Any]] = field(default_factory=list)
@@ -253,8 +255,15 @@ def play_recorded(client: Any, game: str, players: int, seed: str, options: dict
     assert status == 201, created
     gid = run.game_id = created["game_id"]
     run.version = created["version"]
+    run.invitations = created["invitations"]
+    assert sorted(run.invitations) == [str(s) for s in range(players)]
     for s in range(players):
-        status, body = rec._call(s, "seat", "post", f"/games/{gid}/seats/{s}")
+        if s > 0:  # probe: the seat claimed with the invitation of a seat already taken
+            status, body = rec._call(s, "seat", "post", f"/games/{gid}/seats/{s}",
+                                     json={"invitation": run.invitations["0"]})
+            assert status == 403 and body["error"] == "wrong_invitation", body
+        status, body = rec._call(s, "seat", "post", f"/games/{gid}/seats/{s}",
+                                 json={"invitation": run.invitations[str(s)]})
         assert status == 201, body
         run.tokens.append(body["token"])
     bots = [RandomBot(f"{seed}:bot:{s}") for s in range(players)]
@@ -421,7 +430,8 @@ def check_recorded(run: Run, redis_client: Any, spec: SecretsSpec, verdict: Verd
         owners: dict[str, str] = {}
         for c in run.clients:
             needles = {"seed": run.seed, **{f"bot seed {i}": b for i, b in enumerate(run.bot_seeds)},
-                       **{f"token of seat {s}": t.split(".", 1)[1] for s, t in enumerate(run.tokens) if s != c}}
+                       **{f"token of seat {s}": t.split(".", 1)[1] for s, t in enumerate(run.tokens) if s != c},
+                       **{f"invitation of seat {s}": i for s, i in run.invitations.items()}}
             if rules.outcome(state) is None:
                 for label, (needle, where) in spec.needles(rules, state, c, knowledge).items():
                     if where not in owners:
@@ -436,6 +446,8 @@ def check_recorded(run: Run, redis_client: Any, spec: SecretsSpec, verdict: Verd
                 text = text_of(a.body)
                 verdict.scanned[a.channel] += 1
                 for label, needle in needles.items():
+                    if a.channel == "create" and label.startswith("invitation"):
+                        continue  # the creation answer is where the operator is shown them, once
                     assert needle not in text, (f"{run.game} {run.game_id}: {label} told to client {c} "
                                                 f"in its {a.channel} answer at version {entry.version}: {text[:400]}")
     # answers given before any version existed (create) and the replay's truth

@@ -41,9 +41,10 @@ def _stack_game(stack, game="noggin", options=None, bot_prefix="bot", spy=None):
     log, state hash, store)``."""
     bots = [RandomBot(f"{bot_prefix}-{s}") for s in range(PLAYERS)]
     with stack.client() as client:
-        gid = client.create_game(game, PLAYERS, seed=SEED if game == "noggin" else f"{game}-{SEED}",
-                                 options=options or {})["game_id"]
-        tokens = [client.take_seat(gid, s) for s in range(PLAYERS)]
+        created = client.create_game(game, PLAYERS, seed=SEED if game == "noggin" else f"{game}-{SEED}",
+                                     options=options or {})
+        gid = created["game_id"]
+        tokens = [client.take_seat(gid, s, created["invitations"][str(s)]) for s in range(PLAYERS)]
         for _ in range(MOVE_CAP):
             status = client.game(gid)
             if status["status"] == "over":

@@ -75,8 +75,9 @@ class RawRequest:
 
 def test_open_streams_and_long_polls_leave_health_creation_and_moves_answering(stack):
     with stack.client() as client, ExitStack() as held:
-        gid = client.create_game("step_race", 2, seed="lockout")["game_id"]
-        tokens = [client.take_seat(gid, s) for s in range(2)]
+        created = client.create_game("step_race", 2, seed="lockout")
+        gid = created["game_id"]
+        tokens = [client.take_seat(gid, s, created["invitations"][str(s)]) for s in range(2)]
         version = client.game(gid)["version"]
         streams = []
         for _ in range(STREAMS):

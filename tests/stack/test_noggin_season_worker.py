@@ -22,8 +22,9 @@ def test_a_queued_change_of_season_survives_a_killed_worker(stack):
     bots = [RandomBot(f"season-{s}") for s in range(PLAYERS)]
     try:
         with stack.client() as client:
-            gid = client.create_game("noggin", PLAYERS, seed="season-kill")["game_id"]
-            tokens = [client.take_seat(gid, s) for s in range(PLAYERS)]
+            created = client.create_game("noggin", PLAYERS, seed="season-kill")
+            gid = created["game_id"]
+            tokens = [client.take_seat(gid, s, created["invitations"][str(s)]) for s in range(PLAYERS)]
             for _ in range(MOVE_CAP):
                 game = client.game(gid)
                 if game["status"] != "active":

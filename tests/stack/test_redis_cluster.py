@@ -119,8 +119,9 @@ def test_bots_posting_over_http_play_a_whole_game_as_embedded(redis_cluster, clu
     bots = [RandomBot(f"bot-{s}") for s in range(PLAYERS)]
     deadline = time.monotonic() + GAME_TIMEOUT_S
     with GatewayClient(cluster_stack.gateway_url) as client:
-        gid = client.create_game(game, PLAYERS, seed=seed)["game_id"]
-        tokens = [client.take_seat(gid, s) for s in range(PLAYERS)]
+        created = client.create_game(game, PLAYERS, seed=seed)
+        gid = created["game_id"]
+        tokens = [client.take_seat(gid, s, created["invitations"][str(s)]) for s in range(PLAYERS)]
         status = client.game(gid)
         for _ in range(MOVE_CAP):
             if status["status"] == "over" or time.monotonic() > deadline:

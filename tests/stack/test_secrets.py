@@ -23,7 +23,7 @@ def test_the_seed_and_pile_order_never_leave_the_deck_service(stack):
         created = client.create_game("noggin", 2, seed=SEED)
         gid = created["game_id"]
         answers.append(json.dumps(created))
-        tokens = [client.take_seat(gid, s) for s in range(2)]
+        tokens = [client.take_seat(gid, s, created["invitations"][str(s)]) for s in range(2)]
         bots = [RandomBot(f"secret-{s}") for s in range(2)]
         for _ in range(MOVES):
             game = client.game(gid)
@@ -68,8 +68,9 @@ def test_friend_or_foe_cards_and_sealed_cards_stay_hidden_through_the_stack(stac
     no stream ever carries a sealed event (the identity of a face-down Reserve card); views
     show a seat its own card only."""
     with stack.client() as client:
-        gid = client.create_game("noggin", 4, seed="fof-secrets", options={"friend_or_foe": True})["game_id"]
-        tokens = [client.take_seat(gid, s) for s in range(4)]
+        created = client.create_game("noggin", 4, seed="fof-secrets", options={"friend_or_foe": True})
+        gid = created["game_id"]
+        tokens = [client.take_seat(gid, s, created["invitations"][str(s)]) for s in range(4)]
         bots = [RandomBot(f"fof-{s}") for s in range(4)]
         for _ in range(MOVES):
             game = client.game(gid)
@@ -116,8 +117,9 @@ def test_hands_and_orders_stay_with_their_seat_over_sse_wait_and_logs(stack, gam
     clients = (None, 0, 1, 2)
     checked = 0
     with stack.client() as client:
-        gid = client.create_game(game, 3, seed=seed)["game_id"]
-        tokens = [client.take_seat(gid, s) for s in range(3)]
+        created = client.create_game(game, 3, seed=seed)
+        gid = created["game_id"]
+        tokens = [client.take_seat(gid, s, created["invitations"][str(s)]) for s in range(3)]
         bots = [RandomBot(f"{game}-stack-{s}") for s in range(3)]
         for _ in range(STACK_MOVES):
             now = client.game(gid)
