@@ -163,3 +163,131 @@ def test_hands_and_orders_stay_with_their_seat_over_sse_wait_and_logs(stack, gam
     logs = "\n".join(p.read_text(errors="replace") for p in (stack.data_dir / "logs").glob("*.log"))
     assert seed not in logs and private not in logs
     assert not any(t.split(".", 1)[1] in logs for t in tokens)
+
+
+def test_no_token_invitation_key_or_agent_secret_in_any_log_error_or_report_of_a_tournament(stack, tmp_path):
+    """Issue 13, acceptance 3: a whole tournament with agents (one of them failing, so strikes
+    and forfeits are written up), a game with a seat played over HTTP beside an agent, and
+    requests refused on purpose; then every log line of every process (the stack's and the
+    agents'), every error body and every report and result file is searched for every seat
+    token, invitation, operator key and agent secret the test saw or sent. None is there."""
+    from services.tournament import jobs
+    from tests.support.agents import AgentProcess
+    from tests.stack.test_tournament_stack import wait_done
+
+    url, operator = stack.gateway_url, stack.operator
+    old_secret, new_secret, bad_secret = "old-secret-of-the-http-agent-5e1", "new-secret-of-the-http-agent-a07", \
+        "not-the-secret-of-the-agent-0c9"
+    wrong_key = "lhop_" + "w" * 43
+    logdir = tmp_path / "agent-logs"
+    logdir.mkdir()
+    agents = {"good": AgentProcess("http", "good", logdir, seed="g", secret=new_secret),
+              "grpc": AgentProcess("grpc", "good", logdir, seed="r", secret=old_secret),
+              "crash": AgentProcess("http", "crash", logdir, seed="c", secret=old_secret)}
+    errors: list[requests.Response] = []
+    answers: list[str] = []
+
+    def refused(resp: requests.Response, status: int, code: str) -> None:
+        assert resp.status_code == status and resp.json()["error"] == code, resp.text
+        errors.append(resp)
+
+    try:
+        ids = {}
+        for name, agent in agents.items():
+            resp = requests.post(f"{url}/agents", headers=operator, timeout=30, json={
+                "name": f"leak-{name}", "protocol": agent.protocol, "address": agent.address, "secret": old_secret})
+            assert resp.status_code == 201, resp.text
+            answers.append(resp.text)
+            ids[name] = resp.json()["agent_id"]
+        # rotation: the HTTP agent was started with its new secret; a wrong current one is refused first
+        refused(requests.post(f"{url}/agents/{ids['good']}/secret", headers=operator, timeout=30,
+                              json={"current": bad_secret, "secret": new_secret}), 403, "wrong_secret")
+        rotated = requests.post(f"{url}/agents/{ids['good']}/secret", headers=operator, timeout=30,
+                                json={"current": old_secret, "secret": new_secret})
+        assert rotated.status_code == 200, rotated.text
+        answers.append(rotated.text)
+        # operator keys refused, an address refused with a secret in the body
+        refused(requests.post(f"{url}/tournaments", json={}, timeout=30), 401, "missing_operator_key")
+        refused(requests.get(f"{url}/agents", headers={"X-Longhouse-Operator-Key": wrong_key}, timeout=30),
+                403, "wrong_operator_key")
+        refused(requests.post(f"{url}/agents", headers=operator, timeout=30, json={
+            "name": "far", "protocol": "http", "address": "http://10.1.2.3:9/", "secret": bad_secret}),
+            403, "address_not_allowed")
+
+        # a game with seat 0 over HTTP (by invitation) and seat 1 the HTTP agent
+        with stack.client() as client:
+            created = client.create_game("step_race", 2, seed="leak-game",
+                                         bots={"1": {"kind": "agent", "agent": ids["good"]}})
+            answers.append(json.dumps(created))
+            gid, invitation = created["game_id"], created["invitations"]["0"]
+            refused(requests.post(f"{url}/games/{gid}/seats/0", timeout=30), 401, "missing_invitation")
+            refused(requests.post(f"{url}/games/{gid}/seats/0", json={"invitation": invitation + "x"}, timeout=30),
+                    403, "wrong_invitation")
+            token = client.take_seat(gid, 0, invitation)
+            refused(requests.post(f"{url}/games/{gid}/seats/1", json={"invitation": invitation}, timeout=30),
+                    409, "seat_taken")
+            refused(requests.get(f"{url}/games/{gid}/legal-moves", timeout=30,
+                                 headers={"Authorization": f"Bearer {token}x"}), 401, "unknown_token")
+            refused(requests.get(f"{url}/games/{gid}/stream", params={"token": token + "x"}, timeout=30),
+                    401, "unknown_token")
+            bot = RandomBot("leak-seat-0")
+            summary = client.game(gid)
+            for _ in range(200):
+                if summary["status"] == "over":
+                    break
+                if 0 in summary["to_move"]:
+                    bot.play(client, gid, token)
+                else:
+                    client.wait(gid, after=summary["version"], timeout=5)
+                summary = client.game(gid)
+            assert summary["status"] == "over", summary
+            answers.append(json.dumps(summary))
+
+        # the tournament: two good agents and a crashing one, which strikes out and forfeits
+        spec = {"games": ["resource_hog"], "format": "round_robin", "players": 2, "seed": "leak-t", "parallel": 4,
+                "participants": [{"name": "good", "kind": "agent", "agent": ids["good"]},
+                                 {"name": "grpc", "kind": "agent", "agent": ids["grpc"]},
+                                 {"name": "crash", "kind": "agent", "agent": ids["crash"]}],
+                "time_control": {"move_ms": 5000, "bank_ms": 10000, "max_strikes": 2}}
+        refused(requests.post(f"{url}/tournaments", headers=operator, timeout=30,
+                              json={**spec, "participants": [*spec["participants"][:2],
+                                                             {"name": "ghost", "kind": "agent", "agent": "nobody"}]}),
+                422, "bad_tournament")
+        created_t = requests.post(f"{url}/tournaments", headers=operator, json=spec, timeout=30)
+        assert created_t.status_code == 201, created_t.text
+        tid = created_t.json()["tournament_id"]
+        doc = wait_done(url, tid)
+    finally:
+        for agent in agents.values():
+            agent.stop()
+    assert doc["played"] == doc["planned"] == 6
+    rows = {r["name"]: r for r in doc["standings"]["rows"]}
+    assert rows["crash"]["forfeits"] == 4 and rows["good"]["forfeits"] == rows["grpc"]["forfeits"] == 0
+
+    # everything written: reports and files, every match's summary, listings, every log
+    reports = [requests.get(f"{url}/tournaments/{tid}", timeout=30).text,
+               requests.get(f"{url}/tournaments", timeout=30).text,
+               requests.get(f"{url}/tournaments/{tid}/standings.csv", timeout=30).text,
+               requests.get(f"{url}/games", params={"limit": 100}, timeout=30).text,
+               requests.get(f"{url}/agents", headers=operator, timeout=30).text]
+    reports += [requests.get(f"{url}/games/{m['game_id']}", timeout=30).text for m in doc["matches"]]
+    png = requests.get(f"{url}/tournaments/{tid}/ratings.png", timeout=30).content
+    files = jobs.write_outputs(doc, tmp_path / "results")
+    written = [open(path, "rb").read() for path in files.values()]
+    logs = [p.read_bytes() for p in (stack.data_dir / "logs").glob("*.log")]
+    logs += [p.read_bytes() for p in logdir.glob("*.log")]
+    assert len(logs) >= 11 and any(b'"action": "seat.forfeit"' in log for log in logs)
+    assert any(b'"action": "tournament.create"' in log for log in logs)
+    haystacks = {"error bodies": "\n".join(r.text for r in errors).encode(), "reports": "\n".join(reports).encode(),
+                 "result files": b"\n".join([*written, png]), "logs": b"\n".join(logs),
+                 "answers": "\n".join(answers).encode()}
+    needles = {"operator key": stack.operator_key, "wrong operator key": wrong_key, "seat token": token,
+               "seat token's secret part": token.split(".", 1)[1], "invitation": invitation,
+               "invitation's secret part": invitation.split("_", 1)[1], "old agent secret": old_secret,
+               "new agent secret": new_secret, "wrong agent secret": bad_secret}
+    for label, needle in needles.items():
+        for where, text in haystacks.items():
+            if where == "answers" and label.startswith("invitation"):
+                continue  # the creation answer is where the operator is shown the invitation, once
+            assert needle.encode() not in text, f"{label} found in the {where}"
+    assert invitation.encode() in haystacks["answers"]  # the search finds what is there
