@@ -1,7 +1,9 @@
 """``python -m services.tournament --url URL``: play a tournament against a running gateway.
 
 The same tournament as ``make run`` plays, for a stack that is already serving (one
-started by ``make run``, or elsewhere). Exit code 0 if every game ended by the rules.
+started by ``make run``, or elsewhere). Exit code 0 if every game ended by the rules. Its games
+(or its tournament job) are created with the operator key in ``--operator-key-file``, else
+``$LONGHOUSE_OPERATOR_KEY`` or the file ``$LONGHOUSE_OPERATOR_KEY_FILE`` names.
 """
 
 from __future__ import annotations
@@ -32,13 +34,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--parallel", type=int, default=3)
     p.add_argument("--move-cap", type=int, default=DEFAULT_MOVE_CAP)
     p.add_argument("--report", type=Path)
+    p.add_argument("--operator-key-file", type=Path,
+                   help="a file holding the operator key (default: $LONGHOUSE_OPERATOR_KEY, else the file "
+                        "$LONGHOUSE_OPERATOR_KEY_FILE names; make run prints where its key is)")
     args = p.parse_args(argv)
+    key = None
+    if args.operator_key_file is not None:
+        words = args.operator_key_file.read_text().split()
+        if not words:
+            p.error(f"{args.operator_key_file} holds no operator key")
+        key = words[0]
     console = report_console()
     config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=args.seed,
                               bots=[b.strip() for b in args.bots.split(",") if b.strip()],
                               options={v.strip(): True for v in args.variants.split(",") if v.strip()},
                               move_cap=args.move_cap, parallel=args.parallel, via=args.via)
-    report = play_with_progress(args.url, config, console)
+    report = play_with_progress(args.url, config, console, operator_key=key)
     print_results(report, console, args.report)
     return 1 if report.failed else 0
 
