@@ -291,3 +291,15 @@ def test_the_lobby_lists_games_takes_a_seat_of_an_open_game_and_watches(page, st
         assert streams and all("token=" not in url for url in streams)
     finally:
         watcher.context.close()
+
+
+def test_a_game_without_a_drawing_shows_its_view_as_a_folding_tree(page, stack):
+    page.goto(f"{stack.gateway_url}/board")
+    page.wait_for_function("() => window.longhouseBoard !== undefined")
+    view = {"round": 3, "secret_free": True, "board": {"lands": {"L1": {"owner": 0, "peasants": 4}}, "year": 2}}
+    drawn = page.evaluate("([v]) => window.longhouseBoard.show('a_game_with_no_drawing', v, {seat: null})", [view])
+    assert drawn == "tree" and page.locator("#board").get_attribute("data-drawn") == "tree"
+    text = page.locator("#board").inner_text()
+    assert "Round" in text and "3" in text and "Secret free" in text and "Lands" not in text
+    page.locator("#board details > summary").first.click()  # a nested part folds open
+    assert "Lands" in page.locator("#board").inner_text()
