@@ -153,6 +153,9 @@ def build_wheelhouse(dest: Path, say: Say = print) -> Path:
             for own in part.glob("longhouse-*.whl"):
                 own.unlink()
             part.rename(cached)
+            for old in cached.parent.glob("wheels-*"):  # wheelhouses of earlier pins
+                if old != cached and not old.name.endswith(".part"):
+                    shutil.rmtree(old, ignore_errors=True)
         deps, project = dest / "deps", dest / "project"
         shutil.rmtree(dest, ignore_errors=True)
         deps.mkdir(parents=True)
