@@ -97,18 +97,20 @@ def create_from_lobby(page, base: str, stack, game: str, bot: str, seed: str, op
     return urlparse(page.url).path.rsplit("/", 1)[1]
 
 
-def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut=None, max_clicks: int = 400) -> int:
+def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut=None, max_clicks: int = 400,
+                    stop_at: int | None = None) -> int:
     """Click a legal move (chosen by ``rng``; every tenth pressed with the keyboard) whenever the page
     offers some, until it says the game is over; ``cut(clicks)`` runs before each click. Returns
-    the number of clicks."""
+    the number of clicks (stops after ``stop_at`` clicks, if given)."""
     clicks = 0
     while True:
         page.wait_for_function(READY, timeout=MOVE_TIMEOUT_MS)
         moves = page.locator("#moves")
-        if moves.get_attribute("data-state") == "over":
+        if moves.get_attribute("data-state") == "over" or clicks == stop_at:
             return clicks
         assert clicks < max_clicks, "the game did not end"
         if screenshot and clicks == 6:
+            assert_legible(page, f"{screenshot} after 6 clicks")
             shot(page, screenshot)
         if cut is not None:
             cut(clicks)
@@ -125,6 +127,61 @@ def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut
         clicks += 1
         page.wait_for_function("(k) => document.querySelector('#moves').dataset.key !== k", arg=key,
                                timeout=MOVE_TIMEOUT_MS)
+
+
+LEGIBLE_PX = 11
+"""The smallest size a text of the board may render at on a 1280x800 table page (CSS px)."""
+TEXT_SIZES = """() => {
+  const svg = document.querySelector('#board svg');
+  if (!svg) return null;
+  const scale = svg.getScreenCTM().a;
+  const out = [];
+  for (const el of svg.querySelectorAll('text, tspan')) {
+    const r = el.getBoundingClientRect();
+    if (!el.textContent.trim() || r.width === 0 || r.height === 0) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
+    out.push({text: el.textContent.trim().slice(0, 40), size, box: [r.left, r.top, r.right, r.bottom],
+              nested: el.tagName === 'tspan'});
+  }
+  return out;
+}"""
+
+
+def board_texts(page) -> list[dict]:
+    """Every text of the board's drawing: its words, rendered font size (CSS px) and box."""
+    found = page.evaluate(TEXT_SIZES)
+    assert found, "no drawing on the table page"
+    return found
+
+
+def overlapping(texts: list[dict], share: float = 0.25) -> list[tuple[str, str]]:
+    """Pairs of texts whose boxes overlap by more than ``share`` of the smaller box (font
+    boxes include line gaps, so a little overlap of neighbouring lines is normal)."""
+    flat = [t for t in texts if not t["nested"]]
+    pairs = []
+    for i, a in enumerate(flat):
+        ax0, ay0, ax1, ay1 = a["box"]
+        for b in flat[i + 1:]:
+            bx0, by0, bx1, by1 = b["box"]
+            w, h = min(ax1, bx1) - max(ax0, bx0), min(ay1, by1) - max(ay0, by0)
+            if w <= 0 or h <= 0:
+                continue
+            smaller = min((ax1 - ax0) * (ay1 - ay0), (bx1 - bx0) * (by1 - by0))
+            if w * h > share * smaller:
+                pairs.append((a["text"], b["text"]))
+    return pairs
+
+
+def assert_legible(page, what: str) -> float:
+    """Every text of the board renders at LEGIBLE_PX or more and no two overlap much; returns the
+    smallest size."""
+    texts = board_texts(page)
+    small = sorted((t["size"], t["text"]) for t in texts if t["size"] < LEGIBLE_PX - 0.01)
+    smallest = min(t["size"] for t in texts)
+    assert not small, f"{what}: {len(small)} of {len(texts)} board texts under {LEGIBLE_PX} px, e.g. {small[:5]}"
+    clashes = overlapping(texts)
+    assert not clashes, f"{what}: board texts overlap: {clashes[:5]}"
+    return smallest
 
 
 def check_log_complete(page, base: str, game_id: str) -> dict:
@@ -159,8 +216,28 @@ def test_a_whole_game_by_clicking_against_a_live_bot(page, stack, game):
     assert bot_lines.count() > 0 and mine.count() > 0 and clicks > 10
     assert "{" not in page.locator("#log").inner_text()
     assert summary["moves"] >= clicks
+    assert_legible(page, f"{game} at the end")
     shot(page, f"table-{game}-end")
     print(f"{game}: {clicks} clicks, {summary['moves']} moves, {time.monotonic() - started:.1f} s")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_table_is_legible_at_1280x800(page, stack, game):
+    """Issue 12, acceptance 2: at 1280x800 every text of a game's board renders at 11 px or more
+    (its font size times the drawing's scale on the page), no two texts of it overlap, and the
+    legal moves and the log are on screen beside it."""
+    bot, seed, options = GAMES[game]
+    create_from_lobby(page, stack.gateway_url, stack, game, bot, seed, options)
+    play_to_the_end(page, random.Random(seed), stop_at=4)
+    page.wait_for_function(READY, timeout=MOVE_TIMEOUT_MS)
+    smallest = assert_legible(page, game)
+    for part in ("#moves", "#log"):
+        box = page.locator(part).bounding_box()
+        assert box and box["width"] >= 200 and box["height"] >= 60 and box["y"] + 40 <= VIEWPORT["height"], part
+    assert page.locator("#moves button.move").count() > 0
+    shot(page, f"table-{game}-legible")
+    page.locator("#board svg").screenshot(path=str(SCREENSHOTS / f"table-{game}-board.png"))
+    print(f"{game}: smallest board text {smallest:.1f} px")
 
 
 def test_a_dropped_stream_resumes_without_missing_or_repeating_an_entry(page, stack):

@@ -25,8 +25,8 @@ GAMES = ("noggin", "gnomes", "resource_hog")
 """The games, as the API names them; one drawing module each."""
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>boards</title>
-<style>html,body{margin:0;padding:0;width:100%;height:100%;overflow:hidden;background:#fff}
-#table{width:100vw;height:100vh}</style></head><body><div id="table"></div></body></html>"""
+<style>html,body{margin:0;padding:0;background:#fff}
+#table{width:960px;margin:0 auto}#table svg{display:block}</style></head><body><div id="table"></div></body></html>"""
 
 RENDER = """async ([game, view, ctx]) => {
   const m = await import(`/static/boards/${game}.js`);
@@ -85,8 +85,9 @@ class Boards:
         return self.page.evaluate(RENDER, [game, view, ctx])
 
     def screenshot(self, svg: str, path: Path) -> None:
-        """A 1280x800 PNG of ``svg`` filling the page, as a table page would show it."""
+        """A PNG of ``svg`` at its own size (one unit a pixel, as a 1280x800 table page shows it),
+        the whole drawing: 1280 wide, as tall as the drawing."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self.page.evaluate("svg => { document.getElementById('table').innerHTML = svg; }", svg)
-        self.page.screenshot(path=str(path))
+        self.page.screenshot(path=str(path), full_page=True)
         self.page.evaluate("() => { document.getElementById('table').innerHTML = ''; }")

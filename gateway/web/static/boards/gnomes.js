@@ -15,7 +15,7 @@
 // read from the view's `routes`; where each site sits on the drawing is this module's own.
 
 import {
-  INK, MUTED, PIECE, circle, clip, el, group, humanise, inner, line, lines, panel, path, piece, rect,
+  INK, MUTED, PIECE, W, circle, clip, el, grid, group, humanise, inner, line, lines, panel, path, piece, rect,
   outcomeOf, seatLabel, secretsOf, statusLine, svgDoc, toMoveOf, text, title, wrap,
 } from "./svg.js";
 
@@ -100,16 +100,21 @@ export function render(view, ctx = {}) {
   const players = v.players || [];
   const t = { v, ctx, seat, players, secrets: secretsOf(v, ctx), nameOf: (s) => seatLabel(ctx, s), colourOf: (s) => players[s]?.colour || "grey" };
   const heading = "A Game of Gnomes";
+  // the board and the calendar, the timing track and dream cards, the player boards two a row,
+  // then the shops and the Sorcerer's quests
+  const top = 58, half = (W - 28) / 2, right = 18 + half;
+  const boards = grid(Math.max(1, players.length), 10, top + 690, W - 20, 196);
+  const below = boards.bottom + 8;
   return svgDoc(heading, [
     header(t, heading),
-    map(t, 10, 44, 840, 480),
-    calendar(t, 10, 530, 840, 70),
-    timingTrack(t, 858, 44, 412, 120),
-    dreamCards(t, 858, 170, 412, 92),
-    shops(t, 858, 268, 412, 160),
-    quests(t, 858, 434, 412, 166),
-    playerBoards(t, 10, 606, 1260, 188),
-  ], { game: "gnomes", seat, background: "#e3e8d5" });
+    map(t, 10, top, W - 20, 480),
+    calendar(t, 10, top + 486, W - 20, 70),
+    timingTrack(t, 10, top + 562, half, 122),
+    dreamCards(t, right, top + 562, half, 122),
+    playerBoards(t, boards),
+    shops(t, 10, below, half, 190),
+    quests(t, right, below, half, 190),
+  ], { game: "gnomes", seat, background: "#e3e8d5", height: below + 198 });
 }
 
 function header(t, heading) {
@@ -124,9 +129,9 @@ function header(t, heading) {
     .filter(Boolean).join(", ");
   return group("header", {}, [
     text(12, 28, heading, { size: 20, weight: "bold" }),
-    text(232, 28, `Round ${v.round ?? 1} \u00b7 week ${v.calendar ?? 0} of 52 \u00b7 ${humanise(v.season || "spring")} \u00b7 ${variant}`,
+    text(12, 50, `Round ${v.round ?? 1} \u00b7 week ${v.calendar ?? 0} of 52 \u00b7 ${humanise(v.season || "spring")} \u00b7 ${variant}`,
          { size: 13, fill: MUTED }),
-    text(1268, 28, status, { size: 13, anchor: "end", weight: "bold" }),
+    text(W - 12, 28, clip(status, 80), { size: 13, anchor: "end", weight: "bold" }),
   ]);
 }
 
@@ -138,8 +143,9 @@ function xy(place) {
 
 function map(t, x, y, w, h) {
   const v = t.v;
-  const at = (p) => { const q = xy(p); return q ? [x + q[0], y + q[1]] : null; };
   const parts = [rect(x, y, w, h, { rx: 8, fill: "#cfe0b4", stroke: "#7d8f5a", "stroke-width": 1.5 })];
+  x += (w - 840) / 2; // the sites are placed for a board 840 wide: centred in a wider one
+  const at = (p) => { const q = xy(p); return q ? [x + q[0], y + q[1]] : null; };
   parts.push(text(x + 250, y + 20, "The board", { size: 14, weight: "bold", fill: "#3d4a26" }));
   const [mountainBase, mountainSpaces] = mountain(t, x, y, at);
   parts.push(mountainBase);
@@ -466,10 +472,8 @@ function quests(t, x, y, w, h) {
 
 // -- the seats ---------------------------------------------------------------------------------
 
-function playerBoards(t, x, y, w, h) {
-  const n = Math.max(1, t.players.length);
-  const gap = 8, bw = (w - gap * (n - 1)) / n;
-  return group("player-boards", {}, t.players.map((p, i) => playerBoard(t, p, x + i * (bw + gap), y, bw, h)));
+function playerBoards(t, boxes) {
+  return group("player-boards", {}, t.players.map((p, i) => playerBoard(t, p, ...boxes[i])));
 }
 
 function playerBoard(t, p, x, y, w, h) {

@@ -17,7 +17,7 @@
 // docs/house-rules.md (Noggin the Nog).
 
 import {
-  H, INK, MUTED, PIECE, W, circle, clip, cube, el, esc, group, humanise, inner, line, lines, panel, path,
+  H, INK, MUTED, PIECE, W, circle, clip, cube, el, esc, grid, group, humanise, inner, line, lines, panel, path,
   piece, rect, outcomeOf, seatLabel, secretsOf, statusLine, svgDoc, toMoveOf, text, title, wrap,
 } from "./svg.js";
 
@@ -77,23 +77,28 @@ export function render(view, ctx = {}) {
     seatOf: Object.fromEntries(players.map((p) => [p.colour, p.seat])),
   };
   const heading = "Tales of the Northlands: The Sagas of Noggin the Nog";
+  // two columns under the header (the wheels and tracks; the places of the Nogs' actions), the
+  // player boards two a row, then the castle, Saga, Invention and Counting House cards
+  const R = 398, RW = W - 10 - R, top = 60;
+  const boards = grid(Math.max(1, players.length), 10, top + 524, W - 20, 236);
+  const cards = boards.bottom + 8, half = (W - 28) / 2;
   return svgDoc(heading, [
     header(t, heading),
-    centralWheel(t, 10, 44, 380, 318),
-    popularity(t, 10, 368, 380, 84),
-    wheelOfInfamy(t, 10, 458, 380, 100),
-    actionSpaces(t, 398, 44, 436, 122),
-    mine(t, 398, 172, 214, 196),
-    forest(t, 618, 172, 216, 196),
-    fjord(t, 398, 374, 128, 86),
-    market(t, 532, 374, 302, 86),
-    buildingRows(t, 398, 466, 436, 92),
-    castle(t, 842, 44, 428, 80),
-    sagas(t, 842, 130, 428, 210),
-    inventionCards(t, 842, 346, 428, 118),
-    countingHouse(t, 842, 470, 428, 88),
-    playerBoards(t, 10, 566, 1260, 228),
-  ], { game: "noggin", seat });
+    centralWheel(t, 10, top, 380, 318),
+    popularity(t, 10, top + 324, 380, 88),
+    wheelOfInfamy(t, 10, top + 418, 380, 98),
+    actionSpaces(t, R, top, RW, 122),
+    mine(t, R, top + 128, 250, 196),
+    forest(t, R + 256, top + 128, RW - 256, 196),
+    fjord(t, R, top + 330, 140, 88),
+    market(t, R + 146, top + 330, RW - 146, 88),
+    buildingRows(t, R, top + 424, RW, 92),
+    playerBoards(t, boards),
+    castle(t, 10, cards, half, 80),
+    sagas(t, 10, cards + 86, half, 220),
+    inventionCards(t, 18 + half, cards, half, 150),
+    countingHouse(t, 18 + half, cards + 156, half, 150),
+  ], { game: "noggin", seat, height: cards + 316 });
 }
 
 function header(t, heading) {
@@ -114,8 +119,8 @@ function header(t, heading) {
   const active = v.active_seat !== null && v.active_seat !== undefined ? `Active player: ${t.nameOf(v.active_seat)}` : "";
   return group("header", {}, [
     text(12, 26, heading, { size: 19, weight: "bold" }),
-    text(1268, 18, when, { size: 13, anchor: "end", weight: "bold" }),
-    text(1268, 35, [active, status].filter(Boolean).join(" \u00b7 "), { size: 12, anchor: "end", fill: MUTED }),
+    text(W - 12, 26, when, { size: 13, anchor: "end", weight: "bold" }),
+    text(12, 48, clip([active, status].filter(Boolean).join(" \u00b7 "), 130), { size: 12, fill: MUTED }),
   ]);
 }
 
@@ -131,13 +136,16 @@ function centralWheel(t, x, y, w, h) {
   parts.push(circle(cx, cy, rRune + 8, { fill: "#c4b28a", stroke: "#6b5a3a" }));
   parts.push(circle(cx, cy, rSeason, { fill: "#f3ead2", stroke: "#6b5a3a" }));
   const angle = (space) => -Math.PI / 2 + (space * 2 * Math.PI) / 10;
+  const runeSpace = v.runestone !== undefined ? (v.runestone - seasonStart + 100) % 10 : null;
   for (let s = 0; s < 10; s++) {
     const a0 = angle(s - 0.5);
     parts.push(line(cx + (rRune + 8) * Math.cos(a0), cy + (rRune + 8) * Math.sin(a0),
                     cx + rStep * Math.cos(a0), cy + rStep * Math.sin(a0), { stroke: "#6b5a3a" }));
     const a = angle(s);
     const rx = cx + (rRune - 8) * Math.cos(a), ry = cy + (rRune - 8) * Math.sin(a);
-    parts.push(text(rx, ry + 4, s === 0 ? "\u263e" : s, { size: s === 0 ? 15 : 11, anchor: "middle", fill: "#5a4a2a" }));
+    if (s !== runeSpace) { // the Runestone covers its space's mark
+      parts.push(text(rx, ry + 4, s === 0 ? "\u263e" : s, { size: s === 0 ? 15 : 11, anchor: "middle", fill: "#5a4a2a" }));
+    }
   }
   // the Nog Moon (space 0, top)
   parts.push(text(cx, cy - rStep - 4, "Nog Moon", { size: 11, anchor: "middle", fill: MUTED }));
@@ -347,7 +355,7 @@ function forest(t, x, y, w, h) {
   const v = t.v;
   const parts = [panel(x, y, w, h, "Forest trail")];
   const trail = v.forest_trail || [];
-  const cx = x + w / 2, cy = y + 24 + (h - 24) / 2 - 4, R = Math.min(w, h - 24) / 2 - 16;
+  const cx = x + w / 2, cy = y + 24 + (h - 44) / 2, R = Math.min(w, h - 44) / 2 - 14; // the caption below
   const n = trail.length || 10;
   // counter-clockwise from the top: the Woodcutter's direction (5.3)
   const at = (i) => -Math.PI / 2 - (i * 2 * Math.PI) / n;
@@ -643,11 +651,8 @@ function countingHouse(t, x, y, w, h) {
 
 // -- the player boards (3.8) ---------------------------------------------------------------------
 
-function playerBoards(t, x, y, w, h) {
-  const n = Math.max(1, t.players.length);
-  const gap = 8;
-  const bw = (w - gap * (n - 1)) / n;
-  return group("player-boards", {}, t.players.map((p, i) => playerBoard(t, p, x + i * (bw + gap), y, bw, h)));
+function playerBoards(t, boxes) {
+  return group("player-boards", {}, t.players.map((p, i) => playerBoard(t, p, ...boxes[i])));
 }
 
 function playerBoard(t, p, x, y, w, h) {

@@ -13,7 +13,7 @@
 // revealed are its secret, drawn in its own view alone (data-secret).
 
 import {
-  INK, MUTED, PIECE, SEAT_COLOURS, circle, clip, el, group, humanise, inner, lines, panel, path, piece, rect,
+  INK, MUTED, PIECE, SEAT_COLOURS, W, circle, clip, el, grid, group, humanise, inner, lines, panel, path, piece, rect,
   outcomeOf, seatLabel, secretsOf, statusLine, svgDoc, toMoveOf, text, title,
 } from "./svg.js";
 
@@ -45,14 +45,17 @@ export function render(view, ctx = {}) {
     v, ctx, seat, players, secrets: secretsOf(v, ctx), nameOf: (s) => seatLabel(ctx, s),
     colourOf: (s) => SEAT_COLOURS[s % SEAT_COLOURS.length],
   };
+  // the map, the round track, the trading board beside the action tokens, the player boards two a row
+  const top = 46, half = (W - 28) / 2;
+  const boards = grid(Math.max(1, players.length), 10, top + 556 + 6 + 76 + 6 + 270 + 8, W - 20, 188);
   return svgDoc("Resource Hog", [
     header(t),
-    map(t, 10, 44, 760, 556),
-    tradingBoard(t, 778, 44, 492, 262),
-    roundTrack(t, 778, 312, 492, 70),
-    orders(t, 778, 388, 492, 212),
-    playerBoards(t, 10, 606, 1260, 188),
-  ], { game: "resource_hog", seat, background: "#e6e2d6" });
+    map(t, 10, top, W - 20, 556),
+    roundTrack(t, 10, top + 562, W - 20, 76),
+    tradingBoard(t, 10, top + 644, half, 270),
+    orders(t, 18 + half, top + 644, half, 270),
+    playerBoards(t, boards),
+  ], { game: "resource_hog", seat, background: "#e6e2d6", height: boards.bottom + 8 });
 }
 
 function header(t) {
@@ -67,7 +70,7 @@ function header(t) {
   return group("header", {}, [
     text(12, 28, "Resource Hog", { size: 20, weight: "bold" }),
     text(178, 28, `Round ${Math.min(v.round || 1, ROUNDS)} of ${ROUNDS} \u00b7 ${stageName(v)}`, { size: 13, fill: MUTED }),
-    text(1268, 28, status, { size: 13, anchor: "end", weight: "bold" }),
+    text(W - 12, 28, clip(status, 60), { size: 13, anchor: "end", weight: "bold" }),
   ]);
 }
 
@@ -341,10 +344,8 @@ function token(x, y, action, colour, now) {
 
 // -- the seats ----------------------------------------------------------------------------------
 
-function playerBoards(t, x, y, w, h) {
-  const n = Math.max(1, t.players.length);
-  const gap = 8, bw = (w - gap * (n - 1)) / n;
-  return group("player-boards", {}, t.players.map((p, i) => playerBoard(t, p, x + i * (bw + gap), y, bw, h)));
+function playerBoards(t, boxes) {
+  return group("player-boards", {}, t.players.map((p, i) => playerBoard(t, p, ...boxes[i])));
 }
 
 function playerBoard(t, p, x, y, w, h) {

@@ -2,9 +2,13 @@
 // elements as strings, colours of the pieces, and small layout aids. Pure functions: no
 // DOM, no globals changed. Every string that may come from a view goes through esc().
 
-/** The width and height of every table drawing (its viewBox); the page scales it to fit. */
-export const W = 1280;
-export const H = 800;
+/** The width of every table drawing (its viewBox) and the least height: the table page gives
+ * the drawing about this many CSS px beside its side column at 1280x800, so one unit is about one
+ * pixel; a drawing taller than its panel scrolls in it. */
+export const W = 960;
+export const H = 740;
+/** The smallest font size of any text (units, about px on the table page): legible at 1280x800. */
+export const MIN_TEXT = 11.5;
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -47,7 +51,7 @@ export function group(component, a, children) {
 export function text(x, y, str, o = {}) {
   const { size = 13, weight, anchor, fill = INK, italic, ...rest } = o;
   return el("text", {
-    x, y, "font-size": size, "font-weight": weight, "text-anchor": anchor, fill,
+    x, y, "font-size": Math.max(size, MIN_TEXT), "font-weight": weight, "text-anchor": anchor, fill,
     "font-style": italic ? "italic" : null, ...rest,
   }, esc(str));
 }
@@ -114,14 +118,26 @@ export function humanise(id) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** Whole SVG document string: viewBox W x H scaled to fit, a background and the children. */
+/** Boxes of `n` parts in rows of at most `cols` from (x, y), `w` wide in all, each `h` high:
+ * [[x, y, width, height], ...]; `.bottom` is the y below the last row. */
+export function grid(n, x, y, w, h, cols = 2, gap = 8) {
+  const c = Math.max(1, Math.min(n, cols));
+  const bw = (w - gap * (c - 1)) / c;
+  const boxes = Array.from({ length: n }, (_, i) => [x + (i % c) * (bw + gap), y + Math.floor(i / c) * (h + gap), bw, h]);
+  boxes.bottom = y + Math.ceil(Math.max(1, n) / c) * (h + gap) - gap;
+  return boxes;
+}
+
+/** Whole SVG document string: viewBox W x `o.height` (at least H), as wide as its box and as tall
+ * as that width asks, a background and the children. */
 export function svgDoc(label, children, o = {}) {
+  const h = Math.max(H, Math.ceil(o.height || 0));
   return el("svg", {
-    xmlns: "http://www.w3.org/2000/svg", viewBox: `0 0 ${W} ${H}`, width: "100%", height: "100%",
+    xmlns: "http://www.w3.org/2000/svg", viewBox: `0 0 ${W} ${h}`, width: "100%",
     preserveAspectRatio: "xMidYMid meet", role: "img", "aria-label": label,
     "font-family": "'DejaVu Sans', 'Liberation Sans', Arial, sans-serif",
     "data-game": o.game, "data-seat": o.seat === null || o.seat === undefined ? "spectator" : o.seat,
-  }, [title(label), rect(0, 0, W, H, { fill: o.background || TABLE }), ...children]);
+  }, [title(label), rect(0, 0, W, h, { fill: o.background || TABLE }), ...children]);
 }
 
 // -- colours -------------------------------------------------------------------------------
