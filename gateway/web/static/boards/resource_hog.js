@@ -46,14 +46,14 @@ export function render(view, ctx = {}) {
     colourOf: (s) => SEAT_COLOURS[s % SEAT_COLOURS.length],
   };
   // the map, the round track, the trading board beside the action tokens, the player boards two a row
-  const top = 46, half = (W - 28) / 2;
+  const top = 46;
   const boards = grid(Math.max(1, players.length), 10, top + 556 + 6 + 76 + 6 + 270 + 8, W - 20, 188);
   return svgDoc("Resource Hog", [
     header(t),
     map(t, 10, top, W - 20, 556),
     roundTrack(t, 10, top + 562, W - 20, 76),
-    tradingBoard(t, 10, top + 644, half, 270),
-    orders(t, 18 + half, top + 644, half, 270),
+    tradingBoard(t, 10, top + 644, 480, 270),
+    orders(t, 498, top + 644, W - 508, 270),
     playerBoards(t, boards),
   ], { game: "resource_hog", seat, background: "#e6e2d6", height: boards.bottom + 8 });
 }
@@ -89,7 +89,7 @@ function stageName(v) {
 function map(t, x, y, w, h) {
   const v = t.v;
   const parts = [rect(x, y, w, h, { rx: 8, fill: "#d6e6c5", stroke: "#7d8f5a", "stroke-width": 1.5 })];
-  const seaW = 74, landW = 234, landH = (h - 40) / 4, gap = 10;
+  const seaW = 74, landW = Math.max(234, Math.round((w - 2 * seaW - 16 - 240) / 2)), landH = (h - 40) / 4, gap = 10;
   const westX = x + seaW + 8, eastX = x + w - seaW - 8 - landW;
   const top = y + 30;
   parts.push(water(t, "west_sea", x + 6, y + 6, seaW, h - 12));
@@ -220,10 +220,10 @@ function tradingBoard(t, x, y, w, h) {
   const v = t.v;
   const parts = [panel(x, y, w, h, "Trading board")];
   parts.push(text(x + w - 10, y + 19, "buy the highest filled slot; sell into the lowest free one", { size: 10, anchor: "end", fill: MUTED }));
-  const cw = 118, rh = 34, bx = x + 14, by = y + 40;
+  const cw = 110, rh = 34, bx = x + 14, by = y + 40;
   GOODS.forEach(([g, label], c) => {
     const n = (v.board || {})[g] ?? 0;
-    const cx = bx + c * (cw + 10);
+    const cx = bx + c * (cw + 8);
     const col = [text(cx + cw / 2, by - 4, label, { size: 11.5, anchor: "middle", weight: "bold" })];
     for (let row = 0; row < 5; row++) {
       const ry = by + (4 - row) * rh;
@@ -242,7 +242,7 @@ function tradingBoard(t, x, y, w, h) {
   parts.push(text(bx, by + 5 * rh + 12, "top row: buys any number, counted as two; middle row half full is the balance",
                   { size: 10, fill: MUTED }));
   // slave and mercenary tracks
-  const tx = bx + 3 * (cw + 10) + 4;
+  const tx = bx + 3 * (cw + 8) + 4;
   parts.push(el("g", { "data-component": "slave-track" }, [
     text(tx, by + 10, "Slaves", { size: 12, weight: "bold" }),
     text(tx, by + 27, `on offer: ${v.slave_track ?? 0}`, { size: 11.5 }),
@@ -289,17 +289,17 @@ function orders(t, x, y, w, h) {
   for (const p of t.players) {
     const s = p.seat;
     const colour = t.colourOf(s);
-    const row = [piece(x + 18, ly - 4, colour, s, { r: 8, size: 10 }), text(x + 32, ly, t.nameOf(s), { size: 12, weight: "bold" })];
+    const row = [piece(x + 18, ly - 4, colour, s, { r: 8, size: 10 }), text(x + 32, ly, clip(t.nameOf(s), 18), { size: 12, weight: "bold" })];
     const shown = revealed[String(s)];
     if (shown) {
-      shown.forEach((a, i) => row.push(token(x + 200 + i * 92, ly - 14, a, colour, i === v.step && v.stage === "actions")));
+      shown.forEach((a, i) => row.push(token(x + w - 278 + i * 92, ly - 14, a, colour, i === v.step && v.stage === "actions")));
     } else if (t.secrets === s && v.my_orders) {
       const mine = [];
-      v.my_orders.forEach((a, i) => mine.push(token(x + 200 + i * 92, ly - 14, a, colour, false)));
+      v.my_orders.forEach((a, i) => mine.push(token(x + w - 278 + i * 92, ly - 14, a, colour, false)));
       mine.push(text(x + 32, ly + 12, "your secret order", { size: 10, fill: MUTED }));
       row.push(el("g", { "data-component": "my-orders", "data-secret": s }, mine));
     } else {
-      row.push(text(x + 200, ly, p.ordered ? "orders given, face down" : "ordering\u2026", { size: 11.5, fill: MUTED }));
+      row.push(text(x + w - 278, ly, p.ordered ? "orders given, face down" : "ordering\u2026", { size: 11.5, fill: MUTED }));
     }
     parts.push(el("g", { "data-seat": s }, row));
     ly += 28;
