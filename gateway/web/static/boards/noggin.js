@@ -201,7 +201,9 @@ function popularity(t, x, y, w, h) {
     parts.push(rect(cx - i * step - 8, ty - 8, 16, 16, { fill: "#e7d3d3", stroke: "#8a6b6b", rx: 2 }));
     parts.push(rect(cx + i * step - 8, ty - 8, 16, 16, { fill: "#d5e6d0", stroke: "#6b8a6b", rx: 2 }));
   }
-  parts.push(text(cx, ty + 7, "\u265b", { size: 22, anchor: "middle", fill: "#b8860b" }));
+  if (v.crow !== 0 && v.dragon !== 0) { // a marker on the crown covers it
+    parts.push(text(cx, ty + 7, "\u265b", { size: 22, anchor: "middle", fill: "#b8860b" }));
+  }
   parts.push(text(cx, ty - 15, "crown", { size: 11, anchor: "middle", fill: MUTED }));
   parts.push(text(x + 10, y + h - 8, "\u2190 Nogbad's Crow", { size: 11, fill: "#8a3a3a" }));
   parts.push(text(x + w - 10, y + h - 8, "Noggin's Dragon \u2192", { size: 11, anchor: "end", fill: "#2f6b2f" }));
@@ -548,7 +550,7 @@ function sagaCard(t, s, card, slot, x, y, w, h) {
     const ch = Math.max(56, h - (ly - y) - 28);
     parts.push(el("g", { "data-component": "harbourside", "data-deck": cur.deck }, [
       rect(x + 8, ly, w - 16, ch, { rx: 4, fill: "#fffaf0", stroke: "#7a6a4a" }),
-      text(x + 14, ly + 14, `Harbourside: Reserve card ${cur.deck}${cur.bonus ? " (Counting House bonus)" : ""}`, { size: 11, weight: "bold" }),
+      text(x + 14, ly + 14, cur.bonus ? `Harbourside: card ${cur.deck} (bonus)` : `Harbourside: Reserve card ${cur.deck}`, { size: 11, weight: "bold" }),
       ...(cur.needs || []).map((need, k) => {
         const met = (cur.met || [])[k];
         const nx = x + 14 + (k % 2) * ((w - 28) / 2), ny = ly + 32 + Math.floor(k / 2) * 17;
