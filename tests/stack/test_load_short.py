@@ -44,8 +44,10 @@ def test_more_held_requests_than_redis_pys_default_pool_lock_nothing_out(stack):
     assert (report.streams, report.polls) == (150, 100)
     assert report.healthz["count"] >= 5 and report.move["count"] == 5
     assert report.baseline_move["count"] == 5
-    # one Redis connection per poll and per watched game, not one per stream
-    assert report.redis_clients is not None and report.redis_clients < 150
+    # one Redis connection per poll and per watched game, not one per stream: one a stream would
+    # make at least streams + polls clients; the stack's own processes and earlier tests' idle
+    # pooled connections (some 30 to 60) count too, so a tighter bound flakes
+    assert report.redis_clients is not None and report.redis_clients < report.streams + report.polls
 
 
 def test_the_load_plan_is_a_function_of_the_seed_and_mixes_games_and_bus_seats():
