@@ -81,9 +81,10 @@ def play(api: TestClientApi, game: str, players: int, seed: str, options: dict[s
                       headers=api.headers)
     assert resp.status_code == 201, resp.get_json()
     gid = resp.get_json()["game_id"]
+    invitations = resp.get_json()["invitations"]
     tokens = []
     for s in range(players):
-        r = api.c.post(f"/games/{gid}/seats/{s}", headers=api.headers)
+        r = api.c.post(f"/games/{gid}/seats/{s}", json={"invitation": invitations[str(s)]}, headers=api.headers)
         assert r.status_code == 201, r.get_json()
         tokens.append(r.get_json()["token"])
     bots = [GreedyBot(f"{seed}:bot:{s}") if s in greedy else RandomBot(f"{seed}:bot:{s}") for s in range(players)]
