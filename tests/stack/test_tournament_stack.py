@@ -46,7 +46,8 @@ def wait_done(url: str, tid: str, limit_s: float = 300.0) -> dict:
         if waited is None or waited.status_code != 200:
             threading.Event().wait(0.2)  # nothing to long-poll yet: the job's next step is a tick away
         doc = requests.get(f"{url}/tournaments/{tid}", timeout=10).json()
-    assert doc["status"] == "done", f"tournament {tid} did not finish: {doc['played']}/{doc['planned']}"
+    assert doc["status"] == "done", (f"tournament {tid} did not finish: {doc['status']}, "
+                                     f"{doc['played']}/{doc['planned']}, error: {doc.get('error')}")
     return doc
 
 
