@@ -62,6 +62,14 @@ def state_text(state: Any) -> str:
     return text_of(to_plain(state))
 
 
+def state_or_view_text(rules: Any, state: Any, where: str) -> str:
+    """The server-side text a needle must occur in (a :attr:`SecretsSpec.owner_text`): a seat's own
+    view for ``where`` = ``"view:<seat>"``, else the whole state."""
+    if where.startswith("view:"):
+        return text_of(rules.view(state, int(where.split(":")[1])))
+    return state_text(state)
+
+
 @dataclass
 class Answer:
     """What one client was told: ``client`` (seat or ``None``), ``channel`` (``create``,

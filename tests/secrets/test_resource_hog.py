@@ -17,7 +17,7 @@ from services.rules.core import match as core_match
 from services.rules.resource_hog.state import EVENT_TYPES, PRIVATE_EVENTS, visibility
 
 from .harness import SecretsSpec, Verdict, check_coverage, check_recorded, frag, play_bots, play_recorded, \
-    state_text, text_of
+    state_or_view_text
 
 
 def _needles(rules: Any, state: Any, client: int | None, knowledge: Any) -> dict[str, tuple[str, str]]:
@@ -35,13 +35,6 @@ def _needles(rules: Any, state: Any, client: int | None, knowledge: Any) -> dict
     return out
 
 
-def _owner_text(rules: Any, state: Any, where: str) -> str:
-    """The server-side text a needle must occur in: the state, or a seat's own view."""
-    if where.startswith("view:"):
-        return text_of(rules.view(state, int(where.split(":")[1])))
-    return state_text(state)
-
-
 SPEC = SecretsSpec(
     game="resource_hog",
     visibility=visibility,
@@ -51,7 +44,7 @@ SPEC = SecretsSpec(
         "SeatForfeited": "agent seats only; tests/stack/test_agents_stack.py",
     },
     needles=_needles,
-    owner_text=_owner_text,
+    owner_text=state_or_view_text,
 )
 
 COVERAGE = [  # (seed, players, bots' seed prefix): games of random bots on the bus with battles in them
