@@ -620,7 +620,9 @@ class LockoutReport:
         baseline_healthz, baseline_move: the same, timed just before with nothing held (what
             the machine gives at that moment; a lock-out shows as the held figures far above).
         redis_clients: Redis's ``connected_clients`` while everything was held (``None``
-            without a Redis URL).
+            without a Redis URL); idle pooled connections count too.
+        redis_blocked: Redis's ``blocked_clients`` then: the connections the held requests
+            hold (one a poll, one a watched game's feed; ``None`` without a Redis URL).
         errors: what went wrong (dropped streams, failed calls).
     """
 
@@ -634,6 +636,7 @@ class LockoutReport:
     baseline_move: dict[str, float] = field(default_factory=dict)
     redis_clients: int | None = None
     errors: list[str] = field(default_factory=list)
+    redis_blocked: int | None = None
 
     @property
     def met(self) -> bool:
@@ -731,7 +734,7 @@ def run_lockout(url: str, streams: int = 1000, polls: int = 200, samples: int = 
     # the polls wait on games nobody moves, so every poll stays held until its 30 s are up
     watched = [sampler.game_id if k % 10 == 0 else idle[k % 9] for k in range(streams)]
     fewest = [0, 0]
-    redis_clients = None
+    redis_clients = blocked = None
     try:
         opened_s = holder.open_streams([f"/games/{g}/stream?last_event_id={versions[g]}-0" for g in watched])
         say(f"lock-out: {holder.streams_open} SSE streams open in {opened_s:.1f} s")
@@ -761,7 +764,8 @@ def run_lockout(url: str, streams: int = 1000, polls: int = 200, samples: int = 
     if bad_polls:
         errors.append(f"/wait answers that were not 200: {bad_polls}")
     return LockoutReport(fewest[0], fewest[1], opened_s, held.stats("healthz"), held.stats("move"), limit_ms,
-                         baseline.stats("healthz"), baseline.stats("move"), redis_clients, errors)
+                         baseline.stats("healthz"), baseline.stats("move"), redis_clients, errors,
+                         redis_blocked=blocked)
 
 
 def held_in_redis(redis_url: str, count: int, deadline_s: float = 60.0) -> tuple[int, int]:
