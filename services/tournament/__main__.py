@@ -3,7 +3,9 @@
 The same tournament as ``make run`` plays, for a stack that is already serving (one
 started by ``make run``, or elsewhere). Exit code 0 if every game ended by the rules. Its games
 (or its tournament job) are created with the operator key in ``--operator-key-file``, else
-``$LONGHOUSE_OPERATOR_KEY`` or the file ``$LONGHOUSE_OPERATOR_KEY_FILE`` names.
+``$LONGHOUSE_OPERATOR_KEY`` or the file ``$LONGHOUSE_OPERATOR_KEY_FILE`` names. A refusal by the
+gateway (a missing or wrong key, a bad option), a gateway that does not answer, or an unreadable
+key file ends the run with one line on standard error and exit code 2.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import argparse
 import sys
 from pathlib import Path
 
+import requests
 
+from services.bots.client import GatewayError
 
 from .display import play_with_progress, print_results, report_console
 from .runner import DEFAULT_MOVE_CAP, TournamentConfig
@@ -40,7 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     key = None
     if args.operator_key_file is not None:
-        words = args.operator_key_file.read_text().split()
+        try:
+            words = args.operator_key_file.read_text().split()
+        except OSError as exc:
+            p.error(f"cannot read the operator key file {args.operator_key_file}: {exc.strerror or exc}")
         if not words:
             p.error(f"{args.operator_key_file} holds no operator key")
         key = words[0]
@@ -49,7 +56,14 @@ def main(argv: list[str] | None = None) -> int:
                               bots=[b.strip() for b in args.bots.split(",") if b.strip()],
                               options={v.strip(): True for v in args.variants.split(",") if v.strip()},
                               move_cap=args.move_cap, parallel=args.parallel, via=args.via)
-    report = play_with_progress(args.url, config, console, operator_key=key)
+    try:
+        report = play_with_progress(args.url, config, console, operator_key=key)
+    except GatewayError as exc:
+        print(f"python -m services.tournament: the gateway refused: {exc}", file=sys.stderr)
+        return 2
+    except requests.ConnectionError:
+        print(f"python -m services.tournament: no gateway answers at {args.url}", file=sys.stderr)
+        return 2
     print_results(report, console, args.report)
     return 1 if report.failed else 0
 
