@@ -40,6 +40,7 @@ from typing import Iterable
 
 from flask import current_app, g, request
 
+from services.bots.client import read_operator_key
 from services.common import logs
 
 from .errors import ApiError
@@ -254,8 +255,7 @@ def ensure_key_file(path: str | os.PathLike[str]) -> str:
 
 def read_key_file(path: str | os.PathLike[str]) -> str:
     """The key in ``path`` (its first line, stripped). Raises OSError / ValueError (empty)."""
-    lines = Path(path).read_text().split()
-    key = lines[0] if lines else ""
+    key = read_operator_key(path)
     if not key:
         raise ValueError(f"{path} holds no key")
     return key

@@ -34,7 +34,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from services.bots.client import OPERATOR_KEY_HEADER, operator_key_from_env
+from services.bots.client import OPERATOR_KEY_HEADER, operator_key_from_env, read_operator_key
 from services.tournament import jobs
 
 DEFAULT_URL = "http://127.0.0.1:8470"
@@ -55,8 +55,7 @@ def operator_headers(args: argparse.Namespace) -> dict[str, str]:
     """
     path = getattr(args, "operator_key_file", None)
     if path:
-        words = open(path).read().split()
-        key = words[0] if words else None
+        key = read_operator_key(path)
         if not key:
             raise ValueError(f"{path} holds no operator key")
     else:

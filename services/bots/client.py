@@ -42,6 +42,18 @@ OPERATOR_KEY_HEADER = "X-Longhouse-Operator-Key"
 """The header of an operator key (:data:`gateway.operators.HEADER`)."""
 
 
+def read_operator_key(path: str | os.PathLike[str]) -> str | None:
+    """The operator key in the file at ``path``: its first word (a key file holds the key on its
+    first line), or ``None`` for a file with nothing in it. The one reader of key files, for the
+    clients and the launcher (:func:`gateway.operators.read_key_file`).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    words = Path(path).read_text().split()
+    return words[0] if words else None
+
+
 def operator_key_from_env(environ: dict[str, str] | None = None) -> str | None:
     """The operator key a client sends by default: ``LONGHOUSE_OPERATOR_KEY``, else the first line
     of the file ``LONGHOUSE_OPERATOR_KEY_FILE`` names, else ``None`` (no key).
@@ -54,10 +66,7 @@ def operator_key_from_env(environ: dict[str, str] | None = None) -> str | None:
     if key:
         return key
     path = (env.get("LONGHOUSE_OPERATOR_KEY_FILE") or "").strip()
-    if path:
-        words = Path(path).read_text().split()
-        return words[0] if words else None
-    return None
+    return read_operator_key(path) if path else None
 
 
 class GatewayError(Exception):

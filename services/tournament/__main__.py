@@ -16,7 +16,7 @@ from pathlib import Path
 
 import requests
 
-from services.bots.client import GatewayError
+from services.bots.client import GatewayError, read_operator_key
 
 from .display import play_with_progress, print_results, report_console
 from .runner import DEFAULT_MOVE_CAP, TournamentConfig
@@ -45,12 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     key = None
     if args.operator_key_file is not None:
         try:
-            words = args.operator_key_file.read_text().split()
+            key = read_operator_key(args.operator_key_file)
         except OSError as exc:
             p.error(f"cannot read the operator key file {args.operator_key_file}: {exc.strerror or exc}")
-        if not words:
+        if not key:
             p.error(f"{args.operator_key_file} holds no operator key")
-        key = words[0]
     console = report_console()
     config = TournamentConfig(game=args.game, players=args.players, games=args.games, seed=args.seed,
                               bots=[b.strip() for b in args.bots.split(",") if b.strip()],
