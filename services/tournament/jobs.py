@@ -370,7 +370,7 @@ def match_result(table: Any, match: MatchSpec, game_id: str) -> tuple[MatchResul
 def start_match(table: Any, tid: str, spec: TournamentSpec, match: MatchSpec) -> str:
     """Create the game of ``match`` (or find it: a match is created at most once) and return
     its id. Raises BadConfig/UnknownGame for a game the spec cannot make."""
-    from services.coordinator.store import GameNotFound
+    from services.coordinator.store import GameNotFound, VersionConflict
 
     game_id = match_game_id(tid, match.index)
     try:
@@ -381,6 +381,8 @@ def start_match(table: Any, tid: str, spec: TournamentSpec, match: MatchSpec) ->
         try:
             table.create(config, seed=match.seed, bots=bots, game_id=game_id, control=spec.time_control,
                          labels={"tournament": tid, "match": match.index})
+        except VersionConflict:
+            pass  # a read of the new game finished its set-up first (creation and set-up are two commits)
         except ValueError as exc:  # created by a step that died after the store's create
             if "exists" not in str(exc):
                 raise
