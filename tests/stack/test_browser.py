@@ -22,6 +22,7 @@ import pytest
 import requests
 
 from tests.support.browser import SCREENSHOTS, VIEWPORT, launch, missing_browser
+from tests.support.legibility import MEASURE, problems
 from tests.support.tcp_proxy import TcpProxy
 from tests.support.wait import wait_for
 
@@ -129,59 +130,20 @@ def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut
                                timeout=MOVE_TIMEOUT_MS)
 
 
-LEGIBLE_PX = 11
-"""The smallest size a text of the board may render at on a 1280x800 table page (CSS px)."""
-TEXT_SIZES = """() => {
-  const svg = document.querySelector('#board svg');
-  if (!svg) return null;
-  const scale = svg.getScreenCTM().a;
-  const out = [];
-  for (const el of svg.querySelectorAll('text, tspan')) {
-    const r = el.getBoundingClientRect();
-    if (!el.textContent.trim() || r.width === 0 || r.height === 0) continue;
-    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
-    out.push({text: el.textContent.trim().slice(0, 40), size, box: [r.left, r.top, r.right, r.bottom],
-              nested: el.tagName === 'tspan'});
-  }
-  return out;
-}"""
-
-
-def board_texts(page) -> list[dict]:
-    """Every text of the board's drawing: its words, rendered font size (CSS px) and box."""
-    found = page.evaluate(TEXT_SIZES)
-    assert found, "no drawing on the table page"
-    return found
-
-
-def overlapping(texts: list[dict], share: float = 0.25) -> list[tuple[str, str]]:
-    """Pairs of texts whose boxes overlap by more than ``share`` of the smaller box (font
-    boxes include line gaps, so a little overlap of neighbouring lines is normal)."""
-    flat = [t for t in texts if not t["nested"]]
-    pairs = []
-    for i, a in enumerate(flat):
-        ax0, ay0, ax1, ay1 = a["box"]
-        for b in flat[i + 1:]:
-            bx0, by0, bx1, by1 = b["box"]
-            w, h = min(ax1, bx1) - max(ax0, bx0), min(ay1, by1) - max(ay0, by0)
-            if w <= 0 or h <= 0:
-                continue
-            smaller = min((ax1 - ax0) * (ay1 - ay0), (bx1 - bx0) * (by1 - by0))
-            if w * h > share * smaller:
-                pairs.append((a["text"], b["text"]))
-    return pairs
-
-
 def assert_legible(page, what: str) -> float:
-    """Every text of the board renders at LEGIBLE_PX or more and no two overlap much; returns the
-    smallest size."""
-    texts = board_texts(page)
-    small = sorted((t["size"], t["text"]) for t in texts if t["size"] < LEGIBLE_PX - 0.01)
-    smallest = min(t["size"] for t in texts)
-    assert not small, f"{what}: {len(small)} of {len(texts)} board texts under {LEGIBLE_PX} px, e.g. {small[:5]}"
-    clashes = overlapping(texts)
-    assert not clashes, f"{what}: board texts overlap: {clashes[:5]}"
-    return smallest
+    """The whole drawing of the table is in the window, every text of it renders at LEGIBLE_PX or
+    more, none overlaps another or reaches past the drawing's edge, and its panel does not scroll;
+    returns the smallest text size (px)."""
+    measured = page.evaluate(MEASURE, "#board svg")
+    found = problems(measured)
+    assert found == [], f"{what}: {found}"
+    x0, y0, x1, y1 = measured["box"]
+    assert x0 >= 0 and y0 >= 0 and x1 <= VIEWPORT["width"] + 0.5 and y1 <= VIEWPORT["height"] + 0.5, \
+        f"{what}: the drawing {measured['box']} is not all in the {VIEWPORT} window"
+    scroll = page.evaluate("() => { const a = document.querySelector('.board-area');"
+                           " return [a.scrollHeight, a.clientHeight, document.documentElement.scrollHeight]; }")
+    assert scroll[0] <= scroll[1] + 1 and scroll[2] <= VIEWPORT["height"], f"{what}: the table scrolls {scroll}"
+    return min(t["size"] for t in measured["texts"])
 
 
 def check_log_complete(page, base: str, game_id: str) -> dict:
@@ -223,9 +185,10 @@ def test_a_whole_game_by_clicking_against_a_live_bot(page, stack, game):
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_table_is_legible_at_1280x800(page, stack, game):
-    """Issue 12, acceptance 2: at 1280x800 every text of a game's board renders at 11 px or more
-    (its font size times the drawing's scale on the page), no two texts of it overlap, and the
-    legal moves and the log are on screen beside it."""
+    """Issue 12, acceptance 2: at 1280x800 the whole drawing of a game's table is in the window
+    without scrolling, every text of it renders at 11 px or more (its font size times the
+    drawing's scale on the page), no two texts of it overlap, and the legal moves and the log are
+    on screen beside it."""
     bot, seed, options = GAMES[game]
     create_from_lobby(page, stack.gateway_url, stack, game, bot, seed, options)
     play_to_the_end(page, random.Random(seed), stop_at=4)

@@ -84,6 +84,17 @@ class Boards:
         """The SVG string ``render(view, ctx)`` of ``game``'s module returns."""
         return self.page.evaluate(RENDER, [game, view, ctx])
 
+    def measure(self, svg: str) -> dict[str, Any]:
+        """``svg`` drawn at one unit a pixel and measured (:data:`tests.support.legibility.MEASURE`):
+        ``{box, texts}``, every text's rendered size and box."""
+        from tests.support.legibility import MEASURE
+
+        self.page.evaluate("svg => { document.getElementById('table').innerHTML = svg; }", svg)
+        try:
+            return self.page.evaluate(MEASURE, "#table svg")
+        finally:
+            self.page.evaluate("() => { document.getElementById('table').innerHTML = ''; }")
+
     def screenshot(self, svg: str, path: Path) -> None:
         """A PNG of ``svg`` at its own size (one unit a pixel, as a 1280x800 table page shows it),
         the whole drawing: 1280 wide, as tall as the drawing."""

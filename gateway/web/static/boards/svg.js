@@ -2,11 +2,12 @@
 // elements as strings, colours of the pieces, and small layout aids. Pure functions: no
 // DOM, no globals changed. Every string that may come from a view goes through esc().
 
-/** The width of every table drawing (its viewBox) and the least height: the table page gives
- * the drawing about this many CSS px beside its side column at 1280x800, so one unit is about one
- * pixel; a drawing taller than its panel scrolls in it. */
+/** The size of every table drawing (its viewBox, units): the table page gives the drawing about
+ * this many CSS px beside its side column at 1280x800 (one unit is about one pixel), so the whole
+ * table shows in one screen with every text at 11 px or more (issue 12, acceptance 2). A drawing
+ * lays everything out inside W x H; tests/web/test_boards.py checks it for every fixture. */
 export const W = 960;
-export const H = 740;
+export const H = 736;
 /** The smallest font size of any text (units, about px on the table page): legible at 1280x800. */
 export const MIN_TEXT = 11.5;
 
@@ -128,8 +129,8 @@ export function grid(n, x, y, w, h, cols = 2, gap = 8) {
   return boxes;
 }
 
-/** Whole SVG document string: viewBox W x `o.height` (at least H), as wide as its box and as tall
- * as that width asks, a background and the children. */
+/** Whole SVG document string: viewBox W x H (`o.height`, if given, only ever makes it taller, which
+ * the tests refuse), as wide as its box and as tall as that width asks, a background and the children. */
 export function svgDoc(label, children, o = {}) {
   const h = Math.max(H, Math.ceil(o.height || 0));
   return el("svg", {
