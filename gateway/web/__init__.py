@@ -27,6 +27,7 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
+from services.coordinator.store import GameNotFound
 from services.rules.core.game import builtin_game_names, game_names, get_rules
 
 from ..errors import ApiError
@@ -39,6 +40,9 @@ BOT_KINDS = ("random", "greedy", "ismcts")
 """The built-in bots a seat can be given in the lobby's form (docs/API.md, POST /games)."""
 _TOURNAMENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _PAGE = Media("text/html", {"type": "string"}, "An HTML page (its scripts call the JSON API)")
+_MISSING = Media("text/html", {"type": "string"},
+                 "An HTML page saying the game or tournament is unknown (error code game_not_found or "
+                 "unknown_tournament), with a link to the lobby")
 
 
 def games_offered() -> list[dict[str, Any]]:
@@ -58,6 +62,20 @@ def _page(template: str, **context: Any):
     return render_template(template, page={"games": games_offered(), "bots": list(BOT_KINDS), **context})
 
 
+def _not_found(err: ApiError):
+    """A page for an id the gateway does not know (HTML, status 404): the API's error code and
+    message in words and a way back to the lobby; a browser is not shown raw JSON."""
+    return render_template("not_found.html", page={"error": err.code, "reason": err.reason}), 404
+
+
+def _game_or_page(game_id: str):
+    """``(meta, None)`` for a known game, ``(None, 404 page)`` for an unknown one."""
+    try:
+        return require_game(game_id), None
+    except GameNotFound as exc:
+        return None, _not_found(ApiError(404, "game_not_found", str(exc)))
+
+
 @bp.get("/")
 @documented(responses={200: _PAGE})
 def lobby():
@@ -66,31 +84,38 @@ def lobby():
 
 
 @bp.get("/table/<game_id>")
-@documented(responses={200: _PAGE}, errors={404: "game_not_found"})
+@documented(responses={200: _PAGE, 404: _MISSING})
 def table(game_id: str):
-    """A game's table (HTML): the board, the seat's view and legal moves, the log, the scores."""
-    meta = require_game(game_id)
+    """A game's table (HTML): the board, the seat's view and legal moves, the log, the scores;
+    a 404 page for an unknown game."""
+    meta, missing = _game_or_page(game_id)
+    if missing:
+        return missing
     return _page("table.html", game_id=game_id, game=meta["game"], players=int(meta["players"]))
 
 
 @bp.get("/replay/<game_id>")
-@documented(responses={200: _PAGE}, errors={404: "game_not_found"})
+@documented(responses={200: _PAGE, 404: _MISSING})
 def replay(game_id: str):
-    """A game's replay (HTML): a step slider over its log, the public view at each step."""
-    meta = require_game(game_id)
+    """A game's replay (HTML): a step slider over its log, the public view at each step; a 404
+    page for an unknown game."""
+    meta, missing = _game_or_page(game_id)
+    if missing:
+        return missing
     return _page("replay.html", game_id=game_id, game=meta["game"], players=int(meta["players"]))
 
 
 @bp.get("/standings/<tid>")
-@documented(responses={200: _PAGE}, errors={404: "unknown_tournament"})
+@documented(responses={200: _PAGE, 404: _MISSING})
 def standings(tid: str):
-    """A tournament's page (HTML): standings, the rating plot, each match with its replay."""
+    """A tournament's page (HTML): standings, the rating plot, each match with its replay; a 404
+    page for an unknown tournament."""
     from services.tournament.jobs import TournamentStore
 
     from ..clients import get_redis
 
     if not _TOURNAMENT_ID.match(tid) or not TournamentStore(get_redis()).exists(tid):
-        raise ApiError(404, "unknown_tournament", f"no tournament {tid!r}")
+        return _not_found(ApiError(404, "unknown_tournament", f"no tournament {tid!r}"))
     return _page("standings.html", tournament_id=tid)
 
 

@@ -15,6 +15,14 @@ def page_data(resp) -> dict:
     return json.loads(match.group(1))
 
 
+def assert_not_found_page(resp, code: str, name: str) -> None:
+    """An unknown id on a page route answers a 404 page in HTML (not the API's JSON) that names
+    the id, the error code and links back to the lobby."""
+    assert resp.status_code == 404 and resp.mimetype == "text/html"
+    assert f"<code>{code}</code>" in resp.text and repr(name) in resp.text.replace("&#39;", "'")
+    assert 'href="/"' in resp.text
+
+
 def test_the_lobby_offers_every_game_with_its_seats_and_variants(client):
     resp = client.get("/")
     assert resp.status_code == 200 and resp.mimetype == "text/html"
@@ -39,7 +47,7 @@ def test_game_pages_know_their_game_and_hold_no_secret(client, api, page):
     assert (data["game_id"], data["game"], data["players"]) == (gid, "noggin", 3)
     for secret in ("page-secret-seed", "page-bot-seed", token.split(".", 1)[1]):
         assert secret not in resp.text
-    assert client.get(f"/{page}/nosuchgame").json["error"] == "game_not_found"
+    assert_not_found_page(client.get(f"/{page}/nosuchgame"), "game_not_found", "nosuchgame")
 
 
 def test_static_files_are_served(client):
@@ -52,5 +60,5 @@ def test_static_files_are_served(client):
 
 def test_the_board_page_and_unknown_tournaments(client):
     assert client.get("/board").status_code == 200
-    resp = client.get("/standings/nosuch")
-    assert resp.status_code == 404 and resp.json["error"] == "unknown_tournament"
+    assert_not_found_page(client.get("/standings/nosuch"), "unknown_tournament", "nosuch")
+    assert_not_found_page(client.get("/standings/bad%20id"), "unknown_tournament", "bad id")
