@@ -245,7 +245,17 @@ def test_a_replay_steps_through_the_public_views(page, stack):
     views: list[tuple[str, str | None]] = []
     page.on("request", lambda r: views.append((r.url, r.headers.get("authorization")))
             if "/view" in r.url else None)
-    page.goto(f"{base}/replay/{game_id}")
+    # the lobby lists it among the finished games with its result, and links to its replay
+    page.goto(f"{base}/")
+    row = page.locator(f"#finished tr[data-game-id='{game_id}']")
+    row.wait_for()
+    page.wait_for_function("(id) => document.querySelector(`td[data-result='${id}']`).textContent !== '…'", arg=game_id)
+    outcome = summary["outcome"]
+    result = row.locator("td.result").inner_text()
+    assert result.startswith(f"Seat {' and seat '.join(map(str, outcome['winners']))} won"), result
+    assert ", ".join(map(str, outcome["scores"])) in result
+    row.get_by_role("link", name="Replay").click()
+    page.wait_for_url(f"{base}/replay/{game_id}")
     page.wait_for_selector("body[data-step='1']")
     assert page.locator("body").get_attribute("data-steps") == str(summary["version"])
     page.get_by_role("button", name="Next step").click()

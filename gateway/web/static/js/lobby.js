@@ -112,7 +112,8 @@ async function take(game, seat) {
 function gameRows(games, finished) {
   if (!games.length) return [el("p", {}, finished ? "No finished game yet." : "No game in play.")];
   const table = el("table", { class: "games" },
-    el("thead", {}, el("tr", {}, ...["Game", "Id", "Seats", "Moves", "Created", finished ? "See" : "Join"].map((h) => el("th", { scope: "col" }, h)))));
+    el("thead", {}, el("tr", {}, ...["Game", "Id", "Seats", "Moves", "Created", ...(finished ? ["Result", "See"] : ["Join"])]
+      .map((h) => el("th", { scope: "col" }, h)))));
   const body = el("tbody");
   for (const g of games) {
     const free = [];
@@ -130,10 +131,30 @@ function gameRows(games, finished) {
       el("td", {}, `${g.players}${bots ? ` (bots ${bots})` : ""}${free.length ? `, free: ${free.join(", ")}` : ""}`),
       el("td", {}, String(g.moves)),
       el("td", {}, when(g.created)),
+      finished ? el("td", { class: "result", dataset: { result: g.game_id } }, "…") : null,
       el("td", {}, ...actions)));
   }
   table.append(body);
   return [table];
+}
+
+/** "Seat 1 won (scores 12, 30)" from a game's outcome (GET /games/<id>): the listing carries no outcome. */
+function resultText(outcome) {
+  if (!outcome) return "—";
+  const winners = outcome.winners || [];
+  const won = winners.length ? `Seat ${winners.join(" and seat ")} won` : humanise(outcome.reason || "over");
+  return Array.isArray(outcome.scores) ? `${won} (scores ${outcome.scores.join(", ")})` : won;
+}
+
+/** Fill the Result cells of finished games still showing "…", one GET /games/<id> each. */
+async function fillResults(box, results) {
+  await Promise.all(Array.from(box.querySelectorAll("td.result"), async (cell) => {
+    const id = cell.dataset.result;
+    if (!results.has(id)) {
+      results.set(id, api(`/games/${encodeURIComponent(id)}`).then((g) => resultText(g.outcome), () => "—"));
+    }
+    cell.textContent = await results.get(id);
+  }));
 }
 
 async function listInto(id, status, finished) {
@@ -151,7 +172,9 @@ async function listInto(id, status, finished) {
     const parts = gameRows(shown, finished);
     if (after) parts.push(el("p", {}, el("button", { type: "button", onclick: () => more().catch(showError(box)) }, "More games")));
     box.replaceChildren(...parts);
+    if (finished) await fillResults(box, results);
   }
+  const results = new Map();
   await more();
 }
 
