@@ -343,6 +343,37 @@ def test_the_lobby_lists_games_takes_a_seat_of_an_open_game_and_watches(page, st
         watcher.context.close()
 
 
+def test_a_seat_of_a_game_by_invitation_is_taken_from_its_table_page(page, stack):
+    """A game that is not open: its table page refuses the seat without the invitation and with a
+    wrong one (saying why, the page still a spectator's), then takes it with the right one and
+    offers the seat's moves; the invitation never reaches the URL."""
+    base = stack.gateway_url
+    body = {"game": "resource_hog", "players": 2, "seed": "browser-invite", "bots": {"1": "random"}}
+    resp = requests.post(f"{base}/games", json=body, headers=operator_headers(stack), timeout=30)
+    assert resp.status_code == 201, resp.text
+    game_id, invitation = resp.json()["game_id"], resp.json()["invitations"]["0"]
+    page.goto(f"{base}/table/{game_id}")
+    page.wait_for_selector("body[data-seat='spectator']")
+    page.wait_for_selector("#claim-seat")
+    assert page.locator("#claim-seat option").all_inner_texts() == ["Seat 0"]
+    take = page.get_by_role("button", name="Take the seat")
+    take.click()
+    page.wait_for_function("() => document.getElementById('claim-error').textContent !== ''")
+    assert "Could not take seat 0" in page.locator("#claim-error").inner_text()
+    page.get_by_label("Invitation").fill("lhinv_not-the-right-one")
+    page.get_by_label("Invitation").press("Enter")  # the form submits from the keyboard too
+    page.wait_for_function("() => document.getElementById('claim-error').textContent.includes('invitation')")
+    assert page.locator("body").get_attribute("data-seat") == "spectator"
+    assert requests.get(f"{base}/games/{game_id}", timeout=10).json()["seats_taken"] == [1]
+    page.get_by_label("Invitation").fill(invitation)
+    take.click()
+    page.wait_for_selector("body[data-seat='0']")
+    page.wait_for_function(READY)
+    assert page.locator("#moves button.move").count() > 0
+    assert "You hold seat 0" in page.locator("#seat-box").inner_text()
+    assert invitation not in page.url and "lhinv_" not in page.url
+
+
 def test_a_game_without_a_drawing_shows_its_view_as_a_folding_tree(page, stack):
     page.goto(f"{stack.gateway_url}/board")
     page.wait_for_function("() => window.longhouseBoard !== undefined")

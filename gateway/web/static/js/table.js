@@ -143,12 +143,16 @@ function renderMoves() {
 
 function renderSeatForm() {
   const box = $("seat-box");
+  const free = [];
+  for (let s = 0; s < PAGE.players; s++) if (!(summary?.seats_taken || []).includes(s)) free.push(s);
+  // drawn again only when what it offers changes: a refresh keeps a half-typed invitation and its error
+  const shape = held ? `held ${held.seat}` : `${summary?.status === "over" ? "over" : "free"} ${free.join(",")}`;
+  if (box.dataset.shape === shape) return;
+  box.dataset.shape = shape;
   if (held) {
     box.replaceChildren(el("p", {}, `You hold seat ${held.seat} in this tab.`));
     return;
   }
-  const free = [];
-  for (let s = 0; s < PAGE.players; s++) if (!(summary?.seats_taken || []).includes(s)) free.push(s);
   if (summary?.status === "over" || !free.length) {
     box.replaceChildren(el("p", {}, "You are watching as a spectator."));
     return;
@@ -156,6 +160,7 @@ function renderSeatForm() {
   const select = el("select", { id: "claim-seat", name: "seat" }, ...free.map((s) => el("option", { value: String(s) }, `Seat ${s}`)));
   const inv = el("input", { id: "claim-invitation", name: "invitation", type: "password", autocomplete: "off",
                             placeholder: "lhinv_… (not needed for an open game)" });
+  const problem = el("p", { id: "claim-error", class: "error", role: "alert" });
   const form = el("form", { class: "inline", onsubmit: async (e) => {
     e.preventDefault();
     try {
@@ -163,13 +168,14 @@ function renderSeatForm() {
       await stream?.close();
       start();
     } catch (err) {
-      $("status").textContent = `Could not take the seat: ${err.reason || err.message}`;
+      problem.textContent = `Could not take seat ${select.value}: ${err.reason || err.message}`;
+      inv.focus();
     }
   } },
   el("label", { for: "claim-seat" }, "Seat"), select,
   el("label", { for: "claim-invitation" }, "Invitation"), inv,
   el("button", { type: "submit" }, "Take the seat"));
-  box.replaceChildren(el("p", {}, "You are watching as a spectator."), form);
+  box.replaceChildren(el("p", {}, "You are watching as a spectator."), form, problem);
 }
 
 async function play(move) {
