@@ -3,7 +3,9 @@
 Every service and the coordinator keep one. A projection is only a cache: it can be
 rebuilt from the log at any time, and a request for an older version than the cached
 one rebuilds from the start (DESIGN "a service keeps a projection of its domain per
-game as a cache; it catches up from the log by version").
+game as a cache; it catches up from the log by version"), or from the last earlier version read
+of that game when it is not past the one asked for: a replay stepping forward reads one entry a
+step, not the whole log again.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from .store import EventStore, VersionConflict
 
 RECENT = 4
 """Committed entries per game kept as catch-up hints for domain calls."""
+EARLIER = 64
+"""Games whose last state read at an earlier version than the cache's (a replay's step) is kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,7 @@ class Projections:
         self.capacity = capacity
         self._cache: OrderedDict[str, tuple[int, Rules, Any]] = OrderedDict()
         self._recent: dict[str, deque[tuple[int, list[Any]]]] = {}
+        self._earlier: OrderedDict[str, tuple[int, Rules, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
     def rules_of(self, game_id: str) -> Rules:
@@ -64,7 +69,10 @@ class Projections:
         """
         with self._lock:
             cached = self._cache.get(game_id)
-        if cached is None or (version is not None and cached[0] > version):
+            if cached is not None and version is not None and cached[0] > version:
+                earlier = self._earlier.get(game_id)
+                cached = earlier if earlier is not None and earlier[0] <= version else None
+        if cached is None:
             rules = self.rules_of(game_id)
             cached = (0, rules, rules.new_state())
         have, rules, state = cached
@@ -90,6 +98,11 @@ class Projections:
                 self._cache.move_to_end(game_id)
                 while len(self._cache) > self.capacity:
                     self._cache.popitem(last=False)
+            else:  # an earlier version than the cache's: where the next step of a replay starts
+                self._earlier[game_id] = (have, rules, rules.copy(state))
+                self._earlier.move_to_end(game_id)
+                while len(self._earlier) > EARLIER:
+                    self._earlier.popitem(last=False)
         return rules, state, have
 
     def version(self, game_id: str) -> int:
@@ -130,4 +143,5 @@ class Projections:
         """Drop a game from the cache."""
         with self._lock:
             self._cache.pop(game_id, None)
+            self._earlier.pop(game_id, None)
 
