@@ -15,6 +15,8 @@ gateway) the tournament is played within the request.
 from __future__ import annotations
 
 import tempfile
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app
@@ -98,14 +100,34 @@ def get_tournament(tid: str):
     return _report(tid)
 
 
+_FILES: OrderedDict[tuple[str, str, int], dict[str, bytes]] = OrderedDict()
+"""A tournament's files by (id, status, matches played): made once per state, not per request."""
+_FILES_KEPT = 32
+_FILES_LOCK = threading.Lock()
+
+
+def _files_of(doc: dict) -> dict[str, bytes]:
+    """The tournament's output files (:func:`jobs.write_outputs`) as name -> bytes, made once for
+    each state of the tournament (its status and the matches played) and kept for the next request."""
+    state = (doc["tournament_id"], doc["status"], int(doc["played"]))
+    with _FILES_LOCK:
+        files = _FILES.get(state)
+    if files is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            jobs.write_outputs(doc, tmp)
+            files = {path.name: path.read_bytes() for path in Path(tmp).iterdir()}
+        with _FILES_LOCK:
+            _FILES[state] = files
+            while len(_FILES) > _FILES_KEPT:
+                _FILES.popitem(last=False)
+    return files
+
+
 def _file(tid: str, name: str, mimetype: str) -> Response:
-    doc = _report(tid)
-    with tempfile.TemporaryDirectory() as tmp:
-        jobs.write_outputs(doc, tmp)
-        path = Path(tmp) / name
-        if not path.exists():
-            raise ApiError(404, "no_results", "no match has been rated yet")
-        return Response(path.read_bytes(), mimetype=mimetype)
+    files = _files_of(_report(tid))
+    if name not in files:
+        raise ApiError(404, "no_results", "no match has been rated yet")
+    return Response(files[name], mimetype=mimetype)
 
 
 @bp.get("/tournaments/<tid>/standings.csv")

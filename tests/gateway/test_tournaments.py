@@ -13,7 +13,7 @@ def spec(**extra):
     return body
 
 
-def test_a_round_robin_is_played_and_scored(client):
+def test_a_round_robin_is_played_and_scored(client, monkeypatch):
     resp = client.post("/tournaments", json=spec())
     assert resp.status_code == 201, resp.json
     tid = resp.json["tournament_id"]
@@ -32,6 +32,13 @@ def test_a_round_robin_is_played_and_scored(client):
     assert [r["name"] for r in table] == [r["name"] for r in doc["standings"]["rows"]]
     png = client.get(f"/tournaments/{tid}/ratings.png")
     assert png.status_code == 200 and png.data[:8] == b"\x89PNG\r\n\x1a\n"
+    # the files are made once for a tournament's state, not on every request
+    from services.tournament import jobs
+
+    made = []
+    monkeypatch.setattr(jobs, "write_outputs", lambda *a: made.append(a))
+    assert client.get(f"/tournaments/{tid}/ratings.png").data == png.data
+    assert client.get(f"/tournaments/{tid}/standings.csv").status_code == 200 and made == []
     listed = client.get("/tournaments").json["tournaments"]
     assert {"tournament_id": tid, "status": "done", "played": 6, "planned": 6} in listed
 
