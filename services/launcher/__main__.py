@@ -66,7 +66,34 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--games must be >= 0 and --players >= 1")
     if args.game == "all" and args.variants:
         p.error("--variants belong to one game: name it with --game")
+    problem = check_games(args)
+    if problem:
+        p.error(problem)
     return args
+
+
+def check_games(args: argparse.Namespace) -> str | None:
+    """Why the games of ``args`` cannot be played (an unknown game or bot, seats or variants the
+    game does not take), before any part of the stack is started; ``None`` when they can."""
+    from services.bots.decide import BOT_KINDS
+    from services.rules.core import GameConfig
+    from services.rules.core.errors import RulesError
+    from services.rules.core.game import game_names, get_rules
+
+    if args.game != "all" and args.game not in game_names():
+        return f"--game: no game {args.game!r}; the games are all, {', '.join(sorted(game_names()))}"
+    unknown = [b for b in split(args.bots) if b not in BOT_KINDS]
+    if unknown:
+        return f"--bots: no bot {', '.join(map(repr, unknown))}; the bots are {', '.join(BOT_KINDS)}"
+    if args.games == 0:
+        return None
+    for game in games_to_play(args.game):
+        try:
+            get_rules(game).validate_config(
+                GameConfig(game=game, players=args.players, options={v: True for v in split(args.variants)}))
+        except RulesError as exc:
+            return f"{game}: {exc}"
+    return None
 
 
 def games_to_play(game: str) -> list[str]:

@@ -1,0 +1,33 @@
+"""``python -m services.launcher`` refuses a run its games cannot play (an unknown game or bot,
+seats or variants a game does not take) before it starts any part of the stack: one line, exit 2,
+no run directory made."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.launcher.__main__ import main, parse_args
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["--game", "chess"], "no game 'chess'"),
+    (["--players", "7"], "takes 2 to 4 players, not 7"),
+    (["--game", "resource_hog", "--players", "1"], "takes 2 to 4 players, not 1"),
+    (["--bots", "random,clever"], "no bot 'clever'"),
+    (["--game", "noggin", "--variants", "nope"], "unknown option(s) for noggin: nope"),
+    (["--game", "noggin", "--players", "3", "--variants", "friend_or_foe"], "4 players only"),
+])
+def test_a_run_the_games_cannot_play_is_refused_before_the_stack_starts(argv, said, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LONGHOUSE_DATA_DIR", str(tmp_path))
+    with pytest.raises(SystemExit) as stop:
+        main(["--once", *argv])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []  # no run directory, nothing started
+
+
+def test_runs_the_games_can_play_are_accepted():
+    assert parse_args(["--game", "noggin", "--players", "4", "--variants", "friend_or_foe,sos"]).players == 4
+    assert parse_args(["--games", "0", "--players", "9"]).games == 0  # no tournament: the seats are never used
+    assert parse_args([]).game == "all"
