@@ -4,7 +4,8 @@ One :class:`GatewayClient` holds one ``requests.Session`` (keep-alive); use one 
 thread. Reads and moves are retried with back-off on a dropped connection or a 502/503/504
 (:data:`RETRY`; a move keeps its ``move_id``, so a retry never plays it twice), also when the
 connection drops in the middle of the answer (:data:`CUT_ANSWER_RETRIES`), so a short
-outage costs no game. Every call raises :class:`GatewayError` for a 4xx/5xx answer, carrying the
+outage costs no game. A 429 (rate limit, quota) is retried after its ``Retry-After``, a few
+times, for every request (:data:`REFUSED_RETRY` for those sent once). Every call raises :class:`GatewayError` for a 4xx/5xx answer, carrying the
 status and the gateway's ``{"error", "reason"}`` body; a 409 (stale version, not your
 turn) is the subclass :class:`Conflict`, which a bot answers by reading again.
 
@@ -32,6 +33,20 @@ RETRY = Retry(total=6, connect=6, read=6, status=6, backoff_factor=0.2, backoff_
 503 or 504, six more times with exponential back-off from 0.2 s to 3 s (about 10 s in all).
 Reads are safe; so is a move, whose ``move_id`` makes a repeat answer with the first result.
 Creating a game or a tournament and taking a seat are sent once."""
+class _OnlyRefused(Retry):
+    """A :class:`Retry` that honours ``Retry-After`` on a 429 only (urllib3 also does on 413 and
+    503, which for a request sent once may have done something)."""
+
+    RETRY_AFTER_STATUS_CODES = frozenset({429})
+
+
+REFUSED_RETRY = _OnlyRefused(total=3, connect=0, read=0, status=3, other=0, redirect=0, status_forcelist=(429,),
+                      allowed_methods=frozenset({"GET", "POST"}), respect_retry_after_header=True,
+                      backoff_factor=0.5, backoff_max=5.0, raise_on_status=False)
+"""How a request sent once (creating a game or a tournament, taking a seat) is retried: only when
+the gateway answered 429 (a rate limit or the quota: it did nothing), up to three more times,
+each after the answer's ``Retry-After`` (docs/API.md, Rate limits). :data:`RETRY` retries a 429
+of the other requests the same way, after ``Retry-After``."""
 CUT_ANSWER_RETRIES = 3
 """Times a read or a move is sent again when the connection drops in the middle of its answer
 (after the status line: urllib3's :data:`RETRY` has already handed the response over). The
@@ -107,7 +122,10 @@ class GatewayClient:
         adapter = HTTPAdapter(max_retries=RETRY)
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)
-        self.once = requests.Session()  # requests that must not be repeated blindly
+        self.once = requests.Session()  # requests that must not be repeated blindly: only a 429 is
+        refused = HTTPAdapter(max_retries=REFUSED_RETRY)
+        self.once.mount("http://", refused)
+        self.once.mount("https://", refused)
 
     def close(self) -> None:
         """Close the sessions' connections."""

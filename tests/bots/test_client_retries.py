@@ -15,7 +15,8 @@ from services.bots.client import GatewayClient, GatewayError
 
 
 class Flaky(BaseHTTPRequestHandler):
-    """Answers each path's first ``failures`` requests with a 503 or a dropped connection."""
+    """Answers each path's first ``failures`` requests with a 503, a 429 (``Retry-After: 0``) or a
+    dropped connection."""
 
     failures = 2
     mode = "503"
@@ -31,10 +32,12 @@ class Flaky(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 self.connection.shutdown(2)  # no answer at all
                 return
-            self.send_response(503)
+            limited = Flaky.mode == "429"
+            self.send_response(429 if limited else 503)
             self.send_header("Content-Type", "application/json")
             self.send_header("Retry-After", "0")
-            payload = b'{"error": "unavailable", "reason": "try again"}'
+            payload = (b'{"error": "rate_limited", "reason": "slow down", "retry_after": 0}' if limited
+                       else b'{"error": "unavailable", "reason": "try again"}')
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
@@ -88,3 +91,22 @@ def test_an_outage_longer_than_the_retries_is_still_an_error(flaky):
     with GatewayClient(flaky, timeout=5) as client, pytest.raises(GatewayError) as err:
         client.game("g3")
     assert err.value.status == 503 and sum(1 for _, p, _ in Flaky.seen if p == "/games/g3") == 7
+
+
+def test_a_429_is_retried_after_its_retry_after_even_for_a_request_sent_once(flaky):
+    """A 429 (rate limit or quota) means the gateway did nothing: creating a game and taking a
+    seat are sent again after Retry-After, like reads and moves, a bounded number of times."""
+    Flaky.mode, Flaky.failures = "429", 2
+    with GatewayClient(flaky, timeout=5) as client:
+        assert client.create_game("noggin", 2)["path"] == "/games"
+        assert client.game("g4")["path"] == "/games/g4"
+    assert sum(1 for _, p, _ in Flaky.seen if p == "/games") == 3
+    assert sum(1 for _, p, _ in Flaky.seen if p == "/games/g4") == 3
+
+
+def test_a_429_that_lasts_is_still_an_error(flaky):
+    Flaky.mode, Flaky.failures = "429", 100
+    with GatewayClient(flaky, timeout=5) as client, pytest.raises(GatewayError) as err:
+        client.create_game("noggin", 2)
+    assert (err.value.status, err.value.error) == (429, "rate_limited")
+    assert sum(1 for _, p, _ in Flaky.seen if p == "/games") == 4  # sent once, then three more times
