@@ -216,7 +216,7 @@ function legend(x, y) {
     [rect(x, y - 10, 12, 12, { rx: 2, fill: SQUARE.stone_head, stroke: "#00000066" }), "stone head"],
     [circle(x + 6, y - 4, 3.5, { fill: GOOD_COLOUR.meat, stroke: "#fff" }), "game"],
     [circle(x + 6, y - 4, 6, { fill: "#ffffff", stroke: INK }), "peasant"],
-    [circle(x + 6, y - 4, 6, { fill: "#ffffff", stroke: INK, "stroke-width": 2.5 }) + circle(x + 10, y - 8, 2, { fill: INK }),
+    [circle(x + 6, y - 4, 6, { fill: "#ffffff", stroke: INK, "stroke-width": 2.5 }) + circle(x + 10.5, y - 8.5, 2.6, { fill: INK, stroke: "#fff", "stroke-width": 1.2 }),
      "noble"],
   ];
   return el("g", { "data-component": "legend" }, items.map(([mark, label], i) => {
@@ -285,7 +285,7 @@ function land(t, id, L, x, y, w, h) {
     parts.push(el("g", { "data-pieces": "nobles", "data-count": a.nobles ?? 0 }, [
       title(`${a.nobles ?? 0} noble(s)${a.attacked ? `, ${a.attacked} attacked this round` : ""}`),
       piece(px, py, colour, a.nobles ?? 0, { r: 9, size: 11.5, stroke: INK, strokeWidth: 2.5 }),
-      circle(px + 6.5, py - 6.5, 2.2, { fill: INK }),
+      circle(px + 7.2, py - 7.2, 2.8, { fill: INK, stroke: "#fff", "stroke-width": 1.2 }),
     ]));
     px += 22;
   }
@@ -294,6 +294,7 @@ function land(t, id, L, x, y, w, h) {
     parts.push(el("g", { "data-invaders": s }, [
       title(`${n} noble(s) of ${t.nameOf(Number(s))} moved in this round`),
       piece(px, py, t.colourOf(Number(s)), n, { r: 9, size: 11.5, stroke: INK, strokeWidth: 2.5 }),
+      circle(px + 7.2, py - 7.2, 2.8, { fill: INK, stroke: "#fff", "stroke-width": 1.2 }),
     ]));
     px += 22;
   }
@@ -356,19 +357,19 @@ function goodsRow(store, right, y, px, size, where, left) {
 function tradingBoard(t, x, y, w, h) {
   const v = t.v;
   const parts = [panel(x, y, w, h, "Trading board")];
-  const cw = 108, rh = 25, bx = x + 10, by = y + 42;
+  const cw = 116, rh = 25, bx = x + 10, by = y + 42;
   GOODS.forEach(([g, label], c) => {
     const n = (v.board || {})[g] ?? 0;
     const cx = bx + c * (cw + 6);
     const col = [title(`${label}: ${n} on the board`),
-                 text(cx + cw / 2, by - 6, label, { size: 11.5, anchor: "middle", weight: c === 2 ? null : "bold" })];
+                 text(cx + cw / 2, by - 6, label, { size: 11.5, anchor: "middle", weight: "bold" })];
     for (let row = 0; row < 5; row++) {
       const ry = by + (4 - row) * rh;
       col.push(rect(cx, ry, cw, rh - 3, { rx: 3, fill: row === 4 ? "#efe6d2" : "#f8f2e2", stroke: "#9c8b6e" }));
       col.push(text(cx + 5, ry + 16, PRICES[g][row], { size: 12.5, weight: "bold", fill: "#7a5a1a" }));
       for (let k = 0; k < 2; k++) {
         const filled = row * 2 + k < n;
-        col.push(rect(cx + 27 + k * 31, ry + 4, 27, rh - 11, { rx: 3, fill: filled ? GOOD_COLOUR[g] : "none",
+        col.push(rect(cx + 28 + k * 34, ry + 4, 30, rh - 11, { rx: 3, fill: filled ? GOOD_COLOUR[g] : "none",
                                                                 stroke: "#00000055", "stroke-dasharray": filled ? null : "3 2" }));
       }
     }
