@@ -346,15 +346,16 @@ function popularity(t, x, y, w, h) {
   if (v.crow !== 0 && v.dragon !== 0) { // a marker on the crown covers it
     parts.push(el("g", {}, [text(cx, ty + 6, "\u265b", { size: 17, anchor: "middle", fill: "#b8860b" }), title("the crown")]));
   }
+  const both = v.crow === 0 && v.dragon === 0 ? step / 2 : 0; // both on the crown: side by side
   if (v.crow !== undefined) {
-    const px = cx - Math.min(v.crow, span + 1) * step;
+    const px = cx - Math.min(v.crow, span + 1) * step - both;
     parts.push(group("crow", { "data-distance": v.crow }, [
       circle(px, ty, 8, { fill: "#222" }), text(px, ty + 4, "C", { size: 11.5, anchor: "middle", fill: "#fff", weight: "bold" }),
       title(`Nogbad's Crow: ${plural(v.crow, "space")} from the crown`),
     ]));
   }
   if (v.dragon !== undefined) {
-    const px = cx + Math.min(v.dragon, span + 1) * step;
+    const px = cx + Math.min(v.dragon, span + 1) * step + both;
     parts.push(group("dragon", { "data-distance": v.dragon }, [
       circle(px, ty, 8, { fill: "#3f9142" }), text(px, ty + 4, "D", { size: 11.5, anchor: "middle", fill: "#fff", weight: "bold" }),
       title(`Noggin's Dragon: ${plural(v.dragon, "space")} from the crown`),
@@ -382,6 +383,14 @@ function wheelOfInfamy(t, x, y, w, h) {
     const am = (a0 + a1) / 2;
     parts.push(text(cx + r * 0.55 * Math.cos(am), cy + r * 0.55 * Math.sin(am) + 4, q + 1,
                     { size: 11.5, anchor: "middle", weight: "bold", fill: on ? "#fff" : INK }));
+    if (on) { // the Infamous Crow on the rim of its quarter
+      const kx = cx + (r + 4) * Math.cos(am), ky = cy + (r + 4) * Math.sin(am);
+      parts.push(el("g", { "data-component": "infamous-crow" }, [
+        circle(kx, ky, 8, { fill: "#222", stroke: "#fff" }),
+        text(kx, ky + 4, "C", { anchor: "middle", fill: "#fff", weight: "bold" }),
+        title(`the Infamous Crow, on quarter ${q + 1}: ${WHEEL[q]}`),
+      ]));
+    }
   }
   const lx = x + 80, room = x + w - 8 - lx;
   WHEEL.forEach((name_, q) => {
@@ -730,11 +739,15 @@ function sagaCard(t, s, card, slot, x, y, w, h) {
   const foot = y + h - 20 - 14 * charLines.lines.length;
   const cur = s.current;
   const needs = cur?.needs || [];
-  const half = (w - 20) / 2;
-  const twoCols = needs.every((nd) => 30 + tw(resName(nd)) <= half - 2);
-  const hb = cur ? 19 + 14 * (twoCols ? Math.ceil(needs.length / 2) : needs.length) : 0;
-  const top = y + 41;
-  const fits = Math.max(0, Math.floor((foot - hb - 4 - top + 2) / 17));
+  const half = (w - 20) / 2, top = y + 41;
+  // the Harbourside card takes what one row of done cards leaves: its conditions in two columns
+  // when their names fit (or when one column is too tall), the rest in "+N more"
+  const room = foot - top - (done.length ? 19 : 0);
+  const twoCols = needs.every((nd) => 30 + tw(resName(nd)) <= half - 2) || 19 + 14 * needs.length > room;
+  const needRows = Math.min(twoCols ? Math.ceil(needs.length / 2) : needs.length, Math.max(1, Math.floor((room - 19) / 14)));
+  const slots = needRows * (twoCols ? 2 : 1), needsShown = needs.length > slots ? slots - 1 : needs.length;
+  const hb = cur ? 19 + 14 * needRows : 0;
+  const fits = Math.max(0, Math.floor((foot - hb - top - 2) / 17));
   const shown = done.length > fits ? Math.max(0, fits - 1) : done.length;
   done.slice(0, shown).forEach((d, k) => {
     const by = top + k * 17;
@@ -746,7 +759,7 @@ function sagaCard(t, s, card, slot, x, y, w, h) {
       title(`Reserve card ${d.deck} done${d.nogbad ? ", with Nogbad's portrait" : ""}${nogs ? `; Nogs: ${nogs}` : ""}`),
     ]));
   });
-  if (done.length > shown) {
+  if (done.length > shown && fits) {
     const by = top + shown * 17;
     parts.push(el("g", {}, [
       rect(x + 6, by, w - 12, 15, { rx: 3, fill: "#e9dfc6", stroke: "#b5a47f", "stroke-dasharray": "3 2" }),
@@ -755,19 +768,25 @@ function sagaCard(t, s, card, slot, x, y, w, h) {
     ]));
   }
   if (cur) {
-    const hy = top + Math.min(done.length, shown + (done.length > shown ? 1 : 0)) * 17 + (done.length ? 2 : 0);
+    const chips = Math.min(done.length, fits);
+    const hy = top + chips * 17 + (chips ? 2 : 0);
     const full = cur.bonus ? `Harbourside: card ${cur.deck} (bonus)` : `Harbourside: Reserve card ${cur.deck}`;
     parts.push(el("g", { "data-component": "harbourside", "data-deck": cur.deck }, [
       rect(x + 6, hy, w - 12, hb, { rx: 4, fill: "#fffaf0", stroke: "#7a6a4a" }),
       label(x + 11, hy + 13, pick(w - 22, [full, cur.bonus ? `Harbourside ${cur.deck} (bonus)` : `Harbourside: card ${cur.deck}`,
                                            `Harbourside ${cur.deck}`], MIN_TEXT, true),
             w - 22, { weight: "bold", tip: full }),
-      ...needs.map((need, k) => {
+      ...needs.slice(0, needsShown).map((need, k) => {
         const met = (cur.met || [])[k];
         const col = twoCols ? k % 2 : 0, row = twoCols ? Math.floor(k / 2) : k;
         const who = met && met.seat !== undefined && met.seat !== null ? t.colourOf(met.seat) : null;
         return need_(x + 10 + col * half, hy + 27 + row * 14, need, met, who, (twoCols ? half : w - 20) - 2);
       }),
+      needs.length > needsShown ? el("g", {}, [
+        text(x + 10 + (twoCols ? (needsShown % 2) * half : 0), hy + 27 + (twoCols ? Math.floor(needsShown / 2) : needsShown) * 14,
+             `+${needs.length - needsShown} more`),
+        title(`Harbourside card ${cur.deck} needs: ${needs.map(resName).join(", ")}`),
+      ]) : "",
     ]));
   }
   if (chars.length) {
@@ -865,7 +884,7 @@ function countingHouse(t, x, y, w, h) {
   info.push(`Cards left in the deck: ${Math.max(0, 15 - (v.ch_drawn ?? 0))}`);
   const top = y + 68, max = Math.floor((y + h - 5 - top) / 14) + 1;
   const lines = info.flatMap((s) => wrapTo(s, w - 20));
-  const { lines: shown } = lines.length > max ? wrapMax(lines.join(" "), w - 20, max) : { lines };
+  const { lines: shown } = lines.length > max ? wrapMax(info.join(" \u00b7 "), w - 20, max) : { lines };
   parts.push(el("g", {}, [...shown.map((l, i) => text(x + 10, top + i * 14, l)), lines.length > max ? title(info.join("; ")) : ""]));
   return group("counting-house", {}, parts);
 }
@@ -874,9 +893,9 @@ function countingHouse(t, x, y, w, h) {
 
 const LABEL_W = 84, HEAD = 21, PITCH = 13.5;
 /** The lines the list rows may take at most, and the order they give them up in when the table
- * runs short of room (the Nogs on actions show on the action spaces too). */
+ * runs short of room (the Nogs on actions show on the action spaces too, the final total in Score). */
 const LIST_LINES = { Buildings: 3, Cards: 3, "On actions": 2, Other: 2, Final: 2 };
-const GIVE_UP = [["On actions", 1], ["Buildings", 2], ["Cards", 2], ["Buildings", 1], ["Cards", 1], ["Final", 1], ["Other", 1]];
+const GIVE_UP = [["On actions", 1], ["Buildings", 2], ["Cards", 2], ["Other", 1], ["Final", 1], ["Buildings", 1], ["Cards", 1]];
 const ACTION_SHORT = { market_day: "Market" };
 
 function playerBoards(t, x, y, w, h) {
@@ -1011,7 +1030,7 @@ function boardRows(t, width, caps) {
   add({ label: "Fields", tip: "Harvest cubes on the two fields; trees on the Orchard", sizes: [1], cells: ps.map((p) => {
     const f = p.fields || [], o = p.orchard ?? 0;
     return textCell([pick(width, [`${f.join(" and ")} Harvest; Orchard ${plural(o, "tree")}`, `${f.join(", ")} Harvest; Orchard ${o}`,
-                                  `${f.join(", ")} \u00b7 Orchard ${o}`])],
+                                  `${f.join(", ")} \u00b7 Orchard ${o}`, `${f.join(", ")} \u00b7 Orch. ${o}`])],
                     { tip: `Fields: ${f.map((n) => `${n} Harvest`).join(", ") || "none"}; Orchard: ${plural(o, "tree")}` });
   }) });
 
