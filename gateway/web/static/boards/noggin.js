@@ -14,7 +14,8 @@
 // characters (set-up D, 6.1), the Invention cards (6.5), the Counting House card and its auction
 // (6.3). Along the bottom, the player boards (3.8) as one table, a column per seat and a row per
 // part of the board (Farm, Room left, Mountains, Fields and Orchard, Transport, Buildings, cards,
-// Nogs on actions), beside the Saga cards with their Harbourside Reserve card (6.4). Dummy players
+// Nogs on actions; the Forge token and Accusation cards; the final scoring of 9.0), beside the
+// Saga cards with their Harbourside Reserve card (6.4). Dummy players
 // (set-up E) have a Step marker only. The seat's own Friend or Foe card (variants) is drawn in its
 // own view alone, marked data-secret. Lists longer than their box are cut ("+N more", an ellipsis)
 // and short words stand for long ones; the whole text is then the tooltip (<title>). The house
