@@ -272,7 +272,7 @@ function start() {
   stream = follow(gameId, {
     token: held?.token,
     onEntry,
-    onState: (state) => { $("connection").textContent = { live: "Live", reconnecting: "Reconnecting…", closed: "Stream closed" }[state] || state; $("connection").dataset.state = state; },
+    onState: (state) => { $("connection").textContent = { live: "Live", reconnecting: "Reconnecting…", closed: "closed" }[state] || state; $("connection").dataset.state = state; },
   });
   window.longhouseTable = { get seen() { return stream.seen; }, logged, get last() { return stream.last; }, refresh };
   refresh();
