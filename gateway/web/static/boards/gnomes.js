@@ -295,7 +295,7 @@ function map(t, x, y, w, h) {
     if (!p) continue;
     const onMountain = !!MOUNTAIN_XY[place];
     ps.forEach((pl, k) => {
-      const gx = onMountain ? p[0] - 6 + k * 10 : place === "tower" ? p[0] + 26 + k * 12 : p[0] - (ps.length - 1) * 6 + k * 12;
+      const gx = onMountain ? p[0] - 6 + k * 10 : place === "tower" ? p[0] - 24 - k * 11 : p[0] - (ps.length - 1) * 6 + k * 12;
       const gy = onMountain ? p[1] + 22 : place === "tower" ? p[1] + 2 : p[1] + TILE_H / 2 + 11;
       const frog = v.frog === pl.seat;
       gnomes.push(el("g", { "data-gnome": pl.seat, "data-place": place }, [
@@ -323,6 +323,7 @@ function map(t, x, y, w, h) {
     legend.push(text(kx + 20, ly, label, { size: 11.5 }));
     kx += 30 + widthOf(label, 11.5) * 0.92;
   }
+  legend.push(mushroom(x + 158, y + h - 17, "king"), text(x + 168, y + h - 11, "Montane King", { size: 11.5 }));
   parts.push(el("g", { "data-component": "legend" }, legend));
   return group("map", { "data-frozen": frozen ? "true" : "false" }, parts);
 }
@@ -339,7 +340,7 @@ function placeShort(v, place) {
   if (place === "tower") return "Sorcerer's tower";
   if (MOUNTAIN_XY[place]) return `Mountain ${place} (${LEVEL[place[0]]})`;
   const info = (v.places || {})[place];
-  return info?.name ? `${info.name.replace(/ Shop$/, "").replace(/ gnome house$/, " house")} (${place})` : place;
+  return info?.name ? `${humanise(info.name.replace(/ Shop$/, "").replace(/ gnome house$/, " house"))} (${place})` : place;
 }
 
 function siteTile(t, site, info, p) {
@@ -381,11 +382,12 @@ function siteTile(t, site, info, p) {
   }
   // mushrooms growing here, on the tile's top edge from the right
   const ms = (v.mushrooms || {})[site] || [];
-  ms.forEach((m, k) => parts.push(mushroom(left + w - 8 - k * 13, topY - 1, m)));
+  ms.forEach((m, k) => parts.push(mushroom(left + w - 7 - k * 12, topY - 1, m)));
   // gems the village still pays (C.3), above the tile from the left
   const tile = info?.tile;
   const g = tile && (v.gems || {})[tile];
-  if (g) parts.push(gems(left + 1, topY - 8, g));
+  // (closer together where mushrooms need the room)
+  if (g) parts.push(gems(left + 1, topY - 8, g, false, gemsWidth(g, false, 5) + (ms.length ? 4 + 12 * ms.length : 0) > w - 2 ? 2 : 5));
   const gemWords = g ? `; pays ${["brown", "green", "white"].filter((c) => g[c]).map((c) => `${g[c]} ${c}`).join(", ") || "no more gems"}` : "";
   const grows = ms.length ? `; growing: ${ms.join(", ")}` : "";
   parts.push(title(`${info?.name || site} (${site})${kind === "village" ? `: buys ${(info.buys || []).join(" and ")} mushrooms` : ""}${gemWords}${grows}`));
@@ -401,16 +403,21 @@ function mushroom(x, y, colour) {
   ]);
 }
 
+/** The width gems() takes for `g`. */
+function gemsWidth(g, all = false, gap = 6) {
+  return ["brown", "green", "white"].filter((c) => all || g[c]).reduce((a, c) => a + 9 + gap + widthOf(g[c] || 0, 11.5, true), -gap);
+}
+
 /** Gem counts as small diamonds with numbers, from (x, y) rightwards (`all`: zeros too). */
-function gems(x, y, g, all = false) {
+function gems(x, y, g, all = false, gap = 6) {
   const out = [];
   let px = x;
   for (const c of ["brown", "green", "white"]) {
     const n = g[c] || 0;
     if (!n && !all) continue;
     out.push(path(`M${px + 4},${y - 5} L${px + 8},${y} L${px + 4},${y + 5} L${px},${y} Z`, { fill: GEM[c], stroke: "#333", "stroke-width": 0.8 }));
-    out.push(text(px + 10, y + 4, n, { size: 11.5, weight: "bold" }));
-    px += 11 + widthOf(n, 11.5, true) + 4;
+    out.push(text(px + 9, y + 4, n, { size: 11.5, weight: "bold" }));
+    px += 9 + widthOf(n, 11.5, true) + gap;
   }
   return el("g", { "data-gems": ["brown", "green", "white"].map((c) => g[c] || 0).join(",") },
             [...out, title(`gems: ${g.brown || 0} brown, ${g.green || 0} green, ${g.white || 0} white`)]);
@@ -629,7 +636,7 @@ function playerBoard(t, p, x, y, w, h, rows, at, final) {
   const gemValue = Object.entries(GEM_VALUE).reduce((a, [c, val]) => a + (g[c] || 0) * val, 0);
   const lines = Object.fromEntries(rows);
   const cx = x + 6, room = w - 14;
-  const score = final ? `${final.total} points` : `gems ${gemValue} pts`;
+  const score = final ? `${final.total} point${Math.abs(final.total) === 1 ? "" : "s"}` : `gems ${gemValue} pts`;
   const nameRoom = room - widthOf(score, 12, true) - 8;
   const name = [`${t.nameOf(p.seat)} \u00b7 ${p.colour}`, t.nameOf(p.seat)]
     .map((s) => `${toMoveOf(v, t.ctx).includes(p.seat) && !final ? "\u25b6 " : ""}${s}`)
@@ -659,10 +666,11 @@ function playerBoard(t, p, x, y, w, h, rows, at, final) {
   // Gems and golden mushrooms
   const gy = at.Gems;
   const gx = cx + 2;
-  const golden = p.golden ? `golden mushroom ${p.golden}` : "";
+  const golden = p.golden ? `golden mushrooms ${p.golden}` : "";
+  const gw = gemsWidth(g, true) + 12;
   parts.push(el("g", {}, [
     gems(gx, gy - 4, g, true),
-    golden ? text(gx + 110, gy, fit(golden, room - 110), { size: 12 }) : "",
+    golden ? text(gx + gw, gy, fit(golden, room - gw), { size: 12 }) : "",
     title(`gems: ${g.brown || 0} brown, ${g.green || 0} green, ${g.white || 0} white${p.golden ? `; golden mushrooms: ${p.golden}` : ""}`),
   ]));
   // Items
