@@ -25,7 +25,7 @@
 
 import {
   INK, MIN_TEXT, MUTED, PAPER, PIECE, W, circle, clip, el, group, humanise, inner, line, panel, path, rect,
-  outcomeOf, seatLabel, secretsOf, statusLine, svgDoc, toMoveOf, text, title, wrap,
+  outcomeOf, seatLabel, secretsOf, statusLine, svgDoc, toMoveOf, text, title,
 } from "./svg.js";
 
 /** Where each site is drawn on the board (its middle, from the board's top left): the mountain on
