@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from services.common.config import Settings
+from pydantic import ValidationError
+
 from services.common.redis_client import redact
 
 from .stack import Stack
@@ -167,7 +169,14 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parse_args(argv)
     console = report_console()
-    settings = agent_allow_for_run(Settings())
+    try:
+        settings = agent_allow_for_run(Settings())
+    except ValidationError as exc:  # a LONGHOUSE_* variable the settings refuse: say which, start nothing
+        for problem in exc.errors():
+            name = "LONGHOUSE_" + "_".join(str(part) for part in problem["loc"]).upper()
+            said = problem["msg"].removeprefix("Value error, ").removeprefix(f"{name}: ")
+            console.print(f"[red]bad setting[/red] {name}: {said}", soft_wrap=True, markup=True, highlight=False)
+        return 2
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C must stop the stack even when started from a script that ignores SIGINT
         signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -31,3 +31,16 @@ def test_runs_the_games_can_play_are_accepted():
     assert parse_args(["--game", "noggin", "--players", "4", "--variants", "friend_or_foe,sos"]).players == 4
     assert parse_args(["--games", "0", "--players", "9"]).games == 0  # no tournament: the seats are never used
     assert parse_args([]).game == "all"
+
+
+@pytest.mark.parametrize("name,value,said", [
+    ("LONGHOUSE_AGENT_ALLOW", "not a host::", "the port is a number"),
+    ("LONGHOUSE_GATEWAY_PORT", "abc", "valid integer"),
+])
+def test_a_bad_setting_is_one_line_and_starts_nothing(name, value, said, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LONGHOUSE_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv(name, value)
+    assert main(["--once", "--games", "0"]) == 2
+    out = capsys.readouterr().out
+    assert f"bad setting {name}: " in out and said in out and "Traceback" not in out
+    assert list(tmp_path.iterdir()) == []
