@@ -76,6 +76,20 @@ def get_agent(agent_id: str):
     return _agent(agent_id).public()
 
 
+@bp.delete("/agents/<agent_id>")
+@documented(responses={200: responses.AgentRecord}, errors={404: "unknown_agent"}, operator=True)
+def remove_agent(agent_id: str):
+    """Remove an agent (operator key required): 200 with the public record it had, 404 if unknown.
+    Its seats in games still in play strike each turn from then on (docs/API.md, agents)."""
+    operators.require_operator()
+    try:
+        record = registry_for(get_table()).remove(agent_id)
+    except UnknownAgent as exc:
+        raise ApiError(404, "unknown_agent", str(exc)) from None
+    operators.audit("agent.remove", agent_id=agent_id, name=record.name)
+    return record.public()
+
+
 @bp.post("/agents/<agent_id>/secret")
 @documented(body=SecretBody, responses={200: responses.AgentRecord}, operator=True,
             errors={400: "bad_json, bad_request", 403: "wrong_secret", 404: "unknown_agent"})

@@ -208,6 +208,12 @@ def cmd_agent_list(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_agent_remove(args: argparse.Namespace, console: Console) -> int:
+    record = _call("DELETE", f"{args.url}/agents/{args.agent_id}", headers=operator_headers(args))
+    console.print(json.dumps(record))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``longhouse``."""
     parser = argparse.ArgumentParser(prog="longhouse", description="Tournaments and agents on a Longhouse stack.",
@@ -242,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "results":
             p.add_argument("--out", required=True)
         p.set_defaults(fn=fn)
-    a = sub.add_parser("agent", help="register and list external agents", formatter_class=FMT).add_subparsers(dest="action", required=True)
+    a = sub.add_parser("agent", help="register, list and remove external agents", formatter_class=FMT).add_subparsers(dest="action", required=True)
     reg = a.add_parser("register", help="register an agent", formatter_class=FMT)
     reg.add_argument("--url", default=DEFAULT_URL)
     reg.add_argument("--name", required=True)
@@ -256,6 +262,11 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--url", default=DEFAULT_URL)
     _operator_key_option(ls)
     ls.set_defaults(fn=cmd_agent_list)
+    rm = a.add_parser("remove", help="remove an agent (its seats in games in play then strike)", formatter_class=FMT)
+    rm.add_argument("--url", default=DEFAULT_URL)
+    rm.add_argument("agent_id")
+    _operator_key_option(rm)
+    rm.set_defaults(fn=cmd_agent_remove)
     return parser
 
 

@@ -139,6 +139,21 @@ class AgentRegistry:
         self._put(updated)
         return updated
 
+    def remove(self, agent_id: str) -> AgentRecord:
+        """Remove ``agent_id``'s registration; returns the record it had. The engine calls the
+        agent no more: a seat it holds in a game still in play then strikes (``crash``) each turn,
+        as for an agent that cannot be reached, until its match's strike limit forfeits it.
+        Raises UnknownAgent."""
+        record = self.get(agent_id)
+        if self.client is not None:
+            if not self.client.hdel(KEY, agent_id):
+                raise UnknownAgent(f"no agent is registered as {agent_id!r}")
+        else:
+            with self._lock:
+                if self._memory.pop(agent_id, None) is None:
+                    raise UnknownAgent(f"no agent is registered as {agent_id!r}")
+        return record
+
     def get(self, agent_id: str) -> AgentRecord:
         """The record of ``agent_id``. Raises UnknownAgent."""
         raw = self.client.hget(KEY, agent_id) if self.client is not None else self._memory.get(agent_id)

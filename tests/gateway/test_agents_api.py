@@ -12,7 +12,7 @@ from services.agents import addresses
 from services.agents.client import AgentFailure, make_client
 from services.agents.protocol import MoveRequest
 from services.agents.registry import KEY, AgentRegistry
-from tests.support.agents import example_agent
+from tests.support.agents import SECRET, example_agent
 
 
 def agent(**extra):
@@ -130,3 +130,49 @@ def _fails(engine, request) -> bool:
     except AgentFailure as exc:
         return exc.kind == "crash" and "HTTP 401" in exc.message
     return False
+
+
+def _play_seat_0_until(client, api, table, gid: str, token: str, done, moves: int = 40) -> None:
+    """Seat 0 (a person) plays its first legal move, the agent's seat answering between, until
+    ``done(state)`` (at most ``moves`` moves)."""
+    for _ in range(moves):
+        state = table.state(gid)[1]
+        if done(state):
+            return
+        legal = client.get(f"/games/{gid}/legal-moves", headers={"Authorization": f"Bearer {token}"}).json
+        assert api.move(gid, token, legal["moves"][0], legal["version"]).status_code == 200
+    raise AssertionError("not reached")
+
+
+def test_an_agent_is_removed_and_its_seat_in_play_then_strikes(client, api, table):
+    """DELETE /agents/<id> (operator key): 200 with the record it had, then 404 everywhere; a
+    seat it held in a game still in play strikes (crash) when its turn comes, where it played
+    before, and the game goes on with the default move (docs/API.md, agents)."""
+    from services.rules.core.match import strikes
+
+    def agent_moves(gid: str) -> int:
+        return sum(1 for entry in table.store.read(gid) if entry.kind == "move" and entry.seat == 1)
+
+    with example_agent("http") as address:
+        made = client.post("/agents", json=agent(address=address, secret=SECRET)).json
+        aid = made["agent_id"]
+        gid = api.create("resource_hog", 2, seed="removed-agent", bots={"1": {"kind": "agent", "agent": aid}})
+        token = api.seat(gid, 0)
+        _play_seat_0_until(client, api, table, gid, token, lambda state: agent_moves(gid) >= 2)
+        assert strikes(table.state(gid)[1], 1) == 0  # the agent answered
+        resp = client.delete(f"/agents/{aid}")
+        assert resp.status_code == 200 and resp.json == made
+        assert client.get(f"/agents/{aid}").status_code == 404
+        assert made not in client.get("/agents").json["agents"]
+        again = client.delete(f"/agents/{aid}")
+        assert again.status_code == 404 and again.json["error"] == "unknown_agent"
+        before = agent_moves(gid)
+        _play_seat_0_until(client, api, table, gid, token, lambda state: strikes(state, 1) >= 1)
+        assert agent_moves(gid) > before  # the default move was played for it
+
+
+def test_removing_needs_the_operator_key(client, monkeypatch):
+    aid = client.post("/agents", json=agent()).json["agent_id"]
+    resp = client.delete(f"/agents/{aid}", headers={"X-Longhouse-Operator-Key": "lhop_not-a-key"})
+    assert resp.status_code in (401, 403)
+    assert client.get(f"/agents/{aid}").status_code == 200
