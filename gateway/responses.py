@@ -193,7 +193,7 @@ class CreatedTournament(_Closed):
     """``POST /tournaments`` 201."""
 
     tournament_id: str
-    status: str = Field(description="'running', 'done' or 'failed'")
+    status: str = Field(description="'running', 'done', 'failed' or 'cancelled'")
     planned: int = Field(ge=0, description="matches in the plan")
 
 
@@ -226,7 +226,7 @@ class TournamentDocument(_Closed):
     its seed until done), status, standings so far and every recorded match."""
 
     tournament_id: str
-    status: str = Field(description="'running', 'done' or 'failed'")
+    status: str = Field(description="'running', 'done', 'failed' or 'cancelled'")
     spec: TournamentSpec
     played: int = Field(ge=0)
     planned: int = Field(ge=0)

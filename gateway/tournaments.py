@@ -80,6 +80,21 @@ def create_tournament():
     return {"tournament_id": tid, "status": report["status"], "planned": report["planned"]}, 201
 
 
+@bp.post("/tournaments/<tid>/cancel")
+@documented(responses={200: responses.TournamentRow}, operator=True,
+            errors={404: "unknown_tournament", 409: "tournament_over"})
+def cancel_tournament(tid: str):
+    """Cancel a running tournament (operator key required): no match starts or is recorded after
+    it; 200 its row, also when it was already cancelled; 409 tournament_over for one that ended."""
+    operators.require_operator()
+    report = _report(tid)
+    status = _store().cancel(tid)
+    if status in ("done", "failed"):
+        raise ApiError(409, "tournament_over", f"tournament {tid} has already ended: {status}")
+    operators.audit("tournament.cancel", tournament_id=tid, played=report["played"], planned=report["planned"])
+    return {"tournament_id": tid, "status": status, "played": report["played"], "planned": report["planned"]}
+
+
 @bp.get("/tournaments")
 @documented(responses={200: responses.TournamentList})
 def list_tournaments():

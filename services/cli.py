@@ -193,6 +193,12 @@ def cmd_tournament_results(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_tournament_cancel(args: argparse.Namespace, console: Console) -> int:
+    console.print(json.dumps(_call("POST", f"{args.url}/tournaments/{args.tournament_id}/cancel",
+                                   headers=operator_headers(args))))
+    return 0
+
+
 def cmd_agent_register(args: argparse.Namespace, console: Console) -> int:
     if not args.secret:
         raise ValueError("give the agent's secret: --secret or $LONGHOUSE_AGENT_SECRET")
@@ -248,6 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "results":
             p.add_argument("--out", required=True)
         p.set_defaults(fn=fn)
+    cancel = t.add_parser("cancel", help="cancel a running tournament", formatter_class=FMT)
+    cancel.add_argument("--url", default=DEFAULT_URL)
+    cancel.add_argument("tournament_id")
+    _operator_key_option(cancel)
+    cancel.set_defaults(fn=cmd_tournament_cancel)
     a = sub.add_parser("agent", help="register, list and remove external agents", formatter_class=FMT).add_subparsers(dest="action", required=True)
     reg = a.add_parser("register", help="register an agent", formatter_class=FMT)
     reg.add_argument("--url", default=DEFAULT_URL)

@@ -304,9 +304,24 @@ class TournamentStore:
         return done
 
     def status(self, tid: str) -> dict[str, str]:
-        """``{"status", "created", "round", ...}`` as strings."""
-        raw = self.r.hgetall(_key(tid, "status"))
-        return {k.decode(): v.decode() for k, v in raw.items()}
+        """``{"status", "created", "round", ...}`` as strings; ``status`` is ``cancelled`` for a
+        running tournament an operator cancelled (:meth:`cancel`: a field of its own, so a step
+        that writes ``running`` meanwhile does not undo it)."""
+        raw = {k.decode(): v.decode() for k, v in self.r.hgetall(_key(tid, "status")).items()}
+        if raw.get("cancelled") and raw.get("status") == "running":
+            raw["status"] = "cancelled"
+        return raw
+
+    def cancel(self, tid: str) -> str:
+        """Cancel a running tournament: no match is started or recorded after it (games already
+        in play are played out by their seats, unrecorded), and its chain of steps ends. Returns
+        the status after it: ``cancelled``, or ``done``/``failed`` for one that had already ended
+        (then nothing changes)."""
+        status = self.status(tid).get("status", "running")
+        if status == "running":
+            self.set_status(tid, cancelled=time.time())
+            status = self.status(tid).get("status", "running")
+        return status
 
     def set_status(self, tid: str, **fields: Any) -> None:
         """Update status fields."""
@@ -394,7 +409,7 @@ def start_match(table: Any, tid: str, spec: TournamentSpec, match: MatchSpec) ->
 
 def advance(table: Any, store: TournamentStore, tid: str, token: str | None = None) -> str:
     """One step of tournament ``tid`` (see the module docstring). Returns its status:
-    ``running``, ``done``, ``busy`` (another step holds the lock) or ``unknown``."""
+    ``running``, ``done``, ``cancelled``, ``busy`` (another step holds the lock) or ``unknown``."""
     token = token or uuid.uuid4().hex
     if not store.exists(tid):
         return "unknown"
@@ -418,8 +433,8 @@ def _advance(table: Any, store: TournamentStore, tid: str) -> str:
     from services.coordinator.store import GameNotFound
 
     spec = store.spec(tid)
-    if store.status(tid).get("status") == "done":
-        return "done"
+    if store.status(tid).get("status") in ("done", "cancelled"):
+        return store.status(tid)["status"]
     for _ in range(64):  # Swiss: a round can complete and the next be planned in one step
         planned = store.plan(tid)
         done = {r.index for r in store.results(tid)}

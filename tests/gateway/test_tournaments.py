@@ -91,3 +91,35 @@ def test_while_a_tournament_runs_its_seeds_are_hidden(redis_client):
     doc = jobs.report(store, tid)
     assert doc["status"] == "running" and "seed" not in doc["spec"] and doc["matches"][0]["seed"] is None
     assert "gw-t" not in str(doc) and "abc" not in str(doc)
+
+
+def test_a_running_tournament_is_cancelled_and_starts_no_match_after(client, redis_client, table):
+    """POST /tournaments/<id>/cancel (operator key): the tournament says ``cancelled`` in its
+    report and the listing, its next step starts no match and ends its chain, a second cancel
+    answers the same, and one that has ended answers 409 tournament_over."""
+    from services.coordinator.store import GameNotFound
+    from services.tournament import jobs
+
+    store = jobs.TournamentStore(redis_client)
+    tid = store.create(jobs.TournamentSpec.model_validate(spec()))  # running, nothing played yet
+    assert client.post(f"/tournaments/{tid}/cancel", headers={"X-Longhouse-Operator-Key": "lhop_nope"}).status_code == 403
+    resp = client.post(f"/tournaments/{tid}/cancel")
+    assert resp.status_code == 200 and resp.json == {"tournament_id": tid, "status": "cancelled", "played": 0, "planned": 6}
+    assert client.get(f"/tournaments/{tid}").json["status"] == "cancelled"
+    listed = {t["tournament_id"]: t["status"] for t in client.get("/tournaments").json["tournaments"]}
+    assert listed[tid] == "cancelled"
+    assert tid not in store.running()  # a worker's start-up does not take it up again
+    assert jobs.advance(table, store, tid) == "cancelled"
+    for match in store.plan(tid):  # the step started nothing
+        try:
+            table.store.meta(jobs.match_game_id(tid, match.index))
+        except GameNotFound:
+            continue
+        raise AssertionError(f"match {match.index} was started after the cancel")
+    store.set_status(tid, status="running")  # a step under way writes "running": the cancel stands
+    assert client.post(f"/tournaments/{tid}/cancel").json["status"] == "cancelled"
+    played = client.post("/tournaments", json=spec()).json["tournament_id"]  # inline: done at once
+    over = client.post(f"/tournaments/{played}/cancel")
+    assert over.status_code == 409 and over.json["error"] == "tournament_over"
+    assert client.get(f"/tournaments/{played}").json["status"] == "done"
+    assert client.post("/tournaments/nosuch/cancel").json["error"] == "unknown_tournament"

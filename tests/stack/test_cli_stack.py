@@ -48,6 +48,8 @@ def test_the_cli_needs_an_operator_key_and_takes_it_from_the_environment(stack, 
     assert '"agents"' in capsys.readouterr().out
     assert main(["agent", "remove", "--url", stack.gateway_url, "nosuchagent"]) == 2
     assert "DELETE" in (out := capsys.readouterr().out) and "404 unknown_agent" in out
+    assert main(["tournament", "cancel", "--url", stack.gateway_url, "nosuchtournament"]) == 2
+    assert "404 unknown_tournament" in capsys.readouterr().out
 
 
 def test_participants_are_parsed_and_bad_ones_refused():
