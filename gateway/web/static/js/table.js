@@ -128,8 +128,8 @@ function renderMoves() {
   for (const [name, items] of groups) {
     const fs = el("fieldset", { class: "move-group" }, el("legend", {}, `${name} (${items.length})`));
     for (const [m, i] of items) {
-      const cost = moveCost(game, m);
-      const label = moveLabel(game, m);
+      const cost = moveCost(game, m, view?.view);
+      const label = moveLabel(game, m, view?.view);
       fs.append(el("button", { type: "button", class: "move", dataset: { index: String(i), type: m.type },
                                title: JSON.stringify(m), onclick: () => play(m) },
         el("span", { class: "label" }, label), cost ? el("span", { class: "cost" }, cost) : null));

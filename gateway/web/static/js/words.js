@@ -222,8 +222,9 @@ const RESOURCE_HOG_MOVES = {
 
 const MOVES = { noggin: NOGGIN_MOVES, gnomes: GNOMES_MOVES, resource_hog: RESOURCE_HOG_MOVES };
 
-/** The cost of a move in the game's terms, where the move says it ("" if it says none). */
-export function moveCost(game, move) {
+/** The cost of a move in the game's terms, where the move says it ("" if it says none);
+ * `view` is the seat's player view (the "view" field of GET /view), when the cost needs it. */
+export function moveCost(game, move, view) {
   const parts = [];
   if (Array.isArray(move.pay)) parts.push(move.pay.length ? `pay ${list(move.pay)}` : "free");
   else if (move.pay && typeof move.pay === "object") parts.push(`pay ${words(move.pay)}`);
@@ -235,8 +236,8 @@ export function moveCost(game, move) {
   return parts.join("; ");
 }
 
-/** A label for a legal move in the game's terms. */
-export function moveLabel(game, move) {
+/** A label for a legal move in the game's terms (`view`: the seat's player view, if it helps). */
+export function moveLabel(game, move, view) {
   const say = (MOVES[game] || {})[move.type];
   if (say) {
     try {
