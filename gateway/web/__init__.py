@@ -15,8 +15,9 @@ to the JSON API of the same gateway, as any client would:
 
 Static files are served from ``static/`` at ``/static/`` (the app's static folder,
 :func:`gateway.app.create_app`); each game's drawing is ``static/boards/<game>.js``
-(``static/boards/README.md``). Seat tokens, invitations and the operator key live in the
-browser's ``sessionStorage`` only; no page puts one in a URL except the stream's ``?token=``,
+(``static/boards/README.md``). Seat tokens and invitations live in the browser's
+``localStorage``, the operator key in the tab's ``sessionStorage``; no page puts one in a URL
+except the stream's ``?token=``,
 which ``EventSource`` needs (docs/API.md, Seat tokens).
 """
 

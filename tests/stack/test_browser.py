@@ -63,7 +63,7 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh page (its own sessionStorage) at 1280x800; fails the test on a script error."""
+    """A fresh page (its own browser context: its own storage) at 1280x800; fails the test on a script error."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(MOVE_TIMEOUT_MS)
@@ -163,7 +163,7 @@ def test_a_whole_game_by_clicking_against_a_live_bot(page, stack, game):
     base = stack.gateway_url
     started = time.monotonic()
     game_id = create_from_lobby(page, base, stack, game, bot, seed, options)
-    assert page.evaluate("(id) => JSON.parse(sessionStorage.getItem('longhouse:seat:' + id)).seat", game_id) == 0
+    assert page.evaluate("(id) => JSON.parse(localStorage.getItem('longhouse:seat:' + id)).seat", game_id) == 0
     assert "token" not in page.url and "lhinv_" not in page.url
     clicks = play_to_the_end(page, random.Random(seed), screenshot=f"table-{game}")
     summary = check_log_complete(page, base, game_id)
@@ -372,6 +372,57 @@ def test_a_seat_of_a_game_by_invitation_is_taken_from_its_table_page(page, stack
     assert page.locator("#moves button.move").count() > 0
     assert "You hold seat 0" in page.locator("#seat-box").inner_text()
     assert invitation not in page.url and "lhinv_" not in page.url
+
+
+def test_the_creator_hands_out_invitations_from_the_table_and_keeps_the_seat_in_a_new_tab(page, stack):
+    """From the lobby: you on seat 0, another person on seat 1, a bot on seat 2 (two seats marked
+    as yours are refused first). The table shows the creator seat 1's invitation; another browser
+    takes seat 1 with it from its own table page, and then the invitation is no longer shown. A new
+    tab of the creator's browser holds seat 0 still."""
+    base = stack.gateway_url
+    page.goto(f"{base}/")
+    page.wait_for_selector("body[data-ready='true']")
+    page.get_by_label("Operator key").fill(operator_key(stack))
+    page.get_by_label("Game", exact=True).select_option("resource_hog")
+    page.get_by_label("Seats", exact=True).fill("3")
+    page.get_by_label("Seats", exact=True).dispatch_event("change")
+    page.get_by_label("Seed").fill("browser-hand-out")
+    page.locator("#seat-0-kind").select_option("me")
+    page.locator("#seat-1-kind").select_option("me")
+    page.locator("#seat-2-kind").select_option("random")
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_selector("#create-result [role='alert']")
+    assert "both" in page.locator("#create-result").inner_text() and page.url == f"{base}/"
+    page.locator("#seat-1-kind").select_option("human")
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_url(f"{base}/table/*")
+    game_id = urlparse(page.url).path.rsplit("/", 1)[1]
+    page.wait_for_selector("body[data-seat='0']")
+    code = page.locator("#invitations code[data-seat='1']")
+    invitation = code.inner_text()
+    assert invitation.startswith("lhinv_") and page.locator("#invitations code").count() == 1
+    other = page.context.browser.new_context(viewport=VIEWPORT).new_page()
+    try:
+        other.goto(f"{base}/table/{game_id}")
+        other.wait_for_selector("#claim-seat")
+        assert other.locator("#invitations").count() == 0  # only the creator's browser has them
+        other.get_by_label("Invitation").fill(invitation)
+        other.get_by_role("button", name="Take the seat").click()
+        other.wait_for_selector("body[data-seat='1']")
+    finally:
+        other.context.close()
+    page.reload()  # taking a seat adds nothing to the log: the page learns it when it next reads the game
+    page.wait_for_selector("body[data-seat='0']")
+    page.wait_for_function(READY)
+    assert page.locator("#invitations").count() == 0  # seat 1 is taken now
+    again = page.context.new_page()  # a new tab of the same browser
+    try:
+        again.goto(f"{base}/table/{game_id}")
+        again.wait_for_selector("body[data-seat='0']")
+        again.wait_for_function("() => document.getElementById('seat-box').textContent.includes('You hold seat 0')")
+        assert again.locator("#claim-seat").count() == 0
+    finally:
+        again.close()
 
 
 def test_a_game_without_a_drawing_shows_its_view_as_a_folding_tree(page, stack):

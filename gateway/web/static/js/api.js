@@ -1,8 +1,10 @@
 // The JSON API of the gateway, as the pages use it, and what the browser keeps between pages.
 //
-// Seat tokens, invitations and the operator key are kept in sessionStorage (this tab only, gone
-// when it closes) and sent in headers; none is ever put in a URL, except the stream's ?token=,
-// which EventSource needs because it cannot send headers (docs/API.md, Seat tokens).
+// Seat tokens and the invitations of games this browser created are kept in localStorage (this
+// browser, every tab of it, until the game is over: a closed tab does not orphan a seat); the
+// operator key in sessionStorage only (this tab, gone when it closes). All are sent in headers;
+// none is ever put in a URL, except the stream's ?token=, which EventSource needs because it
+// cannot send headers (docs/API.md, Seat tokens).
 
 /** The page's data the server put in <script id="page-data">. */
 export const PAGE = JSON.parse(document.getElementById("page-data")?.textContent || "{}");
@@ -41,20 +43,21 @@ export async function api(path, { method = "GET", body, token, operator = false,
   return data;
 }
 
-const store = window.sessionStorage;
+const store = window.localStorage; // seats and invitations: this browser
+const tab = window.sessionStorage; // the operator key: this tab
 
 /** The operator key typed into the lobby ("" if none). */
 export function operatorKey() {
-  return store.getItem("longhouse:operator-key") || "";
+  return tab.getItem("longhouse:operator-key") || "";
 }
 
 /** Keep (or, with "", forget) the operator key for this tab. */
 export function setOperatorKey(key) {
-  if (key) store.setItem("longhouse:operator-key", key.trim());
-  else store.removeItem("longhouse:operator-key");
+  if (key) tab.setItem("longhouse:operator-key", key.trim());
+  else tab.removeItem("longhouse:operator-key");
 }
 
-/** The seat this tab holds in a game: {seat, token}, or null (a spectator). */
+/** The seat this browser holds in a game: {seat, token}, or null (a spectator). */
 export function heldSeat(gameId) {
   try {
     return JSON.parse(store.getItem(`longhouse:seat:${gameId}`) || "null");
@@ -63,17 +66,18 @@ export function heldSeat(gameId) {
   }
 }
 
-/** Remember that this tab holds `seat` of a game with `token`. */
+/** Remember that this browser holds `seat` of a game with `token`. */
 export function holdSeat(gameId, seat, token) {
   store.setItem(`longhouse:seat:${gameId}`, JSON.stringify({ seat, token }));
 }
 
-/** Forget this tab's seat in a game (it becomes a spectator there). */
+/** Forget this browser's seat and invitations of a game (it becomes a spectator there). */
 export function leaveSeat(gameId) {
   store.removeItem(`longhouse:seat:${gameId}`);
+  store.removeItem(`longhouse:invitations:${gameId}`);
 }
 
-/** Invitations of a game this tab created: {"<seat>": invitation}. */
+/** Invitations of a game this browser created: {"<seat>": invitation}. */
 export function invitations(gameId) {
   try {
     return JSON.parse(store.getItem(`longhouse:invitations:${gameId}`) || "{}");
@@ -89,7 +93,7 @@ export function keepInvitations(gameId, invites) {
 
 /**
  * Claim a seat (POST /games/<id>/seats/<seat>), with its invitation when there is one, and keep
- * its token for this tab. Returns {seat, token}.
+ * its token in this browser. Returns {seat, token}.
  */
 export async function claimSeat(gameId, seat, invitation) {
   const inv = invitation || invitations(gameId)[String(seat)];

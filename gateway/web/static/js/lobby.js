@@ -59,9 +59,15 @@ async function create(event) {
   if ($("seed").value.trim()) body.seed = $("seed").value.trim();
   if (supportsOpen && $("open").checked) body.open = true;
   let mine = null;
+  const yours = Array.from({ length: players }, (_, s) => s).filter((s) => $(`seat-${s}-kind`).value === "me");
+  if (yours.length > 1) {
+    out.replaceChildren(el("p", { role: "alert", class: "error" }, `Not created: seats ${yours.join(" and ")} are both ` +
+      "\"You, in this tab\"; one browser holds one seat of a game. Make the others \"Another person (by invitation)\"."));
+    return;
+  }
   for (let s = 0; s < players; s++) {
     const kind = $(`seat-${s}-kind`).value;
-    if (kind === "me" && mine === null) mine = s;
+    if (kind === "me") mine = s;
     else if (kind === "agent") body.bots[String(s)] = { kind: "agent", agent: $(`seat-${s}-agent`).value.trim() };
     else if (kind !== "me" && kind !== "human") body.bots[String(s)] = kind;
   }

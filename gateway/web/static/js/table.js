@@ -1,7 +1,7 @@
 // A game's table: the board, the seat's own things, its legal moves as buttons, the log in words
 // and the scores, kept live by the game's event stream.
 //
-// The tab's seat (if it holds one) comes from sessionStorage (api.js); without one the page is a
+// The browser's seat (if it holds one) comes from localStorage (api.js); without one the page is a
 // spectator's and shows only what a spectator may see. Every stream entry refreshes the summary,
 // the view and, when it is the seat's decision, the legal moves (coalesced: one refresh runs at a
 // time, and entries that come meanwhile cause one more).
@@ -11,7 +11,7 @@
 // "over"; data-key changes at every render of the moves. window.longhouseTable.seen lists the
 // stream ids as the page received them.
 
-import { ApiError, PAGE, api, claimSeat, el, heldSeat, humanise, newMoveId } from "./api.js";
+import { ApiError, PAGE, api, claimSeat, el, heldSeat, humanise, invitations, newMoveId } from "./api.js";
 import { drawView } from "./board.js";
 import { follow } from "./stream.js";
 import { eventLine, moveCost, moveGroup, moveLabel } from "./words.js";
@@ -146,11 +146,17 @@ function renderSeatForm() {
   const free = [];
   for (let s = 0; s < PAGE.players; s++) if (!(summary?.seats_taken || []).includes(s)) free.push(s);
   // drawn again only when what it offers changes: a refresh keeps a half-typed invitation and its error
-  const shape = held ? `held ${held.seat}` : `${summary?.status === "over" ? "over" : "free"} ${free.join(",")}`;
+  // the invitations this browser was given at creation, of seats still free: the creator hands them out
+  const given = summary?.status === "over" ? [] : Object.entries(invitations(gameId)).filter(([seat]) => free.includes(Number(seat)));
+  const shape = (held ? `held ${held.seat}` : `${summary?.status === "over" ? "over" : "free"} ${free.join(",")}`) +
+    ` given ${given.map(([seat]) => seat).join(",")}`;
   if (box.dataset.shape === shape) return;
   box.dataset.shape = shape;
+  const handOut = given.length ? [el("div", { id: "invitations", class: "invitations" },
+    el("p", {}, "Give each player the invitation of their seat (only you see these):"),
+    el("ul", {}, ...given.map(([seat, inv]) => el("li", {}, `Seat ${seat}: `, el("code", { dataset: { seat } }, inv)))))] : [];
   if (held) {
-    box.replaceChildren(el("p", {}, `You hold seat ${held.seat} in this tab.`));
+    box.replaceChildren(el("p", {}, `You hold seat ${held.seat} in this browser.`), ...handOut);
     return;
   }
   if (summary?.status === "over" || !free.length) {
@@ -175,7 +181,7 @@ function renderSeatForm() {
   el("label", { for: "claim-seat" }, "Seat"), select,
   el("label", { for: "claim-invitation" }, "Invitation"), inv,
   el("button", { type: "submit" }, "Take the seat"));
-  box.replaceChildren(el("p", {}, "You are watching as a spectator."), form, problem);
+  box.replaceChildren(el("p", {}, "You are watching as a spectator."), form, problem, ...handOut);
 }
 
 async function play(move) {
