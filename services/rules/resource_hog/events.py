@@ -13,7 +13,7 @@ from typing import Any
 from services.rules.core import Event, public
 
 from .content import content, lands
-from .state import FOODS, FORTS, Land, State, produces_food
+from .state import FOODS, FORTS, Land, State, produces_food, room
 
 
 def clear_woodland(state: State) -> list[Event]:
@@ -95,9 +95,19 @@ def produce_from_mines(state: State) -> list[Event]:
 
 def produce_nobles(state: State) -> list[Event]:
     """One noble in each area where a peasant works in a manor, motte or castle, for one arms
-    and armour token; at most one an area (table: produce nobles)."""
-    areas = [a.id for a in state.lands.values()
-             if a.work.get("knight") and any(f in a.buildings for f in FORTS) and a.store["weapons"] >= 1]
+    and armour token; at most one an area (table: produce nobles). A noble is made only while
+    its seat has room for one more of its 50 peasant/noble markers on the map, the areas taken
+    in map order (resource-hog-components.md, Components); an area without room makes none
+    and keeps its arms and armour.
+
+    Returns ``[NoblesProduced(areas=[area, ...])]`` naming the areas that made one, or ``[]``."""
+    free: dict[int, int] = {}
+    areas = []
+    for a in state.lands.values():
+        if a.work.get("knight") and any(f in a.buildings for f in FORTS) and a.store["weapons"] >= 1:
+            if a.owner is not None and free.setdefault(a.owner, room(state, a.owner)) > 0:
+                free[a.owner] -= 1
+                areas.append(a.id)
     return [public("NoblesProduced", areas=areas)] if areas else []
 
 
@@ -106,11 +116,18 @@ def feed(state: State) -> list[Event]:
     starvation): an area that produced two kinds of food gains one grain, three kinds two;
     each noble and each peasant that did not produce food eats one, nobles first, fresh food
     from the producers first (fish, meat, grain), then preserved food; a spare food grows one
-    peasant where one is allocated to population (house rule), once an area; the unfed die."""
+    peasant where one is allocated to population (house rule), once an area, while the seat has
+    room for one more of its 50 peasant/noble markers on the map (resource-hog-components.md,
+    Components; the areas in map order, counting those grown before); the unfed die.
+
+    Returns ``Fed(eaten={area: {food: n}}, bonus={area: {"grain": n}})``, then
+    ``PopulationGrew(grew={area: food used})`` if any area grew and ``Starved(lost={area:
+    {"nobles": n, "peasants": n}})`` if any piece went unfed."""
     eaten: dict[str, dict[str, int]] = {}
     bonus: dict[str, dict[str, int]] = {}
     grew: dict[str, str] = {}
     lost: dict[str, dict[str, int]] = {}
+    free: dict[int, int] = {}
     for a in state.lands.values():
         if a.owner is None:
             continue
@@ -138,7 +155,8 @@ def feed(state: State) -> list[Event]:
             eaten[a.id] = took
         if a.work.get("population") and not unfed_nobles and not unfed_peasants:
             spare = next((f for f in (*FOODS, "preserved") if food[f] > 0), None)
-            if spare is not None:
+            if spare is not None and free.setdefault(a.owner, room(state, a.owner)) > 0:
+                free[a.owner] -= 1
                 grew[a.id] = spare
         if unfed_nobles or unfed_peasants:
             lost[a.id] = {"nobles": unfed_nobles, "peasants": unfed_peasants}

@@ -5,7 +5,9 @@ A noble move goes any distance over its owner's land, or ends one border beyond 
 unowned or enemy land; goods carried pay 1 money per border. Nobles moved into enemy land
 are *invaders*; when the seat says ``done`` every area it invaded is fought over, in ring
 order, with dice from the deck domain. The loser chooses the ransom (a decision) or, if it
-cannot pay it all, pays what it can and its nobles leave the area.
+cannot pay it all, pays what it can and its nobles leave the area. Peasants the winner gains
+(as ransom, or with an area it takes) beyond its room among its 50 peasant/noble markers leave
+the map (resource-hog-components.md, Components; docs/house-rules.md, Resource Hog: The 50 markers).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any, Iterator
 from services.rules.core import Chance, Event, IllegalMove, public
 
 from .content import GOODS, content
-from .state import FORTS, State
+from .state import FORTS, State, room
 
 RANSOM = {"money": 10, "salt": 2, "weapons": 1, "preserved": 1, "peasants": 1}
 """What one unit of margin is worth in each kind the loser may pay (table: fight)."""
@@ -158,18 +160,39 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     """``RansomPaid``, then where the nobles go (house rule): the attacker's invaders go home
     unless it won and the defender could not pay it all or had no nobles there (house rule: the
     area changes hands); then the defender's nobles leave and the area, its peasants and goods
-    pass to the attacker."""
+    pass to the attacker.
+
+    Shapes: ``RansomPaid(loser, winner, area, pay={kind: units}, full)`` and
+    ``BattleSettled(area, attacker, takes, attackers_to, defenders_to)``. The winner keeps only
+    as many peasants as it has room for among its 50 peasant/noble markers on the map (see
+    :func:`.state.room`); the rest leave the map (house rule), free ones first, and the event
+    that moves them says how many in ``left_map``, present only when some leave: peasants paid
+    as ransom first, then those of an area taken (resource-hog-components.md, Components;
+    docs/house-rules.md, Resource Hog: Fights and The 50 markers)."""
     r = state.ransom
     pay = {k: v for k, v in move["pay"].items() if v}
     full = sum(pay.values()) >= r["margin"]
-    out = [public("RansomPaid", loser=r["loser"], winner=r["winner"], area=r["area"], pay=pay, full=full)]
+    area = r["area"]
+    space = room(state, r["winner"])
+    paid = pay.get("peasants", 0) * RANSOM["peasants"]
+    to = retreat_to(state, r["winner"], area) if r["winner"] != state.lands[area].owner else area
+    ransom: dict[str, Any] = {"loser": r["loser"], "winner": r["winner"], "area": area, "pay": pay, "full": full}
+    if paid and to is not None and to != area:  # where _ransom_paid puts them
+        placed = min(paid, space)
+        space -= placed
+        if paid > placed:
+            ransom["left_map"] = paid - placed
     attacker = r["attacker"]
-    takes = r["winner"] == attacker and (not full or state.lands[r["area"]].nobles == 0)
-    home = retreat_to(state, attacker, r["area"])
-    out.append(public("BattleSettled", area=r["area"], attacker=attacker, takes=takes,
-                      attackers_to=None if takes else home,
-                      defenders_to=retreat_to(state, r["loser"], r["area"]) if takes else None))
-    return out
+    takes = r["winner"] == attacker and (not full or state.lands[area].nobles == 0)
+    home = retreat_to(state, attacker, area)
+    settled: dict[str, Any] = {"area": area, "attacker": attacker, "takes": takes,
+                               "attackers_to": None if takes else home,
+                               "defenders_to": retreat_to(state, r["loser"], area) if takes else None}
+    if takes:
+        passing = state.lands[area].peasants - paid  # the peasants paid have left the area
+        if passing > space:
+            settled["left_map"] = passing - space
+    return [public("RansomPaid", **ransom), public("BattleSettled", **settled)]
 
 
 def retreat_to(state: State, seat: int, area: str) -> str | None:

@@ -142,6 +142,31 @@ def owned(state: State, seat: int) -> list[str]:
     return [a for a in content().map.ring if state.lands[a].owner == seat]
 
 
+def pieces_per_player() -> int:
+    """Peasant/noble markers each player has (resource-hog-components.md, Components (variant
+    version): 50; ``setup.json`` ``components.pieces_per_player``)."""
+    return content().setup.components["pieces_per_player"]
+
+
+def pieces(state: State, seat: int) -> int:
+    """Peasants and nobles ``seat`` has on the map: those of its own land areas and its nobles
+    invading another seat's land (resource-hog-components.md, Components: a player's markers)."""
+    n = 0
+    for a in state.lands.values():
+        if a.owner == seat:
+            n += a.peasants + a.nobles
+        n += a.invaders.get(str(seat), 0)
+    return n
+
+
+def room(state: State, seat: int) -> int:
+    """How many more peasants or nobles ``seat`` may put on the map: its markers (50) less
+    :func:`pieces`, never below 0. Every way a seat gains a piece (population, produce nobles,
+    slaves and mercenaries bought, peasants won in a fight) stops at it
+    (resource-hog-components.md, Components; docs/house-rules.md, Resource Hog: The 50 markers)."""
+    return max(0, pieces_per_player() - pieces(state, seat))
+
+
 # -- set-up -----------------------------------------------------------------------------
 
 def setup(state: State, config: dict[str, Any]) -> None:
@@ -407,8 +432,8 @@ def _ransom_paid(s: State, d: dict) -> None:
             winner.money += amount
         elif kind == "peasants":
             _lose_peasants(area, amount)
-            if to is not None and to != d["area"]:
-                s.lands[to].peasants += amount
+            if to is not None and to != d["area"]:  # those the winner has no room for leave the map
+                s.lands[to].peasants += amount - d.get("left_map", 0)
         else:
             area.store[kind] -= amount
             if to is not None and to != d["area"]:
@@ -436,6 +461,7 @@ def _battle_settled(s: State, d: dict) -> None:
         area.owner = d["attacker"]
         area.nobles = invaders
         area.attacked = invaders
+        _lose_peasants(area, d.get("left_map", 0))  # beyond the attacker's room (house rule)
     elif d["attackers_to"] is not None:
         s.lands[d["attackers_to"]].nobles += invaders
         s.lands[d["attackers_to"]].attacked += invaders

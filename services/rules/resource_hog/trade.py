@@ -15,7 +15,7 @@ from typing import Any
 from services.rules.core import Event, IllegalMove, public
 
 from .content import GOODS, content
-from .state import State
+from .state import State, pieces, pieces_per_player, room
 
 
 def rows() -> int:
@@ -60,7 +60,10 @@ def ship_fee(state: State, a: str, b: str) -> int:
 
 
 def check(state: State, seat: int, move: dict[str, Any]) -> None:
-    """``buy``, ``sell`` and ``ship`` (table: buy, sell)."""
+    """``buy``, ``sell`` and ``ship`` (table: buy, sell). Raises IllegalMove, saying why, for
+    a move the seat may not make now; among them buying more slaves (each becomes a peasant) or
+    mercenaries (each a noble) than the seat has room for among its 50 peasant/noble markers
+    on the map (resource-hog-components.md, Components; house rule: slaves and mercenaries)."""
     t, good, n = move["type"], move["good"], move["count"]
     purse = state.players[seat].money
     if t == "ship":
@@ -88,6 +91,12 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
             track = state.slave_track if good == "slave" else state.mercenary_track
             if track < n:
                 raise IllegalMove(f"{track} {good}(s) on offer, not {n}")
+            if room(state, seat) < n:
+                becomes = "peasants" if good == "slave" else "nobles"
+                raise IllegalMove(f"each {good} bought becomes one of your {becomes}; you have "
+                                  f"{pieces(state, seat)} of your {pieces_per_player()} peasant/noble "
+                                  f"markers on the map, so room for {room(state, seat)} more, not {n} "
+                                  f"(components page)")
             price = n * (content().trading.slave_price if good == "slave" else content().trading.mercenary_price)
         else:
             price = cost_of(state, good, n)
