@@ -198,6 +198,8 @@ def test_the_table_is_legible_at_1280x800(page, stack, game):
         box = page.locator(part).bounding_box()
         assert box and box["width"] >= 200 and box["height"] >= 60 and box["y"] + 40 <= VIEWPORT["height"], part
     assert page.locator("#moves button.move").count() > 0
+    if game == "resource_hog":  # its score column is the wealth that wins, not the purse
+        assert page.locator("#score-label").inner_text() == "Wealth"
     shot(page, f"table-{game}-legible")
     page.locator("#board svg").screenshot(path=str(SCREENSHOTS / f"table-{game}-board.png"))
     print(f"{game}: smallest board text {smallest:.1f} px")
@@ -271,6 +273,13 @@ def test_a_replay_steps_through_the_public_views(page, stack):
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector(f"body[data-step='{summary['version'] - 1}']")
     page.get_by_role("button", name="Last step").click()
+    page.wait_for_selector(f"body[data-step='{summary['version']}']")
+    page.locator("#board").click()  # the keys step from anywhere on the page, not only the slider
+    page.keyboard.press("Home")
+    page.wait_for_selector("body[data-step='1']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("body[data-step='2']")
+    page.keyboard.press("End")
     page.wait_for_selector(f"body[data-step='{summary['version']}']")
     assert page.locator("#board").get_attribute("data-drawn") in ("board", "tree")
     assert page.locator("#log li.current").count() > 0

@@ -308,3 +308,15 @@ def test_module_names_match_the_api():
         get_rules(game)  # a registered game
         src = (here / f"{game}.js").read_text()
         assert re.search(r"^export function render\(view, ctx", src, re.M), game
+
+
+@pytest.mark.parametrize("name", [p.name for p in fixtures("resource_hog")])
+def test_resource_hogs_score_column_is_the_wealth_its_board_shows(boards, drawings, name):
+    """The table and replay pages' score column for Resource Hog is each seat's wealth (the count
+    that wins, house rule "wealth-wins"), the same number its player board draws."""
+    fx = load(FIXTURES / name)
+    view = fx["views"]["spectator"]["view"]
+    got = boards.page.evaluate("async (v) => (await import('/static/boards/resource_hog.js')).scores(v)", view)
+    drawn = {int(e.get("data-seat")): int(w.get("data-wealth")) for e in parse(drawings[name, "spectator"]).iter()
+             if e.get("data-component") == "player-board" for w in e.iter() if w.get("data-wealth") is not None}
+    assert got["label"] == "Wealth" and got["values"] == [drawn[s] for s in range(fx["players"])]

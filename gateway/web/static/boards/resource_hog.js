@@ -508,6 +508,29 @@ function playerBoards(t, x, y, w, h) {
   return group("player-boards", {}, parts);
 }
 
+/** A seat's wealth as the view shows it (house rule "wealth-wins", docs/house-rules.md, Resource
+ * Hog): the final count once the game has one, else counted now from the view:
+ * {money, nobles, peasants, buildings, total} (each in money). `v`: the game's view object. */
+export function wealthOf(v, seat) {
+  const final = (v.final?.breakdown || [])[seat];
+  if (final) return final;
+  const lands = Object.values(v.lands || {}).filter((a) => a && a.owner === seat);
+  const sum = (k) => lands.reduce((acc, a) => acc + (a[k] || 0), 0);
+  const built = lands.flatMap((a) => a.buildings || []).reduce((acc, b) => acc + (WEALTH[b] || 0), 0) +
+    WEALTH.stone_head * sum("stone_heads");
+  const player = (v.players || []).find((p) => p && p.seat === seat) || {};
+  const live = { money: player.money || 0, nobles: WEALTH.noble * sum("nobles"), peasants: WEALTH.peasant * sum("peasants"),
+                 buildings: built };
+  live.total = live.money + live.nobles + live.peasants + live.buildings;
+  return live;
+}
+
+/** The score column of the table and replay pages: each seat's wealth, the count that wins. */
+export function scores(view) {
+  const v = inner(view);
+  return { label: "Wealth", values: (v.players || []).map((p, i) => wealthOf(v, p?.seat ?? i).total) };
+}
+
 function playerBoard(t, p, x, y, w, h, rowY) {
   const v = t.v;
   const s = p.seat;
@@ -520,11 +543,8 @@ function playerBoard(t, p, x, y, w, h, rowY) {
   const buildings = lands.flatMap((a) => a.buildings || []);
   const stoneHeads = sum("stone_heads");
   const money = p.money || 0;
-  const built = buildings.reduce((acc, b) => acc + (WEALTH[b] || 0), 0) + WEALTH.stone_head * stoneHeads;
-  const live = { money, nobles: WEALTH.noble * nobles, peasants: WEALTH.peasant * peasants, buildings: built };
-  live.total = live.money + live.nobles + live.peasants + live.buildings;
   const final = (v.final?.breakdown || [])[s];
-  const score = final || live;
+  const score = wealthOf(v, s);
   const store = Object.fromEntries(GOODS.map(([g]) => [g, lands.reduce((acc, a) => acc + ((a.store || {})[g] || 0), 0)]));
   const toMove = toMoveOf(v, t.ctx).includes(s) && !final;
   const cellW = w - 12;

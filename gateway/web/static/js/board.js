@@ -16,6 +16,21 @@ export function boardModule(game) {
 }
 
 /**
+ * The score column a game's drawing module gives (its `scores(view)`: {label, values per seat}), or
+ * null when it gives none (the pages then show the view's own score fields).
+ */
+export async function scoresOf(game, view) {
+  const mod = await boardModule(game);
+  if (!mod || typeof mod.scores !== "function" || !view) return null;
+  try {
+    const out = mod.scores(view);
+    return out && Array.isArray(out.values) ? out : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Draw `view` (the API's player view, the "view" field) into `container`.
  * ctx = {game, seat (int or null), players (seats), summary (GET /games/<id>)}.
  * Returns "board" when the game's drawing drew it, "tree" for the fallback.

@@ -5,7 +5,7 @@
 // For tests, document.body.dataset.step is the version drawn once it is on the page.
 
 import { PAGE, api, el, humanise, parseSse } from "./api.js";
-import { drawView } from "./board.js";
+import { drawView, scoresOf } from "./board.js";
 import { eventLine } from "./words.js";
 
 const gameId = PAGE.game_id;
@@ -39,11 +39,13 @@ function renderLog(v) {
     class: ver === v ? "current" : "" }, el("span", { class: "v" }, String(ver)), " ", eventLine(game, ev, who))));
 }
 
-function renderScores(view, v) {
+async function renderScores(view, v) {
   const final = v === summary.version ? summary.outcome?.scores : null;
   const players = view.view?.players || [];
+  const own = final ? null : await scoresOf(game, view.view); // the drawing's count, where the game has one
   const rows = (final || players).map((p, s) => el("tr", {}, el("th", { scope: "row" }, who(s)),
-    el("td", {}, String(final ? final[s] : (p.score ?? p.money ?? (p.gems ? Object.entries(p.gems).map(([k, n]) => `${n} ${k}`).join(", ") : "—"))))));
+    el("td", {}, String(final ? final[s] : own ? own.values[s] ?? "—"
+      : (p.score ?? p.money ?? (p.gems ? Object.entries(p.gems).map(([k, n]) => `${n} ${k}`).join(", ") : "—"))))));
   $("scores").replaceChildren(el("table", { class: "scores" }, el("tbody", {}, ...rows)));
 }
 
@@ -58,7 +60,7 @@ async function show(v) {
     const view = await viewAt(v);
     if (wanted !== v) return; // the slider moved on meanwhile
     await drawView($("board"), view.view, { game, seat: null, players: PAGE.players, summary });
-    renderScores(view, v);
+    await renderScores(view, v);
     renderLog(v);
     document.body.dataset.step = String(v);
   } catch (err) {
@@ -93,6 +95,14 @@ async function main() {
   $("prev").addEventListener("click", () => go(Number(slider.value) - 1));
   $("next").addEventListener("click", () => go(Number(slider.value) + 1));
   $("last").addEventListener("click", () => go(entries.length));
+  // the arrow keys, Home and End step anywhere on the page, not only on the focused slider
+  document.addEventListener("keydown", (e) => {
+    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey || e.target.closest?.("input, select, textarea, button, a")) return;
+    const to = { ArrowLeft: Number(slider.value) - 1, ArrowRight: Number(slider.value) + 1, Home: 1, End: entries.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to);
+  });
   if (summary.status !== "over") {
     $("replay-status").textContent = "This game is still being played: the replay goes up to now.";
   }

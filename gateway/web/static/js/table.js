@@ -12,7 +12,7 @@
 // stream ids as the page received them.
 
 import { ApiError, PAGE, api, claimSeat, el, heldSeat, humanise, invitations, newMoveId } from "./api.js";
-import { drawView } from "./board.js";
+import { drawView, scoresOf } from "./board.js";
 import { follow } from "./stream.js";
 import { eventLine, moveCost, moveGroup, moveLabel } from "./words.js";
 
@@ -62,17 +62,19 @@ function statusText() {
   return to.length ? `Waiting for ${to.map(who).join(", ")}.` : "Waiting…";
 }
 
-function renderScores() {
+async function renderScores() {
   const players = view?.view?.players || [];
   const final = summary?.outcome?.scores;
   const body = $("scores-body");
-  const label = { noggin: "Points", resource_hog: "Money", gnomes: "Gems" }[game] || "Score";
+  const own = final ? null : await scoresOf(game, view?.view); // the drawing's count, where the game has one
+  const label = own?.label || { noggin: "Points", gnomes: "Gems" }[game] || "Score";
   $("score-label").textContent = final ? "Final score" : label;
   const rows = [];
   const n = final ? final.length : players.length || PAGE.players;
   for (let s = 0; s < n; s++) {
     const p = players[s] || {};
-    let value = final ? final[s] : (p.score ?? p.money ?? (p.gems ? Object.entries(p.gems).map(([k, v]) => `${v} ${k}`).join(", ") : "—"));
+    let value = final ? final[s] : own ? own.values[s] ?? "—"
+      : (p.score ?? p.money ?? (p.gems ? Object.entries(p.gems).map(([k, v]) => `${v} ${k}`).join(", ") : "—"));
     const winner = (summary?.outcome?.winners || []).includes(s);
     rows.push(el("tr", { class: winner ? "winner" : "" }, el("th", { scope: "row" }, who(s)), el("td", {}, String(value)),
       el("td", {}, winner ? "winner" : (summary?.to_move || []).includes(s) ? "to move" : "")));
@@ -193,7 +195,9 @@ async function play(move) {
     await api(`/games/${gameId}/moves`, { method: "POST", token: held.token,
       body: { move_id: newMoveId(), expected_version: legal.version, move } });
   } catch (err) {
-    if (!(err instanceof ApiError) || !["stale_version", "not_your_turn"].includes(err.code)) {
+    if (!(err instanceof ApiError)) { // no answer at all: the request may not have left (offline)
+      $("status").textContent = `The move could not be sent (${err.message}); check the connection and try again.`;
+    } else if (!["stale_version", "not_your_turn"].includes(err.code)) {
       $("status").textContent = `The move was refused: ${err.reason || err.message}`;
     }
   }
@@ -218,7 +222,7 @@ async function load() {
   $("status").textContent = statusText();
   $("version").textContent = `version ${v.version} · ${s.moves} moves`;
   await drawView($("board"), v.view, { game, seat: held ? held.seat : null, players: PAGE.players, summary: s });
-  renderScores();
+  await renderScores();
   renderMine();
   renderSeatForm();
   if (!again) renderMoves();
