@@ -35,7 +35,9 @@ async function main() {
                  ["moves", "Moves"], ["ended_by", "Ended by"], ["replay", "Replay"]];
   const mrows = (doc.matches || []).map((m) => el("tr", {},
     el("td", {}, String(m.index)), el("td", {}, m.game), el("td", {}, (m.seats || []).join(", ")),
-    el("td", {}, (m.scores || []).join(", ")), el("td", {}, (m.winners || []).join(", ") || "nobody"),
+    el("td", {}, (m.scores || []).join(", ")),
+    el("td", {}, m.ended_by === "bye" ? `${(m.seats || []).join(", ")} (a bye: counts as a win)`
+      : (m.winners || []).map((s) => `${m.seats?.[s] ?? "seat"} (seat ${s})`).join(", ") || "nobody"),
     el("td", {}, num(m.moves)), el("td", {}, m.ended_by || "—"),
     el("td", {}, m.game_id ? el("a", { href: `/replay/${m.game_id}` }, `Replay ${m.game_id}`) : "—")));
   $("matches").replaceChildren(mrows.length ? table(mcols, mrows) : el("p", {}, "No match recorded yet."));
