@@ -121,8 +121,16 @@ def standings(tid: str):
 
 
 @bp.get("/board")
-@documented(responses={200: _PAGE})
+@documented(responses={200: _PAGE, 404: _MISSING})
 def board():
-    """One drawing alone (HTML): ``?game_id=`` (and ``?version=``) draws that game's public view;
-    a script may draw any view with ``window.longhouseBoard.show(game, view, ctx)``."""
+    """One drawing alone (HTML): ``?game_id=`` (and ``?version=``) draws that game's public view
+    (a 404 page for an unknown game); a script may draw any view with
+    ``window.longhouseBoard.show(game, view, ctx)``."""
+    from flask import request
+
+    game_id = request.args.get("game_id")
+    if game_id is not None:
+        _, missing = _game_or_page(game_id)
+        if missing:
+            return missing
     return _page("board.html")

@@ -60,5 +60,6 @@ def test_static_files_are_served(client):
 
 def test_the_board_page_and_unknown_tournaments(client):
     assert client.get("/board").status_code == 200
+    assert_not_found_page(client.get("/board?game_id=nosuchgame&version=1"), "game_not_found", "nosuchgame")
     assert_not_found_page(client.get("/standings/nosuch"), "unknown_tournament", "nosuch")
     assert_not_found_page(client.get("/standings/bad%20id"), "unknown_tournament", "bad id")
