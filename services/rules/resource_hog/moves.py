@@ -13,7 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Area = Annotated[str, Field(pattern=r"^L[1-8]$")]
 Good = Literal["preserved", "salt", "weapons"]
-Count = Annotated[int, Field(ge=1, le=200)]
+MAX_COUNT = 200
+"""The most pieces or goods one move names (a bound of the move format, not of the rules: a larger
+store is sold or shipped over several moves)."""
+Count = Annotated[int, Field(ge=1, le=MAX_COUNT)]
 Goods = Annotated[dict[Good, Annotated[int, Field(ge=0, le=200)]], Field(max_length=3)]
 Action = Literal["peasants", "nobles", "trade"]
 

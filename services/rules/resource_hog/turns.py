@@ -17,6 +17,7 @@ from services.rules.core import Event, IllegalMove, public
 
 from . import events, nobles, trade
 from .content import GOODS, content, lands
+from .moves import MAX_COUNT
 from .state import FORTS, State, acting
 
 ORDERS = [list(p) for p in permutations(("peasants", "nobles", "trade"))]
@@ -179,12 +180,13 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
             for port in ports:
                 yield {"type": "buy", "good": good, "count": 1, "to": port}
                 if state.lands[port].store[good]:
-                    yield {"type": "sell", "good": good, "count": state.lands[port].store[good], "from": port}
+                    yield {"type": "sell", "good": good, "count": min(state.lands[port].store[good], MAX_COUNT),
+                           "from": port}
             for src in mine:
                 if state.lands[src].store[good]:
                     for dst in mine:
                         if dst != src:
-                            yield {"type": "ship", "good": good, "count": state.lands[src].store[good],
+                            yield {"type": "ship", "good": good, "count": min(state.lands[src].store[good], MAX_COUNT),
                                    "from": src, "to": dst}
         for port in ports[:1]:
             yield {"type": "buy", "good": "slave", "count": 1, "to": port}

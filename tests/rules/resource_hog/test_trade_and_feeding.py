@@ -562,3 +562,21 @@ def test_the_most_wealth_wins_then_the_most_money_then_a_shared_win():
     a.nobles = 2
     state.players[0].money = 34
     assert wealth(state)[0] == wealth(state)[1] and winners() == [0, 1]
+
+
+@pytest.mark.rules("resource_hog:sell/move-goods", "resource_hog:sell/lowest-free-slot")
+def test_a_store_larger_than_a_move_can_name_is_offered_in_moves_that_parse():
+    """Every legal move is one the move format accepts: with 250 salt in a harbour area the sell
+    and ship moves offered name 200 (the format's bound, MAX_COUNT), and each parses and plays."""
+    from services.rules.resource_hog.moves import MAX_COUNT
+
+    state, chance, seat, home = _to_trade()
+    state.lands[home].store["salt"] = 250
+    legal = RULES.legal_moves(state, seat)
+    big = [m for m in legal if m["type"] in ("sell", "ship") and m["good"] == "salt"]
+    assert big and all(m["count"] == MAX_COUNT for m in big)
+    for move in legal:
+        assert RULES.parse_move(move) == move
+    sell = next(m for m in big if m["type"] == "sell")
+    apply(RULES, state, seat, sell, chance)
+    assert state.lands[home].store["salt"] == 50
