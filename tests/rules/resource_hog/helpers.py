@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.rules.core import GameConfig
+import pytest
+
+from services.rules.core import GameConfig, IllegalMove, state_hash
 from services.rules.core.forward import apply, chance_from, start
 from services.rules.resource_hog import GAME as RULES
 from services.rules.resource_hog.state import State
@@ -31,3 +33,21 @@ def order_all(state: State, chance: Any, order: list[str]) -> int:
     for seat in range(len(state.players)):
         apply(RULES, state, seat, {"type": "orders", "order": list(order)}, chance)
     return state.queue[0][0]
+
+
+def run_step(state: State, step: Any) -> dict[str, Any]:
+    """The events of one event step (a function of ``events.py``) evolved into ``state``: their
+    data by type."""
+    out = step(state)
+    for e in out:
+        RULES.evolve(state, e)
+    return {e.type: e.data for e in out}
+
+
+def refused(state: State, seat: int, move: dict[str, Any], chance: Any, match: str | None = None) -> None:
+    """``move`` by ``seat`` is refused (IllegalMove, its message matching ``match``) and the state
+    is exactly as it was."""
+    before = state_hash(state)
+    with pytest.raises(IllegalMove, match=match):
+        apply(RULES, state, seat, move, chance)
+    assert state_hash(state) == before

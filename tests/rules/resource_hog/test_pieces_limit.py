@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from services.rules.core import Event, GameConfig, IllegalMove, state_hash
+from services.rules.core import Event, GameConfig, state_hash
 from services.rules.core.forward import apply, apply_phase
 from services.rules.resource_hog import events
 from services.rules.resource_hog.rules import ResourceHogRules
 from services.rules.resource_hog.state import pieces, room
 
-from .helpers import RING, new_game
+from .helpers import RING, new_game, refused, run_step
 
 RULES = ResourceHogRules()
 MARKERS = 50
@@ -41,13 +41,6 @@ def _fill(state, seat: int, total: int, area: str) -> None:
     assert pieces(state, seat) == total
 
 
-def _run(state, step) -> dict:
-    """The events of an event step, evolved; their data by type."""
-    out = step(state)
-    for e in out:
-        RULES.evolve(state, e)
-    return {e.type: e.data for e in out}
-
 
 class _Faces:
     """Scripted chance: every draw gives the next d6 face of ``faces`` (then 1s)."""
@@ -61,12 +54,6 @@ class _Faces:
     def __call__(self, label):
         return self
 
-
-def _refused(state, seat, move, chance, match):
-    before = state_hash(state)
-    with pytest.raises(IllegalMove, match=match):
-        apply(RULES, state, seat, move, chance)
-    assert state_hash(state) == before
 
 
 # -- population ------------------------------------------------------------------------------
@@ -92,7 +79,7 @@ def test_population_grows_only_while_the_seat_has_room_counting_in_map_order():
     its own (seat 1 grows)."""
     state = _growing(MARKERS - 1)
     l2_food = state.lands["L2"].store["preserved"]
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["PopulationGrew"]["grew"] == {"L1": "preserved", "L5": "preserved"}
     assert pieces(state, 0) == MARKERS and room(state, 0) == 0
     assert state.lands["L2"].store["preserved"] == l2_food - state.lands["L2"].peasants  # eaten, none grown
@@ -103,10 +90,10 @@ def test_no_population_grows_for_a_seat_with_fifty_pieces():
     """At 50 pieces no area of the seat grows; with room for two, both grow (the check is the room,
     not the allocation)."""
     state = _growing(MARKERS)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["PopulationGrew"]["grew"] == {"L5": "preserved"} and pieces(state, 0) == MARKERS
     state = _growing(MARKERS - 2)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["PopulationGrew"]["grew"] == {"L1": "preserved", "L2": "preserved", "L5": "preserved"}
     assert pieces(state, 0) == MARKERS
 
@@ -131,7 +118,7 @@ def test_a_noble_is_made_only_while_the_seat_has_room_and_no_arms_are_spent_with
     """At 49 pieces L1 makes a noble for one arms and armour; L2, later in map order, has no room:
     no noble, its arms and armour stay."""
     state = _knighting(MARKERS - 1)
-    data = _run(state, events.produce_nobles)
+    data = run_step(state, events.produce_nobles)
     assert data["NoblesProduced"]["areas"] == ["L1"]
     assert (state.lands["L1"].nobles, state.lands["L1"].store["weapons"]) == (1, 1)
     assert (state.lands["L2"].nobles, state.lands["L2"].store["weapons"]) == (0, 2)
@@ -141,7 +128,7 @@ def test_a_noble_is_made_only_while_the_seat_has_room_and_no_arms_are_spent_with
 @pytest.mark.rules(LIMIT, "resource_hog:produce nobles/one-noble")
 def test_no_noble_for_a_seat_with_fifty_pieces():
     state = _knighting(MARKERS)
-    assert _run(state, events.produce_nobles) == {}
+    assert run_step(state, events.produce_nobles) == {}
     assert state.lands["L1"].store["weapons"] == 2 and state.lands["L2"].store["weapons"] == 2
     assert pieces(state, 0) == MARKERS
 
@@ -208,13 +195,13 @@ def test_slaves_and_mercenaries_are_bought_only_up_to_the_room(good):
     (it becomes a peasant or a noble); at 50 the legal moves offer none and the check refuses 1."""
     state, chance, seat, home = _trading(MARKERS - 1)
     assert {m["good"] for m in _buys(state, seat)} == {"slave", "mercenary"}
-    _refused(state, seat, {"type": "buy", "good": good, "count": 2, "to": home}, chance,
+    refused(state, seat, {"type": "buy", "good": good, "count": 2, "to": home}, chance,
              match=r"you have 49 of your 50 peasant/noble markers on the map, so room for 1 more, not 2")
     apply(RULES, state, seat, {"type": "buy", "good": good, "count": 1, "to": home}, chance)
     assert pieces(state, seat) == MARKERS and room(state, seat) == 0
     assert _buys(state, seat) == []
     for other in ("slave", "mercenary"):
-        _refused(state, seat, {"type": "buy", "good": other, "count": 1, "to": home}, chance,
+        refused(state, seat, {"type": "buy", "good": other, "count": 1, "to": home}, chance,
                  match="room for 0 more, not 1")
 
 

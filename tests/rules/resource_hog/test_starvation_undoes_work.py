@@ -9,7 +9,8 @@ import pytest
 
 from services.rules.resource_hog import events
 
-from .test_trade_and_feeding import _feeding_land, _game, _run
+from .helpers import run_step
+from .test_trade_and_feeding import _feeding_land, _game
 
 
 @pytest.mark.rules("resource_hog:starvation/unfed-removed")
@@ -18,7 +19,7 @@ def test_starved_workers_take_their_work_with_them():
     toiler produced, so it did not eat); the builder's allocation is undone, the toiler's stays."""
     state, _ = _game()
     land = _feeding_land(state, nobles=0, peasants=4, work={"build:stone_head": 1, "toil": 1})
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["Starved"]["lost"]["L1"] == {"nobles": 0, "peasants": 3}
     assert land.peasants == 1 and land.work == {"toil": 1}
     assert sum(land.work.values()) <= land.peasants
@@ -30,5 +31,5 @@ def test_an_area_whose_every_peasant_starved_has_no_owner_and_no_work():
     pay for, starves; the area belongs to no one and holds no work."""
     state, _ = _game()
     land = _feeding_land(state, nobles=0, peasants=1, work={"build:stone_head": 1})
-    _run(state, events.feed)
+    run_step(state, events.feed)
     assert (land.peasants, land.owner, land.work) == (0, None, {})

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.rules.core import IllegalMove, Op, state_hash
+from services.rules.core import Op
 from services.rules.core.forward import apply, apply_phase
 from services.rules.resource_hog import events, trade, turns
 from services.rules.resource_hog.rules import ResourceHogRules, wealth
 
-from .helpers import new_game
+from .helpers import new_game, refused, run_step
 
 RULES = ResourceHogRules()
 PRICES = {"preserved": [6, 5, 4, 3, 2], "salt": [5, 4, 3, 2, 1], "weapons": [12, 10, 8, 6, 4]}
@@ -40,20 +40,6 @@ def _to_trade(players: int = 2):
     return state, chance, seat, home
 
 
-def _refused(state, seat, move, chance, match=None):
-    """The move is illegal and the state is untouched."""
-    before = state_hash(state)
-    with pytest.raises(IllegalMove, match=match):
-        apply(RULES, state, seat, move, chance)
-    assert state_hash(state) == before
-
-
-def _run(state, step) -> dict:
-    """Evolve the events of an event step of events.py; return their data by type."""
-    out = step(state)
-    for e in out:
-        RULES.evolve(state, e)
-    return {e.type: e.data for e in out}
 
 
 class _Dice:
@@ -107,11 +93,11 @@ def test_buying_several_goods_pays_each_slot_price_in_turn():
 
 
 @pytest.mark.rules("resource_hog:buy/slot-price")
-def test_buying_more_than_the_purse_pays_is_refused():
+def test_buying_more_than_the_purse_pays_isrefused():
     """Buy row: the slot prices are paid from the purse; 3 arms at 8+10+10 are too dear for 20."""
     state, chance, seat, home = _to_trade()
     state.board["weapons"] = 5
-    _refused(state, seat, {"type": "buy", "good": "weapons", "count": 3, "to": home}, chance, match="cost 28")
+    refused(state, seat, {"type": "buy", "good": "weapons", "count": 3, "to": home}, chance, match="cost 28")
     apply(RULES, state, seat, {"type": "buy", "good": "weapons", "count": 2, "to": home}, chance)
     assert state.players[seat].money == 20 - 18
 
@@ -123,9 +109,9 @@ def test_bought_goods_go_to_a_harbour_area_of_the_buyer():
     state, chance, seat, home = _to_trade()
     other = _home(state, 1 - seat)
     state.lands[home].buildings.remove("harbour")
-    _refused(state, seat, {"type": "buy", "good": "salt", "count": 1, "to": home}, chance, match="harbour")
+    refused(state, seat, {"type": "buy", "good": "salt", "count": 1, "to": home}, chance, match="harbour")
     state.lands[other].buildings.append("harbour")
-    _refused(state, seat, {"type": "buy", "good": "salt", "count": 1, "to": other}, chance, match="harbour")
+    refused(state, seat, {"type": "buy", "good": "salt", "count": 1, "to": other}, chance, match="harbour")
     state.lands[home].buildings.append("harbour")
     apply(RULES, state, seat, {"type": "buy", "good": "salt", "count": 1, "to": home}, chance)
     assert state.lands[home].store["salt"] == 1 and state.lands[other].store["salt"] == 0
@@ -162,9 +148,9 @@ def test_a_seat_may_not_buy_and_sell_the_same_good_in_one_trade_phase():
     state, chance, seat, home = _to_trade()
     state.lands[home].store["salt"] = 4
     apply(RULES, state, seat, {"type": "buy", "good": "salt", "count": 1, "to": home}, chance)
-    _refused(state, seat, {"type": "sell", "good": "salt", "count": 1, "from": home}, chance, match="may not")
+    refused(state, seat, {"type": "sell", "good": "salt", "count": 1, "from": home}, chance, match="may not")
     apply(RULES, state, seat, {"type": "sell", "good": "weapons", "count": 1, "from": home}, chance)
-    _refused(state, seat, {"type": "buy", "good": "weapons", "count": 1, "to": home}, chance, match="may not")
+    refused(state, seat, {"type": "buy", "good": "weapons", "count": 1, "to": home}, chance, match="may not")
     apply(RULES, state, seat, {"type": "buy", "good": "salt", "count": 1, "to": home}, chance)  # buying again is fine
     apply(RULES, state, seat, {"type": "done"}, chance)
     other = 1 - seat
@@ -172,7 +158,7 @@ def test_a_seat_may_not_buy_and_sell_the_same_good_in_one_trade_phase():
     state.lands[port].buildings.append("harbour")
     state.lands[port].store["salt"] = 2
     apply(RULES, state, other, {"type": "buy", "good": "salt", "count": 1, "to": port}, chance)
-    _refused(state, other, {"type": "sell", "good": "salt", "count": 1, "from": port}, chance)
+    refused(state, other, {"type": "sell", "good": "salt", "count": 1, "from": port}, chance)
 
 
 # -- sell -------------------------------------------------------------------------------
@@ -191,9 +177,9 @@ def test_goods_move_from_own_land_to_any_area_for_a_money_a_border():
     assert state.lands[home].store["preserved"] == 0
     apply(RULES, state, seat, {"type": "ship", "good": "weapons", "count": 1, "from": home, "to": next1}, chance)
     assert state.players[seat].money == 17
-    _refused(state, seat, {"type": "ship", "good": "preserved", "count": 1, "from": back2, "to": home}, chance)
+    refused(state, seat, {"type": "ship", "good": "preserved", "count": 1, "from": back2, "to": home}, chance)
     state.players[seat].money = 1
-    _refused(state, seat, {"type": "ship", "good": "weapons", "count": 1, "from": home, "to": back2}, chance,
+    refused(state, seat, {"type": "ship", "good": "weapons", "count": 1, "from": home, "to": back2}, chance,
              match="costs 2")
 
 
@@ -222,7 +208,7 @@ def test_selling_fills_the_lowest_free_slots_and_pays_their_prices():
     assert ev[0].type == "GoodsSold" and ev[0].data["money"] == 3 + 2 + 2
     assert state.players[seat].money == 27 and state.board["salt"] == 8 and state.lands[home].store["salt"] == 0
     state.lands[home].buildings.remove("harbour")
-    _refused(state, seat, {"type": "sell", "good": "preserved", "count": 1, "from": home}, chance, match="harbour")
+    refused(state, seat, {"type": "sell", "good": "preserved", "count": 1, "from": home}, chance, match="harbour")
 
 
 @pytest.mark.rules("resource_hog:sell/top-row-unlimited")
@@ -307,7 +293,7 @@ def test_no_slave_is_bought_once_the_stack_is_gone():
     no longer be bought (mercenaries still can)."""
     state, chance, seat, home = _to_trade()
     state.slave_track, state.slaves, state.mercenary_track = 2, 0, 1
-    _refused(state, seat, {"type": "buy", "good": "slave", "count": 1, "to": home}, chance)
+    refused(state, seat, {"type": "buy", "good": "slave", "count": 1, "to": home}, chance)
     apply(RULES, state, seat, {"type": "buy", "good": "mercenary", "count": 1, "to": home}, chance)
     assert state.mercenary_track == 0 and state.slave_track == 2
 
@@ -322,10 +308,10 @@ def test_a_slave_becomes_a_peasant_and_a_mercenary_a_noble_in_a_harbour_area():
     peasants, nobles = land.peasants, land.nobles
     apply(RULES, state, seat, {"type": "buy", "good": "slave", "count": 1, "to": home}, chance)
     assert land.peasants == peasants + 1 and state.players[seat].money == 12 and state.slave_track == 0
-    _refused(state, seat, {"type": "buy", "good": "slave", "count": 1, "to": home}, chance)
+    refused(state, seat, {"type": "buy", "good": "slave", "count": 1, "to": home}, chance)
     apply(RULES, state, seat, {"type": "buy", "good": "mercenary", "count": 1, "to": home}, chance)
     assert land.nobles == nobles + 1 and state.players[seat].money == 2 and state.mercenary_track == 0
-    _refused(state, seat, {"type": "buy", "good": "mercenary", "count": 1, "to": home}, chance)
+    refused(state, seat, {"type": "buy", "good": "mercenary", "count": 1, "to": home}, chance)
 
 
 @pytest.mark.rules("resource_hog:house rules/board-prices")
@@ -354,15 +340,15 @@ def test_two_kinds_of_food_earn_one_extra():
     also when nobody there eats (it can then be preserved)."""
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=2, work={"fish:mere": 1, "hunt": 1}, fresh={"fish": 1, "meat": 1})
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["Fed"]["bonus"]["L1"] == {"grain": 1}
     assert land.fresh == {"fish": 0, "meat": 1, "grain": 1}  # the noble ate the fish
     state, _ = _game()
     land = _feeding_land(state, nobles=0, peasants=2, work={"fish:mere": 1, "hunt": 1}, fresh={"fish": 1, "meat": 1},
                          salt=5)
-    _run(state, events.feed)
+    run_step(state, events.feed)
     assert land.fresh == {"fish": 1, "meat": 1, "grain": 1}
-    _run(state, events.preserve)
+    run_step(state, events.preserve)
     assert land.store["preserved"] == 3
 
 
@@ -372,12 +358,12 @@ def test_three_kinds_of_food_earn_two_extra_and_one_kind_none():
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=4, work={"fish:mere": 1, "hunt": 1, "toil": 2},
                          fresh={"fish": 1, "meat": 1, "grain": 1})
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["Fed"]["bonus"]["L1"] == {"grain": 2}
     assert land.fresh == {"fish": 0, "meat": 1, "grain": 3}
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=1, work={"fish:mere": 1}, fresh={"fish": 3})
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert "L1" not in data["Fed"]["bonus"] and land.fresh == {"fish": 2, "meat": 0, "grain": 0}
 
 
@@ -388,7 +374,7 @@ def test_each_noble_and_each_peasant_not_producing_food_eats_one():
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=5, work={"hunt": 1, "mine:salt": 1, "clear": 1},
                          fresh={"meat": 1}, preserved=10)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["Fed"]["eaten"]["L1"] == {"meat": 1, "preserved": 4}
     assert land.store["preserved"] == 6 and "L1" not in data.get("Starved", {}).get("lost", {})
 
@@ -398,7 +384,7 @@ def test_when_food_runs_short_nobles_eat_first():
     """Feed row: with food for two only, both nobles eat and the three idle peasants go hungry."""
     state, _ = _game()
     _feeding_land(state, nobles=2, peasants=3, preserved=2)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["Fed"]["eaten"]["L1"] == {"preserved": 2}
     assert data["Starved"]["lost"]["L1"] == {"nobles": 0, "peasants": 3}
 
@@ -408,7 +394,7 @@ def test_fresh_food_is_eaten_before_preserved_food():
     """Feed row: the producers' fresh food is eaten first; preserved food is left."""
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=3, work={"fish:mere": 1}, fresh={"fish": 3}, preserved=2)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["Fed"]["eaten"]["L1"] == {"fish": 3}
     assert land.store["preserved"] == 2 and land.fresh["fish"] == 0
 
@@ -419,18 +405,18 @@ def test_an_extra_food_becomes_a_peasant():
     food no peasant is born."""
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=3, work={"population": 1}, preserved=5)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["PopulationGrew"]["grew"] == {"L1": "preserved"}
     assert land.peasants == 4 and land.store["preserved"] == 0
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=3, work={"population": 1, "hunt": 1}, fresh={"meat": 4},
                          preserved=3)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["PopulationGrew"]["grew"] == {"L1": "meat"} and land.peasants == 4
     assert land.fresh["meat"] == 0 and land.store["preserved"] == 3  # fresh eaten and grown first
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=3, work={"population": 1}, preserved=4)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert "PopulationGrew" not in data and land.peasants == 3 and land.store["preserved"] == 0
 
 
@@ -440,7 +426,7 @@ def test_population_grows_at_most_once_an_area():
     and a second peasant cannot be allocated to population there."""
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=3, work={"population": 1}, preserved=20)
-    _run(state, events.feed)
+    run_step(state, events.feed)
     assert land.peasants == 4 and land.store["preserved"] == 20 - 4 - 1
     state, chance = _game()
     for seat in range(2):
@@ -448,7 +434,7 @@ def test_population_grows_at_most_once_an_area():
     seat = state.queue[0][0]
     home = _home(state, seat)
     apply(RULES, state, seat, {"type": "allocate", "area": home, "work": "population"}, chance)
-    _refused(state, seat, {"type": "allocate", "area": home, "work": "population"}, chance)
+    refused(state, seat, {"type": "allocate", "area": home, "work": "population"}, chance)
 
 
 @pytest.mark.rules("resource_hog:starvation/unfed-removed")
@@ -457,12 +443,12 @@ def test_every_unfed_noble_and_peasant_is_removed():
     peasants leaves one noble); an area with no food loses everyone and its owner."""
     state, _ = _game()
     land = _feeding_land(state, nobles=2, peasants=3, preserved=1)
-    data = _run(state, events.feed)
+    data = run_step(state, events.feed)
     assert data["Starved"]["lost"]["L1"] == {"nobles": 1, "peasants": 3}
     assert (land.nobles, land.peasants, land.owner) == (1, 0, 0)
     state, _ = _game()
     land = _feeding_land(state, nobles=1, peasants=2)
-    _run(state, events.feed)
+    run_step(state, events.feed)
     assert (land.nobles, land.peasants, land.owner) == (0, 0, None)
 
 
@@ -474,12 +460,12 @@ def test_each_salt_preserves_one_fresh_food():
     preserved food: 3 salt for 4 fresh make 3 preserved; salt with no fresh food stays."""
     state, _ = _game()
     land = _feeding_land(state, fresh={"fish": 2, "meat": 1, "grain": 1}, salt=3)
-    data = _run(state, events.preserve)
+    data = run_step(state, events.preserve)
     assert sum(data["FoodPreserved"]["made"]["L1"].values()) == 3
     assert land.store["preserved"] == 3 and land.store["salt"] == 0
     other = state.lands["L5"]
     other.store["salt"] = 2
-    _run(state, events.preserve)
+    run_step(state, events.preserve)
     assert other.store["salt"] == 2 and other.store["preserved"] == 2
 
 
@@ -490,7 +476,7 @@ def test_all_fresh_food_left_spoils_everywhere():
     state, _ = _game()
     _feeding_land(state, fresh={"fish": 2, "meat": 1, "grain": 1}, salt=1, preserved=2)
     state.lands["L3"].fresh["meat"] = 2
-    _run(state, events.preserve)
+    run_step(state, events.preserve)
     assert all(v == 0 for a in state.lands.values() for v in a.fresh.values())
     assert state.lands["L1"].store["preserved"] == 3 and state.lands["L5"].store["preserved"] == 2
 
@@ -512,7 +498,7 @@ def test_the_map_in_play():
         targets = turns.work_targets(state, area)
         assert "fish:mere" in targets and f"fish:{sea}" in targets and f"fish:{not_sea}" not in targets
     state.fish.update(west_sea=11, mere=7)
-    assert _run(state, events.grow)["FishGrew"]["fish"] == {"east_sea": 10, "mere": 8, "west_sea": 12}
+    assert run_step(state, events.grow)["FishGrew"]["fish"] == {"east_sea": 10, "mere": 8, "west_sea": 12}
 
 
 def _to_events(state, chance):
