@@ -28,15 +28,17 @@ async function viewAt(v) {
   return views.get(v);
 }
 
-function renderLog(v) {
+function renderLog(v, view) {
+  // every line is put into words, in order (a sentence may name what an earlier one laid out),
+  // and the newest 300 are shown
   const lines = [];
   for (const entry of entries) {
     if (entry.version > v) break;
-    for (const ev of entry.events) lines.push([entry.version, ev]);
+    for (const ev of entry.events) lines.push([entry.version, ev, eventLine(game, ev, who, view)]);
   }
   const recent = lines.slice(-300).reverse();
-  $("log").replaceChildren(...recent.map(([ver, ev]) => el("li", { dataset: { version: String(ver), type: ev.type },
-    class: ver === v ? "current" : "" }, el("span", { class: "v" }, String(ver)), " ", eventLine(game, ev, who))));
+  $("log").replaceChildren(...recent.map(([ver, ev, said]) => el("li", { dataset: { version: String(ver), type: ev.type },
+    class: ver === v ? "current" : "" }, el("span", { class: "v" }, String(ver)), " ", said)));
 }
 
 async function renderScores(view, v) {
@@ -61,7 +63,7 @@ async function show(v) {
     if (wanted !== v) return; // the slider moved on meanwhile
     await drawView($("board"), view.view, { game, seat: null, players: PAGE.players, summary });
     await renderScores(view, v);
-    renderLog(v);
+    renderLog(v, view.view);
     document.body.dataset.step = String(v);
   } catch (err) {
     $("replay-status").textContent = `Version ${v} could not be read: ${err.reason || err.message}`;

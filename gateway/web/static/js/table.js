@@ -266,7 +266,7 @@ function onEntry(entry) {
   for (const ev of entry.events) {
     items.push(el("li", { dataset: { version: String(entry.version), seat: String(entry.seat), kind: entry.kind, type: ev.type },
                           class: ev.to !== null && ev.to !== undefined ? "private" : "" },
-      el("span", { class: "v" }, String(entry.version)), " ", eventLine(game, ev, who),
+      el("span", { class: "v" }, String(entry.version)), " ", eventLine(game, ev, who, view?.view),
       ev.to !== null && ev.to !== undefined ? el("span", { class: "tag" }, " (only you see this)") : null));
   }
   logged.push(entry.version);
