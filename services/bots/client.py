@@ -42,7 +42,7 @@ class _OnlyRefused(Retry):
 
 REFUSED_RETRY = _OnlyRefused(total=3, connect=0, read=0, status=3, other=0, redirect=0, status_forcelist=(429,),
                       allowed_methods=frozenset({"GET", "POST"}), respect_retry_after_header=True,
-                      backoff_factor=0.5, backoff_max=5.0, raise_on_status=False)
+                      backoff_factor=0.2, backoff_max=3.0, raise_on_status=False)
 """How a request sent once (creating a game or a tournament, taking a seat) is retried: only when
 the gateway answered 429 (a rate limit or the quota: it did nothing), up to three more times,
 each after the answer's ``Retry-After`` (docs/API.md, Rate limits). :data:`RETRY` retries a 429
