@@ -393,6 +393,11 @@ def test_the_creator_hands_out_invitations_from_the_table_and_keeps_the_seat_in_
     page.wait_for_selector("body[data-ready='true']")
     page.get_by_label("Operator key").fill(operator_key(stack))
     page.get_by_label("Game", exact=True).select_option("resource_hog")
+    page.get_by_label("Seats", exact=True).fill("9")  # more than the game takes: rows up to its most, and refused
+    page.get_by_label("Seats", exact=True).dispatch_event("change")
+    assert page.locator("#seats .seat-row").count() == 4
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_function("() => document.querySelector('#create-result').textContent.includes('takes 2 to 4 seats')")
     page.get_by_label("Seats", exact=True).fill("3")
     page.get_by_label("Seats", exact=True).dispatch_event("change")
     page.get_by_label("Seed").fill("browser-hand-out")

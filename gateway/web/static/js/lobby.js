@@ -34,7 +34,10 @@ function renderOptions() {
 }
 
 function renderSeats() {
-  const n = Number($("players").value);
+  const players = $("players");
+  const g = gameInfo($("game").value);
+  // a count outside the game's range draws no more rows than it takes (creating then says why)
+  const n = Math.max(0, Math.min(Number(players.value) || 0, g.max_players || Number(players.max) || 0));
   const rows = [];
   for (let s = 0; s < n; s++) {
     const old = $(`seat-${s}-kind`);
@@ -58,6 +61,12 @@ async function create(event) {
   for (const box of document.querySelectorAll("#options input[data-option]")) if (box.checked) body.options[box.dataset.option] = true;
   if ($("seed").value.trim()) body.seed = $("seed").value.trim();
   if (supportsOpen && $("open").checked) body.open = true;
+  const info = gameInfo(game);
+  if (!(players >= info.min_players && players <= info.max_players)) {
+    out.replaceChildren(el("p", { role: "alert", class: "error" },
+      `Not created: ${info.title || game} takes ${info.min_players} to ${info.max_players} seats, not ${$("players").value || "none"}.`));
+    return;
+  }
   let mine = null;
   const yours = Array.from({ length: players }, (_, s) => s).filter((s) => $(`seat-${s}-kind`).value === "me");
   if (yours.length > 1) {
@@ -85,7 +94,7 @@ async function create(event) {
     const invites = Object.entries(made.invitations || {});
     const parts = [el("p", {}, "Created game ", el("a", { href: `/table/${made.game_id}` }, made.game_id), ".")];
     if (invites.length) {
-      parts.push(el("p", {}, "Give each player the invitation of their seat (shown once):"),
+      parts.push(el("p", {}, "Give each player the invitation of their seat (this browser also lists them on the game's table page while the seats are free):"),
         el("ul", {}, ...invites.map(([s, inv]) => el("li", {}, `Seat ${s}: `, el("code", {}, inv)))));
     }
     out.replaceChildren(...parts);

@@ -23,14 +23,15 @@ async function main() {
     (doc.error ? ` — ${doc.error}` : "");
   const cols = [["rank", "Rank"], ["name", "Participant"], ["matches", "Matches"], ["wins", "Wins"], ["win_rate", "Win rate"],
                 ["average_score", "Average score"], ["mu", "Rating (mu)"], ["sigma", "Sigma"], ["ordinal", "Ordinal"],
-                ["strikes", "Strikes"], ["forfeits", "Forfeits"]];
+                ["byes", "Byes"], ["strikes", "Strikes"], ["default_moves", "Default moves"], ["forfeits", "Forfeits"]];
   const rows = (doc.standings?.rows || []).map((r) => el("tr", {}, ...cols.map(([k], i) =>
     (i === 1 ? el("th", { scope: "row" }, r[k]) : el("td", {}, num(r[k]))))));
   $("standings").replaceChildren(rows.length ? table(cols, rows) : el("p", {}, "No standings yet."));
   const img = $("ratings");
   img.addEventListener("load", () => { $("ratings-figure").hidden = false; $("no-ratings").hidden = true; document.body.dataset.plot = "shown"; });
   img.addEventListener("error", () => { $("ratings-figure").hidden = true; $("no-ratings").hidden = false; document.body.dataset.plot = "none"; });
-  img.src = `/tournaments/${tid}/ratings.png?played=${doc.played}`;
+  if (doc.played > 0) img.src = `/tournaments/${tid}/ratings.png?played=${doc.played}`;
+  else { $("ratings-figure").hidden = true; $("no-ratings").hidden = false; document.body.dataset.plot = "none"; }
   const mcols = [["index", "#"], ["game", "Game"], ["seats", "Seats"], ["scores", "Scores"], ["winners", "Winners"],
                  ["moves", "Moves"], ["ended_by", "Ended by"], ["replay", "Replay"]];
   const mrows = (doc.matches || []).map((m) => el("tr", {},
