@@ -5,16 +5,14 @@ seeded games of that game really send."""
 from __future__ import annotations
 
 import json
-import random
 import re
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-from services.rules.core import GameConfig
-from services.rules.core.forward import apply, apply_phase, chance_from, start
 from services.rules.core.game import builtin_game_names, get_rules
+from tests.support.seeded import random_game
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "API.md").read_text()
 SECTIONS = {"noggin": "## Noggin the Nog", "gnomes": "## A Game of Gnomes", "resource_hog": "## Resource Hog"}
@@ -33,18 +31,7 @@ def sent(game: str, games: int = 8) -> dict[str, set[tuple[str, ...]]]:
     fields: dict[str, set[tuple[str, ...]]] = {}
     for i in range(games):
         players = rules.min_players + i % (rules.max_players - rules.min_players + 1)
-        rng = random.Random(f"doc-{game}-{i}")
-        options = {o: True for o in sorted(rules.option_names)
-                   if rng.random() < 0.4 and (o != "friend_or_foe" or players == 4)}
-        chance = chance_from(f"doc-{game}-{i}")
-        state, events = start(rules, GameConfig(game=game, players=players, options=options), chance)
-        while rules.outcome(state) is None:
-            if rules.pending_phase(state):
-                events += apply_phase(rules, state, chance)
-                continue
-            seat = rules.to_move(state)[0]
-            events += apply(rules, state, seat, rng.choice(rules.legal_moves(state, seat)), chance)
-        for event in events:
+        for event in random_game(rules, players, f"doc-{game}-{i}", 0.4):
             fields.setdefault(event.type, set()).add(tuple(sorted(event.data)))
     return fields
 

@@ -21,7 +21,8 @@ def content(game: str, name: str) -> dict:
 
 
 def source(game: str) -> str:
-    return (BOARDS / f"{game}.js").read_text()
+    """The game's drawing module, with the names it shares with the log's words (``names.js``)."""
+    return (BOARDS / f"{game}.js").read_text() + (BOARDS / "names.js").read_text()
 
 
 def printed(src: str, key: str, value: object) -> bool:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import random
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -33,11 +32,11 @@ from typing import Any
 
 import pytest
 
-from services.rules.core import GameConfig
 from services.rules.core import match as core_match
-from services.rules.core.forward import apply, apply_phase, chance_from, clone, start
+from services.rules.core.forward import apply, chance_from, clone
 from services.rules.core.game import get_rules
 from tests.support.browser import missing_browser
+from tests.support.seeded import random_game
 from tests.web.boards_browser import GAMES, Boards, fixtures, load
 
 WHY = missing_browser()
@@ -113,19 +112,8 @@ def played(game: str) -> Played:
     out = Played()
     for i in SEEDS[game]:
         players = rules.min_players + i % (rules.max_players - rules.min_players + 1)
-        rng = random.Random(f"words-{game}-{i}")
-        options = {o: True for o in sorted(rules.option_names)
-                   if rng.random() < 0.5 and (o != "friend_or_foe" or players == 4)}
-        chance = chance_from(f"words-{game}-{i}")
-        state, events = start(rules, GameConfig(game=game, players=players, options=options), chance)
-        while rules.outcome(state) is None:
-            if rules.pending_phase(state):
-                events += apply_phase(rules, state, chance)
-                continue
-            seat = rules.to_move(state)[0]
-            moves = rules.legal_moves(state, seat)
-            out.decisions.append((clone(rules, state), seat, plain(rules.view(state, seat)), moves))
-            events += apply(rules, state, seat, rng.choice(moves), chance)
+        events = random_game(rules, players, f"words-{game}-{i}", 0.5, lambda state, seat, moves: out.decisions.append(
+            (clone(rules, state), seat, plain(rules.view(state, seat)), moves)))
         out.logs.append([e.to_json() for e in events])
     return out
 

@@ -27,6 +27,9 @@ import {
   INK, MIN_TEXT, MUTED, PAPER, PIECE, W, circle, clip, el, group, humanise, inner, line, panel, path, rect,
   outcomeOf, seatLabel, secretsOf, statusLine, svgDoc, toMoveOf, text, title,
 } from "./svg.js";
+import {
+  GNOMES_ITEMS as ITEMS, GNOMES_PRICES as COST, GNOMES_QUESTS, GNOMES_TRAVEL as TRAVEL,
+} from "./names.js";
 
 /** Where each site is drawn on the board (its middle, from the board's top left): the mountain on
  * the left, the four paths up it from s01-s04, the river along the top, the lake on the right. */
@@ -61,41 +64,15 @@ const SEASON_BANDS = [["spring", 0, 13, "#d9ecc8"], ["summer", 13, 25, "#f6e7a8"
 /** What the calendar does at each boundary (F, G, H; house rules: red never rots). */
 const CALENDAR_MARKS = [[13, "yellow sprouts; the frog"], [25, "red sprouts, blue rots"],
                         [37, "ice; blue sprouts, yellow rots"]];
-const TRAVEL = {
-  meadow: "Meadow", forest: "Forest", mountain: "Mountain", double_meadow: "Double meadow",
-  double_forest: "Double forest", double_mountain: "Double mountain", free: "Free travel", nugget: "Nugget",
-};
-const ITEMS = {
-  tiny_basket: "Tiny Basket", tiny_rucksack: "Tiny Rucksack", tunnel_key: "Tunnel Key", pond_pipes: "Pond Pipes",
-  canteen: "Canteen", short_axe: "Short Axe", hill_boots: "Hill Boots", compass: "Compass", leaf_boat: "Leaf Boat",
-  spare_key: "Spare Key", small_rucksack: "Small Rucksack", large_rucksack: "Large Rucksack",
-  small_basket: "Small Basket", large_basket: "Large Basket",
-  acorn_cup: "Acorn Cup", beetle_brooch: "Beetle Brooch", dew_pearl: "Dew Pearl", silver_thimble: "Silver Thimble",
-  moonstone: "Moonstone", golden_acorn: "Golden Acorn", crystal_toadstool: "Crystal Toadstool",
-  crown_of_the_glade: "Crown of the Glade",
-};
-/** Prices in brown gems (C.4; reconstructed, docs/house-rules.md) and treasures' values (H). */
-const COST = {
-  canteen: 2, short_axe: 2, hill_boots: 2, compass: 3, leaf_boat: 3, spare_key: 1, small_rucksack: 2,
-  large_rucksack: 4, small_basket: 1, large_basket: 2, map_g1_r1: 2, map_g2_r2: 2, map_g3_r3: 2, map_g4_r4: 2,
-  map_r1_n1: 2, map_r3_n2: 2, map_g2_r2_n1: 3, map_g4_r4_n2: 3, acorn_cup: 3, beetle_brooch: 3, dew_pearl: 4,
-  silver_thimble: 4, moonstone: 5, golden_acorn: 5, crystal_toadstool: 6, crown_of_the_glade: 7,
-};
+/** Treasures' values (H); the shop prices are names.js's GNOMES_PRICES. */
 const TREASURE_VALUE = {
   acorn_cup: 4, beetle_brooch: 4, dew_pearl: 5, silver_thimble: 5, moonstone: 6, golden_acorn: 6,
   crystal_toadstool: 8, crown_of_the_glade: 9,
 };
 const SHOPS = [["hillview_hut", "Hillview Hut"], ["forest_fete", "Forest Fete"], ["market_meadow", "Market Meadow"]];
 /** The Sorcerer's quests (C.7), in short: reward, task, penalty. */
-const QUESTS = {
-  market_meadow_item: ["an item from Market Meadow", "sell yellow in Descina or Jafnea", 5],
-  forest_fete_item: ["an item from Forest Fete", "sell yellow in Calvatia or Fuligo", 5],
-  cross_the_lake: ["3 brown gems", "travel over the lake", 5],
-  visit_a_house: ["2 brown gems", "visit another player's gnome house", 5],
-  hillview_hut_item: ["an item from Hillview Hut", "sell red in Grifola or Kolus", 5],
-  red_for_gems: ["4 brown gems", "sell red in Exidea or Hydnum", 5],
-  reach_the_summit: ["5 brown gems", "reach the summit of Gnome Mountain", 10],
-};
+const QUESTS = Object.fromEntries(Object.entries(GNOMES_QUESTS).map(([id, [task, reward, penalty]]) =>
+  [id, [reward, task.replace(/^sell an? (\w+) mushroom/, "sell $1"), penalty]]));
 const PENDING = { turn: "a turn", sleep: "a gnome to sleep", discard: "discards to the hand limit" };
 
 /** A card's name: travel cards, items, treasures and maps ("Map g1-r1"). */

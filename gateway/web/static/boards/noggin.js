@@ -25,6 +25,10 @@ import {
   FRAME, H, INK, MIN_TEXT, MUTED, PAPER, PIECE, W, circle, cube, el, group, humanise, inner, line, onPiece, panel,
   path, piece, rect, outcomeOf, seatLabel, secretsOf, statusLine, svgDoc, toMoveOf, text as svgText, title,
 } from "./svg.js";
+import {
+  NOGGIN_BUILDINGS as BUILDINGS, NOGGIN_CHARACTERS as CHARACTERS, NOGGIN_COUNTING_HOUSE as COUNTING_HOUSE,
+  NOGGIN_INVENTIONS as INVENTIONS,
+} from "./names.js";
 
 /** svg.js's text(), at MIN_TEXT unless a size is given (the widths below are measured so). */
 const text = (x, y, str, o = {}) => svgText(x, y, str, { ...o, size: o.size ?? MIN_TEXT });
@@ -37,31 +41,9 @@ const ACTIONS = [
 const CUBE = { stone: "#9a9a9a", wood: "#8a5a2b", fish: "#3b7dd8", harvest: "#e8c21a", gold: "#f2b705", coin: "#c0c0c0" };
 const RESOURCE = { stone: "Stone", wood: "Wood", fish: "Fish", harvest: "Harvest", gold: "Gold", coin: "Coins", food: "Food" };
 const BASIC = ["stone", "wood", "fish", "harvest"];
-const CHARACTERS = {
-  noggin: "Noggin", nooka: "Nooka", knut: "Knut", graculus: "Graculus", thor: "Thor Nogson", olaf: "Olaf", romf: "Romf",
-};
+
 const WHEEL = ["Sabotage Fishing Nets", "Trouble at Home", "Bears in the Woods", "Bad News"];
-const BUILDINGS = {
-  fish_smokery: "Fish Smokery", granary: "Granary", long_house: "Long House", lookout_tower: "Lookout Tower",
-  new_land: "New Land", woodcutters_hut: "Woodcutters' Hut", blacksmith: "Blacksmith", goldsmith: "Goldsmith",
-  hillside_farm: "Hillside Farm", inventors_workshop: "Inventor's Workshop", knuts_seat: "Knut's Seat",
-  merchant: "Merchant", nookas_kitchen_garden: "Nooka's Kitchen Garden",
-  omruds_ornamental_garden: "Omruds' Ornamental Garden", royal_dungeon: "Royal Dungeon",
-  royal_horse_trough: "Royal Horse Trough", royal_kitchens: "Royal Kitchens", seers_tower: "Seer's Tower",
-  town_walls: "Town Walls", windmill: "Windmill",
-};
-const INVENTIONS = {
-  cupola_clock: "Cupola Clock", econogology: "EcoNogology", firecake: "Firecake", fire_machine: "Fire Machine",
-  flying_boat: "Flying Boat", grottophoneum: "Grottophoneum", heated_storkery: "Heated Storkery",
-  hnefetfl: "Hnefetfl", potion: "Potion", trouser_press: "Trouser Press", weather_balloon: "Weather Balloon",
-};
-const COUNTING_HOUSE = {
-  birds_crown: "Bird's Crown", butterfly_net: "Butterfly Net", coral_necklace: "Coral Necklace",
-  darkness_tome: "Darkness Tome", fireworks: "Fireworks", good_genie: "Good Genie", honey_and_mead: "Honey & Mead",
-  knuts_carriage: "Knut's Carriage", moon_stone: "Moon Stone", nookas_knife: "Nooka's Knife",
-  ring_of_nudrug: "Ring of Nudrug", roman_medal: "Roman Medal", silver_gong: "Silver Gong", telescope: "Telescope",
-  war_banner: "War Banner",
-};
+
 const TRANSPORTS = [["mine_cart", "Mine cart", "Mine"], ["wood_cart", "Wood cart", "Wood"], ["boat", "Fishing boat", "Boat"]];
 const SPACES = { mountains: "Mountains", field0: "Field 1", field1: "Field 2", orchard: "Orchard", meadow: "Meadow",
                  new_land: "New Land", beside: "beside the board" };

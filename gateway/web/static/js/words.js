@@ -16,6 +16,11 @@
 // a cost that cannot be known from those two is left out rather than guessed.
 
 import { humanise } from "./api.js";
+import {
+  NOGGIN_BUILDINGS as N_BUILDING, NOGGIN_CHARACTERS as N_CHAR, NOGGIN_COUNTING_HOUSE as N_COUNTING,
+  NOGGIN_INVENTIONS as N_INVENTION, GNOMES_ITEMS as G_ITEMS, GNOMES_PRICES as G_PRICE, GNOMES_QUESTS as G_QUESTS,
+  GNOMES_TRAVEL as G_TRAVEL,
+} from "../boards/names.js";
 
 // -- plain words ------------------------------------------------------------------------------
 
@@ -135,34 +140,10 @@ const COMMON = {
 // -- Noggin the Nog -----------------------------------------------------------------------------
 
 const N_RES = { stone: "Stone", wood: "Wood", fish: "Fish", harvest: "Harvest", gold: "Gold", coin: "coin", food: "Food" };
-const N_CHAR = { noggin: "Noggin", nooka: "Nooka", knut: "Knut", graculus: "Graculus", thor: "Thor Nogson", olaf: "Olaf",
-                 romf: "Romf" };
+
 const N_ACTION = { miner: "Miner", fisherman: "Fisherman", woodcutter: "Woodcutter", farmer: "Farmer", builder: "Builder",
                    restock: "Restock", market_day: "Market Day" };
-/** The Building tiles' names (content/buildings.json). */
-const N_BUILDING = {
-  fish_smokery: "Fish Smokery", granary: "Granary", long_house: "Long House", lookout_tower: "Lookout Tower",
-  new_land: "New Land", woodcutters_hut: "Woodcutters' Hut", blacksmith: "Blacksmith", goldsmith: "Goldsmith",
-  hillside_farm: "Hillside Farm", inventors_workshop: "Inventor's Workshop", knuts_seat: "Knut's Seat",
-  merchant: "Merchant", nookas_kitchen_garden: "Nooka's Kitchen Garden",
-  omruds_ornamental_garden: "Omruds' Ornamental Garden", royal_dungeon: "Royal Dungeon",
-  royal_horse_trough: "Royal Horse Trough", royal_kitchens: "Royal Kitchens", seers_tower: "Seer's Tower",
-  town_walls: "Town Walls", windmill: "Windmill",
-};
-/** The Invention cards' names (content/inventions.json). */
-const N_INVENTION = {
-  cupola_clock: "Cupola Clock", econogology: "EcoNogology", firecake: "Firecake", fire_machine: "Fire Machine",
-  flying_boat: "Flying Boat", grottophoneum: "Grottophoneum", heated_storkery: "Heated Storkery", hnefetfl: "Hnefetfl",
-  potion: "Potion", trouser_press: "Trouser Press", weather_balloon: "Weather Balloon",
-};
-/** The Counting House cards' names (content/counting_house.json). */
-const N_COUNTING = {
-  birds_crown: "Bird's Crown", butterfly_net: "Butterfly Net", coral_necklace: "Coral Necklace",
-  darkness_tome: "Darkness Tome", fireworks: "Fireworks", good_genie: "Good Genie", honey_and_mead: "Honey & Mead",
-  knuts_carriage: "Knut's Carriage", moon_stone: "Moon Stone", nookas_knife: "Nooka's Knife",
-  ring_of_nudrug: "Ring of Nudrug", roman_medal: "Roman Medal", silver_gong: "Silver Gong", telescope: "Telescope",
-  war_banner: "War Banner",
-};
+
 /** The Saga cards' names (content/sagas.json). */
 const N_SAGA = {
   the_monster: "The Monster", the_dragon_hunt: "The Dragon Hunt", money: "Noggin and the Money",
@@ -502,30 +483,11 @@ const NOGGIN = {
 
 // -- A Game of Gnomes ---------------------------------------------------------------------------
 
-const G_TRAVEL = { meadow: "Meadow", forest: "Forest", mountain: "Mountain", double_meadow: "Double meadow",
-                   double_forest: "Double forest", double_mountain: "Double mountain", free: "Free travel", nugget: "Nugget" };
 /** Each travel card's sand timer in weeks (content/cards.json). */
 const G_CARD_WEEKS = { meadow: 1, forest: 1, mountain: 1, double_meadow: 2, double_forest: 2, double_mountain: 2,
                        free: 2, nugget: 0 };
-/** Items and treasures by name (content/cards.json). */
-const G_ITEMS = {
-  tiny_basket: "Tiny Basket", tiny_rucksack: "Tiny Rucksack", tunnel_key: "Tunnel Key", pond_pipes: "Pond Pipes",
-  canteen: "Canteen", short_axe: "Short Axe", hill_boots: "Hill Boots", compass: "Compass", leaf_boat: "Leaf Boat",
-  spare_key: "Spare Key", small_rucksack: "Small Rucksack", large_rucksack: "Large Rucksack",
-  small_basket: "Small Basket", large_basket: "Large Basket",
-  acorn_cup: "Acorn Cup", beetle_brooch: "Beetle Brooch", dew_pearl: "Dew Pearl", silver_thimble: "Silver Thimble",
-  moonstone: "Moonstone", golden_acorn: "Golden Acorn", crystal_toadstool: "Crystal Toadstool",
-  crown_of_the_glade: "Crown of the Glade",
-};
 /** Weeks an item takes to move a gnome (rulebook I; the Leaf Boat 2, house rule; a key no time). */
 const G_ITEM_WEEKS = { canteen: 1, short_axe: 1, hill_boots: 1, compass: 1, leaf_boat: 2, tunnel_key: 0, spare_key: 0 };
-/** Shop cards' prices in brown gems (content/cards.json). */
-const G_PRICE = {
-  canteen: 2, short_axe: 2, hill_boots: 2, compass: 3, leaf_boat: 3, spare_key: 1, small_rucksack: 2,
-  large_rucksack: 4, small_basket: 1, large_basket: 2, map_g1_r1: 2, map_g2_r2: 2, map_g3_r3: 2, map_g4_r4: 2,
-  map_r1_n1: 2, map_r3_n2: 2, map_g2_r2_n1: 3, map_g4_r4_n2: 3, acorn_cup: 3, beetle_brooch: 3, dew_pearl: 4,
-  silver_thimble: 4, moonstone: 5, golden_acorn: 5, crystal_toadstool: 6, crown_of_the_glade: 7,
-};
 const G_SHOPS = { market_meadow: "Market Meadow Shop", forest_fete: "Forest Fete Shop", hillview_hut: "Hillview Hut Shop" };
 /** The location tiles' names (content/tiles.json). */
 const G_TILES = {
@@ -533,16 +495,6 @@ const G_TILES = {
   I: "Inocybe", J: "Jafnea", K: "Kolus", L: "Lactarius", ...G_SHOPS,
   house_red: "the red gnome house", house_yellow: "the yellow gnome house", house_blue: "the blue gnome house",
   house_green: "the green gnome house",
-};
-/** The Sorcerer's quests (rulebook C.7 and its example card): the task, the reward and the penalty. */
-const G_QUESTS = {
-  market_meadow_item: ["sell a yellow mushroom in Descina or Jafnea", "an item from Market Meadow", 5],
-  forest_fete_item: ["sell a yellow mushroom in Calvatia or Fuligo", "an item from Forest Fete", 5],
-  cross_the_lake: ["travel over the lake", "3 brown gems", 5],
-  visit_a_house: ["visit another player's gnome house", "2 brown gems", 5],
-  hillview_hut_item: ["sell a red mushroom in Grifola or Kolus", "an item from Hillview Hut", 5],
-  red_for_gems: ["sell a red mushroom in Exidea or Hydnum", "4 brown gems", 5],
-  reach_the_summit: ["reach the summit of Gnome Mountain", "5 brown gems", 10],
 };
 const G_LEVEL = { g: "grass", r: "rock", n: "snow" };
 
