@@ -69,12 +69,10 @@ def _not_found(err: ApiError):
     return render_template("not_found.html", page={"error": err.code, "reason": err.reason}), 404
 
 
-def _game_or_page(game_id: str):
-    """``(meta, None)`` for a known game, ``(None, 404 page)`` for an unknown one."""
-    try:
-        return require_game(game_id), None
-    except GameNotFound as exc:
-        return None, _not_found(ApiError(404, "game_not_found", str(exc)))
+@bp.errorhandler(GameNotFound)
+def _no_game(exc: GameNotFound):
+    """An unknown game on a page route: the 404 page (the app's JSON handler serves the API)."""
+    return _not_found(ApiError(404, "game_not_found", str(exc)))
 
 
 @bp.get("/")
@@ -89,9 +87,7 @@ def lobby():
 def table(game_id: str):
     """A game's table (HTML): the board, the seat's view and legal moves, the log, the scores;
     a 404 page for an unknown game."""
-    meta, missing = _game_or_page(game_id)
-    if missing:
-        return missing
+    meta = require_game(game_id)
     return _page("table.html", game_id=game_id, game=meta["game"], players=int(meta["players"]))
 
 
@@ -100,9 +96,7 @@ def table(game_id: str):
 def replay(game_id: str):
     """A game's replay (HTML): a step slider over its log, the public view at each step; a 404
     page for an unknown game."""
-    meta, missing = _game_or_page(game_id)
-    if missing:
-        return missing
+    meta = require_game(game_id)
     return _page("replay.html", game_id=game_id, game=meta["game"], players=int(meta["players"]))
 
 
@@ -130,7 +124,5 @@ def board():
 
     game_id = request.args.get("game_id")
     if game_id is not None:
-        _, missing = _game_or_page(game_id)
-        if missing:
-            return missing
+        require_game(game_id)
     return _page("board.html")

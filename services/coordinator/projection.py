@@ -26,6 +26,15 @@ EARLIER = 64
 """Games whose last state read at an earlier version than the cache's (a replay's step) is kept."""
 
 
+def _keep(cache: OrderedDict[str, Any], game_id: str, entry: Any, limit: int) -> None:
+    """Put ``entry`` as ``game_id``'s, the most recently used, dropping the least recently used
+    beyond ``limit`` (the caller holds the lock)."""
+    cache[game_id] = entry
+    cache.move_to_end(game_id)
+    while len(cache) > limit:
+        cache.popitem(last=False)
+
+
 @dataclass(frozen=True, slots=True)
 class _Known:
     """A committed entry known from a hint (the shape of a read entry that catch-up needs)."""
@@ -94,15 +103,9 @@ class Projections:
         with self._lock:
             prev = self._cache.get(game_id)
             if prev is None or prev[0] <= have:
-                self._cache[game_id] = (have, rules, rules.copy(state))
-                self._cache.move_to_end(game_id)
-                while len(self._cache) > self.capacity:
-                    self._cache.popitem(last=False)
+                _keep(self._cache, game_id, (have, rules, rules.copy(state)), self.capacity)
             else:  # an earlier version than the cache's: where the next step of a replay starts
-                self._earlier[game_id] = (have, rules, rules.copy(state))
-                self._earlier.move_to_end(game_id)
-                while len(self._earlier) > EARLIER:
-                    self._earlier.popitem(last=False)
+                _keep(self._earlier, game_id, (have, rules, rules.copy(state)), EARLIER)
         return rules, state, have
 
     def version(self, game_id: str) -> int:
@@ -134,10 +137,7 @@ class Projections:
         with self._lock:
             prev = self._cache.get(game_id)
             if prev is None or prev[0] < version:
-                self._cache[game_id] = (version, rules, state if owned else rules.copy(state))
-                self._cache.move_to_end(game_id)
-                while len(self._cache) > self.capacity:
-                    self._cache.popitem(last=False)
+                _keep(self._cache, game_id, (version, rules, state if owned else rules.copy(state)), self.capacity)
 
     def forget(self, game_id: str) -> None:
         """Drop a game from the cache."""

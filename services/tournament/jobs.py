@@ -433,8 +433,9 @@ def _advance(table: Any, store: TournamentStore, tid: str) -> str:
     from services.coordinator.store import GameNotFound
 
     spec = store.spec(tid)
-    if store.status(tid).get("status") in ("done", "cancelled"):
-        return store.status(tid)["status"]
+    status = store.status(tid).get("status")
+    if status in ("done", "cancelled"):
+        return status
     for _ in range(64):  # Swiss: a round can complete and the next be planned in one step
         planned = store.plan(tid)
         done = {r.index for r in store.results(tid)}
