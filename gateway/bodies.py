@@ -26,8 +26,8 @@ class CreateGameBody(BaseModel):
     """``POST /games``: ``{"game", "players", "seed"?, "options"?, "bots"?, "time_control"?, "open"?}``.
 
     ``bots`` gives seats to built-in bots that decide on the bus (a worker), never over
-    HTTP: ``{"<seat>": "random"|"greedy"|"ismcts"}`` or ``{"<seat>": {"kind": ..., "seed": ...}}``
-    (``ismcts`` may add ``"iterations"``), or to registered external agents:
+    HTTP: ``{"<seat>": <kind>}`` (``random``, ``greedy``, ``scripted``, ``ismcts``, ``expert``) or ``{"<seat>": {"kind": ..., "seed": ...}}``
+    (``ismcts`` and ``expert`` may add ``"iterations"``), or to registered external agents:
     ``{"<seat>": {"kind": "agent", "agent": <agent id>}}``. ``time_control``
     (``{"move_ms", "bank_ms", "max_strikes"}``) governs the agent seats. ``open`` (default
     false): any client may claim a free seat, without an invitation (:mod:`gateway.invitations`).

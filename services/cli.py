@@ -35,6 +35,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from services.bots.client import OPERATOR_KEY_HEADER, operator_key_from_env, read_operator_key
+from services.bots.decide import BOT_KINDS, SEARCH_KINDS
 from services.tournament import jobs
 
 DEFAULT_URL = "http://127.0.0.1:8470"
@@ -94,15 +95,15 @@ def parse_participant(text: str) -> dict[str, Any]:
             raise ValueError("an agent participant is agent:<agent id>[@name]")
         out["agent"] = opts[0]
         out["name"] = opts[0]
-    elif kind in ("random", "greedy", "ismcts"):
+    elif kind in BOT_KINDS:
         for opt in opts:
             key, _, value = opt.partition("=")
-            if kind != "ismcts" or key != "iterations" or not value.isdigit():
-                raise ValueError(f"unknown participant option {opt!r} (ismcts takes iterations=N)")
+            if kind not in SEARCH_KINDS or key != "iterations" or not value.isdigit():
+                raise ValueError(f"unknown participant option {opt!r} ({' and '.join(SEARCH_KINDS)} take iterations=N)")
             out["iterations"] = int(value)
         out["name"] = kind
     else:
-        raise ValueError(f"unknown participant kind {kind!r}: random, greedy, ismcts or agent:<id>")
+        raise ValueError(f"unknown participant kind {kind!r}: {', '.join(BOT_KINDS)} or agent:<id>")
     if name:
         out["name"] = name
     return out

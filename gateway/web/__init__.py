@@ -28,6 +28,7 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
+from services.bots.decide import BOT_KINDS
 from services.coordinator.store import GameNotFound
 from services.rules.core.game import builtin_game_names, game_names, get_rules
 
@@ -37,8 +38,6 @@ from ..openapi import Media, documented
 
 bp = Blueprint("web", __name__, template_folder="templates")
 
-BOT_KINDS = ("random", "greedy", "ismcts")
-"""The built-in bots a seat can be given in the lobby's form (docs/API.md, POST /games)."""
 _TOURNAMENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _PAGE = Media("text/html", {"type": "string"}, "An HTML page (its scripts call the JSON API)")
 _MISSING = Media("text/html", {"type": "string"},

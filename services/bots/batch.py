@@ -57,20 +57,16 @@ def game_setup(seed: str, index: int, game: str = "noggin") -> tuple[int, dict[s
 def style(seed: str, game: str = "noggin") -> dict[str, float]:
     """A greedy seat's evaluation weights: each default weight times a factor of
     :data:`STYLE_FACTORS` drawn with ``seed``."""
-    from services.bots.greedy_bot import (
-        GNOMES_WEIGHTS,
-        NOGGIN_WEIGHTS,
-        RESOURCE_HOG_WEIGHTS,
-    )
+    from services.bots import evaluation
 
     rng = random.Random(seed)
-    weights = {"gnomes": GNOMES_WEIGHTS, "resource_hog": RESOURCE_HOG_WEIGHTS}.get(game, NOGGIN_WEIGHTS)
+    weights = evaluation.weights(game)
     return {k: v * rng.choice(STYLE_FACTORS) for k, v in weights.items()}
 
 
 def play_one(seed: str, index: int, game: str = "noggin") -> dict[str, Any]:
     """Play game ``index`` to its end; return its counts (or the error)."""
-    from services.bots.random_bot import make_bot
+    from services.bots.players import make_bot
     from services.rules.core import GameConfig, get_rules
     from services.rules.core.forward import apply, apply_phase, chance_from, resolve
 

@@ -14,8 +14,8 @@ def play_embedded(table: Table, game_id: str, bots: Sequence[Any], move_cap: int
     Args:
         table: any Table (embedded ports and inline phases make it synchronous).
         game_id: a game of ``table``.
-        bots: one bot per seat with ``choose(moves) -> move`` (a greedy or ismcts bot also
-            gets the seat's player view and the game's name; ismcts also the version).
+        bots: one bot per seat with ``choose(moves, view, game, version) -> move``
+            (:mod:`services.bots.players`; a random bot is given the moves only).
         move_cap: failure guard.
         on_move: called as ``on_move(seat, legal_moves, chosen)`` before each move.
     Returns:
@@ -34,12 +34,10 @@ def play_embedded(table: Table, game_id: str, bots: Sequence[Any], move_cap: int
         seat = to_move[0]
         legal = rules.legal_moves(state, seat)
         bot = bots[seat]
-        if getattr(bot, "kind", "") == "greedy":  # it decides from the seat's player view only
-            move = bot.choose(legal, rules.view(state, seat), rules.name)
-        elif getattr(bot, "kind", "") == "ismcts":
-            move = bot.choose(legal, rules.view(state, seat), rules.name, version)
-        else:
+        if getattr(bot, "kind", "") == "random":
             move = bot.choose(legal)
+        else:  # it decides from the seat's player view only
+            move = bot.choose(legal, rules.view(state, seat), rules.name, version)
         if on_move is not None:
             on_move(seat, legal, move)
         table.play(game_id, seat, move, version)

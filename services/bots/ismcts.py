@@ -19,11 +19,11 @@ from the true state. Every iteration:
    could have been chosen) instead of the parent's visits (the paper's 3.3); moves are
    plain dicts, a child is keyed by the seat that moves and the move's canonical JSON;
 3. **expand**: one untried move (drawn with the bot's generator) becomes a child;
-4. **roll out**: at most ``depth`` uniform random moves (:data:`DEPTHS`), then the leaf
-   is evaluated with the greedy bot's per-game evaluation
-   (:data:`services.bots.greedy_bot.EVALUATIONS`): each seat's reward is a logistic of
-   its value less the best other seat's (over :data:`SCALES`), or, at the end of the
-   game, 1 shared among the winners (see :func:`rewards`);
+4. **roll out**: at most ``depth`` moves (:data:`DEPTHS`; uniform at random unless a
+   ``rollout`` policy is given), then the leaf is scored by the game's evaluation
+   (:func:`services.bots.evaluation.rewards`: each seat's reward in [0, 1], losses every
+   seat shares counted for every seat; at the end of the game the winners share 1, and
+   nobody gets anything when nobody won), unless a ``reward`` function is given;
 5. **back-propagate**: every node on the path adds the reward of the seat that made its move.
 
 Moves, phases (``rules.pending_phase``) and chance are resolved by the forward model
@@ -32,6 +32,10 @@ seats decide at once (sealed orders), the searching seat moves first in the tree
 choice never depends on a sealed choice it could not see. The budget is a number of
 iterations, never a clock, so a decision is deterministic; :data:`DEFAULT_ITERATIONS`
 keeps one decision around 50-150 ms on a 2-core machine.
+
+Progressive widening (optional, ``widen``): a node offers only its ``widen`` ordering's first
+``ceil(WIDEN_BASE * visits ** WIDEN_POWER)`` moves (Coulom 2007; Chaslot et al., "Progressive
+strategies for Monte-Carlo tree search", 2008), the best by the game's own prior first.
 
 The root's moves are the seat's legal moves (they depend only on what it sees); each is
 checked against the sample before it is played there. The move returned is the root's
@@ -43,13 +47,14 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from services.rules.core import IllegalMove, MalformedMove, NotYourTurn, get_rules
 from services.rules.core.canonical import plain_json
 from services.rules.core.forward import apply, apply_phase, chance_from
 
-from .random_bot import MoveClient, play_through
+from . import evaluation
+from .play import MoveClient, play_through
 
 DEFAULT_ITERATIONS = {"noggin": 120, "gnomes": 64, "resource_hog": 150}
 """Iterations of one decision by game (about 50-150 ms each on a 2-core machine, measured
@@ -66,13 +71,10 @@ finished turn better (tuned with ``python -m services.bench.ismcts --depth``: ag
 random, 90 matches at 64 iterations won 94 % at depth 6)."""
 EXPLORATION = 0.7
 """The UCB exploration constant (rewards lie in [0, 1])."""
-SCALES = {"noggin": 8.0, "gnomes": 3.0, "resource_hog": 8.0}
-"""The value difference (in the greedy evaluation's points) that makes a leaf's reward
-1/(1+e^-1), about 0.73, by game; :data:`FALLBACK_SCALE` for other games."""
-FALLBACK_SCALE = 5.0
-NO_WINNER = 0.5
-"""At an end where nobody wins (Noggin, Nogbad takes the crown), the seats with the best
-score share this much instead of 1."""
+WIDEN_BASE = 2.0
+"""Progressive widening: a node with ``n`` visits offers ``ceil(WIDEN_BASE * n ** WIDEN_POWER)``
+moves (at least one)."""
+WIDEN_POWER = 0.5
 MAX_SIMULATED = 400
 """Failure guard: an iteration stops after this many moves and phases."""
 
@@ -109,39 +111,20 @@ def move_key(seat: int, move: dict[str, Any]) -> str:
     return f"{seat}|{plain_json(move)}"
 
 
-def rewards(rules: Any, state: Any, game: str, players: int) -> list[float]:
-    """Each seat's reward in [0, 1] for the (simulated) ``state``.
+Reward = Callable[[Any, Any], list[float]]
+"""``reward(rules, state) -> [reward of each seat in [0, 1]]``."""
+Rollout = Callable[[Any, Any, int, list[dict[str, Any]], random.Random], dict[str, Any]]
+"""``rollout(rules, state, seat, legal, rng) -> one of legal``: a rollout's policy."""
+Widen = Callable[[Any, Any, int, list[dict[str, Any]]], list[dict[str, Any]]]
+"""``widen(rules, state, seat, legal) -> legal`` ordered best first (a subset may be returned):
+the prior of progressive widening."""
 
-    At the end of the game (``rules.outcome``): the winners share 1 (``1/len(winners)``
-    each); if nobody won (Noggin when Nogbad takes the crown), the seats with the best score
-    share :data:`NO_WINNER`; the others get 0. Otherwise, from the greedy bot's evaluation
-    ``v`` of the game (:data:`services.bots.greedy_bot.EVALUATIONS`; 0.5 for every seat
-    of a game without one): ``1 / (1 + exp(-(v[s] - max(v[o], o != s)) / scale))`` with
-    the game's scale from :data:`SCALES`.
-    """
-    from .greedy_bot import EVALUATIONS
 
-    out = rules.outcome(state)
-    if out is not None:
-        winners = [w for w in out.get("winners") or [] if 0 <= w < players]
-        if winners:
-            return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
-        scores = list(out.get("scores") or [])
-        if len(scores) == players and scores:
-            best = max(scores)
-            top = [s for s in range(players) if scores[s] == best]
-            return [NO_WINNER / len(top) if s in top else 0.0 for s in range(players)]
-        return [0.0] * players
-    evaluate = EVALUATIONS.get(game)
-    if evaluate is None or players < 2:
-        return [0.5] * players
-    values = [evaluate(state, s) for s in range(players)]
-    scale = SCALES.get(game, FALLBACK_SCALE)
-    out_r = []
-    for s in range(players):
-        diff = (values[s] - max(values[o] for o in range(players) if o != s)) / scale
-        out_r.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, diff)))))
-    return out_r
+def rewards(rules: Any, state: Any) -> list[float]:
+    """Each seat's reward in [0, 1] for the (simulated) ``state``: the game's evaluation,
+    :func:`services.bots.evaluation.rewards` (at the end, the winners share 1 and a game
+    nobody won pays nobody)."""
+    return evaluation.rewards(rules, state)
 
 
 @dataclass(eq=False, slots=True)
@@ -205,7 +188,8 @@ def _settle(rules: Any, state: Any, chance: Any, budget: list[int]) -> None:
 
 def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations: int | None = None,
            depth: int | None = None, legal: list[dict[str, Any]] | None = None,
-           exploration: float = EXPLORATION) -> Decision:
+           exploration: float = EXPLORATION, reward: Reward | None = None, rollout: Rollout | None = None,
+           widen: Widen | None = None) -> Decision:
     """Run SO-ISMCTS for the seat of ``view`` (a player view, ``rules.view(state, seat)``).
 
     Args:
@@ -214,11 +198,15 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
         seed: the bot's seed (determinisations, chance and its generator derive from it).
         version: the game's version (with ``seed``, fixes the decision).
         iterations: the budget; default :data:`DEFAULT_ITERATIONS` of the game.
-        depth: uniform random moves after the tree before the evaluation; default
+        depth: rollout moves after the tree before the evaluation; default
             :data:`DEPTHS` of the game, else :data:`DEFAULT_DEPTH`.
         legal: the seat's legal moves (as ``rules.legal_moves`` lists them); default
             those of the first determinisation.
         exploration: the UCB constant.
+        reward: scores a leaf (:data:`Reward`); default :func:`rewards`.
+        rollout: the rollout policy (:data:`Rollout`); default uniform at random.
+        widen: the prior of progressive widening (:data:`Widen`); default none (every move
+            is offered at once).
     Returns:
         a :class:`Decision`; its ``move`` is one of ``legal`` (the same dict).
     Raises:
@@ -229,6 +217,7 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
     game = rules.name
     iterations = DEFAULT_ITERATIONS.get(game, FALLBACK_ITERATIONS) if iterations is None else iterations
     depth = DEPTHS.get(game, DEFAULT_DEPTH) if depth is None else depth
+    reward = rewards if reward is None else reward
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
     base = rules.state_from_view(view, sample_seed(seed, version, 0))
@@ -236,11 +225,11 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
         legal = rules.legal_moves(base, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no legal move at version {version}")
-    players = len(view["players"])
-    root_keys = [move_key(seat, m) for m in legal]
     root = Node()
     if len(legal) == 1:
         return Decision(legal[0], root, 0)
+    root_moves = legal if widen is None else _ordered(legal, widen(rules, base, seat, legal))
+    root_keys = [move_key(seat, m) for m in root_moves]
     rng = random.Random(f"{seed}:{version}:ismcts")
     failed = 0
     for i in range(iterations):
@@ -258,14 +247,19 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
             if mover is None:
                 break
             if node is root:
-                pairs = [(m, k) for m, k in zip(legal, root_keys) if k not in refused]
+                pairs = [(m, k) for m, k in zip(root_moves, root_keys) if k not in refused]
             else:
-                pairs = [(m, move_key(mover, m)) for m in rules.legal_moves(state, mover)]
+                moves = rules.legal_moves(state, mover)
+                if widen is not None and len(moves) > 1:
+                    moves = widen(rules, state, mover, moves)
+                pairs = [(m, move_key(mover, m)) for m in moves]
+            if widen is not None:
+                pairs = pairs[:max(1, math.ceil(WIDEN_BASE * (node.visits + 1) ** WIDEN_POWER))]
             if not pairs:
                 break
             untried = [(m, k) for m, k in pairs if k not in node.children]
             if untried:
-                move, key = untried[rng.randrange(len(untried))]
+                move, key = untried[0] if widen is not None else untried[rng.randrange(len(untried))]
                 child = node.children[key] = Node(move, mover)
             else:
                 key = max((k for _, k in pairs), key=lambda k: node.children[k].ucb(exploration))
@@ -298,22 +292,31 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
             moves = rules.legal_moves(state, mover)
             if not moves:
                 break
-            apply(rules, state, mover, moves[rng.randrange(len(moves))], chance, checked=True)
+            move = moves[rng.randrange(len(moves))] if rollout is None or len(moves) == 1 \
+                else rollout(rules, state, mover, moves, rng)
+            apply(rules, state, mover, move, chance, checked=True)
             budget[0] -= 1
         _settle(rules, state, chance, budget)
-        reward = rewards(rules, state, game, players)
+        scores = reward(rules, state)
         for n in path:
             n.visits += 1
             if n.seat >= 0:
-                n.reward += reward[n.seat]
+                n.reward += scores[n.seat]
     best = legal[0]
     best_rank: tuple[int, float, int] | None = None
-    for j, (m, k) in enumerate(zip(legal, root_keys)):
-        child = root.children.get(k)
+    for j, m in enumerate(legal):
+        child = root.children.get(move_key(seat, m))
         rank = (0, 0.0, -j) if child is None else (child.visits, child.reward / max(1, child.visits), -j)
         if best_rank is None or rank > best_rank:
             best, best_rank = m, rank
     return Decision(best, root, iterations, failed)
+
+
+def _ordered(legal: list[dict[str, Any]], ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``legal`` in the order of ``ranked`` (a widening's answer, maybe a subset of the moves or
+    copies of them), the dicts of ``legal`` kept; moves ``ranked`` leaves out come last."""
+    keys = {plain_json(m): n for n, m in enumerate(ranked)}
+    return sorted(legal, key=lambda m: keys.get(plain_json(m), len(keys)))
 
 
 class ISMCTSBot:

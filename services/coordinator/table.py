@@ -669,14 +669,15 @@ def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, An
     """``{seat: kind}`` or ``{seat: {"kind", "seed", ...}}`` -> ``{seat: {"kind", "seed", ...}}``.
 
     A seat's controller is a built-in bot (``kind`` one of :data:`~services.bots.decide.BOT_KINDS`,
-    with an optional ``seed``; ``ismcts`` also takes ``iterations``, 1-100000) or an external
+    with an optional ``seed``; the search kinds, ``ismcts`` and ``expert``, also take
+    ``iterations``, 1-100000) or an external
     agent (``{"kind": "agent", "agent": <agent id>, "seed": <default-move seed>}``). A bot
     without a seed gets a random one. Raises BadConfig for a seat out of range, an unknown
     kind or a field that kind does not take."""
-    from services.bots.decide import BOT_KINDS
+    from services.bots.decide import BOT_KINDS, MAX_ITERATIONS, SEARCH_KINDS
     from services.rules.core import BadConfig
 
-    allowed = {"ismcts": {"iterations"}, "agent": {"agent"}}
+    allowed = {**{k: {"iterations"} for k in SEARCH_KINDS}, "agent": {"agent"}}
     out: dict[int, dict[str, Any]] = {}
     for raw_seat, spec in bots.items():
         try:
@@ -689,7 +690,8 @@ def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, An
         kind = spec.get("kind")
         if kind not in BOT_KINDS + ("agent",) or set(spec) - {"kind", "seed"} - allowed.get(kind, set()):
             raise BadConfig(f"a seat's bot is a kind ({', '.join(BOT_KINDS)}) or {{\"kind\": <kind>, \"seed\": <text>}} "
-                            f"(ismcts may add \"iterations\"; an agent is {{\"kind\": \"agent\", \"agent\": <id>}}), "
+                            f"({' and '.join(SEARCH_KINDS)} may add \"iterations\"; an agent is "
+                            f"{{\"kind\": \"agent\", \"agent\": <id>}}), "
                             f"not {json.dumps(spec, sort_keys=True, default=str)}")
         entry: dict[str, Any] = {"kind": kind, "seed": str(spec.get("seed") or uuid.uuid4().hex)}
         if kind == "agent":
@@ -698,8 +700,8 @@ def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, An
             entry["agent"] = spec["agent"]
         if "iterations" in spec:
             it = spec["iterations"]
-            if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= 100_000:
-                raise BadConfig(f"ismcts iterations is a whole number from 1 to 100000, not {it!r}")
+            if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= MAX_ITERATIONS:
+                raise BadConfig(f"{kind} iterations is a whole number from 1 to {MAX_ITERATIONS}, not {it!r}")
             entry["iterations"] = it
         out[seat] = entry
     return out

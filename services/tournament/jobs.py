@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from services.bots.decide import SEARCH_KINDS
 from services.common import logs
 from services.rules.core import GameConfig
 from services.rules.core import match as core_match
@@ -60,15 +61,15 @@ class Participant(BaseModel):
 
     Attributes:
         name: unique label in the tournament (1-64 characters).
-        kind: ``random``, ``greedy``, ``ismcts`` or ``agent``.
+        kind: a built-in bot (``random``, ``greedy``, ``scripted``, ``ismcts``, ``expert``) or ``agent``.
         agent: the registered agent's id (``kind="agent"`` only).
-        iterations: ISMCTS iterations per decision (``kind="ismcts"`` only).
+        iterations: search iterations per decision (``kind`` ``ismcts`` or ``expert`` only).
     """
 
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=64)
-    kind: Literal["random", "greedy", "ismcts", "agent"]
+    kind: Literal["random", "greedy", "scripted", "ismcts", "expert", "agent"]
     agent: str | None = None
     iterations: int | None = Field(default=None, ge=1, le=100_000)
 
@@ -76,8 +77,8 @@ class Participant(BaseModel):
     def _fields_fit_kind(self) -> "Participant":
         if (self.kind == "agent") != (self.agent is not None):
             raise ValueError("an agent participant names its agent id; only an agent does")
-        if self.iterations is not None and self.kind != "ismcts":
-            raise ValueError("iterations are for an ismcts participant")
+        if self.iterations is not None and self.kind not in SEARCH_KINDS:
+            raise ValueError(f"iterations are for a search bot participant ({', '.join(SEARCH_KINDS)})")
         return self
 
     def controller(self, seed: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from services.bots.client import GatewayClient
-from services.bots.random_bot import make_bot
+from services.bots.players import make_bot
 
 from .models import GameReport, SeatReport, Standing, TournamentReport
 

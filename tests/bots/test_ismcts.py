@@ -94,7 +94,7 @@ def test_the_bot_returns_a_legal_move_in_every_game(game):
 
 
 def test_ismcts_is_a_bot_kind_on_the_bus_and_by_name():
-    from services.bots.random_bot import make_bot
+    from services.bots.players import make_bot
 
     assert "ismcts" in BOT_KINDS
     bot = make_bot("ismcts", "s")

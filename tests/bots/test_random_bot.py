@@ -14,7 +14,8 @@ import tests.core_games.lap_race  # noqa: F401  (registers the test games)
 import tests.core_games.sealed_bid  # noqa: F401
 import tests.core_games.step_race  # noqa: F401
 from services.bots.client import Conflict
-from services.bots.random_bot import RandomBot, make_bot
+from services.bots.players import make_bot
+from services.bots.random_bot import RandomBot
 from services.coordinator.table import StaleVersion, embedded_table
 from services.rules.core import GameConfig, NotYourTurn
 from services.tournament.runner import derive_seed

@@ -1,0 +1,1 @@
+"""The built-in bots' knowledge of gnomes: its evaluation, its scripted policy and its expert."""

@@ -1,0 +1,1 @@
+"""The built-in bots' knowledge of resource_hog: its evaluation, its scripted policy and its expert."""
