@@ -79,6 +79,21 @@ MAX_SIMULATED = 400
 """Failure guard: an iteration stops after this many moves and phases."""
 
 
+def default_iterations(game: str) -> int:
+    """The budget of one decision in ``game``: its evaluation module's ``ISMCTS_ITERATIONS``, else
+    :data:`DEFAULT_ITERATIONS`, else :data:`FALLBACK_ITERATIONS`."""
+    m = evaluation.module(game)
+    return int(getattr(m, "ISMCTS_ITERATIONS", 0) or DEFAULT_ITERATIONS.get(game, FALLBACK_ITERATIONS))
+
+
+def default_depth(game: str) -> int:
+    """Rollout moves in ``game``: its evaluation module's ``ISMCTS_DEPTH``, else :data:`DEPTHS`,
+    else :data:`DEFAULT_DEPTH`."""
+    m = evaluation.module(game)
+    depth = getattr(m, "ISMCTS_DEPTH", None)
+    return int(depth) if depth is not None else DEPTHS.get(game, DEFAULT_DEPTH)
+
+
 def sample_seed(seed: str, version: int, iteration: int) -> str:
     """The seed of iteration ``iteration``'s determinisation at ``version`` for a bot seeded
     ``seed``: ``"<seed>:<version>:<iteration>"``."""
@@ -197,9 +212,9 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
         view: the seat's player view; the search reads nothing else of the game.
         seed: the bot's seed (determinisations, chance and its generator derive from it).
         version: the game's version (with ``seed``, fixes the decision).
-        iterations: the budget; default :data:`DEFAULT_ITERATIONS` of the game.
+        iterations: the budget; default :func:`default_iterations` of the game.
         depth: rollout moves after the tree before the evaluation; default
-            :data:`DEPTHS` of the game, else :data:`DEFAULT_DEPTH`.
+            :func:`default_depth` of the game.
         legal: the seat's legal moves (as ``rules.legal_moves`` lists them); default
             those of the first determinisation.
         exploration: the UCB constant.
@@ -215,8 +230,8 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
     """
     seat = view["seat"]
     game = rules.name
-    iterations = DEFAULT_ITERATIONS.get(game, FALLBACK_ITERATIONS) if iterations is None else iterations
-    depth = DEPTHS.get(game, DEFAULT_DEPTH) if depth is None else depth
+    iterations = default_iterations(game) if iterations is None else iterations
+    depth = default_depth(game) if depth is None else depth
     reward = rewards if reward is None else reward
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
