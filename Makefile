@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system containers-setup images venv protos run test tournament-demo bench bench-ismcts bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup system containers-setup images venv protos run test tournament-demo bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -77,9 +77,11 @@ tournament-demo: setup
 bench: setup bench-venv
 	$(PY) -m services.bench $(ARGS)
 
-# ISMCTS against the random bot, 2-player matches of every game (ARGS: --matches N --iterations K --write).
-bench-ismcts: setup
-	$(PY) -m services.bench.ismcts $(ARGS)
+# The bot ladder: per game a round robin of random, greedy, scripted, ismcts and expert (seats
+# rotated, OpenSkill ratings), Noggin's and Gnomes' own cells, and the bots' targets, met or not
+# (ARGS: --games N (30) --game G --workers K (2) --iterations expert=N,ismcts=N --quick --write).
+bench-bots: setup
+	$(PY) -m services.bench.ladder $(ARGS)
 
 bench-venv: .venv-bench/.installed
 .venv-bench/.installed:

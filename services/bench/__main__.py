@@ -12,8 +12,8 @@ Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that prod
 
 The targets of the performance issue are checked at the end (ratios, never timed tests).
 ``make bench-peers`` (:mod:`services.bench.peers`) adds boardgame.io at 8 matches;
-``make bench-ismcts`` (:mod:`services.bench.ismcts`) records the ISMCTS bot against the
-random bot in its own section of ``docs/benchmarks.md``, which ``--write`` here keeps.
+``make bench-bots`` (:mod:`services.bench.ladder`) records the bot ladder in its own section
+of ``docs/benchmarks.md``, which ``--write`` here keeps.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import argparse
 import platform
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -31,9 +30,9 @@ from rich.table import Table
 from services.rules.core import game_names
 
 from . import engine
+from .sections import DOC
 from .stack import SATURATED
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md"
 ENGINE_TARGET = 0.25
 """Target 1: every game's random playouts at least this share of OpenSpiel's."""
 CLONE_TARGET = 10.0
@@ -187,9 +186,10 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
                 f"| Redis bytes, a finished game's record: log and meta, kept after the other keys expire "
                 f"(README, Retention) | {mem['redis_bytes_record']} |"]
         out += [f"| RSS of {name} (MiB) | {mib} |" for name, mib in mem["rss_mib"].items()]
-    from .ismcts import recorded_section
+    from .ladder import SECTION
+    from .sections import recorded_section
 
-    kept = recorded_section(DOC)  # recorded by `make bench-ismcts ARGS=--write`, kept as it was
+    kept = recorded_section(SECTION, DOC)  # recorded by `make bench-bots ARGS=--write`, kept as it was
     if kept:
         out += ["", kept.rstrip("\n")]
     out += ["", "## Targets", ""] + [f"- {t}" for t in targets]

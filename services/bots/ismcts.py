@@ -58,7 +58,7 @@ from .play import MoveClient, play_through
 
 DEFAULT_ITERATIONS = {"noggin": 120, "gnomes": 64, "resource_hog": 150}
 """Iterations of one decision by game (about 50-150 ms each on a 2-core machine, measured
-by ``python -m services.bench.ismcts``); :data:`FALLBACK_ITERATIONS` for other games."""
+by ``make bench-bots``); :data:`FALLBACK_ITERATIONS` for other games."""
 FALLBACK_ITERATIONS = 100
 """Iterations of one decision for a game without an entry in :data:`DEFAULT_ITERATIONS`."""
 DEFAULT_DEPTH = 2
@@ -67,8 +67,8 @@ DEFAULT_DEPTH = 2
 DEPTHS = {"gnomes": 6}
 """Rollout depths by game where they differ from :data:`DEFAULT_DEPTH`: a gnome's turn is
 a run of moves (travel, pick, sell, ..., end the turn) and the evaluation reads a
-finished turn better (tuned with ``python -m services.bench.ismcts --depth``: against
-random, 90 matches at 64 iterations won 94 % at depth 6)."""
+finished turn better (tuned against random: 90 matches at 64 iterations won
+94 % at depth 6)."""
 EXPLORATION = 0.7
 """The UCB exploration constant (rewards lie in [0, 1])."""
 WIDEN_BASE = 2.0

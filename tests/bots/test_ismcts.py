@@ -256,27 +256,3 @@ def test_noggin_samples_a_saga_cards_back_among_its_twins_and_varies():
             assert card in twins
             backs.setdefault(slot, set()).add(card)
     assert backs and any(len(cards) > 1 for cards in backs.values())
-
-
-def test_the_benchmark_counts_a_shared_win_half_and_without_winners_the_higher_score():
-    from services.bench.ismcts import score_match
-
-    assert score_match({"winners": [1], "scores": [3, 2]}, 1) == 1.0
-    assert score_match({"winners": [1], "scores": [3, 2]}, 0) == 0.0
-    assert score_match({"winners": [0, 1], "scores": [2, 2]}, 0) == 0.5
-    # Noggin: Nogbad took the crown, nobody won; the higher score counts
-    nogbad = {"winners": [], "scores": [14, 12], "leader_in_exile": [0], "crown": "nogbad"}
-    assert (score_match(nogbad, 0), score_match(nogbad, 1)) == (1.0, 0.0)
-    assert score_match({"winners": [], "scores": [5, 5]}, 1) == 0.5
-
-
-def test_the_benchmark_replaces_its_own_section_and_keeps_the_others(tmp_path):
-    from services.bench.ismcts import SECTION, recorded_section, write_section
-
-    doc = tmp_path / "benchmarks.md"
-    doc.write_text("# Benchmarks\n\n## Engine\n\ntable\n\n## Targets\n\n- one\n", encoding="utf-8")
-    write_section(f"{SECTION}\n\nfirst\n", doc)
-    write_section(f"{SECTION}\n\nsecond\n", doc)
-    text = doc.read_text(encoding="utf-8")
-    assert text == f"# Benchmarks\n\n## Engine\n\ntable\n\n{SECTION}\n\nsecond\n\n## Targets\n\n- one\n"
-    assert recorded_section(doc) == f"{SECTION}\n\nsecond\n"
