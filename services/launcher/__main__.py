@@ -55,8 +55,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="game to play, or 'all' (default): one tournament of each game that exists, in turn")
     p.add_argument("--report", type=Path, help="write the tournament report (JSON) here")
     p.add_argument("--parallel", type=int, default=3, help="games played at once (default 3)")
-    p.add_argument("--bots", default="random,greedy",
-                   help="comma-separated bot per seat, repeated round the table (default random,greedy)")
+    p.add_argument("--bots", default="expert,greedy,random",
+                   help="comma-separated bot per seat, repeated round the table (default expert,greedy,random)")
     p.add_argument("--variants", default="", help="comma-separated variants for every game (default none)")
     p.add_argument("--via", choices=("bus", "http"), default="bus",
                    help="bots decide on the worker (bus, default) or post their moves over HTTP")

@@ -30,8 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=3)
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--seed", default="7")
-    p.add_argument("--bots", default="random,greedy",
-                   help="comma-separated bot per seat, repeated round the table (default random,greedy)")
+    p.add_argument("--bots", default="expert,greedy,random",
+                   help="comma-separated bot per seat, repeated round the table (default expert,greedy,random)")
     p.add_argument("--variants", default="", help="comma-separated variants for every game (default none)")
     p.add_argument("--via", choices=("bus", "http"), default="bus",
                    help="bots decide on the worker (bus, default) or post their moves over HTTP")

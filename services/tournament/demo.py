@@ -4,9 +4,9 @@ agents through the hosted stack, from nothing.
 It starts the two sample agents of ``examples/`` (one HTTP, one gRPC) on free loopback ports,
 then the stack (as ``make run`` does, on free loopback ports, in a fresh data directory) with an
 agent allow-list (``LONGHOUSE_AGENT_ALLOW``) of exactly those two addresses, registers the agents
-through the gateway with the stack's operator key, then runs a round robin of five participants — the ``random``, ``greedy`` and
-``ismcts`` built-in bots and the two agents — over every game that exists, two seats a match,
-each pairing on both seat orders with one seed: 10 pairings x 2 x 3 games = 60 matches. It
+through the gateway with the stack's operator key, then runs a round robin of six participants — the ``random``, ``greedy``, ``ismcts`` and
+``expert`` built-in bots and the two agents — over every game that exists, two seats a match,
+each pairing on both seat orders with one seed: 15 pairings x 2 x 3 games = 90 matches. It
 follows the tournament with a progress bar, prints the standings and writes
 ``DIR/standings.json``, ``DIR/standings.csv`` and ``DIR/ratings.png``; then it stops everything
 it started. Exit code 0 when every match was played by the rules (or forfeited), 1 otherwise,
@@ -109,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                     "time_control": {"move_ms": 2000, "bank_ms": 10000, "max_strikes": 3},
                     "participants": [{"name": "random", "kind": "random"}, {"name": "greedy", "kind": "greedy"},
                                      {"name": "ismcts", "kind": "ismcts", "iterations": args.ismcts_iterations},
+                                     {"name": "expert", "kind": "expert"},
                                      {"name": "sample-http", "kind": "agent", "agent": ids["http"]},
                                      {"name": "sample-grpc", "kind": "agent", "agent": ids["grpc"]}]}
             resp = requests.post(f"{url}/tournaments", json=spec, headers=operator, timeout=60)

@@ -32,7 +32,7 @@ def test_the_lobby_offers_every_game_with_its_seats_and_variants(client):
     assert games["noggin"]["min_players"] == 2 and games["noggin"]["max_players"] == 4
     assert "sos" in games["noggin"]["options"] and games["gnomes"]["options"] == ["gem_variant", "random_layout"]
     assert games["resource_hog"]["options"] == []
-    assert set(data["bots"]) == {"random", "greedy", "ismcts"}
+    assert set(data["bots"]) == {"random", "greedy", "scripted", "ismcts", "expert"}
     for label in ('for="operator-key"', 'for="game"', 'for="players"'):
         assert label in resp.text
 

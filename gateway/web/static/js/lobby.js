@@ -41,7 +41,7 @@ function renderSeats() {
   const rows = [];
   for (let s = 0; s < n; s++) {
     const old = $(`seat-${s}-kind`);
-    const value = old ? old.value : s === 0 ? "me" : PAGE.bots.includes("greedy") ? "greedy" : PAGE.bots[0];
+    const value = old ? old.value : s === 0 ? "me" : PAGE.bots.includes("expert") ? "expert" : PAGE.bots[0];
     const select = el("select", { id: `seat-${s}-kind`, name: `seat-${s}` },
       ...SEAT_KINDS.map(([v, t]) => el("option", { value: v, selected: v === value }, t)));
     const agent = el("input", { id: `seat-${s}-agent`, type: "text", placeholder: "agent id", autocomplete: "off",
