@@ -66,7 +66,8 @@ def style(seed: str, game: str = "noggin") -> dict[str, float]:
 
 def play_one(seed: str, index: int, game: str = "noggin") -> dict[str, Any]:
     """Play game ``index`` to its end; return its counts (or the error)."""
-    from services.bots.players import make_bot
+    from services.bots.greedy_bot import GreedyBot
+    from services.bots.random_bot import RandomBot
     from services.rules.core import GameConfig, get_rules
     from services.rules.core.forward import apply, apply_phase, chance_from, resolve
 
@@ -75,7 +76,8 @@ def play_one(seed: str, index: int, game: str = "noggin") -> dict[str, Any]:
     config = GameConfig(game=game, players=players, options=options)
     rules.validate_config(config)
     chance = chance_from(_seed(seed, index, "game"))
-    bots = [make_bot(k, _seed(seed, index, "seat", s)) for s, k in enumerate(kinds)]
+    # stateful players (a greedy seat's own generator runs through the game) in a style each
+    bots = [(GreedyBot if k == "greedy" else RandomBot)(_seed(seed, index, "seat", s)) for s, k in enumerate(kinds)]
     for s, bot in enumerate(bots):
         if bot.kind == "greedy":
             bot.weights = style(_seed(seed, index, "style", s), game)

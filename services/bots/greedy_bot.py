@@ -20,7 +20,6 @@ from services.rules.core import IllegalMove, get_rules
 from services.rules.core.forward import apply, chance_from
 
 from . import evaluation
-from .play import MoveClient, play_through
 
 EXPLORE = 0.1
 """Share of decisions made at random, so that a batch of greedy games varies (epsilon-greedy)."""
@@ -96,14 +95,3 @@ class GreedyBot:
         if not best:
             return moves[self.rng.randrange(len(moves))]
         return best[self.rng.randrange(len(best))]
-
-    def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5) -> dict[str, Any] | None:
-        """Make one move for the seat of ``token`` through the gateway (reads its view and legal
-        moves first). Same contract as :meth:`services.bots.random_bot.RandomBot.play`."""
-        def decide(legal: dict[str, Any]) -> dict[str, Any] | None:
-            view = client.view(game_id, token)  # type: ignore[attr-defined]
-            if view["version"] != legal["version"]:
-                return None  # the game moved on between the two reads
-            return self.choose(legal["moves"], view["view"], view["view"].get("config", {}).get("game"))
-
-        return play_through(client, game_id, token, decide, attempts)

@@ -49,12 +49,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from services.rules.core import IllegalMove, MalformedMove, NotYourTurn, get_rules
+from services.rules.core import IllegalMove, MalformedMove, NotYourTurn
 from services.rules.core.canonical import plain_json
 from services.rules.core.forward import apply, apply_phase, chance_from
 
 from . import evaluation
-from .play import MoveClient, play_through
 
 DEFAULT_ITERATIONS = {"noggin": 120, "gnomes": 64, "resource_hog": 150}
 """Iterations of one decision by game (about 50-150 ms each on a 2-core machine, measured
@@ -332,54 +331,3 @@ def _ordered(legal: list[dict[str, Any]], ranked: list[dict[str, Any]]) -> list[
     copies of them), the dicts of ``legal`` kept; moves ``ranked`` leaves out come last."""
     keys = {plain_json(m): n for n, m in enumerate(ranked)}
     return sorted(legal, key=lambda m: keys.get(plain_json(m), len(keys)))
-
-
-class ISMCTSBot:
-    """A seat played by SO-ISMCTS (see the module docstring).
-
-    Args:
-        seed: seeds the determinisations, the simulations' chance and the generator.
-        name: shown in standings and reports.
-        iterations: the budget of one decision; default :data:`DEFAULT_ITERATIONS` of the game.
-        depth: random moves after the tree before the evaluation (default: the game's,
-            :data:`DEPTHS` or :data:`DEFAULT_DEPTH`).
-    """
-
-    kind = "ismcts"
-
-    def __init__(self, seed: str | int, name: str = "ismcts", iterations: int | None = None,
-                 depth: int | None = None):
-        self.seed = str(seed)
-        self.name = name
-        self.iterations = iterations
-        self.depth = depth
-        self.decisions = 0
-
-    def choose(self, moves: list[dict[str, Any]], view: dict[str, Any] | None = None,
-               game: str | None = None, version: int | None = None) -> dict[str, Any]:
-        """The search's choice among ``moves`` for the seat of ``view`` (its player view) in
-        ``game``. ``version`` fixes the decision (default: the count of this bot's decisions).
-        Without a view or a game it picks at random (seeded).
-
-        Raises:
-            ValueError: no moves.
-        """
-        if not moves:
-            raise ValueError("no legal moves to choose from")
-        self.decisions += 1
-        version = self.decisions if version is None else version
-        if view is None or not game:
-            return moves[random.Random(f"{self.seed}:{version}").randrange(len(moves))]
-        return search(get_rules(game), view, self.seed, version, self.iterations, self.depth, moves).move
-
-    def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5) -> dict[str, Any] | None:
-        """Make one move for the seat of ``token`` through the gateway (reads its view and legal
-        moves first). Same contract as :meth:`services.bots.random_bot.RandomBot.play`."""
-        def decide(legal: dict[str, Any]) -> dict[str, Any] | None:
-            view = client.view(game_id, token)  # type: ignore[attr-defined]
-            if view["version"] != legal["version"]:
-                return None  # the game moved on between the two reads
-            return self.choose(legal["moves"], view["view"], view["view"].get("config", {}).get("game"),
-                               legal["version"])
-
-        return play_through(client, game_id, token, decide, attempts)

@@ -2,7 +2,10 @@
 player view, on an in-process table (:mod:`.embedded`) or through the gateway (``play``).
 
 Every bot has ``kind``, ``name`` and ``choose(moves, view=None, game=None, version=None)``;
-:func:`make_bot` builds one of any kind of :data:`services.bots.decide.BOT_KINDS`.
+:func:`make_bot` builds one of any kind of :data:`services.bots.decide.BOT_KINDS`: the random
+bot draws from its own seeded sequence; every other kind decides as on the bus
+(:func:`services.bots.decide.decide_from_view`), a function of its seed, the version and the
+view.
 """
 
 from __future__ import annotations
@@ -13,16 +16,14 @@ from typing import Any
 from services.rules.core import get_rules
 
 from .decide import BOT_KINDS, SEARCH_KINDS, decide_from_view
-from .greedy_bot import GreedyBot
-from .ismcts import ISMCTSBot
 from .play import MoveClient, play_through
 from .random_bot import RandomBot
 
 
 class ViewBot:
-    """A seat played by :func:`services.bots.decide.decide_from_view` of ``kind`` (``scripted``
-    or ``expert``): the same choice the bot makes on the bus for the same seed, version and
-    view.
+    """A seat played by :func:`services.bots.decide.decide_from_view` of ``kind`` (any kind but
+    ``random``): the same choice the bot makes on the bus for the same seed, version and view,
+    whichever process asks and however often.
 
     Args:
         kind: one of :data:`services.bots.decide.BOT_KINDS`.
@@ -70,14 +71,6 @@ class ViewBot:
         return play_through(client, game_id, token, decide, attempts)
 
 
-def bot_classes() -> dict[str, Any]:
-    """Built-in bots by kind: ``kind -> factory(seed, name=...)``."""
-    out: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
-    for kind in BOT_KINDS:
-        out.setdefault(kind, lambda seed, name=None, _k=kind, **kw: ViewBot(_k, seed, name, **kw))
-    return out
-
-
 def make_bot(kind: str, seed: str | int, name: str | None = None, iterations: int | None = None) -> Any:
     """A built-in bot of ``kind`` (one of :data:`services.bots.decide.BOT_KINDS`); ``iterations``
     is the search budget of ``ismcts`` and ``expert``.
@@ -85,13 +78,10 @@ def make_bot(kind: str, seed: str | int, name: str | None = None, iterations: in
     Raises:
         ValueError: an unknown kind, or ``iterations`` for a kind that does not search.
     """
-    classes = bot_classes()
-    try:
-        cls = classes[kind]
-    except KeyError:
-        raise ValueError(f"unknown bot {kind!r}; built-in bots: {', '.join(BOT_KINDS)}") from None
-    if iterations is not None:
-        if kind not in SEARCH_KINDS:
-            raise ValueError(f"iterations are for a search bot ({', '.join(SEARCH_KINDS)}), not {kind!r}")
-        return cls(seed, name=name or kind, iterations=iterations)
-    return cls(seed, name=name or kind)
+    if kind not in BOT_KINDS:
+        raise ValueError(f"unknown bot {kind!r}; built-in bots: {', '.join(BOT_KINDS)}")
+    if iterations is not None and kind not in SEARCH_KINDS:
+        raise ValueError(f"iterations are for a search bot ({', '.join(SEARCH_KINDS)}), not {kind!r}")
+    if kind == "random":
+        return RandomBot(seed, name=name or kind)
+    return ViewBot(kind, seed, name, iterations)

@@ -107,15 +107,12 @@ def plan_game(seed: str, index: int) -> GameSpec:
 def choose(bot: dict[str, Any], game: str, version: int, moves: list[dict[str, Any]],
            view: dict[str, Any] | None) -> dict[str, Any]:
     """The move of ``bot`` (``{"kind", "seed"}``) at ``version`` among ``moves``, from the seat's
-    player ``view`` (greedy only): the rule of :func:`services.bots.decide.decide`, so it depends
-    on nothing else. Raises ValueError if there are no moves."""
-    if not moves:
-        raise ValueError(f"no legal move at version {version}")
-    if bot["kind"] == "greedy":
-        from services.bots.greedy_bot import GreedyBot
+    player ``view``: :func:`services.bots.decide.decide_from_view`, so it depends on nothing
+    else. Raises ValueError if there are no moves."""
+    from services.bots.decide import decide_from_view
+    from services.rules.core import get_rules
 
-        return GreedyBot(f"{bot['seed']}:{version}").choose(moves, view, game)
-    return moves[random.Random(f"{bot['seed']}:{version}").randrange(len(moves))]
+    return decide_from_view(bot["kind"], bot["seed"], get_rules(game), view or {}, version, moves)
 
 
 def move_id(game_id: str, seat: int, version: int) -> str:
