@@ -17,7 +17,9 @@ The kinds:
 * ``expert``: the strongest bot of each game (``services.bots.<game>.expert``).
 
 A game without a ``scripted`` or ``expert`` module of its own (the tests' tiny games) is
-played by ``greedy`` for ``scripted`` and by ``ismcts`` for ``expert``.
+played by ``greedy`` for ``scripted`` and by ``ismcts`` for ``expert``; a game that cannot
+rebuild a state from a view (:func:`can_search`) by ``greedy`` for ``ismcts``, and the greedy
+bot plays at random a game without an evaluation.
 """
 
 from __future__ import annotations
@@ -33,6 +35,14 @@ SEARCH_KINDS = ("ismcts", "expert")
 """The kinds that take ``"iterations"`` (their search budget per decision)."""
 MAX_ITERATIONS = 100_000
 """The largest budget a seat may ask for."""
+
+
+def can_search(rules: Any) -> bool:
+    """Whether ``rules`` can rebuild a state from a player view (``Rules.state_from_view``), which
+    search from a view needs."""
+    from services.rules.core.game import Rules
+
+    return type(rules).state_from_view is not Rules.state_from_view
 
 
 def decide_for(bot: dict[str, Any], rules: Any, state: Any, seat: int, version: int,
@@ -93,6 +103,8 @@ def decide_from_view(kind: str, seed: str, rules: Any, view: dict[str, Any], ver
         if expert is not None:
             return expert.choose(rules, view, legal, seed, version, iterations)
         kind = "ismcts"
+    if kind == "ismcts" and not can_search(rules):
+        kind = "greedy"
     if kind == "greedy":
         from .greedy_bot import GreedyBot
 

@@ -62,3 +62,18 @@ def test_iterations_are_for_the_search_kinds_only():
         make_bot("greedy", "s", iterations=5)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("oracle", "s")
+
+
+def test_a_game_that_cannot_rebuild_a_view_is_still_played_by_every_kind():
+    """The tests' tiny games have no evaluation and no state from a view: search kinds fall back
+    to the greedy bot, which plays them at random, instead of failing the seat."""
+    import tests.core_games.lap_race  # noqa: F401  (registers the test game)
+    from services.rules.core import GameConfig, get_rules
+    from services.rules.core.forward import chance_from, start
+
+    rules = get_rules("lap_race")
+    state, _ = start(rules, GameConfig(game="lap_race", players=2), chance_from("lap"))
+    seat = rules.to_move(state)[0]
+    legal = rules.legal_moves(state, seat)
+    for kind in BOT_KINDS:
+        assert decide(kind, "bot", rules, state, seat, 3, legal) in legal
