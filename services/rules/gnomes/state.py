@@ -265,6 +265,7 @@ def setup(state: State, config: dict[str, Any]) -> None:
     for e in c.cards.shop:
         if e.starter:
             shop[e.id] -= 1
+    shop = +shop  # a starter of one copy leaves none in the deck
     state.secret = {"hands": [[] for _ in range(n)], "travel_deck": travel, "shop_deck": dict(shop)}
     state.travel_size = sum(travel.values())
     state.shop_size = sum(shop.values())

@@ -37,6 +37,11 @@ FACE_DOWN_POINTS = 8
 OPTIONS = ("evict", "auction", "saga", "invention", "trade")
 """The second part of Market Day: one of these (6.0)."""
 TRADE_GOODS = (*BASIC, "gold", "coin")
+"""What may be given in trade (6.6: Gold and coins included)."""
+NOT_TAKEN = frozenset({"gold"})
+"""What the Nog Market never gives in trade (house rule "Trading"): spent Gold lies there (3.7)
+but comes back only from the Mine (5.1), or 2 Wood would buy a Gold worth 8 with the
+Goldsmith."""
 
 
 def rate(state: State) -> int:
@@ -108,6 +113,9 @@ def check_trade(state: State, seat: int, give: list[str], take: str) -> None:
             raise IllegalMove(f"{g!r} is not a resource")
         if p.stock[g] < give.count(g):
             raise IllegalMove(f"you do not have {give.count(g)} {g} to give (rulebook 6.6)")
+    if take in NOT_TAKEN:
+        raise IllegalMove("the Nog Market does not sell Gold: it comes only from the Mine (rulebook 5.1, 6.6; "
+                          "house rule)")
     if take == "coin" and not state.coins:
         raise IllegalMove("coins come to the Nog Market only once the Money Saga is completed (rulebook 6.6)")
     if state.market[take] < 1:

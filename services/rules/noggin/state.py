@@ -162,6 +162,7 @@ class Action:
     builds: int = 0
     free_walk: bool = False
     tokens: list[dict[str, Any]] | None = None
+    rest: int | None = None  # woodcutter: the clearing he stays in when the action ends (5.3)
 
 
 @dataclass(slots=True)
@@ -271,7 +272,7 @@ def copy_state(s: State) -> State:
         decision=None if s.decision is None else dict(s.decision), coins=s.coins, recalled=s.recalled,
         action=None if a is None else Action(a.seat, a.kind, a.ops, dict(a.cart), a.mode, list(a.apples),
                                              list(a.picks), a.saga, a.invention, a.olaf, a.builds,
-                                             a.free_walk, None if a.tokens is None else list(a.tokens)),
+                                             a.free_walk, None if a.tokens is None else list(a.tokens), a.rest),
         ended=None if s.ended is None else dict(s.ended),
         final=None if s.final is None else dict(s.final),
         match=None if s.match is None else s.match.copy(),
@@ -445,6 +446,8 @@ def _action_finished(s: State, d: dict) -> None:
     a = s.action
     assert a is not None
     _unload(s.players[a.seat], a.cart)
+    if a.rest is not None:  # 5.3: he stays in the last clearing where he cut wood
+        s.woodcutter = a.rest
     s.action = None
     s.drawn = {}
 
@@ -516,6 +519,10 @@ def _fish_caught(s: State, d: dict) -> None:
 def _woodcutter_moved(s: State, d: dict) -> None:
     a = _op(s)
     a.mode = "forest"
+    if a.rest is None:
+        a.rest = s.woodcutter
+    if d["wood"] > 0:
+        a.rest = d["clearing"]
     s.woodcutter = d["clearing"]
     s.forest[d["zone"]] -= d["wood"]
     a.cart["wood"] = a.cart.get("wood", 0) + d["wood"]

@@ -299,7 +299,7 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
         if any(p.stock[g] < give.count(g) for g in set(give)):
             continue
         for take in market.TRADE_GOODS:
-            if take not in give and state.market.get(take, 0) > 0:
+            if take not in give and take not in market.NOT_TAKEN and state.market.get(take, 0) > 0:
                 yield {"type": "market_day", "op": "trade", "give": give, "take": take}
 
 

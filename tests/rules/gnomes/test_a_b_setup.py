@@ -288,7 +288,8 @@ def test_first_game_houses_at_the_corners_and_shops_between_villages():
         assert not set(near) & shops
 
 
-@pytest.mark.rules("gnomes:B/starter-items-one-per-shop", "gnomes:B/three-more-per-shop")
+@pytest.mark.rules("gnomes:B/starter-items-one-per-shop", "gnomes:B/three-more-per-shop",
+                   "gnomes:B/one-card-of-each-starter")
 def test_each_shop_gets_one_starter_item_and_three_more_cards():
     """B: Canteen, Short Axe and Hill Boots are shuffled, one dealt to each shop; then each shop
     draws three more cards, four on offer."""
@@ -299,6 +300,8 @@ def test_each_shop_gets_one_starter_item_and_three_more_cards():
         assert sorted(dealt) == sorted(state.shops) and set(dealt.values()) == STARTERS
         assert all(state.shops[shop][0] == card for shop, card in dealt.items())
         assert all(len(stock) == 4 for stock in state.shops.values())
+        on_offer = [card for stock in state.shops.values() for card in stock]
+        assert all(on_offer.count(card) == 1 for card in STARTERS)  # one card of each (B)
         deals.add(tuple(sorted(dealt.items())))
     assert len(deals) > 1
 

@@ -242,7 +242,7 @@ def test_shops_refill_one_card_each_in_turn_hillview_first_until_the_deck_runs_o
 
 @pytest.mark.rules("gnomes:C.4/shop-deck-contents", "gnomes:C.4/treasure-values", "gnomes:C.4/reconstructed-costs")
 def test_the_shop_cards_in_play_and_their_costs():
-    """C.4, house rule: the 29 shop cards (3 each of the starters, 2 each of five items, one
+    """C.4, house rule: the 23 shop cards (one each of the starters, B; 2 each of five items, one
     large rucksack and basket, 8 maps) and the 8 treasures (worth 4 to 9, costing 1 or 2 less)
     are all in the shops or the shop item deck at set-up; only the Large Basket's cost comes
     from the rulebook (C.4), every other price is reconstructed."""
@@ -251,9 +251,9 @@ def test_the_shop_cards_in_play_and_their_costs():
     maps = [c for c in cards if c.startswith("map")]
     assert len(maps) == 8 and all(cards[m] == 1 for m in maps)
     assert {c: n for c, n in cards.items() if c not in maps and c not in treasures()} == {
-        "canteen": 3, "short_axe": 3, "hill_boots": 3, "compass": 2, "leaf_boat": 2, "spare_key": 2,
+        "canteen": 1, "short_axe": 1, "hill_boots": 1, "compass": 2, "leaf_boat": 2, "spare_key": 2,
         "small_rucksack": 2, "small_basket": 2, "large_rucksack": 1, "large_basket": 1}
-    assert sum(cards.values()) == 37 == state.shop_size + 12
+    assert sum(cards.values()) == 31 == state.shop_size + 12
     values = sorted(t.value for t in treasures().values())
     assert values[0] == 4 and values[-1] == 9 and len(values) == 8
     assert all(t.value - t.cost in (1, 2) for t in treasures().values())

@@ -164,17 +164,41 @@ def test_the_woodcutter_stays_in_his_last_clearing():
     assert next(e for e in events if e.type == "WoodcutterMoved").data["clearing"] == 2
 
 
+@pytest.mark.rules("noggin:5.3/stays-where-he-cut")
+def test_the_woodcutter_stays_where_he_last_cut_not_where_he_last_stopped():
+    """5.3: he stays in the last clearing where he cut wood, not in an empty clearing he
+    walked on to; an action that cut nothing leaves him where it began (house rule)."""
+    s = _turn()
+    s.players[0].transports.append("wood_cart")
+    s.forest[1] = 0  # clearings 0 and 1 (zone 0) have trees; clearing 2 (zone 1) none
+    trail = content.load().forest.clearings
+    assert (trail[0].zone, trail[1].zone, trail[2].zone) == (0, 0, 1)
+    run(s, 0, {"type": "woodcutter", "op": "advance"})  # cuts 1 in clearing 0
+    run(s, 0, {"type": "woodcutter", "op": "advance"})  # cuts 2 in clearing 1
+    run(s, 0, {"type": "woodcutter", "op": "advance"})  # clearing 2: nothing to cut
+    assert s.woodcutter == 2 and s.action.cart["wood"] == 3
+    run(s, 0, {"type": "finish"})
+    assert s.woodcutter == 1
+    empty = _turn()
+    empty.forest[0] = 0
+    start = empty.woodcutter
+    run(empty, 0, {"type": "woodcutter", "op": "advance"})
+    run(empty, 0, {"type": "finish"})
+    assert empty.woodcutter == start
+
+
 @pytest.mark.rules("noggin:5.3/trail-counter-clockwise")
 def test_the_trail_visits_every_clearing_in_order():
     """5.3: the trail is followed counter-clockwise, clearing after clearing (the content's
     trail order), round and round."""
     s = _turn()
     s.players[0].transports.append("wood_cart")
-    s.forest = [0] * 5  # nothing to cut: the cart never fills
+    s.forest = [40] * 5  # every clearing has trees to cut, so he stays where he cut
     visited = []
     for k in range(12):
         s.active, s.markers[0].pos = 0, 10  # a new Woodcutter action each time
         s.players[0].uses["woodcutter"], s.players[0].mountains = 0, 10
+        s.players[0].stock["wood"] = 0
         events = run(s, 0, {"type": "woodcutter", "op": "advance"})
         visited.append(next(e for e in events if e.type == "WoodcutterMoved").data["clearing"])
         run(s, 0, {"type": "finish"})

@@ -39,19 +39,19 @@ def test_gold_can_be_given_and_the_resource_must_be_at_the_market():
         RULES.check(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "fish"})
 
 
-@pytest.mark.rules("noggin:6.6/must-be-present")
-def test_spent_gold_returns_to_the_market_and_can_be_bought_there():
-    """3.7: used resources always return to the Nog Market, Gold included; 6.6: any resource
-    present at the market may be taken at 2:1. Gold takes no Farm space (3.7)."""
+@pytest.mark.rules("noggin:6.6/gold-not-sold")
+def test_spent_gold_returns_to_the_market_but_is_not_sold_there():
+    """3.7: used resources return to the Nog Market, Gold included; house rule: the market
+    never gives Gold in trade (else 2 Wood buy a Gold worth 8 with the Goldsmith, 9.0)."""
     s = _turn()
     p = s.players[0]
-    assert s.market["gold"] == 0
-    with pytest.raises(IllegalMove, match="no gold at the Nog Market"):
+    run(s, 0, {"type": "market_day", "give": ["gold", "wood"], "take": "stone"})
+    assert s.market["gold"] == 1 and p.stock["gold"] == 0
+    p.stock.update(wood=2)
+    with pytest.raises(IllegalMove, match="does not sell Gold"):
         RULES.check(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "gold"})
-    s.market["gold"] = 1
-    p.stock.update(stone=4, wood=2, fish=0, harvest=0, gold=0)  # Farm full (6)
-    run(s, 0, {"type": "market_day", "give": ["wood", "wood"], "take": "gold"})
-    assert p.stock["gold"] == 1 and s.market["gold"] == 0 and s.market["wood"] >= 2
+    assert not [m for m in trades(s, 0) if m["take"] == "gold"]
+    assert [m for m in trades(s, 0) if m["take"] == "stone"]
 
 
 def test_no_trade_without_room():
