@@ -1,5 +1,14 @@
 """What a Noggin position is worth to a seat (rulebook 9.0, 6.4, 6.5): the evaluation that the
-greedy bot, ISMCTS and the expert share."""
+greedy bot, ISMCTS and the expert share.
+
+The rulebook's end (noggin-the-nog-rulebook.txt 9.0) decides its shape: if Nogbad takes the
+crown every player has lost, and the "Leader in Exile" has nothing to be proud of, so a
+Nogbad ending is worth :data:`NOGBAD_ENDING` to every seat, below any ending where Noggin
+keeps the crown; the Dragon's distance to the crown (6.4 "Completing a Saga") is part of
+every seat's value, and of every seat's search reward (:func:`rewards`), so progress that
+all seats share no longer cancels out. Under Friend or Foe (variants) a seat whose card is
+Nogbad's wins with him, and for that seat both are reversed.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +17,7 @@ from typing import Any
 WEIGHTS = {
     "food": 0.5, "material": 1.5, "cart": 1.0, "placed": 1.0, "building": 8.0, "year2": 4.0, "transport": 4.0,
     "tile_nog": 1.0, "locked": 1.0, "card_per_season": 2.0, "card": 3.0, "saga_nog": 2.5, "saga_condition": 1.5,
-    "saga_card": 3.0, "invention_nog": 3.0, "dragon": 12.0, "nogbad_loss": 50.0, "draw": 1.0,
+    "saga_card": 3.0, "invention_nog": 3.0, "dragon": 12.0, "nogbad_loss": 1000.0, "draw": 1.0,
 }
 """How much :func:`noggin_value` weighs each thing beyond the final score (its defaults)."""
 
@@ -18,14 +27,28 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
     score if the game ended now, plus what is under way (resources in stock and carts,
     buildings, face-up Counting House cards still to score, Nogs on Sagas and Inventions,
     Nogs out on actions that will come home), plus Noggin's progress toward the crown
-    (every player loses if Nogbad takes it), minus a great deal if he has lost it.
-    ``weights`` override :data:`WEIGHTS`."""
+    (every player loses if Nogbad takes it). A game Nogbad won is worth
+    ``-weights["nogbad_loss"]`` (:data:`NOGBAD_ENDING` by default) to every seat, whatever its
+    score; under Friend or Foe a Nogbad seat's value is reversed (:func:`is_foe`).
+
+    Args:
+        state: a Noggin :class:`services.rules.noggin.state.State` (a true or sampled one).
+        seat: 0-based seat.
+        weights: override :data:`WEIGHTS`.
+    Raises:
+        IndexError: ``seat`` is not a seat of ``state``.
+    """
     from services.rules.noggin import content
     from services.rules.noggin import sagas as sagas_mod
     from services.rules.noggin.scoring import final_breakdown
 
     w = WEIGHTS if weights is None else {**WEIGHTS, **weights}
     p = state.players[seat]
+    side = 1.0 if not is_foe(state, seat) else -1.0
+    if state.ended is not None and state.ended.get("crown") == "nogbad":
+        if side > 0:
+            return -w["nogbad_loss"]
+        return w["nogbad_loss"] + float(final_breakdown(state)[seat]["total"])
     value = float(final_breakdown(state)[seat]["total"])
     value += w["placed"] * sum(p.placed.values())
     value += w["food"] * sum(p.stock[r] for r in ("fish", "harvest"))
@@ -50,8 +73,8 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
     for inv in state.inventions:
         if inv is not None:
             value += w["invention_nog"] * sum(1 for m in inv.met if m is not None and m["seat"] == seat)
-    value += w["dragon"] * (len(state.players) + 1 - state.dragon)
-    if state.ended is not None and state.ended.get("crown") == "nogbad":
+    value += side * w["dragon"] * (len(state.players) + 1 - state.dragon)
+    if side < 0 and state.ended is not None and state.ended.get("crown") == "noggin":
         value -= w["nogbad_loss"]
     if sagas_mod.needs_draw(state) is not None:
         value += w["draw"]
@@ -60,3 +83,55 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
 
 SCALE = 8.0
 """The value difference that makes a search leaf's reward about 0.73."""
+NOGBAD_ENDING = -WEIGHTS["nogbad_loss"]
+"""The value of a game Nogbad won, to every seat not on his side (9.0)."""
+SHARED = 0.5
+"""The share of a leaf's reward that is the Dragon's progress toward the crown, which every
+seat shares (:func:`progress`); the rest is the seat's lead (:func:`rewards`)."""
+
+
+PARTIAL = 0.5
+"""What a whole Saga's worth of Reserve cards done counts toward the Dragon's spaces (a Saga
+moves it at least 1 space, 6.4 step 1)."""
+
+
+def is_foe(state: Any, seat: int) -> bool:
+    """Whether ``seat`` plays on Nogbad's side: its Friend or Foe card is Nogbad's (variants;
+    ``state.secret["loyalty"]``, the seat's own card or a sampled one for the others)."""
+    loyalty = state.secret.get("loyalty") or []
+    return 0 <= seat < len(loyalty) and loyalty[seat] == "nogbad"
+
+
+def progress(state: Any) -> float:
+    """Noggin's progress toward keeping the crown, in [0, 1], the same for every seat: the
+    Dragon's spaces covered out of those it started from (set-up I, 6.4), each Saga's
+    Reserve cards done and conditions met counting as :data:`PARTIAL` of a space per whole
+    Saga. 1 when Noggin kept the crown, 0 when Nogbad took it (9.0)."""
+    if state.ended is not None:
+        return 1.0 if state.ended.get("crown") == "noggin" else 0.0
+    start = max(1, len(state.players))
+    partial = 0.0
+    for saga in state.sagas:
+        if saga is None:
+            continue
+        cur = saga.current
+        met = 0.0 if cur is None or not cur.needs else sum(1 for m in cur.met if m is not None) / len(cur.needs)
+        partial += (len(saga.done) + met) / max(1, saga.needed)
+    covered = max(0.0, start - state.dragon + PARTIAL * partial)
+    return min(1.0, covered / start)
+
+
+def rewards(state: Any) -> list[float]:
+    """Each seat's reward in [0, 1] at a search leaf that is not the end:
+    ``SHARED * progress + (1 - SHARED) * lead``, where ``progress`` is :func:`progress`
+    (``1 - progress`` for a Nogbad seat under Friend or Foe) and ``lead`` the seat's
+    :func:`value` over the best other seat's, squashed by :data:`SCALE`
+    (:func:`services.bots.evaluation.relative_rewards`). The end itself is scored by
+    :func:`services.bots.evaluation.rewards` (winners share 1, nobody wins when Nogbad does).
+    """
+    from services.bots.evaluation import relative_rewards
+
+    n = len(state.players)
+    lead = relative_rewards([value(state, s) for s in range(n)], SCALE)
+    shared = progress(state)
+    return [SHARED * ((1.0 - shared) if is_foe(state, s) else shared) + (1.0 - SHARED) * lead[s] for s in range(n)]

@@ -1,0 +1,188 @@
+"""Noggin's ``expert`` bot: the Sagas first, then the points the Sagas leave on the table.
+
+Every seat loses when Nogbad takes the crown, and "Leader in Exile" is no win
+(noggin-the-nog-rulebook.txt 9.0), so the expert first does what the ``scripted`` bot does
+(:mod:`.scripted`: meet a Saga's conditions, gather what the Reserve cards ask for, evict
+Nogbad, call characters home). Where that policy has nothing to do, or wastes points, the
+expert takes what the rulebook pays for cheaply:
+
+* a Counting House card: it starts the auction on Market Day and bids a Step or two
+  (6.3), and turns the card face down for 8 points at once (6.3 B) — Sagas end the game
+  within a few seasons, so 2 points a season rarely beat it;
+* the Counting House bonus of a C Reserve card (2 points a card it owns, 6.4), so it draws
+  the next Reserve card from C and claims the bonus when it may;
+* Inventions whose card it can win (most Nogs on it, 6.5; 40 points for the most
+  Inventions at the end, 9.0): it meets an Invention's conditions when no other seat has
+  more Nogs on that card.
+
+With an ``iterations`` budget (an operator's choice; default :data:`DEFAULT_ITERATIONS`,
+none) it also plays each of its few best candidate moves forward with the scripted policy
+on every seat, from worlds sampled from its view (``rules.state_from_view``), and keeps the
+candidate whose playouts are worth most by :func:`services.bots.noggin.evaluation.value`
+(successive halving over paired playouts: every candidate sees the same worlds and chance).
+
+Decisions depend only on the seed, the version and the view: no clock, no hidden state.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import scripted
+from .scripted import _kind, _pay_cost
+
+BID_LIMIT = 2
+"""The most Steps the expert bids for a Counting House card (8 points face down, 6.3)."""
+AUCTION_NOGS = 2
+"""Nogs it keeps on its Mountains space to start an auction: the Market Day's and the card's (6.0, 6.3)."""
+DEFAULT_ITERATIONS = 0
+"""Playouts a decision by default: none, the policy alone (well under 200 ms a decision)."""
+PLAYOUT_MOVES = 60
+"""Moves a playout runs before its end is valued."""
+CANDIDATES = 3
+"""Moves compared by playouts when a budget is given."""
+
+
+def _mine(view: dict[str, Any]) -> dict[str, Any]:
+    return view["players"][view["seat"]]
+
+
+def _invention_lead(view: dict[str, Any], slot: int) -> bool:
+    """Whether the seat would hold the most Nogs on Invention ``slot`` after one more (6.5)."""
+    inv = view["inventions"][slot]
+    if inv is None:
+        return False
+    seat = view["seat"]
+    counts: dict[int, int] = {}
+    for m in inv["met"]:
+        if m is not None:
+            counts[m["seat"]] = counts.get(m["seat"], 0) + 1
+    mine = counts.get(seat, 0) + 1
+    return all(c < mine for s, c in counts.items() if s != seat)
+
+
+def _decision(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Answers to pending decisions where the expert differs from :mod:`.scripted` (6.3, 6.4)."""
+    t = legal[0]["type"]
+    if t == "bid":
+        raises = sorted((m for m in legal if m["steps"] > 0), key=lambda m: m["steps"])
+        if raises and raises[0]["steps"] <= BID_LIMIT and _mine(view)["mountains"] >= 1:
+            return raises[0]
+        return next(m for m in legal if m["steps"] == 0)
+    if t == "keep_card":
+        return next((m for m in legal if m["face"] == "down"), legal[0])
+    return None
+
+
+def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """The expert's move without playouts (see the module docstring): one of ``legal``.
+
+    Raises:
+        ValueError: ``legal`` is empty.
+    """
+    if not legal:
+        raise ValueError("no legal move to choose from")
+    if len(legal) == 1:
+        return legal[0]
+    answer = _decision(view, legal)
+    if answer is not None:
+        return answer
+    if legal[0]["type"] in ("keep_card", "draw_reserve", "seers_tower", "fireworks", "knut", "fishing_tokens"):
+        return scripted.choose(None, view, legal, rng)
+    sagas = [m for m in legal if _kind(m) == "saga"]
+    if sagas:
+        owns = len(_mine(view)["counting_house"]) > 0
+        return min(sagas, key=lambda m: (not (owns and m.get("bonus")),) + scripted._saga_rank(view, m))
+    helper = scripted._unblock(view, legal)
+    if helper is not None:
+        return helper
+    inventions = [m for m in legal if _kind(m) == "invention" and _pay_cost(m) == 0
+                  and _invention_lead(view, m["invention"])]
+    if inventions and not scripted.missing(view, view["seat"]):
+        return inventions[0]
+    auctions = [m for m in legal if _kind(m) == "auction"]
+    if auctions and _mine(view)["mountains"] >= AUCTION_NOGS and view.get("action") is None:
+        return auctions[0]
+    return scripted.choose(None, view, legal, rng)
+
+
+def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str, version: int,
+           iterations: int | None = None) -> dict[str, Any]:
+    """The expert's move for the seat of ``view`` (a Noggin player view): one of ``legal``
+    (the very same dict).
+
+    Args:
+        seed, version: fix the decision (its generator and sampled worlds).
+        iterations: playouts a decision (default :data:`DEFAULT_ITERATIONS`); 0 plays the
+            policy alone.
+    Raises:
+        ValueError: ``legal`` is empty.
+    """
+    rng = random.Random(f"{seed}:{version}:expert")
+    best = policy(view, legal, rng)
+    budget = DEFAULT_ITERATIONS if iterations is None else max(0, int(iterations))
+    if budget <= 0 or len(legal) == 1:
+        return best
+    return _halving(rules, view, legal, best, seed, version, budget)
+
+
+def _candidates(view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any]) -> list[dict[str, Any]]:
+    """The policy's move and a few others worth a playout: Saga and Invention contributions,
+    auctions, bids, ending the turn (the policy's own choice first)."""
+    out = [best]
+    for m in legal:
+        if len(out) >= CANDIDATES:
+            break
+        if m is not best and _kind(m) in ("saga", "invention", "auction", "bid", "end_turn", "finish", "keep_card",
+                                          "draw_reserve") and _pay_cost(m) == 0:
+            out.append(m)
+    return out
+
+
+def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any], seed: str,
+             version: int, budget: int) -> dict[str, Any]:
+    """Successive halving over paired playouts among :func:`_candidates` (Karnin, Koren and
+    Somekh, "Almost optimal exploration in multi-armed bandits", ICML 2013)."""
+    from services.rules.core import IllegalMove
+    from services.rules.core.forward import apply, apply_phase, chance_from
+
+    from .evaluation import value
+
+    seat = view["seat"]
+    cands = _candidates(view, legal, best)
+    if len(cands) == 1:
+        return best
+    totals = [0.0] * len(cands)
+    alive = list(range(len(cands)))
+    worlds = 0
+    rounds = max(1, (len(cands) - 1).bit_length())
+    per_round = max(1, budget // (rounds * len(cands)))
+    while len(alive) > 1 and worlds < budget:
+        for w in range(per_round):
+            sample = f"{seed}:{version}:{worlds + w}"
+            base = rules.state_from_view(view, sample)
+            for i in alive:
+                state = rules.copy(base)
+                chance = chance_from(f"{sample}:chance")
+                prng = random.Random(sample)
+                try:
+                    apply(rules, state, seat, cands[i], chance, checked=True)
+                except IllegalMove:
+                    totals[i] -= 1e9
+                    continue
+                for _ in range(PLAYOUT_MOVES):
+                    if rules.outcome(state) is not None:
+                        break
+                    if rules.pending_phase(state):
+                        apply_phase(rules, state, chance)
+                        continue
+                    mover = rules.to_move(state)[0]
+                    moves = rules.legal_moves(state, mover)
+                    move = scripted.choose(rules, rules.view(state, mover), moves, prng)
+                    apply(rules, state, mover, move, chance, checked=True)
+                totals[i] += value(state, seat)
+        worlds += per_round
+        alive.sort(key=lambda i: (-totals[i], i))
+        alive = alive[:max(1, len(alive) // 2)]
+    return cands[alive[0]]
