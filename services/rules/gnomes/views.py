@@ -17,6 +17,8 @@ import random
 from dataclasses import fields
 from typing import Any
 
+from services.rules.core.match import MatchRecord
+
 from . import geo, rounds, turns
 from .content import content
 from .state import Player, State, copy_state, treasures
@@ -75,7 +77,12 @@ def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:
 # -- search over what a seat knows ---------------------------------------------------------
 
 def _unseen(state: State, seat: int | None) -> tuple[list[str], list[str]]:
-    """Travel cards and shop item cards ``seat`` has not seen where they are now."""
+    """``(travel, shop)``: the travel cards and the shop item cards (equipment and treasure)
+    ``seat`` has not seen where they are now, one entry per physical card, sorted: every
+    copy (content) less the cards in view (discard piles, dream piles, cards played this
+    turn, shop stock, cards a restock put under the shop deck, items in front of anyone,
+    cards out of the game) and the seat's own hand. These are the cards the hidden places
+    hold: the travel deck, the shop item deck and the other hands."""
     c = content().cards
     travel = {t.id: t.copies for t in c.travel}
     shop = {e.id: e.copies for e in c.shop}
@@ -103,48 +110,82 @@ def _unseen(state: State, seat: int | None) -> tuple[list[str], list[str]]:
 
 
 def determinise(state: State, seat: int | None, seed: str) -> State:
-    """A copy whose other hands, travel deck and shop item deck are a sample, drawn with ``seed``,
-    of the cards ``seat`` has not seen (hand sizes and deck sizes kept)."""
+    """A copy whose hidden parts are dealt again, with ``seed``, from exactly the cards ``seat``
+    has not seen (:func:`_unseen`), uniformly among the worlds its view allows.
+
+    What is hidden (rulebook C.4, C.6, E; ``State.secret``): the other seats' hands (travel
+    and treasure cards), the travel draw deck and the shuffled part of the shop item draw
+    deck (the cards a restock put under it, ``shop_bottom``, are known). Every size is
+    public and kept. An equipment card the seat has not seen can only be in the shop item
+    deck (equipment lies face up, I), so the deck takes every one of them and is filled up
+    with unseen treasures; the travel deck takes its size of unseen travel cards; the
+    cards left over (travel and treasure) are shuffled together and dealt to the other
+    hands. Each step is a uniform draw, so every world consistent with the view is equally
+    likely. ``seat`` ``None`` (a spectator) redeals every hand. Never raises for a
+    consistent state; an inconsistent one (more hidden places than unseen cards) gets
+    short hands rather than invented cards.
+    """
     rng = random.Random(f"{seed}:determinise")
     out = copy_state(state)
     travel, shop = _unseen(state, seat)
+    treasure = [x for x in shop if x in treasures()]
+    items = [x for x in shop if x not in treasures()]
     rng.shuffle(travel)
-    rng.shuffle(shop)
-    treasure_pool = [x for x in shop if x in treasures()]
-    # the travel deck's size is public: it takes its share first, the other hands the rest
-    deck_cards, travel = travel[:state.travel_size], travel[state.travel_size:]
+    rng.shuffle(treasure)
+    deck_cards, loose = travel[:state.travel_size], travel[state.travel_size:]
+    shuffled_part = max(0, state.shop_size - len(state.shop_bottom))
+    in_deck = max(0, shuffled_part - len(items))
+    shop_cards = items[:shuffled_part] + treasure[:in_deck]
+    loose += treasure[in_deck:]
+    rng.shuffle(loose)
     hands = []
     for p in state.players:
         if p.seat == seat:
             hands.append(list(state.secret["hands"][seat]))
             continue
-        h = []
-        for _ in range(p.hand_size):
-            if travel:
-                h.append(travel.pop())
-            elif treasure_pool:
-                t = treasure_pool.pop()
-                shop.remove(t)
-                h.append(t)
-        hands.append(sorted(h))
+        hands.append(sorted(loose[:p.hand_size]))
+        loose = loose[p.hand_size:]
     deck: dict[str, int] = {}
     for x in deck_cards:
         deck[x] = deck.get(x, 0) + 1
     shop_deck: dict[str, int] = {}
-    for x in shop[:max(0, state.shop_size - len(state.shop_bottom))]:
+    for x in shop_cards:
         shop_deck[x] = shop_deck.get(x, 0) + 1
     out.secret = {"hands": hands, "travel_deck": deck, "shop_deck": shop_deck}
+    for p, h in zip(out.players, hands):
+        p.hand_size = len(h)
     out.travel_size = sum(deck.values())
     out.shop_size = sum(shop_deck.values()) + len(state.shop_bottom)
     return out
 
 
+def match_record(data: Any) -> MatchRecord | None:
+    """The match record (strikes, forfeits; :mod:`services.rules.core.match`) of a view's
+    ``match`` entry: ``None``, a :class:`MatchRecord`, or its plain form ``{"strikes":
+    {seat: count}, "forfeited": [seat]}`` whose seat keys may be strings (JSON).
+
+    Raises:
+        ValueError: a seat that is not a whole number.
+    """
+    if data is None or isinstance(data, MatchRecord):
+        return None if data is None else data.copy()
+    return MatchRecord({int(k): int(v) for k, v in (data.get("strikes") or {}).items()},
+                       [int(s) for s in data.get("forfeited") or []])
+
+
 def state_from_view(view: dict[str, Any], seed: str) -> State:
-    """A :class:`State` rebuilt from a player view, the hidden parts sampled as by :func:`determinise`."""
+    """A :class:`State` rebuilt from a player view (``rules.view(state, seat)``, as a dict or
+    as its JSON round trip), the hidden parts sampled as by :func:`determinise`; the match
+    record after a strike or forfeit is rebuilt too (:func:`match_record`).
+
+    Raises:
+        KeyError: ``view`` lacks ``players``.
+    """
     names = {f.name for f in fields(State)}
     data = {k: v for k, v in view.items() if k in names and k != "secret"}
     pnames = {f.name for f in fields(Player)}
     data["players"] = [Player(**{k: v for k, v in p.items() if k in pnames}) for p in view["players"]]
+    data["match"] = match_record(view.get("match"))
     state = State(**data)
     seat = view.get("seat")
     state.secret = {"hands": [list(view["hand"]) if i == seat and view.get("hand") is not None else []
@@ -152,4 +193,4 @@ def state_from_view(view: dict[str, Any], seed: str) -> State:
     return determinise(state, seat, seed)
 
 
-__all__ = ["determinise", "player_view", "state_from_view", "timing_track"]
+__all__ = ["determinise", "match_record", "player_view", "state_from_view", "timing_track"]
