@@ -14,7 +14,7 @@ from services.rules.core import match as core_match
 from services.rules.core import Chance, Event, Op, Rules, public
 from services.rules.core.events import Event as _Event
 
-from . import events, nobles, trade, turns
+from . import events, hidden, nobles, trade, turns
 from .content import content
 from .moves import Move
 from .state import State, acting, copy_state, evolve
@@ -178,33 +178,14 @@ class ResourceHogRules(Rules):
         return out
 
     def determinise(self, state: State, seat: int | None, seed: str) -> State:
-        """A copy in which the other seats' unrevealed orders are a sample (``seed``)."""
-        import random
-
-        out = copy_state(state)
-        rng = random.Random(f"{seed}:determinise")
-        given = dict(state.secret.get("orders", {}))
-        out.secret = {"orders": {k: (v if seat is not None and k == str(seat) else rng.choice(turns.ORDERS))
-                                 for k, v in given.items()}}
-        return out
+        """A copy in which the other seats' unrevealed orders are a uniform sample (``seed``):
+        :func:`.hidden.determinise`."""
+        return hidden.determinise(state, seat, seed)
 
     def state_from_view(self, view: dict[str, Any], seed: str) -> State:
-        """A state rebuilt from a player view, other seats' unrevealed orders sampled."""
-        from dataclasses import fields
-
-        from .state import Land, Player
-
-        names = {f.name for f in fields(State)}
-        data = {k: v for k, v in view.items() if k in names and k != "secret"}
-        data["players"] = [Player(**p) for p in view["players"]]
-        data["lands"] = {k: Land(**v) for k, v in view["lands"].items()}
-        state = State(**data)
-        seat = view.get("seat")
-        orders = {str(p.seat): ["peasants", "nobles", "trade"] for p in state.players if p.ordered}
-        if seat is not None and view.get("my_orders"):
-            orders[str(seat)] = list(view["my_orders"])
-        state.secret = {"orders": orders}
-        return self.determinise(state, seat, seed)
+        """A state rebuilt from a player view, other seats' unrevealed orders sampled:
+        :func:`.hidden.state_from_view`."""
+        return hidden.state_from_view(view, seed)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         forfeit = core_match.outcome(state, len(state.players))

@@ -1,0 +1,231 @@
+"""The ``expert`` Resource Hog bot: a tuned policy on the economy model (issue 22).
+
+Measured against the other kinds (``make bench-bots``), a plan beats search here: a round's
+choices interact through the feed event at its end, and the wealth that wins comes from a
+few steady engines (``docs/house-rules.md``, Resource Hog: Length and winner; the table's
+events in ``resource-hog-actions-and-events.txt``). The policy, from the seat's view only:
+
+* **an outpost on ore**: in the first rounds the noble crosses one border into an unowned
+  neighbouring land area with ore (table: move nobles), one peasant follows (table: move
+  peasants: over own land) with the home's preserved food shipped after it (table: sell,
+  moving goods), and the noble goes home once a peasant holds the area. Peasants follow
+  only as far as the outpost can feed them;
+* **a gold mine**: the outpost builds a mine (10 money, house rule costs) and from then on
+  peasants mine gold, 2 gold tokens = 10 money each a round (table: produce from mines;
+  house rule: gold to the purse), as many as the area can feed;
+* **feed first** in every area: a peasant does other work only if the remaining free
+  peasants can still feed everyone from food that regrows (fish leaving 5 in a pool, game
+  leaving 1), and only the last round takes the pools down (nothing regrows for the count);
+* **grow in every area**: one population peasant an area a round where food is spare
+  (table: population increases: once per area per round);
+* nothing else: no fortification, no fight, no buying (measured: they cost more wealth than
+  they bring in 8 rounds).
+
+``iterations`` is accepted for the bot interface (an operator's budget) and ignored: the policy
+spends well under a millisecond a decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.rules.resource_hog import turns
+from services.rules.resource_hog.content import content, lands
+from services.rules.resource_hog.state import State
+
+from . import economy
+
+EXPAND_BY = 2
+"""The last round in which the noble sets out for an outpost."""
+FISH_KEEP = 5
+"""Fish left in a pool before the last round (it regrows by two: table, increase fish)."""
+GAME_KEEP = 1
+"""Game left on an area's squares before the last round (it regrows)."""
+OUTPOST_CAP = 4
+"""Peasants the outpost takes from home before it grows by itself."""
+HOME_KEEP = 3
+"""Free peasants the home keeps when one leaves for the outpost."""
+GOLD = 10
+"""Money a gold-mining peasant brings a round (2 gold tokens of 5: components, house rule)."""
+
+
+def home(state: State, seat: int) -> str | None:
+    """The seat's area with the most peasants (ties: ring order), or None if it has no land."""
+    mine = economy.owned(state, seat)
+    return max(mine, key=lambda a: (state.lands[a].peasants, -content().map.ring.index(a))) if mine else None
+
+
+def outposts(state: State, seat: int) -> list[str]:
+    """The seat's areas with ore (where a mine stands or can), in ring order."""
+    return [a for a in economy.owned(state, seat) if lands()[a].ore]
+
+
+def target(state: State, seat: int) -> str | None:
+    """An unowned land area with ore next to the seat's home, to settle (house rule map), or None."""
+    from services.rules.resource_hog.nobles import ring_neighbours
+
+    h = home(state, seat)
+    if h is None:
+        return None
+    for n in ring_neighbours(h):
+        if lands()[n].ore and state.lands[n].owner is None:
+            return n
+    return None
+
+
+def _sources(state: State, area: str, last: bool) -> list[str]:
+    """Food work a peasant of ``area`` can do now, best first: fish and game that regrow (all of
+    it in the ``last`` round), then toil."""
+    a = state.lands[area]
+    targets = turns.work_targets(state, area)
+    fish_keep, game_keep = (0, 0) if last else (FISH_KEEP, GAME_KEEP)
+    out = []
+    pools = dict(state.fish)
+    for w in economy.waters(area):
+        if f"fish:{w}" in targets:
+            out += [f"fish:{w}"] * max(0, pools[w] - max(1, fish_keep) + (1 if last else 0))
+    if "hunt" in targets:
+        out += ["hunt"] * max(0, a.game - max(1, game_keep) + (1 if last else 0))
+    if "toil" in targets:
+        out += ["toil"] * (a.fields - a.work.get("toil", 0))
+    return out
+
+
+def _gain(work: str, toiling: int) -> int:
+    """Food one more peasant at ``work`` makes beyond feeding itself: 1 fish or meat, a grain
+    for every second toiler (table: allocate to toil)."""
+    if work == "toil":
+        return 1 if (toiling + 1) % 2 == 0 else 0
+    return 1
+
+
+def reachable_balance(state: State, area: str, spare_free: int, last: bool) -> int:
+    """The area's food balance if ``spare_free`` of its free peasants go to food work, best
+    source first (:func:`economy.balance` counts them as mouths now; each producer stops
+    eating and adds what it makes). Salt, the variety bonus and a second fish pool are not
+    counted (a safe estimate)."""
+    a = state.lands[area]
+    bal = economy.balance(a)
+    toiling = a.work.get("toil", 0)
+    for work in _sources(state, area, last)[:max(0, spare_free)]:
+        bal += 1 + _gain(work, toiling)
+        toiling += work == "toil"
+    return bal
+
+
+def allocation(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The expert's next peasant move (one of ``legal``) or None when the action is done."""
+    last = economy.rounds_left(state) == 0
+    if not any(state.lands[x].work for x in economy.owned(state, seat)):
+        move = _settle(state, seat, legal, last)
+        if move is not None:
+            return move
+    purse = state.players[seat].money
+    for area in economy.owned(state, seat):
+        a = state.lands[area]
+        free = turns.free_peasants(state, area)
+        if free < 1:
+            continue
+        targets = turns.work_targets(state, area)
+        pick = None
+        if "build:mine" in targets and purse >= _mine_cost() and economy.rounds_left(state) >= 1 \
+                and reachable_balance(state, area, free - 1, last) >= 0:
+            pick = "build:mine"
+        elif "mine:gold" in targets and "mine" in a.buildings and reachable_balance(state, area, free - 1, last) >= 0:
+            pick = "mine:gold"
+        elif "population" in targets and reachable_balance(state, area, free - 1, last) >= 1:
+            pick = "population"
+        else:
+            srcs = _sources(state, area, last)
+            if srcs:
+                pick = srcs[0]
+            elif economy.balance(a) < 0:
+                pick = next((w for w in [*(f"fish:{x}" for x in economy.waters(area)), "hunt"] if w in targets), None)
+        if pick is not None:
+            move = economy.find(legal, type="allocate", area=area, work=pick)
+            if move is not None:
+                return move
+    return None
+
+
+def _mine_cost() -> int:
+    return next(b.money for b in content().buildings.buildings if b.id == "mine")
+
+
+def _settle(state: State, seat: int, legal: list[dict[str, Any]], last: bool) -> dict[str, Any] | None:
+    """A peasant moved from home to an ore outpost that can feed it this round (its peasants
+    that stay produce food), or None."""
+    h = home(state, seat)
+    for out in outposts(state, seat):
+        if out == h:
+            continue
+        o = state.lands[out]
+        workers = o.peasants - o.moved
+        if o.peasants >= OUTPOST_CAP or last or turns.free_peasants(state, h) <= HOME_KEEP:
+            continue
+        if workers == 0:  # the first settler eats the preserved food shipped after it (trade)
+            feedable = state.lands[h].store["preserved"] + o.store["preserved"] - o.nobles - o.moved
+        else:  # newcomers are fed by the outpost's own peasants at food work
+            feedable = reachable_balance(state, out, workers, last)
+        if feedable < 1:
+            continue
+        move = economy.find(legal, type="move_peasants", to=out, count=1, **{"from": h})
+        if move is not None:
+            return move
+    return None
+
+
+def nobles_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Send the noble to settle an ore area early; bring it home once a peasant holds the area."""
+    h = home(state, seat)
+    for out in outposts(state, seat):
+        o = state.lands[out]
+        if out != h and o.nobles - o.nobles_moved > 0 and o.peasants >= 1:
+            return economy.find(legal, type="move_nobles", to=h, count=o.nobles - o.nobles_moved, **{"from": out})
+    if state.round <= EXPAND_BY and not [x for x in outposts(state, seat) if x != h]:
+        t = target(state, seat)
+        if t is not None and h is not None and state.lands[h].store["preserved"] >= 2:
+            return economy.find(legal, type="move_nobles", to=t, count=1, **{"from": h})
+    return None
+
+
+def trade_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Ship the home's preserved food to an outpost that would go hungry this round."""
+    h = home(state, seat)
+    for out in economy.owned(state, seat):
+        if out != h and economy.balance(state.lands[out]) < 0 and state.players[seat].money >= 1:
+            move = economy.find(legal, type="ship", good="preserved", to=out, **{"from": h})
+            if move is not None:
+                return move
+    return None
+
+
+def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str, version: int,
+           iterations: int | None = None) -> dict[str, Any]:
+    """The expert's move for the seat of ``view`` (a Resource Hog player view): one of ``legal``
+    (the very object), a function of the view alone (``seed``, ``version`` and ``iterations``
+    change nothing: the policy draws no chance).
+
+    Raises:
+        ValueError: ``legal`` is empty.
+    """
+    if not legal:
+        raise ValueError("no legal move to choose from")
+    seat = view["seat"]
+    kinds = {m["type"] for m in legal}
+    if "orders" in kinds:
+        return economy.find(legal, type="orders", order=["nobles", "peasants", "trade"]) or legal[0]
+    if "ransom" in kinds:
+        return legal[0]
+    state = rules.state_from_view(view, f"{seed}:{version}:expert")
+    action = (view.get("acting") or [None, None])[1]
+    move = None
+    if action == "peasants":
+        move = allocation(state, seat, legal)
+    elif action == "nobles":
+        move = nobles_move(state, seat, legal)
+    elif action == "trade":
+        move = trade_move(state, seat, legal)
+    if move is None:
+        move = economy.find(legal, type="done")
+    return move if move is not None else legal[0]
