@@ -53,15 +53,17 @@ SPEC = SecretsSpec(
     owner_text=state_or_view_text,
 )
 
-COVERAGE = [  # (seed, players, options, bots' seed prefix): games of greedy and random bots on the bus
+COVERAGE = [  # (seed, players, options, bots' seed prefix): games of scripted, greedy and random bots on the bus
     ("gnomes-bots-seed-0", 4, {"random_layout": True, "gem_variant": True}, "gnomes-cov-0"),
     ("gnomes-bots-seed-0", 2, {"gem_variant": True}, "gnomes-cov-0"),
 ]
 
 
 def _bots(players: int, prefix: str) -> dict[str, dict[str, str]]:
-    """Greedy bots on even seats, random ones on odd seats, each with its own seed."""
-    return {str(s): {"kind": "greedy" if s % 2 == 0 else "random", "seed": f"{prefix}-{s}"} for s in range(players)}
+    """The scripted bot on seat 0, greedy bots on the other even seats, random ones on odd seats,
+    each with its own seed (the scripted seller reaches the quests' rewards)."""
+    kinds = ["scripted" if s == 0 else "greedy" if s % 2 == 0 else "random" for s in range(players)]
+    return {str(s): {"kind": kind, "seed": f"{prefix}-{s}"} for s, kind in enumerate(kinds)}
 
 
 @pytest.mark.rules("gnomes:B equipment/treasure-in-hand", "gnomes:C.4/treasure-to-hand", "gnomes:C.6/scout-draw")
