@@ -6,7 +6,8 @@ Every seat loses when Nogbad takes the crown, and "Leader in Exile" is no win
 Nogbad, call characters home). Where that policy has nothing to do, or wastes points, the
 expert takes what the rulebook pays for cheaply:
 
-* a Counting House card: it starts the auction on Market Day while no other seat has shown
+* a Counting House card: with :data:`EAGER_NOGS` Nogs at home (3 seats or more), or when the Sagas ask for
+  nothing it can gather, it starts the auction on Market Day while no other seat has shown
   that it bids (owns a card), bids up to :data:`BID_LIMITS` Steps (6.3), and turns the card
   face down for 8 points at once (6.3 B) — Sagas end the game within a few seasons, so 2
   points a season rarely beat it;
@@ -44,8 +45,17 @@ BID_LIMIT = 3
 LAST_CALL = 2
 """Spaces the Crow may still have to go (7.1: one a Change of Season) below which the expert
 ends the game with a Saga even while it trails: Nogbad must not get there first."""
-AUCTION_NOGS = 2
-"""Nogs it keeps on its Mountains space to start an auction: the Market Day's and the card's (6.0, 6.3)."""
+AUCTION_NOGS = 4
+"""Nogs on its Mountains space it needs to start an auction: the Market Day's, the card's (6.0,
+6.3) and two for the Market Days that feed the Sagas afterwards (every action needs a Nog, 5.0)."""
+EAGER_NOGS = 7
+"""With this many Nogs on its Mountains space, and two rivals or more, it starts an auction
+before gathering for the Sagas (with one rival, only when there is nothing to gather)."""
+BID_NOGS = 3
+"""Nogs on its Mountains space it needs to bid (the card takes one, 6.3)."""
+SPARE_NOGS = 2
+"""Below this many Nogs on its Mountains space it meets a Saga condition for the point instead
+of with a Nog (6.4 B), keeping Nogs for the next actions."""
 DEFAULT_ITERATIONS = 0
 """Playouts a decision by default: none, the policy alone (well under 200 ms a decision)."""
 PLAYOUT_MOVES = 60
@@ -138,7 +148,7 @@ def _decision(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, An
     if t == "bid":
         raises = sorted((m for m in legal if m["steps"] > 0), key=lambda m: m["steps"])
         limit = BID_LIMITS.get(len(view["players"]), BID_LIMIT)
-        if raises and raises[0]["steps"] <= limit and _mine(view)["mountains"] >= 1:
+        if raises and raises[0]["steps"] <= limit and _mine(view)["mountains"] >= BID_NOGS:
             return raises[0]
         return next(m for m in legal if m["steps"] == 0)
     if t == "keep_card":
@@ -166,7 +176,9 @@ def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
         sagas = [m for m in sagas if not ends_game(view, m) or wins_if_ended(view, m)]
     if sagas:
         owns = len(_mine(view)["counting_house"]) > 0
-        return min(sagas, key=lambda m: (not (owns and m.get("bonus")),) + scripted._saga_rank(view, m))
+        short = _mine(view)["mountains"] < SPARE_NOGS
+        return min(sagas, key=lambda m: (not (owns and m.get("bonus")), short == bool(m.get("nog", True)))
+                   + scripted._saga_rank(view, m))
     helper = scripted._unblock(view, legal)
     if helper is not None:
         return helper
@@ -174,8 +186,14 @@ def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
                   and _invention_lead(view, m["invention"])]
     if inventions and not scripted.missing(view, view["seat"]):
         return inventions[0]
-    auctions = [m for m in legal if _kind(m) == "auction"]
-    if auctions and _mine(view)["mountains"] >= AUCTION_NOGS and view.get("action") is None and not bidders_about(view):
+    action = view.get("action")
+    auctions = [m for m in legal if _kind(m) == "auction" and action is None and not bidders_about(view)]
+    if auctions and _mine(view)["mountains"] >= EAGER_NOGS and len(view["players"]) > 2:
+        return auctions[0]
+    pick = scripted._gather(view, view["seat"], legal, scripted.missing(view, view["seat"]))
+    if pick is not None and (action is None or pick["type"] == action["kind"]):
+        return pick
+    if auctions and _mine(view)["mountains"] >= AUCTION_NOGS:
         return auctions[0]
     return scripted.choose(None, view, legal, rng)
 
