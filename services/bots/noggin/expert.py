@@ -6,14 +6,18 @@ Every seat loses when Nogbad takes the crown, and "Leader in Exile" is no win
 Nogbad, call characters home). Where that policy has nothing to do, or wastes points, the
 expert takes what the rulebook pays for cheaply:
 
-* a Counting House card: it starts the auction on Market Day and bids a Step or two
-  (6.3), and turns the card face down for 8 points at once (6.3 B) — Sagas end the game
-  within a few seasons, so 2 points a season rarely beat it;
+* a Counting House card: with :data:`EAGER_NOGS` Nogs at home (3 seats or more), or when the Sagas ask for
+  nothing it can gather, it starts the auction on Market Day while no other seat has shown
+  that it bids (owns a card), bids up to :data:`BID_LIMITS` Steps (6.3), and turns the card
+  face down for 8 points at once (6.3 B) — Sagas end the game within a few seasons, so 2
+  points a season rarely beat it;
+* the end: it does not finish the Saga that brings the Dragon to the crown (9.0) while that
+  would leave another seat ahead, unless the Crow is within :data:`LAST_CALL` spaces;
 * the Counting House bonus of a C Reserve card (2 points a card it owns, 6.4), so it draws
   the next Reserve card from C and claims the bonus when it may;
 * Inventions whose card it can win (most Nogs on it, 6.5; 40 points for the most
-  Inventions at the end, 9.0): it meets an Invention's conditions when no other seat has
-  more Nogs on that card.
+  Inventions at the end, 9.0): it meets an Invention's conditions when the Sagas have
+  what they ask for and no other seat has more Nogs on that card.
 
 With an ``iterations`` budget (an operator's choice; default :data:`DEFAULT_ITERATIONS`,
 none) it also plays each of its few best candidate moves forward with the scripted policy
@@ -32,10 +36,26 @@ from typing import Any
 from . import scripted
 from .scripted import _kind, _pay_cost
 
-BID_LIMIT = 2
-"""The most Steps the expert bids for a Counting House card (8 points face down, 6.3)."""
-AUCTION_NOGS = 2
-"""Nogs it keeps on its Mountains space to start an auction: the Market Day's and the card's (6.0, 6.3)."""
+BID_LIMITS = {2: 6, 3: 4, 4: 3}
+"""The most Steps the expert bids for a Counting House card (8 points face down, 6.3, and
+2 a card on every C Reserve card it helps with, 6.4), by players: with one rival a card it
+does not take goes to that rival, so it is worth more."""
+BID_LIMIT = 3
+"""The most Steps bid at a player count :data:`BID_LIMITS` does not name."""
+LAST_CALL = 2
+"""Spaces the Crow may still have to go (7.1: one a Change of Season) below which the expert
+ends the game with a Saga even while it trails: Nogbad must not get there first."""
+AUCTION_NOGS = 4
+"""Nogs on its Mountains space it needs to start an auction: the Market Day's, the card's (6.0,
+6.3) and two for the Market Days that feed the Sagas afterwards (every action needs a Nog, 5.0)."""
+EAGER_NOGS = 7
+"""With this many Nogs on its Mountains space, and two rivals or more, it starts an auction
+before gathering for the Sagas (with one rival, only when there is nothing to gather)."""
+BID_NOGS = 3
+"""Nogs on its Mountains space it needs to bid (the card takes one, 6.3)."""
+SPARE_NOGS = 2
+"""Below this many Nogs on its Mountains space it meets a Saga condition for the point instead
+of with a Nog (6.4 B), keeping Nogs for the next actions."""
 DEFAULT_ITERATIONS = 0
 """Playouts a decision by default: none, the policy alone (well under 200 ms a decision)."""
 PLAYOUT_MOVES = 60
@@ -62,12 +82,73 @@ def _invention_lead(view: dict[str, Any], slot: int) -> bool:
     return all(c < mine for s, c in counts.items() if s != seat)
 
 
+def standing(view: dict[str, Any], seat: int) -> int:
+    """A rough count of what ``seat`` would end with (9.0): points scored so far and a point a
+    Nog on its Mountains space or on a Saga (they come home, or count, at the end)."""
+    p = view["players"][seat]
+    on_sagas = 0
+    for saga in view.get("sagas") or []:
+        if saga:
+            on_sagas += sum(c["nogs"][seat] for c in saga["done"])
+            on_sagas += saga["current"]["nogs"][seat] if saga.get("current") else 0
+    return int(p["score"]) + int(p["mountains"]) + on_sagas
+
+
+def payout(view: dict[str, Any], slot: int, move: dict[str, Any] | None = None) -> list[int]:
+    """Points each seat scores when Saga ``slot`` is finished (6.4 step 2: 2 a Nog on the last
+    card, 1 more for each card further down), counting the Nog ``move`` would add."""
+    saga = view["sagas"][slot]
+    cards = [list(c["nogs"]) for c in saga["done"]]
+    if saga.get("current"):
+        cur = list(saga["current"]["nogs"])
+        if move is not None and move.get("nog", True):
+            cur[view["seat"]] += 1
+        cards.append(cur)
+    out = [0] * len(view["players"])
+    for depth, nogs in enumerate(reversed(cards)):
+        for seat, k in enumerate(nogs):
+            out[seat] += k * (2 + depth)
+    return out
+
+
+def wins_if_ended(view: dict[str, Any], move: dict[str, Any]) -> bool:
+    """Whether the view's seat would stand first (ties count) if ``move`` ended the game now."""
+    gain = payout(view, move["saga"], move)
+    totals = [standing(view, s) + gain[s] for s in range(len(view["players"]))]
+    return totals[view["seat"]] >= max(totals)
+
+
+def trailing(view: dict[str, Any]) -> bool:
+    """Whether another seat stands ahead of the view's seat by :func:`standing`."""
+    seat = view["seat"]
+    me = standing(view, seat)
+    return any(standing(view, s) > me for s in range(len(view["players"])) if s != seat)
+
+
+def bidders_about(view: dict[str, Any]) -> bool:
+    """Whether another seat has shown it bids: it owns a Counting House card (6.3)."""
+    return any(p["counting_house"] for s, p in enumerate(view["players"]) if s != view["seat"])
+
+
+def ends_game(view: dict[str, Any], move: dict[str, Any]) -> bool:
+    """Whether Saga contribution ``move`` meets its card's last condition, that card is the
+    Saga's last, and the Dragon it moves (Nogs on the Saga / 6, rounded up: 6.4 step 1)
+    reaches the crown, which ends the game at once (9.0)."""
+    saga = view["sagas"][move["saga"]]
+    cur = saga and saga.get("current")
+    if not cur or sum(1 for m in cur["met"] if m is None) != 1 or len(saga["done"]) + 1 < saga["needed"]:
+        return False
+    nogs = sum(sum(c["nogs"]) for c in saga["done"]) + sum(cur["nogs"]) + (1 if move.get("nog", True) else 0)
+    return -(-nogs // 6) >= view.get("dragon", 99)
+
+
 def _decision(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Answers to pending decisions where the expert differs from :mod:`.scripted` (6.3, 6.4)."""
     t = legal[0]["type"]
     if t == "bid":
         raises = sorted((m for m in legal if m["steps"] > 0), key=lambda m: m["steps"])
-        if raises and raises[0]["steps"] <= BID_LIMIT and _mine(view)["mountains"] >= 1:
+        limit = BID_LIMITS.get(len(view["players"]), BID_LIMIT)
+        if raises and raises[0]["steps"] <= limit and _mine(view)["mountains"] >= BID_NOGS:
             return raises[0]
         return next(m for m in legal if m["steps"] == 0)
     if t == "keep_card":
@@ -91,9 +172,13 @@ def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     if legal[0]["type"] in ("keep_card", "draw_reserve", "seers_tower", "fireworks", "knut", "fishing_tokens"):
         return scripted.choose(None, view, legal, rng)
     sagas = [m for m in legal if _kind(m) == "saga"]
+    if sagas and view.get("crow", 0) > LAST_CALL:
+        sagas = [m for m in sagas if not ends_game(view, m) or wins_if_ended(view, m)]
     if sagas:
         owns = len(_mine(view)["counting_house"]) > 0
-        return min(sagas, key=lambda m: (not (owns and m.get("bonus")),) + scripted._saga_rank(view, m))
+        short = _mine(view)["mountains"] < SPARE_NOGS
+        return min(sagas, key=lambda m: (not (owns and m.get("bonus")), short == bool(m.get("nog", True)))
+                   + scripted._saga_rank(view, m))
     helper = scripted._unblock(view, legal)
     if helper is not None:
         return helper
@@ -101,8 +186,14 @@ def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
                   and _invention_lead(view, m["invention"])]
     if inventions and not scripted.missing(view, view["seat"]):
         return inventions[0]
-    auctions = [m for m in legal if _kind(m) == "auction"]
-    if auctions and _mine(view)["mountains"] >= AUCTION_NOGS and view.get("action") is None:
+    action = view.get("action")
+    auctions = [m for m in legal if _kind(m) == "auction" and action is None and not bidders_about(view)]
+    if auctions and _mine(view)["mountains"] >= EAGER_NOGS and len(view["players"]) > 2:
+        return auctions[0]
+    pick = scripted._gather(view, view["seat"], legal, scripted.missing(view, view["seat"]))
+    if pick is not None and (action is None or pick["type"] == action["kind"]):
+        return pick
+    if auctions and _mine(view)["mountains"] >= AUCTION_NOGS:
         return auctions[0]
     return scripted.choose(None, view, legal, rng)
 

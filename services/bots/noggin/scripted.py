@@ -72,11 +72,12 @@ def saga_needs(view: dict[str, Any]) -> dict[str, int]:
     return out
 
 
-def missing(view: dict[str, Any], seat: int) -> dict[str, int]:
-    """What the seat lacks to meet every open Saga condition: :func:`saga_needs` minus its
-    stock (Food may be either Fish or Harvest left after the named cubes, 6.4)."""
+def missing(view: dict[str, Any], seat: int, need: dict[str, int] | None = None) -> dict[str, int]:
+    """What the seat lacks to meet ``need`` (default :func:`saga_needs`, every open Saga
+    condition): the cubes minus its stock (Food may be either Fish or Harvest left after the
+    named cubes, 6.4)."""
     stock = dict(view["players"][seat]["stock"])
-    need = saga_needs(view)
+    need = saga_needs(view) if need is None else need
     out: dict[str, int] = {}
     for r in CUBES:
         short = need.get(r, 0) - stock.get(r, 0)

@@ -30,6 +30,22 @@ from .state import CASTLE, State, option, place_tile
 ChanceFactory = Callable[[str], Chance]
 
 
+def dealt(state: State, label: str) -> list[str] | None:
+    """The order of pile ``label`` fixed by a determinisation (``state.secret["dealt"]``, see
+    :func:`services.rules.noggin.observe.determinise`), or None: a real game never has one,
+    and its piles come from ``chance(label)`` as before."""
+    orders = state.secret.get("dealt")
+    out = orders.get(label) if orders else None
+    return None if out is None else list(out)
+
+
+def _shuffled(state: State | None, chance: ChanceFactory, label: str, items: list[str]) -> list[str]:
+    """Pile ``label`` from the top: the dealt order if a determinisation fixed one, else
+    ``items`` shuffled by ``chance(label)``."""
+    out = None if state is None else dealt(state, label)
+    return out if out is not None else chance(label).shuffled(items)
+
+
 # -- building tiles -----------------------------------------------------------------------
 
 def year1_tiles(state: State) -> list[str]:
@@ -42,11 +58,11 @@ def year1_tiles(state: State) -> list[str]:
 
 
 def _building_order(state: State, chance: ChanceFactory) -> list[str]:
-    return chance("buildings").shuffled(year1_tiles(state))
+    return _shuffled(state, chance, "buildings", year1_tiles(state))
 
 
-def _year2_order(chance: ChanceFactory) -> list[str]:
-    return chance("buildings:year2").shuffled(list(content.year2_tiles()))
+def _year2_order(chance: ChanceFactory, state: State | None = None) -> list[str]:
+    return _shuffled(state, chance, "buildings:year2", list(content.year2_tiles()))
 
 
 def shuffle_turn_order(state: State, chance: ChanceFactory) -> list[Event]:
@@ -97,12 +113,12 @@ def change_building_rows(state: State, chance: ChanceFactory) -> list[Event]:
         order = _building_order(state, chance)
         rest = [t for row in ("bottom", "top") for t in state.rows[row] if t]
         rest += state.building_discard + order[state.buildings_drawn:]
-        y2 = _year2_order(chance)
+        y2 = _year2_order(chance, state)
         return [Event("Year1PileFormed", {"tiles": sorted(rest), "total": len(order)}),
                 Event("BuildingRowDrawn", {"row": "bottom", "tiles": y2[:n], "year": 2}),
                 Event("BuildingRowDrawn", {"row": "top", "tiles": y2[n:2 * n], "year": 2})]
     if season in (6, 7, 8):
-        y2 = _year2_order(chance)
+        y2 = _year2_order(chance, state)
         k = state.year2_drawn
         return [Event("BuildingRowsChanged", {"drawn": y2[k:k + n], "year": 2})]
     return []
@@ -113,7 +129,7 @@ def change_building_rows(state: State, chance: ChanceFactory) -> list[Event]:
 def _mine_pile(state: State, chance: ChanceFactory) -> list[str]:
     """The face-down Mine tiles: every tile but the first one placed (set-up Q, S)."""
     ids = [t.id for t in content.load().mine.tiles if t.id != state.mine_first]
-    return chance("mine_tiles").shuffled(ids)
+    return _shuffled(state, chance, "mine_tiles", ids)
 
 
 def mine_tiles_left(state: State) -> int:
@@ -187,6 +203,9 @@ def draw_fishing_tokens(state: State, chance: ChanceFactory, draws: int, wait: b
 def saga_order(state: State, chance: ChanceFactory) -> list[str]:
     """The Saga deck from the top (set-up N). Money Money Money (variants): 3 cards drawn
     in secret and the Money Saga shuffled together on top of the deck."""
+    fixed = dealt(state, "sagas")
+    if fixed is not None:
+        return fixed
     sagas = content.load().sagas.sagas
     money = next(s.id for s in sagas if s.money)
     if not option(state, "money_money_money"):
@@ -195,12 +214,12 @@ def saga_order(state: State, chance: ChanceFactory) -> list[str]:
     return chance("sagas:money").shuffled([*rest[:3], money]) + rest[3:]
 
 
-def _invention_order(chance: ChanceFactory) -> list[str]:
-    return chance("inventions").shuffled([c.id for c in content.load().inventions.inventions])
+def _invention_order(chance: ChanceFactory, state: State | None = None) -> list[str]:
+    return _shuffled(state, chance, "inventions", [c.id for c in content.load().inventions.inventions])
 
 
-def _ch_order(chance: ChanceFactory) -> list[str]:
-    return chance("counting_house").shuffled([c.id for c in content.load().counting_house.cards])
+def _ch_order(chance: ChanceFactory, state: State | None = None) -> list[str]:
+    return _shuffled(state, chance, "counting_house", [c.id for c in content.load().counting_house.cards])
 
 
 def draw_saga(state: State, chance: ChanceFactory, slot: int) -> list[Event]:
@@ -223,10 +242,10 @@ def deal_displays(state: State, chance: ChanceFactory) -> list[Event]:
         new = draw_saga(sim.state, chance, slot)
         sim.apply(new)
         events += new
-    inv = _invention_order(chance)
+    inv = _invention_order(chance, state)
     for slot in range(len(state.inventions)):
         events.append(Event("InventionDrawn", {"slot": slot, "card": inv[slot]}))
-    events.append(Event("CountingHouseDrawn", {"card": _ch_order(chance)[0]}))
+    events.append(Event("CountingHouseDrawn", {"card": _ch_order(chance, state)[0]}))
     if option(state, "friend_or_foe"):
         fof = content.load().characters.friend_or_foe
         cards = chance("friend_or_foe").shuffled(["noggin"] * fof.friends + ["nogbad"] * fof.foes)
@@ -241,10 +260,10 @@ def refresh_cards(state: State, chance: ChanceFactory) -> list[Event]:
     events: list[Event] = []
     if state.counting_house is not None:
         events.append(Event("CountingHouseDiscarded", {"card": state.counting_house}))
-    ch = _ch_order(chance)
+    ch = _ch_order(chance, state)
     if state.ch_drawn < len(ch):
         events.append(Event("CountingHouseDrawn", {"card": ch[state.ch_drawn]}))
-    inv = _invention_order(chance)
+    inv = _invention_order(chance, state)
     k = state.inventions_drawn
     for slot, card in enumerate(state.inventions):
         if card is not None and any(m is not None for m in card.met):
@@ -260,10 +279,11 @@ def refresh_cards(state: State, chance: ChanceFactory) -> list[Event]:
 # -- the Reserve decks (6.4) ------------------------------------------------------------------
 
 def reserve_order(state: State, chance: ChanceFactory, deck: str) -> list[str]:
-    """Deck ``deck`` in its current epoch, top first, with Knut's swaps applied (6.1, 6.4)."""
+    """Deck ``deck`` in its current epoch, top first, with Knut's swaps applied (6.1, 6.4); the
+    order a determinisation dealt, if any (:func:`dealt`)."""
     r = state.reserve[deck]
     pool = state.secret["pool"].get(deck) if r["epoch"] else list(content.reserve_ids(deck))
-    order = chance(f"reserve:{deck}:{r['epoch']}").shuffled(list(pool))
+    order = _shuffled(state, chance, f"reserve:{deck}:{r['epoch']}", list(pool))
     for i, j in state.secret["swaps"].get(deck, []):
         order[i], order[j] = order[j], order[i]
     return order

@@ -175,7 +175,16 @@ class State:
     and Dragon (spaces from the crown); the characters, Nogbad and the Infamous Crow's
     ``wheel`` quarter; Sagas, Reserve decks, Inventions and the Counting House; the action
     in progress; a pending ``decision`` of some seat; the chance outcome the next
-    operation reads (``drawn``); ``ended`` / ``final`` once the game is over; ``secret``.
+    operation reads (``drawn``); ``ended`` / ``final`` once the game is over; ``seen``;
+    ``secret``.
+
+    ``State.seen``: the public record of cards that left the table and so are no longer on
+    it, which every seat saw and a search must not deal again (None until the first one):
+    ``{"inventions": [card], "counting_house": [card], "discard": {deck: [entry]}}`` — Invention
+    and Counting House cards discarded at a Change of Season (7.1) or played (the Fireworks),
+    and each Reserve deck's discard pile since it was last made again (6.4 step 5, house rule),
+    an entry ``{"card": id}`` for a card turned over (its back was shown) or ``{"needs": [...],
+    "bonus": bool}`` for a card Nooka sent away resource side up (6.1: its back stays hidden).
     """
 
     config: dict[str, Any] = field(default_factory=dict)
@@ -227,7 +236,23 @@ class State:
     ended: dict[str, Any] | None = None  # {"reason", "crown"} once the game stopped (9.0)
     final: dict[str, Any] | None = None  # final scoring
     match: MatchRecord | None = field(default=None, metadata={OMIT_IF_NONE: True})  # strikes, forfeit (core.match)
+    seen: dict[str, Any] | None = field(default=None, metadata={OMIT_IF_NONE: True})  # see Seen below
     secret: dict[str, Any] = field(default_factory=dict)
+
+
+def _seen(s: State) -> dict[str, Any]:
+    """``s.seen``, made on first use; its lists are replaced, never changed in place."""
+    if s.seen is None:
+        s.seen = {"inventions": [], "counting_house": [], "discard": {d: [] for d in DECKS}}
+    return s.seen
+
+
+def _saw(s: State, kind: str, item: Any, deck: str | None = None) -> None:
+    seen = _seen(s)
+    if deck is None:
+        seen[kind] = [*seen[kind], item]
+    else:
+        seen["discard"] = {**seen["discard"], deck: [*seen["discard"][deck], item]}
 
 
 def _copy_player(p: Player) -> Player:
@@ -276,6 +301,7 @@ def copy_state(s: State) -> State:
         ended=None if s.ended is None else dict(s.ended),
         final=None if s.final is None else dict(s.final),
         match=None if s.match is None else s.match.copy(),
+        seen=None if s.seen is None else dict(s.seen),
         secret={k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
                 for k, v in s.secret.items()},
     )
@@ -684,6 +710,7 @@ def _reserve_discarded(s: State, d: dict) -> None:
     saga = s.sagas[d["saga"]]
     assert saga is not None and saga.current is not None
     deck = saga.current.deck
+    _saw(s, "discard", {"needs": list(saga.current.needs), "bonus": bool(saga.current.bonus)}, deck)
     saga.current = None
     r = dict(s.reserve[deck])
     r["discard"] += 1
@@ -754,6 +781,8 @@ def _reserve_sealed(s: State, d: dict) -> None:
 
 
 def _reserve_reshuffled(s: State, d: dict) -> None:
+    if s.seen is not None:
+        s.seen = {**s.seen, "discard": {**s.seen["discard"], d["deck"]: []}}
     s.reserve[d["deck"]] = {"epoch": s.reserve[d["deck"]]["epoch"] + 1, "size": d["size"], "top": 0,
                             "bottom": 0, "discard": 0}
 
@@ -835,6 +864,7 @@ def _saga_end_stage(s: State, d: dict) -> None:
         end["fireworks"] = True
         p = s.players[d["seat"]]
         p.counting_house = [c for c in p.counting_house if c["card"] != "fireworks"]
+        _saw(s, "counting_house", "fireworks")
         p.mountains += 1
     s.saga_end = end
 
@@ -864,6 +894,7 @@ def _saga_cleared(s: State, d: dict) -> None:
         r["discard"] += 1
         s.reserve[c["deck"]] = r
         _secret_discard(s, c["deck"], c["card"])
+        _saw(s, "discard", {"card": c["card"]}, c["deck"])
     s.sagas_done = [*s.sagas_done, saga.card]
     if content.saga_index()[saga.card].money:
         s.coins = True
@@ -945,6 +976,7 @@ def _invention_completed(s: State, d: dict) -> None:
 
 def _invention_discarded(s: State, d: dict) -> None:
     s.inventions[d["slot"]] = None
+    _saw(s, "inventions", d["card"])
 
 
 # -- Counting House (6.3) ----------------------------------------------------------------
@@ -956,6 +988,7 @@ def _ch_drawn(s: State, d: dict) -> None:
 
 def _ch_discarded(s: State, d: dict) -> None:
     s.counting_house = None
+    _saw(s, "counting_house", d["card"])
 
 
 def _auction_started(s: State, d: dict) -> None:
