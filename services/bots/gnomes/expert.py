@@ -33,10 +33,14 @@ ITEMS_UNTIL = 30
 QUEST_REACH = 6
 """Weeks within which a quest's task must lie for the expert to take it (C.7: its penalty
 is paid at the end if it is not done)."""
-import os
-MOVE_ITEM = float(os.environ.get("X_MOVE", 0.25))
-BASKET = float(os.environ.get("X_BASKET", 4.0))
-KING_MAP = float(os.environ.get("X_KING", 10.0))
+MOVE_ITEM = 0.25
+"""Points a week left until winter (G) that an item moving a gnome for a week without a card
+is worth (I): roughly a week saved every four."""
+BASKET = 4.0
+"""Points a mushroom more in the basket is worth (C.2: one trip carries it to a buyer)."""
+KING_MAP = 10.0
+"""Points a map that opens the way to a Montane King is worth (its golden mushroom 8 and a
+gem, C.3, H, less the climb)."""
 """Movement items (discarded in winter, G) are bought only before this week."""
 
 
