@@ -128,12 +128,13 @@ def test_the_way_finder_counts_weeks_by_item_and_card():
     assert plan.weeks_from(state, 0)["r2"] < 0.1
 
 
-def test_the_expert_buys_a_bigger_basket_early():
-    """C.4, C.2: at the Hillview Hut in spring with gems, the expert buys a Small Basket."""
+def test_the_expert_buys_an_item_that_moves_it_early():
+    """C.4, I: at the Hillview Hut in spring with gems, the expert buys the Canteen (a meadow route
+    for a week without a card until winter takes it, G); the scripted bot never buys."""
     state, _ = _fresh("hillview_hut", basket=[], gems={"white": 1})
-    state.shops["hillview_hut"] = ["small_basket", "spare_key", "small_rucksack", "compass"]
+    state.shops["hillview_hut"] = ["canteen", "spare_key", "small_rucksack", "compass"]
     move = expert.choose(RULES, RULES.view(state, 0), RULES.legal_moves(state, 0), "bot", 1)
-    assert move["type"] == "buy" and move["card"] == "small_basket"
+    assert move["type"] == "buy" and move["card"] == "canteen"
     assert scripted.choose(RULES, RULES.view(state, 0), RULES.legal_moves(state, 0), random.Random(1))["type"] != "buy"
 
 
