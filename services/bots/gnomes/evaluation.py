@@ -16,21 +16,27 @@ points less the weeks it still needs (the way-finder of :mod:`.plan`):
 * an open quest (C.7): its penalty back, less the weeks its task still needs, when the task
   is within reach before week 52 (winter's ice counts for the lake);
 * travel cards in hand up to the hand limit (each saves about a week of scouting, C.1,
-  C.6, E), items that move or carry more (I), less
-  the weeks already used this round (C.1 timer), and near the end the mountain's bonus (H).
+  C.6, E), items that move or carry more (I), and near the end the mountain's bonus (H);
+* the weeks left on the timing track this round (C.1 timer): ``week`` each while the seat's
+  turn is still to come or under way, only ``sleep`` each once it has ended (what sleep
+  turns them into, D), so ending a turn early is a loss and a move that gains a week of
+  way is a gain.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-WEIGHTS = {"distance": 0.6, "week": 0.25, "carry": 0.9, "next": 0.5, "card": 0.35, "item": 1.0,
+WEIGHTS = {"distance": 0.6, "week": 0.5, "sleep": 0.0, "carry": 0.75, "next": 0.5, "card": 0.35, "item": 1.0,
            "quest": 0.9, "mountain": 0.8}
 """The weights of :func:`value`'s terms beyond the score (points a week of travel, a week
 used this round, ...); a playing style overrides some."""
 SCALE = 3.0
-"""The value difference that makes a search leaf's reward about 0.73."""
-ISMCTS_DEPTH = 4
+"""The value, above the pace, that makes a search leaf's reward about 0.73."""
+PACE = 0.3
+"""Points a calendar week a good game makes (about 16 by week 52, H), the reference of
+:func:`rewards`."""
+ISMCTS_DEPTH = 0
 """Random rollout moves after the search tree (a gnome's turn is a run of moves)."""
 
 
@@ -180,7 +186,8 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
     out += w["card"] * min(hand_limit(p), sum(1 for c in hand(state, seat) if c in travel_cards()))
     left = max(0, 52 - state.calendar - p.timer)
     out += w["item"] * sum(item_worth(e, left) for e in p.equipment)
-    out -= w["week"] * p.timer
+    finished = state.stage != "turns" or seat in state.order[:state.turn]
+    out += (w["sleep"] if finished else w["week"]) * max(0, 7 - p.timer)
     if state.calendar >= 45:
         top = max(geo.rank(o.place) for o in state.players)
         if top and geo.rank(p.place) == top:
@@ -189,8 +196,18 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
 
 
 def rewards(state: Any) -> list[float]:
-    """Each seat's reward in [0, 1] for search: its :func:`value` lead over the best other
-    seat, squashed with :data:`SCALE` (:func:`services.bots.evaluation.relative_rewards`)."""
-    from services.bots.evaluation import relative_rewards
+    """Each seat's reward in [0, 1] for search: its own :func:`value` against the pace of a
+    good game (:data:`PACE` points a calendar week), squashed with :data:`SCALE`.
 
-    return relative_rewards([value(state, s) for s in range(len(state.players))], SCALE)
+    Each seat's own points, not its lead: points in A Game of Gnomes come from a seat's own
+    sales (C.3), and a lead would reward a seat for the poor moves a small search tree tries
+    for the others after it ends its turn (measured: with the lead as reward ISMCTS ended
+    its turns at once)."""
+    import math
+
+    pace = PACE * state.calendar
+    out = []
+    for s in range(len(state.players)):
+        x = (value(state, s) - pace) / SCALE
+        out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x)))))
+    return out

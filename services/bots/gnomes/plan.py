@@ -8,8 +8,8 @@ it is fine: the hidden parts are never read, except the seat's own hand).
   it (Canteen, Short Axe, Hill Boots, Compass, I) or a travel card of its terrain in hand,
   else :data:`CARDLESS` weeks (scout a card, then play it, C.6); the black route to the
   tower :data:`BLACK` weeks without a Compass (three for free), 1 in winter (G); water 2
-  weeks with a Leaf Boat or on the ice (C.1, G); a map's climb 0 (C.1 mountain); the tunnel
-  0 with a key (B equipment).
+  weeks with a Leaf Boat or on the ice (C.1, G); a map's climb and the tunnel with a key
+  :data:`FREE_STEP` (no time, C.1 mountain, B equipment).
 * :func:`sale_value`: the best gem a buyer still pays for a mushroom (C.3), 8 more for a
   Montane King's golden mushroom (C.3, H).
 * :func:`buyers`: where each colour can be sold now.
@@ -30,6 +30,9 @@ CARDLESS = 2
 BLACK = 3
 """Weeks the black route to the Sorcerer's tower costs without a Compass or the winter path:
 three for free with about three weeks of cards (C.1 tower)."""
+FREE_STEP = 0.01
+"""What a step that takes no time (a map's climb, the tunnel with a key) counts, so that the
+way-finder still sees it as a step."""
 GEM_ORDER = ("white", "green", "brown")
 """Gems best first (B gems: white 3, green 2, brown 1)."""
 ITEM_TERRAIN = {"canteen": "meadow", "short_axe": "forest", "hill_boots": "mountain", "compass": "black"}
@@ -62,7 +65,7 @@ def means(state: State, seat: int) -> tuple[frozenset[str], frozenset[str], bool
     return items, frozenset(cards), water, state.frozen, maps, tunnel
 
 
-def weeks_from(state: State, seat: int, start: str | None = None, cards: bool = True) -> dict[str, int]:
+def weeks_from(state: State, seat: int, start: str | None = None, cards: bool = True) -> dict[str, float]:
     """The fewest weeks from ``start`` (default the gnome's place) to every place it can reach
     with its means (:func:`means`; see the module docstring); ``cards=False`` counts no card
     in hand (each land route without an item :data:`CARDLESS` weeks), as an evaluation that
@@ -76,7 +79,7 @@ def weeks_from(state: State, seat: int, start: str | None = None, cards: bool = 
 
 @lru_cache(maxsize=4096)
 def _weeks(start: str, items: frozenset[str], cards: frozenset[str], water: bool, winter: bool,
-           maps: tuple, tunnel: tuple) -> tuple[tuple[str, int], ...]:
+           maps: tuple, tunnel: tuple) -> tuple[tuple[str, float], ...]:
     out = {start: 0}
     todo = [(0, start)]
     while todo:
@@ -94,9 +97,9 @@ def _weeks(start: str, items: frozenset[str], cards: frozenset[str], water: bool
             steps.append((n, cost))
         if water:
             steps += [(n, 2) for n, _ in geo.water_routes().get(at, ())]
-        steps += [(x, 0) for route in maps if at in route for x in route if x != at]
+        steps += [(x, FREE_STEP) for route in maps if at in route for x in route if x != at]
         if at in tunnel:
-            steps += [(x, 0) for x in tunnel if x != at]
+            steps += [(x, FREE_STEP) for x in tunnel if x != at]
         for n, cost in steps:
             if d + cost < out.get(n, 1 << 30):
                 out[n] = d + cost
@@ -155,7 +158,7 @@ def weeks_left(state: State) -> int:
     return max(0, content().calendar.end - state.calendar - used)
 
 
-def route_to(state: State, seat: int, goals: set[str]) -> tuple[int, str | None]:
+def route_to(state: State, seat: int, goals: set[str]) -> tuple[float, str | None]:
     """``(weeks, goal)``: the nearest of ``goals`` by :func:`weeks_from`, or ``(big, None)``."""
     dist = weeks_from(state, seat)
     best = (1 << 20, None)

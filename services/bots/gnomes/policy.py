@@ -18,6 +18,10 @@ from . import plan
 
 MOVES = ("travel", "three_for_free", "equipment", "ice", "winter_path", "climb")
 """The move types that move the gnome (C.1, G)."""
+CARD_COST = 0.3
+"""Weeks a travel card played counts when moves are compared (scouting another takes a week)."""
+NUGGET_COST = 1.7
+"""Weeks a nugget card played counts: it scores 1 in hand at the end (H), about 1.7 weeks."""
 DISTANCE = 0.6
 """Points a week of travel costs when trips are compared (as the evaluation's ``distance``)."""
 CARD_KEEP = {"double": 3.0, "free": 2.5, "single": 2.0, "nugget": 4.0}
@@ -104,24 +108,34 @@ def best_pick(state: State, seat: int, exclude_king: bool = False) -> tuple[floa
 def step_towards(state: State, seat: int, legal: list[dict[str, Any]], goal: str) -> dict[str, Any] | None:
     """The legal moving move that brings the gnome nearest ``goal`` in weeks (the move's own
     weeks plus the way on from where it ends, a card played counting a little), if it gets
-    closer than now; else None."""
+    closer than now; else None. A move that takes no time never returns to a place this turn
+    has passed (no endless climbing up and down)."""
     now = plan.weeks_from(state, seat).get(goal)
-    if now is None or now == 0:
+    if now is None or state.players[seat].place == goal:
         return None
     best = None
-    best_cost = float(now) + 0.5
+    best_cost = float("inf")
     for move in legal:
         dest = destination(state, seat, move)
         if dest is None:
             continue
-        place, weeks, cards = dest
+        place, weeks, _ = dest
+        if weeks == 0 and place in state.players[seat].route:
+            continue  # a free step back to where this turn has been could loop for ever
         on = plan.weeks_from(state, seat, start=place).get(goal)
-        if on is None:
+        if on is None or on >= now:
             continue
-        cost = weeks + on + 0.3 * cards
-        if on < now and cost < best_cost:
+        cost = weeks + on + sum(NUGGET_COST if c == "nugget" else CARD_COST for c in move_cards(move))
+        if cost < best_cost:
             best, best_cost = move, cost
     return best
+
+
+def move_cards(move: dict[str, Any]) -> list[str]:
+    """The travel cards a move plays."""
+    if move["type"] == "travel":
+        return [move["card"]]
+    return list(move.get("cards", []))
 
 
 def sell_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:

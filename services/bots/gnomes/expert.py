@@ -1,0 +1,321 @@
+"""The ``expert`` bot of A Game of Gnomes: the scripted round trip (pick, carry, sell) planned
+with the way-finder, plus what the scripted bot leaves alone:
+
+* **shops** (C.4): an item that moves a gnome for a week without a card while winter is far
+  (I, G), a map that opens the way to a
+  Montane King still growing (C.1 mountain, C.2: its golden mushroom is 8 points, H); near the
+  end, treasure that scores more than it costs (H); and a detour to a shop for such a map;
+* **quests** (C.7), with their risk: a quest is taken only when its task is within reach
+  before week 52 (its penalty, 5 or 10, counts against the gems it pays), and a held
+  quest's task becomes a goal of the way-finder;
+* **the mountain's bonus** (H): in the last round a gnome with a map climbs as high as it
+  can reach;
+* **sleep and the hand limit** (D, E) as the scripted bot.
+
+Deterministic: it reads only the seat's view (a state rebuilt with a fixed seed, of which
+only the seat's own hand is read), so ``seed``, ``version`` and ``iterations`` do not change
+the choice; its CPU is a few milliseconds a decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.rules.gnomes import geo
+from services.rules.gnomes.content import content
+from services.rules.gnomes.state import KING, State, basket_room, equipment, gem_value, held, quests, treasures
+
+from . import plan, policy
+
+LATE = 42
+"""From this calendar week on, gems buy treasure (H) rather than items."""
+ITEMS_UNTIL = 30
+QUEST_REACH = 6
+"""Weeks within which a quest's task must lie for the expert to take it (C.7: its penalty
+is paid at the end if it is not done)."""
+MOVE_ITEM = 0.25
+"""Points a week left until winter (G) that an item moving a gnome for a week without a card
+is worth (I): roughly a week saved every four."""
+BASKET = 0.0
+"""Points a mushroom more in the basket is worth (C.2). Measured at 0: over 60 games of one
+expert against two scripted bots, an expert that bought bigger baskets (4 points a mushroom)
+made 16.6 points a game, one that never did 18.0 (a second mushroom is seldom sold at the
+same buyer, and the gems are points, H)."""
+KING_MAP = 10.0
+"""Points a map that opens the way to a Montane King is worth (its golden mushroom 8 and a
+gem, C.3, H, less the climb)."""
+"""Movement items (discarded in winter, G) are bought only before this week."""
+
+
+def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str, version: int,
+           iterations: int | None = None) -> dict[str, Any]:
+    """The expert's move for the seat of ``view`` (its player view), one of ``legal`` (the same dict).
+
+    Args:
+        rules: the Gnomes rules (``rules.state_from_view`` rebuilds what the view shows).
+        view: the seat's player view; nothing else of the game is read.
+        legal: the seat's legal moves.
+        seed, version, iterations: the dispatcher's arguments; the policy needs no search,
+            so they do not change the choice.
+    Raises:
+        ValueError: ``legal`` is empty.
+    """
+    if not legal:
+        raise ValueError("no legal move to choose from")
+    if len(legal) == 1:
+        return legal[0]
+    if legal[0]["type"] == "sleep":
+        return policy.sleep_move(legal)
+    if legal[0]["type"] == "discard":
+        return policy.discard_move(legal)
+    state = rules.state_from_view(view, "expert")
+    return turn_move(state, view["seat"], legal)
+
+
+# -- shops (C.4) ---------------------------------------------------------------------------
+
+def king_places(state: State, seat: int) -> set[str]:
+    """Places where a Montane King the seat may still pick grows (C.2: one a game)."""
+    if state.players[seat].kings:
+        return set()
+    return {pl for pl, ms in state.mushrooms.items() if KING in ms}
+
+
+def opens_king(state: State, seat: int, card: str) -> bool:
+    """Whether map ``card`` would let the gnome reach a Montane King it cannot reach now."""
+    kings = king_places(state, seat)
+    if not kings or not equipment()[card].route:
+        return False
+    now = plan.weeks_from(state, seat)
+    if kings & set(now):
+        return False
+    p = state.players[seat]
+    items, cards, water, winter, maps, tunnel = plan.means(state, seat)
+    maps = tuple(sorted(maps + (tuple(equipment()[card].route or ()),)))
+    after = dict(plan._weeks(p.place, items, cards, water, winter, maps, tunnel))
+    return bool(kings & set(after))
+
+
+def item_gain(state: State, seat: int, card: str) -> float:
+    """What buying ``card`` should bring, in points, before its price (0: not worth it)."""
+    p = state.players[seat]
+    week = state.calendar
+    if card in treasures():
+        return float(treasures()[card].value) if week >= LATE else 0.0
+    e = equipment()[card]
+    if week >= LATE:
+        return 0.0
+    if e.mushrooms:
+        cap = max((equipment()[b].mushrooms or 0 for b in held(p, "basket")), default=0)
+        return BASKET * (e.mushrooms - cap) if e.mushrooms > cap else 0.0
+    if e.route:
+        return KING_MAP if opens_king(state, seat, card) and len(held(p, "map")) < content().cards.max_maps else 0.0
+    if e.move in ("meadow", "forest", "mountain") and week < ITEMS_UNTIL and card not in p.equipment:
+        return MOVE_ITEM * (content().calendar.freeze_at - week)
+    return 0.0
+
+
+def buy_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The purchase here that gains most over its price (:func:`item_gain`), paid with gems
+    first (a nugget in hand scores the same, H, and gives an icon, C.1)."""
+    from services.rules.gnomes.actions import price
+
+    best, best_gain = None, 0.5
+    for m in policy.by_type(legal, "buy"):
+        gain = item_gain(state, seat, m["card"]) - price(m["card"])
+        key = gain - 0.01 * m.get("nuggets", 0)
+        if key > best_gain:
+            best, best_gain = m, key
+    return best
+
+
+def shop_goal(state: State, seat: int) -> tuple[float, str | None]:
+    """``(worth, shop site)``: a shop worth the detour, for a map to a Montane King or a bigger
+    basket the seat can pay for (C.4)."""
+    from services.rules.gnomes.actions import price
+
+    p = state.players[seat]
+    if state.calendar >= LATE - 8:
+        return float("-inf"), None
+    dist = plan.weeks_from(state, seat)
+    money = gem_value(p.gems) + state.secret["hands"][seat].count("nugget")
+    best = (float("-inf"), None)
+    for site, tile in state.layout.items():
+        if geo.tile_kinds()[tile] != "shop" or site not in dist:
+            continue
+        for card in state.shops.get(tile, []):
+            if card in treasures() or price(card) > money:
+                continue
+            gain = item_gain(state, seat, card) - price(card)
+            if equipment()[card].move:
+                gain = min(gain, 1.0)
+            worth = gain - policy.DISTANCE * dist[site]
+            if gain > 0 and worth > best[0]:
+                best = (worth, site)
+    return best
+
+
+# -- quests (C.7) --------------------------------------------------------------------------
+
+def quest_need(state: State, seat: int, quest: str) -> tuple[float | None, str | None]:
+    """``(weeks, place)``: about how many weeks the task of ``quest`` still needs and where it
+    is done, or ``(None, None)`` if it cannot be done before week 52 (the risk of its penalty)."""
+    p = state.players[seat]
+    task = quests()[quest].task
+    dist = plan.weeks_from(state, seat)
+    left = content().calendar.end - state.calendar - 2
+
+    def nearest(places: set[str]) -> tuple[float | None, str | None]:
+        ds = [(dist[s], s) for s in sorted(places) if s in dist]
+        return min(ds) if ds else (None, None)
+
+    if "visit" in task:
+        houses = {geo.house_of_colour()[o.colour] for o in state.players if o.seat != seat}
+        d, s = nearest({site for site, t in state.layout.items() if t in houses})
+    elif "reach" in task:
+        d, s = nearest({content().board.mountain.summit})
+    elif "cross" in task:
+        if not (state.frozen or "leaf_boat" in p.equipment):
+            return None, None
+        d, s = nearest(set(content().board.lake))
+        d = None if d is None else d + 2
+    else:
+        colour = task["sell"]
+        at = {site for site, t in state.layout.items() if t in task["at"] and any(state.gems.get(t, {}).values())}
+        d, s = nearest(at)
+        if d is None:
+            return None, None
+        if colour not in p.basket:
+            growing = any(colour in ms for ms in state.mushrooms.values())
+            if not growing or plan.rot_week(state, colour) - state.calendar < 10:
+                return None, None
+            d += 6
+    if d is None or d > left:
+        return None, None
+    return d, s
+
+
+def quest_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The quest worth taking here (C.7), only when its task is sure to be done in time (the
+    penalty, 5 or 10, outweighs the gems it pays): another player's house within
+    :data:`QUEST_REACH` weeks, the lake or the summit within reach with what the gnome holds,
+    a colour sold where the quest says while the gnome carries it and the village is within
+    this round's weeks. An item reward takes the best item on offer."""
+    p = state.players[seat]
+    best, best_worth = None, 0.5
+    for m in policy.by_type(legal, "quest"):
+        q = quests()[m["quest"]]
+        need, _ = quest_need(state, seat, m["quest"])
+        if need is None or need > QUEST_REACH:
+            continue
+        if "sell" in q.task and (q.task["sell"] not in p.basket or need > 7 - p.timer):
+            continue
+        reward = float(q.reward.get("brown", 0))
+        if m.get("item"):
+            reward = max(item_gain(state, seat, m["item"]), 0.0) * 0.5
+            if reward <= 0:
+                continue
+        worth = reward - policy.DISTANCE * need * 0.5
+        if worth > best_worth:
+            best, best_worth = m, worth
+    return best
+
+
+# -- a turn ----------------------------------------------------------------------------------
+
+def climb_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """In the last round, a map's climb to a higher level (free, C.1 mountain; H: the highest
+    gnomes get a white gem)."""
+    if state.calendar + 7 < content().calendar.end:
+        return None
+    here = geo.rank(state.players[seat].place)
+    ups = [m for m in policy.by_type(legal, "climb") if geo.rank(m["to"]) > here]
+    return max(ups, key=lambda m: geo.rank(m["to"])) if ups else None
+
+
+def last_round(state: State) -> bool:
+    """Whether the game ends after this round at the latest (H: week 52; a round moves the
+    calendar by at most the 7 weeks of the timing track, D)."""
+    return state.calendar + 7 >= content().calendar.end
+
+
+def mountain_goal(state: State, seat: int) -> tuple[float, str | None]:
+    """``(worth, space)``: in the last round, the highest mountain space the gnome can reach
+    this turn at least as high as every other gnome, for the white gem of H (3 points)."""
+    p = state.players[seat]
+    if not last_round(state):
+        return float("-inf"), None
+    others = max((geo.rank(o.place) for o in state.players if o.seat != seat), default=0)
+    dist = plan.weeks_from(state, seat)
+    best = (float("-inf"), None)
+    for space in sorted(geo.mountain_level()):
+        d = dist.get(space)
+        if d is None or d > 7 - p.timer or geo.rank(space) < others:
+            continue
+        worth = 3.0 * (0.5 if geo.rank(space) == others else 1.0) + 0.2 * geo.rank(space) - 0.3 * d
+        if worth > best[0]:
+            best = (worth, space)
+    return best
+
+
+def goals(state: State, seat: int) -> list[tuple[float, str]]:
+    """Candidate places to head for, each with its worth in points (best first): the best
+    buyer of what is carried, the best mushroom to pick while there is room, a held quest's
+    task, a shop worth the detour, in the last round the top of the mountain."""
+    p = state.players[seat]
+    out: list[tuple[float, str]] = []
+    if p.basket:
+        worth, place = policy.best_sale(state, seat)
+        if place is not None:
+            full = basket_room(p) == 0
+            out.append((worth + (2.0 if full else 0.0), place))
+    if basket_room(p) > 0:
+        worth, place = policy.best_pick(state, seat)
+        if place is not None:
+            out.append((worth, place))
+    if p.quest is not None:
+        need, place = quest_need(state, seat, p.quest)
+        if place is not None and need is not None:
+            left = content().calendar.end - state.calendar
+            urgency = 1.0 + max(0.0, 14 - left) * 0.3
+            out.append((quests()[p.quest].penalty * urgency - policy.DISTANCE * need, place))
+    worth, place = shop_goal(state, seat)
+    if place is not None:
+        out.append((worth, place))
+    worth, place = mountain_goal(state, seat)
+    if place is not None:
+        out.append((worth, place))
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return out
+
+
+def turn_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """One move of a turn: sell, buy, take a quest, pick, climb at the end, else walk towards
+    the best goal (:func:`goals`), scout when nothing gets closer, else end the turn (also
+    when the best goal is where the gnome stands)."""
+    end = policy.by_type(legal, "end_turn")[0]
+    move = policy.sell_move(state, seat, legal)
+    if move is not None and not (move["mushroom"] != KING and state.players[seat].place == content().board.tower
+                                 and policy.best_sale(state, seat)[0] > 1.6):
+        return move
+    for pick in (buy_move, quest_move):
+        move = pick(state, seat, legal)
+        if move is not None:
+            return move
+    move = policy.pick_move(state, seat, legal)
+    if move is not None:
+        return move
+    move = climb_move(state, seat, legal)
+    if move is not None:
+        return move
+    for _, goal in goals(state, seat):
+        if goal == state.players[seat].place:
+            return end
+        move = policy.step_towards(state, seat, legal, goal)
+        if move is not None:
+            return move
+        scout = policy.by_type(legal, "scout")
+        if scout:
+            return scout[0]
+        break
+    return end
