@@ -134,3 +134,10 @@ def rewards(state: Any) -> list[float]:
         diff = (value(state, s) - (max(others) if others else 0)) / REWARD_SCALE
         out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, diff)))))
     return out
+
+ISMCTS_DEPTH = 0
+"""Rollout moves ISMCTS plays after its tree before scoring a Resource Hog leaf
+(:func:`services.bots.ismcts.default_depth` reads it): none, since :func:`value` already counts
+what the free peasants can still do and a random move after the tree (a ``done``, a building
+nobody can pay) only adds noise (measured against greedy at 150 iterations: 4/8 games won at
+depth 2, 8/8 at 0)."""
