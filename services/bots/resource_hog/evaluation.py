@@ -9,7 +9,8 @@ produce from mines, feed, population, starvation):
 * **food before expansion**: every piece that would go unfed at the feed event is counted lost
   (its wealth, times ``hunger``), after the free peasants that are left have gone to the food
   work the area offers; a noble alone in land with no food is such a loss;
-* work under way: a building worked and affordable adds its wealth less its cost, a mine its
+* work under way: a building worked and affordable adds the wealth it adds (a motte less the
+  manor it replaces) less its cost, a fortification plus ``building`` times its wealth, a mine its
   gold to come (``mine`` a round left); a peasant mining gold adds its 10 money, salt or arms
   their resale; a population peasant with food to spare adds a peasant;
 * goods in store a little (``goods``; preserved food is next round's food, ``food``).
@@ -19,11 +20,18 @@ from __future__ import annotations
 
 from typing import Any
 
-WEIGHTS = {"hunger": 1.5, "food": 0.5, "goods": 0.5, "work": 0.2, "mine": 4.0, "land": 0.5}
+WEIGHTS = {"hunger": 1.5, "food": 0.5, "goods": 0.5, "work": 0.2, "mine": 4.0, "land": 0.5, "building": 1.0}
 """How much :func:`value` weighs each term beyond the wealth count (its defaults): ``hunger``
 times the wealth of each piece that would starve, ``food`` each preserved food in store,
 ``goods`` each salt or arms and armour in store, ``work`` each peasant at any work, ``mine``
-each round left for a mine (built or worked), ``land`` each land area held."""
+each round left for a mine (built or worked), ``land`` each land area held, ``building`` times
+a worked fortification's wealth on top of it (its use beyond the count: defence in a fight,
+knighting; a playing style that builds raises it)."""
+
+SEARCH_WEIGHTS = {"building": 0.0}
+"""What search (:func:`rewards`) overrides: no bonus for fortifications beyond their wealth
+(measured: with it, ISMCTS builds forts that cost more than they count and lost to greedy
+5 games of 8)."""
 
 SCALE = 8.0
 """The value difference that makes a search leaf's reward about 0.73 (for a game without
@@ -72,12 +80,14 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
     from services.rules.resource_hog import turns
     from services.rules.resource_hog.content import content
     from services.rules.resource_hog.rules import wealth
+    from services.rules.resource_hog.state import FORTS
 
     from .economy import WEALTH_NOBLE, WEALTH_PEASANT, balance, rounds_left
 
     w = WEIGHTS if weights is None else {**WEIGHTS, **weights}
     worth = content().setup.wealth
     costs = {b.id: b.money for b in content().buildings.buildings}
+    needs = {b.id: b.needs for b in content().buildings.buildings}
     total = float(wealth(state)[seat]["total"])
     purse = state.players[seat].money
     left = rounds_left(state)
@@ -104,7 +114,9 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
             if k.startswith("build:"):
                 name = k.split(":", 1)[1]
                 if purse >= costs[name]:
-                    total += worth.get(name, 0) - costs[name] + (w["mine"] * left if name == "mine" else 0)
+                    gain = worth.get(name, 0) - w["building"] * worth.get(needs.get(name) or "", 0)  # less the manor it replaces
+                    total += gain - costs[name] + (w["building"] * worth.get(name, 0) if name in FORTS else 0)
+                    total += w["mine"] * left if name == "mine" else 0
                     purse -= costs[name]
                 else:
                     total -= w["work"] * 2  # a builder whose building cannot be paid wastes a round
@@ -122,7 +134,8 @@ def rewards(state: Any) -> list[float]:
     ``1 / (1 + exp(-(value(seat) - best other wealth) / REWARD_SCALE))``. A seat's own :func:`value`
     (with what its round under way brings) is set against the others' plain wealth count, so
     the random moves a rollout gives the other seats (which change only what is under way) do
-    not drown the seat's own choice in noise; the game is won on the wealth count."""
+    not drown the seat's own choice in noise; the game is won on the wealth count. Search values
+    with :data:`SEARCH_WEIGHTS`."""
     import math
 
     from services.rules.resource_hog.rules import wealth
@@ -131,7 +144,7 @@ def rewards(state: Any) -> list[float]:
     out = []
     for s in range(len(state.players)):
         others = [counts[o] for o in range(len(counts)) if o != s]
-        diff = (value(state, s) - (max(others) if others else 0)) / REWARD_SCALE
+        diff = (value(state, s, SEARCH_WEIGHTS) - (max(others) if others else 0)) / REWARD_SCALE
         out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, diff)))))
     return out
 
