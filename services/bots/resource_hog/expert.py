@@ -65,7 +65,7 @@ def target(state: State, seat: int) -> str | None:
     from services.rules.resource_hog.nobles import ring_neighbours
 
     h = home(state, seat)
-    if h is None:
+    if h is None or lands()[h].ore:  # a home with ore builds its mine at home
         return None
     for n in ring_neighbours(h):
         if lands()[n].ore and state.lands[n].owner is None:
@@ -99,13 +99,27 @@ def _gain(work: str, toiling: int) -> int:
     return 1
 
 
+def committed(state: State, area: str) -> int:
+    """Preserved food of ``area`` that its owner's trade action will ship to a hungry outpost
+    this round (:func:`trade_move`): all of it while another area of the owner goes hungry with
+    nobody there at food work, else none."""
+    seat = state.lands[area].owner
+    if seat is None or area != home(state, seat):
+        return 0
+    for other in economy.owned(state, seat):
+        o = state.lands[other]
+        if other != area and economy.balance(o) < 0 and not economy.producers(o) and o.peasants == o.moved:
+            return state.lands[area].store["preserved"]
+    return 0
+
+
 def reachable_balance(state: State, area: str, spare_free: int, last: bool) -> int:
     """The area's food balance if ``spare_free`` of its free peasants go to food work, best
     source first (:func:`economy.balance` counts them as mouths now; each producer stops
     eating and adds what it makes). Salt, the variety bonus and a second fish pool are not
     counted (a safe estimate)."""
     a = state.lands[area]
-    bal = economy.balance(a)
+    bal = economy.balance(a) - committed(state, area)
     toiling = a.work.get("toil", 0)
     for work in _sources(state, area, last)[:max(0, spare_free)]:
         bal += 1 + _gain(work, toiling)
