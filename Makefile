@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system containers-setup images venv protos run test tournament-demo bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup system containers-setup images venv protos run test tournament-demo balance bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -82,6 +82,11 @@ bench: setup bench-venv
 # (ARGS: --games N (30) --game G --workers K (2) --iterations expert=N,ismcts=N --quick --write).
 bench-bots: setup
 	$(PY) -m services.bench.ladder $(ARGS)
+
+# Balance: seeded games of every game between the experts, and single-strategy probes against them;
+# make balance ARGS="--write" records docs/balance.md (long: 100 games a measure).
+balance: setup
+	$(PY) -m services.bench.balance $(ARGS)
 
 bench-venv: .venv-bench/.installed
 .venv-bench/.installed:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import platform
 import sys
 import time
@@ -43,6 +42,7 @@ from services.bots.arena import GameRecord, derive_seed, play_game
 from services.bots.decide import BOT_KINDS
 
 from .sections import DOC, write_section
+from .stats import wilson
 
 SECTION = "## Bot ladder"
 """The heading of the section ``--write`` replaces (or adds) in ``docs/benchmarks.md``."""
@@ -156,17 +156,6 @@ def ranks(rec: GameRecord) -> list[int]:
     key = [(0 if s in rec.winners else 1, -(rec.scores[s] if s < len(rec.scores) else 0)) for s in range(n)]
     order = sorted(set(key))
     return [order.index(k) + 1 for k in key]
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (E. B. Wilson, JASA 22, 1927): ``(low, high)``
-    for ``successes`` of ``n`` (a shared win counts its share); ``(0, 1)`` when ``n`` is 0."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def ratings(records: list[GameRecord], kinds: list[str]) -> dict[str, tuple[float, float]]:

@@ -9,9 +9,10 @@ seed. The CPU time of each seat's decisions is measured (``time.process_time``).
 from __future__ import annotations
 
 import hashlib
+import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from services.rules.core import GameConfig, get_rules
 from services.rules.core.forward import apply, apply_phase, chance_from, start
@@ -20,6 +21,13 @@ from .decide import decide
 
 MOVE_CAP = 20_000
 """Failure guard: a game stops (as an error) after this many moves."""
+
+Policy = Callable[[Any, dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
+"""A seat's policy beyond the bot kinds (the balance probes): ``policy(rules, view, legal, rng)``
+returns one of ``legal``; ``rng`` is seeded by the seat's seed and the version."""
+Observer = Callable[[list[Any], Any], None]
+"""Sees each batch of events as it happens: ``observe(events, state)``, the state after them
+(set-up first, then every move and phase)."""
 
 
 def derive_seed(*parts: Any) -> str:
@@ -57,7 +65,8 @@ class GameRecord:
 
 
 def play_game(game: str, kinds: Sequence[str], seed: str, options: dict[str, Any] | None = None,
-              iterations: dict[str, int] | None = None, move_cap: int = MOVE_CAP) -> GameRecord:
+              iterations: dict[str, int] | None = None, move_cap: int = MOVE_CAP,
+              policies: Mapping[str, Policy] | None = None, observe: Observer | None = None) -> GameRecord:
     """Play one game of ``game`` with bot ``kinds[s]`` on seat ``s`` to its end.
 
     Args:
@@ -65,6 +74,8 @@ def play_game(game: str, kinds: Sequence[str], seed: str, options: dict[str, Any
         options: the game's variants.
         iterations: search budget by kind (``{"expert": 400}``); default the bots' own.
         move_cap: failure guard.
+        policies: more kinds by name (:data:`Policy`), deciding from the seat's view.
+        observe: sees every batch of events (:data:`Observer`).
     Returns:
         the :class:`GameRecord` (``error`` set if the game failed; never raises for a failure
         inside the game).
@@ -77,24 +88,32 @@ def play_game(game: str, kinds: Sequence[str], seed: str, options: dict[str, Any
         config = GameConfig(game=game, players=n, options=dict(options or {}))
         rules.validate_config(config)
         chance = chance_from(derive_seed(seed, "game"))
-        state, _ = start(rules, config, chance)
+        state, events = start(rules, config, chance)
+        observe = observe or (lambda events, state: None)
+        observe(events, state)
+        policies = policies or {}
         seats = [derive_seed(seed, "seat", s) for s in range(n)]
         version = 0
         while rules.outcome(state) is None:
             if rec.moves >= move_cap:
                 raise RuntimeError(f"no end after {move_cap} moves")
             if rules.pending_phase(state):
-                apply_phase(rules, state, chance)
+                observe(apply_phase(rules, state, chance), state)
                 version += 1
                 continue
             seat = rules.to_move(state)[0]
             legal = rules.legal_moves(state, seat)
             t0 = time.process_time()
-            move = decide(kinds[seat], seats[seat], rules, state, seat, version, legal, iterations.get(kinds[seat]))
+            kind = kinds[seat]
+            if kind in policies:
+                move = legal[0] if len(legal) == 1 else policies[kind](
+                    rules, rules.view(state, seat), legal, random.Random(f"{seats[seat]}:{version}"))
+            else:
+                move = decide(kind, seats[seat], rules, state, seat, version, legal, iterations.get(kind))
             rec.cpu[seat] += time.process_time() - t0
             rec.decisions[seat] += 1
             rec.choices[seat] += len(legal) > 1
-            apply(rules, state, seat, move, chance, checked=True)
+            observe(apply(rules, state, seat, move, chance, checked=True), state)
             rec.moves += 1
             version += 1
         out = rules.outcome(state)
