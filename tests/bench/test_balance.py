@@ -1,0 +1,78 @@
+"""The balance report (``make balance``, :mod:`services.bench.balance`): how it counts wins, starts
+and what a building adds, how it judges the targets, and its short version end to end on Resource
+Hog (a few games a measure: it shows the report runs, never a claim about balance)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from services.bench.balance import core, report
+from services.bench.balance.specs import spec
+from services.bench.stats import mean_gap
+from services.rules.core import Event
+
+
+def _w(scores, winners, features, start=("L1", "L4", "L7"), counts=None, crown=None):
+    return core.Watched(["expert"] * 3, list(scores), list(winners), crown, list(start),
+                        [sorted(f) for f in features], dict(counts or {}))
+
+
+def test_seat_and_start_shares_count_shared_and_nobodys_wins():
+    hog = spec("resource_hog")
+    recs = [_w([5, 5, 1], [0, 1], [[], [], []]), _w([1, 2, 9], [2], [[], [], []], start=("L4", "L7", "L1"))]
+    seats = core.seat_shares(hog, recs)
+    assert [(s.wins, s.games) for s in seats] == [(0.5, 2), (0.5, 2), (1.0, 2)]
+    starts = {s.label: s.wins for s in core.start_shares(hog, recs)}
+    assert starts == {"L1": 1.5, "L4": 0.5, "L7": 0.0}
+    nog = spec("noggin")  # only games where Noggin was crowned count
+    lost = _w([9, 1, 1], [], [[], [], []], crown="nogbad")
+    crowned = _w([9, 1, 1], [0], [[], [], []], crown="noggin")
+    assert [s.games for s in core.seat_shares(nog, [lost, crowned])] == [1, 1, 1]
+
+
+def test_what_a_building_adds_is_the_gap_between_seats_with_and_without_it():
+    recs = [_w([10, 4, 4], [0], [["built:mine"], [], []]), _w([4, 12, 4], [1], [[], ["built:mine"], []])]
+    (mine,) = core.effects(recs)
+    assert (mine.key, mine.taken, mine.seats, mine.games_with) == ("built:mine", 2, 6, 1.0)
+    assert mine.gap == pytest.approx(11 - 4)
+    assert mine.low < mine.gap < mine.high
+    gap, low, high = mean_gap([1.0], [2.0, 3.0])
+    assert gap == -1.5 and math.isinf(low) and math.isinf(high)
+
+
+def test_resource_hog_events_become_features_and_occurrences():
+    hog = spec("resource_hog")
+    built = Event("Built", {"seat": 2, "area": "L7", "building": "mine", "money": 5, "goods": {}})
+    bought = Event("GoodsBought", {"seat": 1, "good": "mercenary", "count": 1, "to": "L4", "money": 10})
+    fight = Event("BattleFought", {"seat": 0, "area": "L4", "defender": 1, "rolls": [], "winner": 0,
+                                   "loser": 1, "margin": 1})
+    assert list(hog.features(built)) == [(2, "built:mine")]
+    assert list(hog.features(bought)) == [(1, "bought:mercenary")]
+    assert "fight" in hog.occurrences(fight) and "bought:mercenary" in hog.occurrences(bought)
+
+
+def test_targets_judge_the_resource_hog_measures():
+    even = [_w([5, 4, 3], [s % 3], [["built:" + b for b in ("road", "harbour", "mine", "stone_head", "manor",
+                                                              "motte", "castle")] if s % 3 == 0 else [], [], []],
+               start=("L1", "L4", "L7"), counts={"fight": 1, "bought:mercenary": 1}) for s in range(3)]
+    lines = dict(report.targets("resource_hog", {"experts": even}))
+    assert lines["resource_hog: every seat's win share within 33 % ± 8 points"]  # each seat won once
+    assert lines["resource_hog: a fight in ≥ 40 % of games"]
+    assert lines["resource_hog: mercenaries bought in ≥ 10 % of games"]
+    assert lines["resource_hog: mine built in ≥ 15 % of games and adds to its builder's wealth"]
+    quiet = dict(report.targets("resource_hog", {"experts": [_w([5, 4, 3], [0], [[], [], []])] * 3}))
+    assert not quiet["resource_hog: a fight in ≥ 40 % of games"]
+    assert not quiet["resource_hog: every seat's win share within 33 % ± 8 points"]  # seat 0 won all
+    assert not quiet["resource_hog: mine built in ≥ 15 % of games and adds to its builder's wealth"]
+
+
+def test_the_short_balance_report_runs_on_resource_hog(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "DOC", tmp_path / "balance.md")
+    code = report.main(["--quick", "--game", "resource_hog", "--games", "2", "--workers", "1", "--write"])
+    text = (tmp_path / "balance.md").read_text()
+    assert code in (0, 1)
+    assert 'make balance ARGS="--quick --game resource_hog --games 2 --workers 1 --write"' in text
+    assert "| seat 0 |" in text and "| passive |" in text and "| warmonger |" in text
+    assert "a fight in ≥ 40 % of games" in text and "0 failed" in text
