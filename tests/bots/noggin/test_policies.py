@@ -106,14 +106,16 @@ def test_scripted_passes_every_bid():
 
 
 def test_expert_bids_a_little_and_turns_its_card_face_down():
-    """6.3: the expert raises by the least it may, never beyond BID_LIMITS Steps, and keeps a
+    """6.3: the expert raises by the least it may, never beyond BID_LIMITS Steps nor with fewer
+    than BID_NOGS Nogs at home, and keeps a
     Counting House card it wins face down for the 8 points (6.3 B)."""
     found = _positions("expert-bids", lambda s, k, l: l[0]["type"] == "bid" and len(l) > 1, count=5)
     for state, seat, legal in found:
         move = _expert(state, seat, legal)
         least = min(m["steps"] for m in legal if m["steps"] > 0)
         limit = expert.BID_LIMITS.get(len(state.players), expert.BID_LIMIT)
-        assert move["steps"] == (least if least <= limit else 0)
+        rich = state.players[seat].mountains >= expert.BID_NOGS
+        assert move["steps"] == (least if least <= limit and rich else 0)
     kept = _positions("expert-keeps", lambda s, k, l: l[0]["type"] == "keep_card", count=2)
     assert all(_expert(state, seat, legal)["face"] == "down" for state, seat, legal in kept)
 
