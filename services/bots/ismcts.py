@@ -219,8 +219,9 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
         exploration: the UCB constant.
         reward: scores a leaf (:data:`Reward`); default :func:`rewards`.
         rollout: the rollout policy (:data:`Rollout`); default uniform at random.
-        widen: the prior of progressive widening (:data:`Widen`); default none (every move
-            is offered at once).
+        widen: the prior of progressive widening (:data:`Widen`); default the game's
+            evaluation module's ``ISMCTS_WIDEN`` if it has one, else none (every move is
+            offered at once).
     Returns:
         a :class:`Decision`; its ``move`` is one of ``legal`` (the same dict).
     Raises:
@@ -232,6 +233,8 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
     iterations = default_iterations(game) if iterations is None else iterations
     depth = default_depth(game) if depth is None else depth
     reward = rewards if reward is None else reward
+    if widen is None:  # a game's evaluation may name the prior of its progressive widening
+        widen = getattr(evaluation.module(game), "ISMCTS_WIDEN", None)
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
     base = rules.state_from_view(view, sample_seed(seed, version, 0))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-WEIGHTS = {"distance": 0.6, "week": 0.5, "sleep": 0.0, "carry": 0.75, "next": 0.5, "card": 0.35, "item": 1.0,
+WEIGHTS = {"distance": 0.6, "week": 0.5, "sleep": -0.3, "carry": 0.75, "next": 0.5, "card": 0.35, "item": 1.0,
            "quest": 0.9, "mountain": 0.8}
 """The weights of :func:`value`'s terms beyond the score (points a week of travel, a week
 used this round, ...); a playing style overrides some."""
@@ -211,3 +211,17 @@ def rewards(state: Any) -> list[float]:
         x = (value(state, s) - pace) / SCALE
         out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x)))))
     return out
+
+
+def prior(rules: Any, state: Any, seat: int, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The prior of ISMCTS's progressive widening in A Game of Gnomes: ``legal`` best first by
+    the round trip's plain priorities (:func:`.policy.ordered`: sell, pick, walk towards the
+    goal, scout, end the turn last), so a small search looks deeper into sensible turns
+    instead of random ones."""
+    from . import policy
+
+    return policy.ordered(state, seat, legal)
+
+
+ISMCTS_WIDEN = prior
+"""The widening prior :func:`services.bots.ismcts.search` uses for this game."""

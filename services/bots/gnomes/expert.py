@@ -13,8 +13,9 @@ with the way-finder, plus what the scripted bot leaves alone:
 * **sleep and the hand limit** (D, E) as the scripted bot.
 
 Deterministic: it reads only the seat's view (a state rebuilt with a fixed seed, of which
-only the seat's own hand is read), so ``seed``, ``version`` and ``iterations`` do not change
-the choice; its CPU is a few milliseconds a decision.
+only the seat's own hand is read); by default it does not search, and its CPU is a few
+milliseconds a decision. An operator's budget (``iterations``) makes it search with its
+policy as prior and rollout (:func:`search_move`).
 """
 
 from __future__ import annotations
@@ -25,8 +26,13 @@ from services.rules.gnomes import geo
 from services.rules.gnomes.content import content
 from services.rules.gnomes.state import KING, State, basket_room, equipment, gem_value, held, quests, treasures
 
-from . import plan, policy
+from . import evaluation, plan, policy
 
+SEARCH_FROM = 16
+"""A budget of at least this many iterations makes the expert search (:func:`search_move`);
+below it (and by default) it plays its policy, which needs no search."""
+SEARCH_DEPTH = 8
+"""Moves the expert's policy plays after the search tree before the leaf is scored."""
 LATE = 42
 """From this calendar week on, gems buy treasure (H) rather than items."""
 ITEMS_UNTIL = 30
@@ -55,8 +61,10 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
         rules: the Gnomes rules (``rules.state_from_view`` rebuilds what the view shows).
         view: the seat's player view; nothing else of the game is read.
         legal: the seat's legal moves.
-        seed, version, iterations: the dispatcher's arguments; the policy needs no search,
-            so they do not change the choice.
+        seed, version: the dispatcher's arguments (they fix a search's samples).
+        iterations: ``None`` (the default) or fewer than :data:`SEARCH_FROM`: the policy,
+            a few milliseconds a decision; more: an operator's budget for
+            :func:`search_move`.
     Raises:
         ValueError: ``legal`` is empty.
     """
@@ -64,12 +72,43 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
         raise ValueError("no legal move to choose from")
     if len(legal) == 1:
         return legal[0]
+    if iterations is not None and iterations >= SEARCH_FROM:
+        return search_move(rules, view, legal, seed, version, iterations)
     if legal[0]["type"] == "sleep":
         return policy.sleep_move(legal)
     if legal[0]["type"] == "discard":
         return policy.discard_move(legal)
     state = rules.state_from_view(view, "expert")
     return turn_move(state, view["seat"], legal)
+
+
+def play(rules: Any, state: State, seat: int, legal: list[dict[str, Any]], rng: Any = None) -> dict[str, Any]:
+    """The expert's policy on a full (simulated) ``state``: the rollout and the prior of
+    :func:`search_move` (``rng`` unused). Reads only what ``seat`` may see."""
+    if len(legal) == 1:
+        return legal[0]
+    if legal[0]["type"] == "sleep":
+        return policy.sleep_move(legal)
+    if legal[0]["type"] == "discard":
+        return policy.discard_move(legal)
+    return turn_move(state, seat, legal)
+
+
+def search_move(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str, version: int,
+                iterations: int) -> dict[str, Any]:
+    """The expert with an operator's search budget: SO-ISMCTS (:func:`services.bots.ismcts.search`)
+    over ``iterations`` determinisations, the expert's own move first at every node
+    (progressive widening) and the expert playing every seat for :data:`SEARCH_DEPTH` moves
+    after the tree, leaves scored by :func:`.evaluation.rewards`. Deterministic for
+    ``seed``, ``version`` and the view. Raises ValueError for no legal move."""
+    from services.bots.ismcts import search
+
+    def widen(rules: Any, state: Any, seat: int, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        first = play(rules, state, seat, moves)
+        return [first] + [m for m in moves if m is not first]
+
+    return search(rules, view, seed, version, iterations, depth=SEARCH_DEPTH, legal=legal,
+                  rollout=play, widen=widen, reward=lambda r, s: evaluation.rewards(s)).move
 
 
 # -- shops (C.4) ---------------------------------------------------------------------------

@@ -190,3 +190,52 @@ def discard_move(legal: list[dict[str, Any]]) -> dict[str, Any]:
 def by_type(legal: list[dict[str, Any]], t: str) -> list[dict[str, Any]]:
     """The legal moves of type ``t``."""
     return [m for m in legal if m["type"] == t]
+
+
+def ordered(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``legal`` best first by the round trip's plain priorities (a search's prior, cheap): a sale
+    by its gem, a pick worth carrying, a move by how near it brings the best goal (the buyer
+    of what is carried, else the best mushroom), a scout, items and quests, ending the turn
+    last while weeks are left; a sleep by the cards it takes, a discard by what it keeps."""
+    if not legal:
+        return []
+    t = legal[0]["type"]
+    if t == "sleep":
+        best = sleep_move(legal)
+        return [best] + [m for m in legal if m is not best]
+    if t == "discard":
+        return sorted(legal, key=lambda m: sum(card_keep(c) for c in m["cards"]))
+    p = state.players[seat]
+    values = content().tiles.gem_values
+    pick = pick_move(state, seat, legal)
+    goal = best_sale(state, seat)[1] if p.basket else None
+    if goal is None and basket_room(p) > 0:
+        goal = best_pick(state, seat)[1]
+    now = plan.weeks_from(state, seat).get(goal) if goal else None
+
+    def score(m: dict[str, Any]) -> float:
+        kind = m["type"]
+        if kind == "sell":
+            return 100.0 + values[m["gem"]] + (50.0 if m["mushroom"] == KING else 0.0)
+        if kind == "pick":
+            return 60.0 if m is pick else 1.0
+        dest = destination(state, seat, m)
+        if dest is not None:
+            if now is None:
+                return -5.0
+            place, weeks, _ = dest
+            on = plan.weeks_from(state, seat, start=place).get(goal)
+            if on is None:
+                return -5.0
+            cost = weeks + on + sum(NUGGET_COST if c == "nugget" else CARD_COST for c in move_cards(m))
+            return (30.0 if on < now else 0.0) - cost
+        if kind == "scout":
+            return 10.0
+        if kind == "end_turn":
+            return 50.0 if p.timer >= 7 else -20.0
+        if kind == "pond_pipes":
+            return -10.0
+        return 2.0
+
+    scored = sorted(enumerate(legal), key=lambda im: (-score(im[1]), im[0]))
+    return [m for _, m in scored]

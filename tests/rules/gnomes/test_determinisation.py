@@ -74,10 +74,11 @@ def _everywhere(state) -> Counter:
 
 
 def _views():
-    """About 100 views from six bot games at 2, 3 and 4 seats, early to late."""
-    games = [(2, ("random", "greedy"), "det-a", 13), (3, ("greedy",), "det-b", 17), (4, ("random",), "det-c", 19),
-             (2, ("random",), "det-d", 11), (3, ("random", "greedy", "random"), "det-e", 15),
-             (4, ("greedy", "random"), "det-f", 23)]
+    """About 100 views from six games of the built-in bots at 2, 3 and 4 seats, early to late
+    (the expert buys treasure near the end, so other hands hold treasure too)."""
+    games = [(2, ("random", "greedy"), "det-a", 13), (3, ("greedy", "expert", "scripted"), "det-b", 17),
+             (4, ("random",), "det-c", 19), (2, ("expert",), "det-d", 11), (3, ("random", "greedy", "random"), "det-e", 15),
+             (4, ("expert", "scripted"), "det-f", 23), (3, ("expert",), "det-g", 9)]
     for players, kinds, seed, every in games:
         for state, seat in _positions(players, kinds, seed, every):
             yield state, seat
@@ -93,7 +94,9 @@ def test_a_thousand_worlds_sampled_from_real_views_are_all_possible():
     travel = {t.id for t in content().cards.travel}
     shop = {e.id for e in content().cards.shop} | set(treasures())
     positions = list(_views())
-    assert len(positions) >= 40
+    assert len(positions) >= 50
+    assert any(x in treasures() for s, seat in positions for o, h in enumerate(s.secret["hands"]) if o != seat
+               for x in h), "no position where another hand holds treasure"
     per = -(-WORLDS // len(positions))
     sampled = 0
     for n, (truth, seat) in enumerate(positions):
@@ -155,3 +158,24 @@ def test_a_view_with_a_match_record_is_rebuilt_with_the_record():
     world = RULES.state_from_view(RULES.view(truth, seat), "forfeit")
     assert RULES.outcome(world) == RULES.outcome(truth)
     assert RULES.to_move(world) == []
+
+
+def test_treasure_in_the_other_hands_goes_to_any_of_them():
+    """Uniform dealing between hands: where other seats hold treasure (bought face up but kept
+    in the hand, C.4), every sample puts exactly as many treasures in the other hands as the
+    view allows (the shop deck holds every unseen equipment card), and over the samples each
+    other hand gets one in turn, not always the last (before, the hands were dealt travel
+    cards first and treasure only when they ran out)."""
+    truth, seat = next((s, seat) for s, seat in _views() if len(s.players) >= 3
+                       and any(x in treasures() for o, h in enumerate(s.secret["hands"]) if o != seat for x in h)
+                       and sum(1 for p in s.players if p.seat != seat and p.hand_size) >= 2)
+    others = [p.seat for p in truth.players if p.seat != seat and p.hand_size]
+    count = sum(x in treasures() for o in others for x in truth.secret["hands"][o])
+    view = RULES.view(truth, seat)
+    got: Counter = Counter()
+    for i in range(200):
+        world = RULES.state_from_view(view, f"treasure-{i}")
+        held = {o: sum(x in treasures() for x in world.secret["hands"][o]) for o in others}
+        assert sum(held.values()) == count
+        got.update(o for o, n in held.items() if n)
+    assert all(got[o] >= 10 for o in others), got
