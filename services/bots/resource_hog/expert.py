@@ -39,6 +39,9 @@ EXPAND_BY = 2
 """The last round in which the noble sets out for an outpost."""
 FISH_KEEP = 5
 """Fish left in a pool before the last round (it regrows by two: table, increase fish)."""
+LOW_KEEP = 2
+"""Fish left when the pools that regrow by two are fished out by others (a pool shared at 3-4
+seats): it still regrows by one."""
 GAME_KEEP = 1
 """Game left on an area's squares before the last round (it regrows)."""
 OUTPOST_CAP = 4
@@ -74,8 +77,8 @@ def target(state: State, seat: int) -> str | None:
 
 
 def _sources(state: State, area: str, last: bool) -> list[str]:
-    """Food work a peasant of ``area`` can do now, best first: fish and game that regrow (all of
-    it in the ``last`` round), then toil."""
+    """Food work a peasant of ``area`` can do now, best first: fish and game that regrow by the
+    most (all of it in the ``last`` round), then fish down to :data:`LOW_KEEP`, then toil."""
     a = state.lands[area]
     targets = turns.work_targets(state, area)
     fish_keep, game_keep = (0, 0) if last else (FISH_KEEP, GAME_KEEP)
@@ -86,6 +89,10 @@ def _sources(state: State, area: str, last: bool) -> list[str]:
             out += [f"fish:{w}"] * max(0, pools[w] - max(1, fish_keep) + (1 if last else 0))
     if "hunt" in targets:
         out += ["hunt"] * max(0, a.game - max(1, game_keep) + (1 if last else 0))
+    if not last:  # then fish a shared pool lower, still leaving enough to regrow by one
+        for w in economy.waters(area):
+            if f"fish:{w}" in targets:
+                out += [f"fish:{w}"] * max(0, min(pools[w] - LOW_KEEP, FISH_KEEP - LOW_KEEP))
     if "toil" in targets:
         out += ["toil"] * (a.fields - a.work.get("toil", 0))
     return out
@@ -116,15 +123,20 @@ def committed(state: State, area: str) -> int:
 def reachable_balance(state: State, area: str, spare_free: int, last: bool) -> int:
     """The area's food balance if ``spare_free`` of its free peasants go to food work, best
     source first (:func:`economy.balance` counts them as mouths now; each producer stops
-    eating and adds what it makes). Salt, the variety bonus and a second fish pool are not
-    counted (a safe estimate)."""
+    eating and adds what it makes, and two or three kinds of fresh food add the variety
+    bonus: table, feed), less the preserved food the trade action will ship away
+    (:func:`committed`)."""
     a = state.lands[area]
     bal = economy.balance(a) - committed(state, area)
     toiling = a.work.get("toil", 0)
+    fresh = dict(a.fresh)
     for work in _sources(state, area, last)[:max(0, spare_free)]:
-        bal += 1 + _gain(work, toiling)
+        gain = _gain(work, toiling)
+        bal += 1 + gain
+        kind = "grain" if work == "toil" else "meat" if work == "hunt" else "fish"
+        fresh[kind] += gain
         toiling += work == "toil"
-    return bal
+    return bal + economy.variety_bonus(fresh) - economy.variety_bonus(a.fresh)
 
 
 def allocation(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:

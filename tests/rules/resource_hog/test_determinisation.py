@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from services.bots.decide import decide
 from services.rules.core import GameConfig, canonical_json
 from services.rules.core.canonical import to_plain
@@ -68,6 +70,7 @@ def _check_world(world: State, truth: State, seat: int) -> None:
         assert sampled[str(seat)] == given[str(seat)]  # the seat's own private orders kept
 
 
+@pytest.mark.rules("resource_hog:house rules/orders-secret")
 def test_a_thousand_worlds_from_real_views_are_all_possible():
     worlds = 0
     drawn: Counter = Counter()
@@ -91,6 +94,7 @@ def test_a_thousand_worlds_from_real_views_are_all_possible():
     assert all(abs(n - mean) < 0.25 * mean for n in drawn.values()), drawn
 
 
+@pytest.mark.rules("resource_hog:house rules/orders-secret")
 def test_determinise_keeps_the_seat_and_public_state_and_never_copies_the_true_orders():
     chance = chance_from("rh-det-orders")
     state, _ = start(RULES, GameConfig(game="resource_hog", players=4), chance)
@@ -106,6 +110,7 @@ def test_determinise_keeps_the_seat_and_public_state_and_never_copies_the_true_o
     assert state.secret["orders"]["1"] == list(ORDERS[1])  # the true state is untouched
 
 
+@pytest.mark.rules("resource_hog:agent matches/forfeit-ends-game")
 def test_a_view_with_a_match_record_rebuilds_the_record_and_a_forfeit_ends_the_sample():
     chance = chance_from("rh-det-match")
     state, _ = start(RULES, GameConfig(game="resource_hog", players=2), chance)
