@@ -30,7 +30,10 @@ from . import evaluation, plan, policy
 
 SEARCH_FROM = 16
 """A budget of at least this many iterations makes the expert search (:func:`search_move`);
-below it (and by default) it plays its policy, which needs no search."""
+below it (and by default) it plays its policy, which needs no search. Measured with one
+expert against two scripted bots over 12 games: the search at 24 iterations made 20.2
+points a game (110 ms a decision), the policy 21.2 (1 ms), so the policy is the default;
+larger budgets are unmeasured."""
 SEARCH_DEPTH = 8
 """Moves the expert's policy plays after the search tree before the leaf is scored."""
 LATE = 42
