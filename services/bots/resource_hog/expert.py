@@ -21,12 +21,13 @@ events in ``resource-hog-actions-and-events.txt``). The policy, from the seat's 
 * nothing else: no fortification, no fight, no buying (measured: they cost more wealth than
   they bring in 8 rounds).
 
-``iterations`` is accepted for the bot interface (an operator's budget) and ignored: the policy
-spends well under a millisecond a decision.
+Rollouts (:func:`choose`, :data:`DEFAULT_ITERATIONS` by default, an operator's ``iterations``
+for more) check each move of the policy against ``done`` by playing the game out.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from services.rules.resource_hog import turns
@@ -35,6 +36,11 @@ from services.rules.resource_hog.state import State
 
 from . import economy
 
+DEFAULT_ITERATIONS = 0
+"""Rollouts a candidate at a decision by default (:func:`choose`): none, the policy alone (well
+under a millisecond a decision; it met every target of the ladder). An operator's budget buys
+more: at 2 rollouts (about 90 ms of CPU a decision on average over a 2-seat game, measured)
+the expert's wealth against scripted rose from 77 to 113 in 4 seeded games of 4."""
 EXPAND_BY = 2
 """The last round in which the noble sets out for an outpost."""
 FISH_KEEP = 5
@@ -226,11 +232,11 @@ def trade_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str
     return None
 
 
-def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str, version: int,
-           iterations: int | None = None) -> dict[str, Any]:
-    """The expert's move for the seat of ``view`` (a Resource Hog player view): one of ``legal``
-    (the very object), a function of the view alone (``seed``, ``version`` and ``iterations``
-    change nothing: the policy draws no chance).
+def policy(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str = "expert",
+           version: int = 0) -> dict[str, Any]:
+    """The policy's move for the seat of ``view`` (one of ``legal``, the very object): the orders
+    nobles, peasants, trade; the first ransom offered; else the move of the action under way
+    (:func:`nobles_move`, :func:`allocation`, :func:`trade_move`), ``done`` when it has none.
 
     Raises:
         ValueError: ``legal`` is empty.
@@ -255,3 +261,64 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
     if move is None:
         move = economy.find(legal, type="done")
     return move if move is not None else legal[0]
+
+
+def rollout(rules: Any, state: State, seat: int, seed: str, cap: int = 2000) -> float:
+    """Play ``state`` (changed in place) to its end on the forward model, ``seat`` by this
+    policy and every other seat by the scripted bot, chance drawn from ``seed``; returns
+    ``seat``'s wealth less the best other seat's (house rule, Length and winner)."""
+    from services.rules.core.forward import apply, apply_phase, chance_from
+
+    from . import scripted
+
+    chance = chance_from(f"{seed}:rollout")
+    rng = random.Random(seed)
+    for _ in range(cap):
+        if rules.outcome(state) is not None:
+            break
+        if rules.pending_phase(state):
+            apply_phase(rules, state, chance)
+            continue
+        mover = rules.to_move(state)[0]
+        legal = rules.legal_moves(state, mover)
+        view = rules.view(state, mover)
+        move = policy(rules, view, legal, seed) if mover == seat else scripted.choose(rules, view, legal, rng)
+        apply(rules, state, mover, move, chance, checked=True)
+    counts = [economy.wealth(state, s) for s in range(len(state.players))]
+    return counts[seat] - max(c for s, c in enumerate(counts) if s != seat)
+
+
+def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str, version: int,
+           iterations: int | None = None) -> dict[str, Any]:
+    """The expert's move for the seat of ``view`` (a Resource Hog player view): one of ``legal``
+    (the very object), a function of the view, ``seed`` and ``version`` alone.
+
+    The :func:`policy` move, checked against ``done`` (the passive choice) at every decision
+    of an action where they differ: each is played out ``iterations`` times to the end of the
+    game (:func:`rollout`: other seats scripted, samples of what the seat cannot see) and the
+    one with the better mean lead is played, the policy's on a tie. ``iterations`` None means
+    :data:`DEFAULT_ITERATIONS`; 0 plays the policy alone (no rollout, no chance, well under a
+    millisecond); an operator may give more.
+
+    Raises:
+        ValueError: ``legal`` is empty.
+    """
+    move = policy(rules, view, legal, seed, version)
+    done = economy.find(legal, type="done")
+    iterations = DEFAULT_ITERATIONS if iterations is None else iterations
+    if not iterations or iterations <= 0 or done is None or move is done:
+        return move
+    from services.rules.core.forward import apply, chance_from
+
+    seat = view["seat"]
+    means = []
+    for candidate in (move, done):
+        total = 0.0
+        for i in range(iterations):
+            sample = rules.state_from_view(view, f"{seed}:{version}:sample:{i}")
+            apply(rules, sample, seat, candidate, chance_from(f"{seed}:{version}:first:{i}"), checked=True)
+            total += rollout(rules, sample, seat, f"{seed}:{version}:{i}")
+        means.append(total / iterations)
+    return move if means[0] >= means[1] else done
+
+

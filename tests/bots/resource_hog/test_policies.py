@@ -190,3 +190,17 @@ def test_economy_pools_and_the_variety_bonus():
     assert economy.regrows(6, 5) and not economy.regrows(5, 5) and not economy.regrows(1, 0)
     assert economy.variety_bonus({"fish": 2, "meat": 1, "grain": 0}) == 1
     assert economy.variety_bonus({"fish": 1, "meat": 1, "grain": 1}) == 2
+
+
+def test_an_operators_budget_checks_the_policy_by_rollouts_and_stays_deterministic():
+    """``iterations`` > 0 plays the policy's move or ``done``, whichever rollouts to the end find
+    better; the same seed, version and view give the same move."""
+    state, chance = _round_one()
+    seat = RULES.to_move(state)[0]
+    legal = RULES.legal_moves(state, seat)
+    view = RULES.view(state, seat)
+    plain = expert.choose(RULES, view, legal, "bot", 4, 0)
+    checked = [expert.choose(RULES, RULES.view(state, seat), legal, "bot", 4, 1) for _ in range(2)]
+    assert checked[0] is checked[1]
+    assert checked[0] is plain or checked[0]["type"] == "done"
+    assert expert.rollout(RULES, RULES.copy(state), seat, "r") == expert.rollout(RULES, RULES.copy(state), seat, "r")
