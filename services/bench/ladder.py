@@ -21,6 +21,9 @@ Per game it prints, and with ``--write`` records in ``docs/benchmarks.md`` (sect
 * the cells (Noggin's crown rate, the expert's share of the wins, mean scores);
 * one line per target of the issue, ``met`` or ``not met`` (:func:`targets`).
 
+Each game has its own subsection (``### <game>``, with the command that produced it), so a run of
+some games (``--game resource_hog --write``) updates theirs and keeps the others as recorded.
+
 The exit status is 1 if a target is not met or a game failed. ``--quick`` plays a few games
 a cell with small search budgets: what ``make test`` runs to show the ladder works, not a
 claim about strength.
@@ -41,7 +44,7 @@ from typing import Any, Iterable
 from services.bots.arena import GameRecord, derive_seed, play_game
 from services.bots.decide import BOT_KINDS
 
-from .sections import DOC, write_section
+from .sections import DOC, recorded_section, write_section
 from .stats import wilson
 
 SECTION = "## Bot ladder"
@@ -347,10 +350,10 @@ def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[st
              "and ranks every seat last together. CPU: the deciding process's CPU time per decision (all "
              "decisions; with a choice: per decision among more than one legal move). Intervals are 95 % "
              "Wilson intervals.")
-    out = [SECTION, "", produced, "", about]
+    out = [SECTION, "", about]
     for game in sorted({c.game for c in results}, key=lambda g: GAMES.index(g) if g in GAMES else 9):
-        out += ["", f"### {game}", "", "| kind | mu | sigma | games | win rate | mean score | CPU ms/decision | "
-                "CPU ms/decision with a choice |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        out += ["", f"### {game}", "", produced, "", "| kind | mu | sigma | games | win rate | mean score | "
+                "CPU ms/decision | CPU ms/decision with a choice |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for r in ladder(results, game, kinds):
             rate = r.wins / r.games if r.games else 0.0
             out.append(f"| {r.kind} | {r.mu:.1f} | {r.sigma:.1f} | {r.games} | {100 * rate:.0f} % | "
@@ -372,9 +375,25 @@ def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[st
                 means = ", ".join(f"{k} {v:.1f}" for k, v in c["mean"].items())
                 wins = ", ".join(f"{k} {100 * v:.0f} %" for k, v in c["seat_win_rate"].items())
                 out.append(f"| {c['cell']} | {c['games']} | {crown} | {among} | {means} | {wins} |")
-    out += ["", "Targets (issue: bots that play every game well):", ""]
-    out += [f"- {text}: {'met' if ok else 'not met'}" for text, ok in targets(results, kinds)]
+        mine = {c: recs for c, recs in results.items() if c.game == game}
+        out += ["", "Targets (issue: bots that play every game well):", ""]
+        out += [f"- {text}: {'met' if ok else 'not met'}" for text, ok in targets(mine, kinds)]
     return "\n".join(out) + "\n"
+
+
+def merged(old: str | None, new: str) -> str:
+    """The ladder section ``new`` with the game subsections (``### <game>``) of the recorded
+    section ``old`` that ``new`` does not hold kept, in :data:`GAMES` order: a run of some games
+    updates only theirs."""
+    def parts(text: str) -> tuple[str, dict[str, str]]:
+        head, *games = text.split("\n### ")
+        return head, {g.split("\n", 1)[0].strip(): "### " + g.rstrip("\n") + "\n" for g in games}
+
+    head, fresh = parts(new)
+    kept = parts(old)[1] if old else {}
+    both = {**kept, **fresh}
+    order = sorted(both, key=lambda g: GAMES.index(g) if g in GAMES else len(GAMES))
+    return head.rstrip("\n") + "\n\n" + "\n".join(both[g] for g in order)
 
 
 QUICK_ITERATIONS = {"ismcts": 4, "expert": 4}
@@ -435,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(command, results, kinds, games, iterations, elapsed, args.workers)
     console.print(text, markup=False, highlight=False)
     if args.write:
-        write_section(SECTION, text, DOC)
+        write_section(SECTION, merged(recorded_section(SECTION, DOC), text), DOC)
         console.print(f"written {DOC.relative_to(DOC.parents[1])}")
     return 0 if all(ok for _, ok in targets(results, kinds)) else 1
 

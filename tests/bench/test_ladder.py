@@ -91,3 +91,13 @@ def test_the_short_ladder_plays_every_pair_of_every_game(capsys):
     for kind in ("random", "greedy", "scripted", "ismcts", "expert"):
         assert f"| {kind} |" in out
     assert out.count("the ladder is strict") == len(ladder.GAMES)
+
+
+def test_a_ladder_of_some_games_keeps_the_recorded_sections_of_the_others():
+    old = f"{ladder.SECTION}\n\nabout\n\n### noggin\n\nN1\n\n### gnomes\n\nG1\n"
+    new = f"{ladder.SECTION}\n\nabout now\n\n### resource_hog\n\nR2\n\n### gnomes\n\nG2\n"
+    text = ladder.merged(old, new)
+    assert text.startswith(f"{ladder.SECTION}\n\nabout now\n")
+    assert "N1" in text and "G2" in text and "R2" in text and "G1" not in text
+    assert text.index("### noggin") < text.index("### gnomes") < text.index("### resource_hog")
+    assert ladder.merged(None, new).count("### ") == 2
