@@ -44,8 +44,8 @@ SPEC = SecretsSpec(
     visibility=visibility,
     catalogue=EVENT_TYPES | core_match.EVENTS,
     unreachable={
-        "QuestCompleted": "bots seldom do a quest's task; its audience (public) is checked over whole games by "
-                          "tests/rules/gnomes/test_secrets.py",
+        "QuestRewardTaken": "bots seldom take an item quest's reward at its shop; its audience (public) is checked "
+                            "over whole games by tests/rules/gnomes/test_secrets.py",
         "StrikeRecorded": "agent seats only; tests/stack/test_agents_stack.py",
         "SeatForfeited": "agent seats only; tests/stack/test_agents_stack.py",
     },

@@ -23,9 +23,20 @@ from .helpers import RULES, active, new_game, play
 GAMES = 12
 
 
+def _quest_done():
+    """A quest taken at the tower and done by a sale (C.7): random games seldom finish one."""
+    from .test_c7_quests import display, sell, take
+
+    state, chance = new_game()
+    display(state, ["cross_the_lake", "visit_a_house", "red_for_gems"])
+    yield state, take(state, 0, "red_for_gems", chance)
+    yield state, sell(state, 0, "H", "red", chance)
+
+
 def _games():
-    """Seeded random games (2-4 players, both layouts, variant J mixed): yields
+    """Seeded random games (2-4 players, both layouts, variant J mixed), then a quest done: yields
     ``(state, events of one step)`` after every step, set-up included."""
+    yield from _quest_done()
     for i in range(GAMES):
         config = GameConfig(game="gnomes", players=2 + i % 3,
                             options={"random_layout": bool(i % 2), "gem_variant": bool(i % 4 >= 2)})
