@@ -63,6 +63,10 @@ BID_NOGS = 3
 SPARE_NOGS = 2
 """Below this many Nogs on its Mountains space it meets a Saga condition for the point instead
 of with a Nog (6.4 B), keeping Nogs for the next actions."""
+FACE_UP_PLAYERS: tuple[int, ...] = ()
+"""Player counts at which it keeps a Counting House card face up (6.3 A) instead of down."""
+CONTEST_PLAYERS: tuple[int, ...] = ()
+"""Player counts at which it starts auctions even when another seat has shown that it bids."""
 DEFAULT_ITERATIONS = 0
 """Playouts a decision by default: none, the policy alone (well under 200 ms a decision)."""
 PLAYOUT_MOVES = 60
@@ -159,7 +163,8 @@ def _decision(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, An
             return raises[0]
         return next(m for m in legal if m["steps"] == 0)
     if t == "keep_card":
-        return next((m for m in legal if m["face"] == "down"), legal[0])
+        face = "up" if len(view["players"]) in FACE_UP_PLAYERS else "down"
+        return next((m for m in legal if m["face"] == face), legal[0])
     return None
 
 
@@ -194,7 +199,8 @@ def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     if inventions and not scripted.missing(view, view["seat"]):
         return inventions[0]
     action = view.get("action")
-    auctions = [m for m in legal if _kind(m) == "auction" and action is None and not bidders_about(view)]
+    contest = len(view["players"]) in CONTEST_PLAYERS
+    auctions = [m for m in legal if _kind(m) == "auction" and action is None and (contest or not bidders_about(view))]
     if auctions and _mine(view)["mountains"] >= EAGER_NOGS and len(view["players"]) > 2:
         return auctions[0]
     pick = scripted._gather(view, view["seat"], legal, scripted.missing(view, view["seat"]))
