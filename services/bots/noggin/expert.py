@@ -75,6 +75,8 @@ EARLY_AUCTION: dict[int, int] = {2: 2}
 Sagas while it owns no Counting House card, so that ISMCTS does not take the first cards
 cheaply. Against random at 2 seats it crowned Noggin 13/20 (15/20 without: within noise);
 expert x2 crowned 10/10."""
+EARLY_CARDS = 1
+"""Counting House cards below which :data:`EARLY_AUCTION` applies."""
 DEFAULT_ITERATIONS = 0
 """Playouts a decision by default: none, the policy alone (well under 200 ms a decision)."""
 PLAYOUT_MOVES = 60
@@ -213,7 +215,7 @@ def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     if auctions and _mine(view)["mountains"] >= EAGER_NOGS and len(view["players"]) > 2:
         return auctions[0]
     early = EARLY_AUCTION.get(len(view["players"]), 0)
-    if auctions and view.get("season", 1) <= early and not _mine(view)["counting_house"] \
+    if auctions and view.get("season", 1) <= early and len(_mine(view)["counting_house"]) < EARLY_CARDS \
             and _mine(view)["mountains"] >= AUCTION_NOGS:
         return auctions[0]
     pick = scripted._gather(view, view["seat"], legal, scripted.missing(view, view["seat"]))
