@@ -10,7 +10,10 @@ expert takes what the rulebook pays for cheaply:
   nothing it can gather, it starts the auction on Market Day while no other seat has shown
   that it bids (owns a card), bids up to :data:`BID_LIMITS` Steps (6.3), and turns the card
   face down for 8 points at once (6.3 B) — Sagas end the game within a few seasons, so 2
-  points a season rarely beat it;
+  points a season rarely beat it. At 2 seats it is the other way round (what ISMCTS taught
+  it): in the first :data:`EARLY_AUCTION` seasons, owning no card, it starts the auction
+  before gathering, and keeps a card won before ``scripted.LATE_SEASON`` face up
+  (:data:`FACE_UP_PLAYERS`; 2 points at every Change of Season, the artefact, and the C bonus);
 * the end: it does not finish the Saga that brings the Dragon to the crown (9.0) while that
   would leave another seat ahead, unless the Crow is within :data:`LAST_CALL` spaces;
 * the Counting House bonus of a C Reserve card (2 points a card it owns, 6.4), so it draws
