@@ -114,7 +114,9 @@ one-move look-ahead sees no Saga finished, so it needs a reason on every step: N
 not fall when a Reserve card or a Saga is completed, 6.4), the cubes it holds that open Saga
 conditions ask for (:func:`saga_stock`), and a Nog on a Saga worth more than the cube it
 costs. Measured (greedy against random, 2 seats, 10 games, seeds ``gr``): the defaults crown
-Noggin 2/10 (greedy wins 2); ``progress`` 60 alone 5/10; these weights 8/10 (greedy wins 8)."""
+Noggin 2/10 (greedy wins 2); ``progress`` 60 alone 5/10; these weights 8/10 (greedy wins 8).
+On the 30-game ladder greedy beat random 13-0 (7/30 before), rating 19.7±2.5 against 15.3±2.5:
+still not a full sigma apart. Without its 10 % random moves: no better (15/30 against 14/30)."""
 
 SCALE = 8.0
 """The value difference that makes a search leaf's reward about 0.73."""

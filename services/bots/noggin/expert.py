@@ -30,12 +30,14 @@ candidate whose playouts are worth most by :func:`services.bots.noggin.evaluatio
 
 Decisions depend only on the seed, the version and the view: no clock, no hidden state.
 
-Measured (``python -m services.bench.ladder --game noggin --games 30 --workers 1``, 2026-12-03):
-Noggin crowned 30/30 with the expert on every seat at 2, 3 and 4 seats; with two scripted
-bots crowned 30/30 and the expert among the winners 22/30; 0.5 ms CPU a decision. It is not
-yet the strongest Noggin bot: at 2 seats ISMCTS on the new evaluation beats it 20.5-9.5, by
-winning Counting House auctions with bids of 6-8 Steps and keeping the cards face up. An
-ISMCTS on the same rewards for the decisions the policy is unsure of did worse (1 win of 10).
+Measured (``python -m services.bench.ladder --game noggin --games 30 --workers 1``, 2026-12-03,
+with the 2-seat Counting House play and the greedy bot's own weights): Noggin crowned 30/30
+with the expert on every seat at 2, 3 and 4 seats; with two scripted bots 30/30 and the expert
+among the winners 22/30; 0.5 ms CPU a decision. Ratings: expert 31.6±2.4 > ismcts 26.7±2.3 >
+scripted 25.9±2.2 > greedy 19.7±2.5 > random 15.3±2.5 (before: ismcts 27.8, expert 26.3). Head
+to head ISMCTS still edges it at 2 seats, 16.5-13.5 (20.5-9.5 before); the expert's lead is
+made against scripted (20.5-9.5), greedy (21.5-8.5) and random (21-0). Higher bids, more
+auctions (up to season 4 or two cards) and ISMCTS for uncertain decisions did no better.
 """
 
 from __future__ import annotations
