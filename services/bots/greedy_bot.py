@@ -4,7 +4,8 @@ For each legal move it applies the move with the forward model
 (:mod:`services.rules.core.forward`) to a copy of the state it may know — rebuilt from
 its player view, the hidden parts sampled (``Rules.state_from_view``), chance drawn with
 its own seed — and keeps the move whose result scores best for its seat by
-the game's evaluation (:mod:`services.bots.evaluation`); ties go to its own seeded generator. It never reads the true hidden
+the game's evaluation (:mod:`services.bots.evaluation`; with the game's ``GREEDY_WEIGHTS`` over its
+defaults where it has them, e.g. Noggin's, which make one move's look-ahead feed the Sagas); ties go to its own seeded generator. It never reads the true hidden
 state: the embedded driver hands it the seat's player view, the HTTP driver reads it
 from the gateway.
 
@@ -78,6 +79,7 @@ class GreedyBot:
         if len(pool) + len(rest) > MAX_EVALUATED:
             rest = self.rng.sample(rest, max(0, min(len(rest), MAX_EVALUATED - len(pool))))
             pool = pool if len(pool) <= MAX_EVALUATED else self.rng.sample(pool, MAX_EVALUATED)
+        weights = {**getattr(evaluation.module(game), "GREEDY_WEIGHTS", {}), **self.weights}
         best: list[dict[str, Any]] = []
         best_value = float("-inf")
         chance = chance_from(f"{self.seed}:sim:{self.decisions}")
@@ -87,7 +89,7 @@ class GreedyBot:
                 apply(rules, state, seat, move, chance, checked=True)
             except IllegalMove:
                 continue
-            value = evaluation.value(game, state, seat, self.weights)
+            value = evaluation.value(game, state, seat, weights)
             if value > best_value + 1e-9:
                 best, best_value = [move], value
             elif abs(value - best_value) <= 1e-9:

@@ -17,7 +17,7 @@ from typing import Any
 WEIGHTS = {
     "food": 0.5, "material": 1.5, "cart": 1.0, "placed": 1.0, "building": 8.0, "year2": 4.0, "transport": 4.0,
     "tile_nog": 1.0, "locked": 1.0, "card_per_season": 2.0, "card": 3.0, "saga_nog": 2.5, "saga_condition": 1.5,
-    "saga_card": 3.0, "invention_nog": 3.0, "dragon": 12.0, "nogbad_loss": 1000.0, "draw": 1.0,
+    "saga_card": 3.0, "saga_stock": 0.0, "progress": 0.0, "invention_nog": 3.0, "dragon": 12.0, "nogbad_loss": 1000.0, "draw": 1.0,
 }
 """How much :func:`noggin_value` weighs each thing beyond the final score (its defaults)."""
 
@@ -70,6 +70,10 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
         if saga.current is not None:
             value += w["saga_condition"] * sum(1 for m in saga.current.met if m is not None)
         value += w["saga_card"] * len(saga.done)
+    if w["saga_stock"]:
+        value += w["saga_stock"] * saga_stock(state, seat)
+    if w["progress"]:
+        value += side * w["progress"] * progress(state)
     for inv in state.inventions:
         if inv is not None:
             value += w["invention_nog"] * sum(1 for m in inv.met if m is not None and m["seat"] == seat)
@@ -80,6 +84,39 @@ def value(state: Any, seat: int, weights: dict[str, float] | None = None) -> flo
         value += w["draw"]
     return value
 
+
+def saga_stock(state: Any, seat: int) -> int:
+    """How many of the cubes in ``seat``'s stock an open condition of a Reserve card on a Saga
+    asks for (6.4: Stone, Wood, Fish, Harvest by name, Food as Fish or Harvest), each condition
+    counted once."""
+    need: dict[str, int] = {}
+    for saga in state.sagas:
+        cur = saga.current if saga is not None else None
+        if cur is None:
+            continue
+        for n, m in zip(cur.needs, cur.met):
+            if m is None and n in ("stone", "wood", "fish", "harvest", "food"):
+                need[n] = need.get(n, 0) + 1
+    stock = state.players[seat].stock
+    left = {r: stock[r] for r in ("stone", "wood", "fish", "harvest")}
+    held = 0
+    for r in ("stone", "wood", "fish", "harvest"):
+        k = min(left[r], need.get(r, 0))
+        held += k
+        left[r] -= k
+    return held + min(need.get("food", 0), left["fish"] + left["harvest"])
+
+
+GREEDY_WEIGHTS = {"progress": 120.0, "saga_stock": 4.0, "saga_nog": 8.0}
+"""The greedy bot's weights over :data:`WEIGHTS` (ISMCTS and the expert keep the defaults). A
+one-move look-ahead sees no Saga finished, so it needs a reason on every step: Noggin's
+:func:`progress` toward the crown (which, unlike ``saga_condition`` and ``saga_card``, does
+not fall when a Reserve card or a Saga is completed, 6.4), the cubes it holds that open Saga
+conditions ask for (:func:`saga_stock`), and a Nog on a Saga worth more than the cube it
+costs. Measured (greedy against random, 2 seats, 10 games, seeds ``gr``): the defaults crown
+Noggin 2/10 (greedy wins 2); ``progress`` 60 alone 5/10; these weights 8/10 (greedy wins 8).
+On the 30-game ladder greedy beat random 13-0 (7/30 before), rating 19.7±2.5 against 15.3±2.5:
+still not a full sigma apart. Without its 10 % random moves: no better (15/30 against 14/30)."""
 
 SCALE = 8.0
 """The value difference that makes a search leaf's reward about 0.73."""

@@ -10,7 +10,10 @@ expert takes what the rulebook pays for cheaply:
   nothing it can gather, it starts the auction on Market Day while no other seat has shown
   that it bids (owns a card), bids up to :data:`BID_LIMITS` Steps (6.3), and turns the card
   face down for 8 points at once (6.3 B) — Sagas end the game within a few seasons, so 2
-  points a season rarely beat it;
+  points a season rarely beat it. At 2 seats it is the other way round (what ISMCTS taught
+  it): in the first :data:`EARLY_AUCTION` seasons, owning no card, it starts the auction
+  before gathering, and keeps a card won before ``scripted.LATE_SEASON`` face up
+  (:data:`FACE_UP_PLAYERS`; 2 points at every Change of Season, the artefact, and the C bonus);
 * the end: it does not finish the Saga that brings the Dragon to the crown (9.0) while that
   would leave another seat ahead, unless the Crow is within :data:`LAST_CALL` spaces;
 * the Counting House bonus of a C Reserve card (2 points a card it owns, 6.4), so it draws
@@ -27,12 +30,14 @@ candidate whose playouts are worth most by :func:`services.bots.noggin.evaluatio
 
 Decisions depend only on the seed, the version and the view: no clock, no hidden state.
 
-Measured (``python -m services.bench.ladder --game noggin --games 30 --workers 1``, 2026-12-03):
-Noggin crowned 30/30 with the expert on every seat at 2, 3 and 4 seats; with two scripted
-bots crowned 30/30 and the expert among the winners 22/30; 0.5 ms CPU a decision. It is not
-yet the strongest Noggin bot: at 2 seats ISMCTS on the new evaluation beats it 20.5-9.5, by
-winning Counting House auctions with bids of 6-8 Steps and keeping the cards face up. An
-ISMCTS on the same rewards for the decisions the policy is unsure of did worse (1 win of 10).
+Measured (``python -m services.bench.ladder --game noggin --games 30 --workers 1``, 2026-12-03,
+with the 2-seat Counting House play and the greedy bot's own weights): Noggin crowned 30/30
+with the expert on every seat at 2, 3 and 4 seats; with two scripted bots 30/30 and the expert
+among the winners 22/30; 0.5 ms CPU a decision. Ratings: expert 31.6±2.4 > ismcts 26.7±2.3 >
+scripted 25.9±2.2 > greedy 19.7±2.5 > random 15.3±2.5 (before: ismcts 27.8, expert 26.3). Head
+to head ISMCTS still edges it at 2 seats, 16.5-13.5 (20.5-9.5 before); the expert's lead is
+made against scripted (20.5-9.5), greedy (21.5-8.5) and random (21-0). Higher bids, more
+auctions (up to season 4 or two cards) and ISMCTS for uncertain decisions did no better.
 """
 
 from __future__ import annotations
@@ -63,6 +68,20 @@ BID_NOGS = 3
 SPARE_NOGS = 2
 """Below this many Nogs on its Mountains space it meets a Saga condition for the point instead
 of with a Nog (6.4 B), keeping Nogs for the next actions."""
+FACE_UP_PLAYERS: tuple[int, ...] = (2,)
+"""Player counts at which it keeps a Counting House card won before season
+:data:`scripted.LATE_SEASON` face up (6.3 A: 2 points at every Change of Season, and the
+artefact) instead of down. What ISMCTS does at 2 seats; with :data:`EARLY_AUCTION` the expert
+beat ISMCTS 6-4 in 10 seeded games (4-6 without; scores 37.4 / 38.0 against 26.6 / 34.2)."""
+CONTEST_PLAYERS: tuple[int, ...] = ()
+"""Player counts at which it starts auctions even when another seat has shown that it bids."""
+EARLY_AUCTION: dict[int, int] = {2: 2}
+"""By players: the last season in which it starts an auction (6.3) before gathering for the
+Sagas while it owns no Counting House card, so that ISMCTS does not take the first cards
+cheaply. Against random at 2 seats it crowned Noggin 13/20 (15/20 without: within noise);
+expert x2 crowned 10/10."""
+EARLY_CARDS = 1
+"""Counting House cards below which :data:`EARLY_AUCTION` applies."""
 DEFAULT_ITERATIONS = 0
 """Playouts a decision by default: none, the policy alone (well under 200 ms a decision)."""
 PLAYOUT_MOVES = 60
@@ -159,7 +178,9 @@ def _decision(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, An
             return raises[0]
         return next(m for m in legal if m["steps"] == 0)
     if t == "keep_card":
-        return next((m for m in legal if m["face"] == "down"), legal[0])
+        up = len(view["players"]) in FACE_UP_PLAYERS and view.get("season", 1) < scripted.LATE_SEASON
+        face = "up" if up else "down"
+        return next((m for m in legal if m["face"] == face), legal[0])
     return None
 
 
@@ -194,8 +215,13 @@ def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     if inventions and not scripted.missing(view, view["seat"]):
         return inventions[0]
     action = view.get("action")
-    auctions = [m for m in legal if _kind(m) == "auction" and action is None and not bidders_about(view)]
+    contest = len(view["players"]) in CONTEST_PLAYERS
+    auctions = [m for m in legal if _kind(m) == "auction" and action is None and (contest or not bidders_about(view))]
     if auctions and _mine(view)["mountains"] >= EAGER_NOGS and len(view["players"]) > 2:
+        return auctions[0]
+    early = EARLY_AUCTION.get(len(view["players"]), 0)
+    if auctions and view.get("season", 1) <= early and len(_mine(view)["counting_house"]) < EARLY_CARDS \
+            and _mine(view)["mountains"] >= AUCTION_NOGS:
         return auctions[0]
     pick = scripted._gather(view, view["seat"], legal, scripted.missing(view, view["seat"]))
     if pick is not None and (action is None or pick["type"] == action["kind"]):

@@ -107,8 +107,8 @@ def test_scripted_passes_every_bid():
 
 def test_expert_bids_a_little_and_turns_its_card_face_down():
     """6.3: the expert raises by the least it may, never beyond BID_LIMITS Steps nor with fewer
-    than BID_NOGS Nogs at home, and keeps a
-    Counting House card it wins face down for the 8 points (6.3 B)."""
+    than BID_NOGS Nogs at home, and at 3 seats keeps a Counting House card it wins face down
+    for the 8 points (6.3 B)."""
     found = _positions("expert-bids", lambda s, k, l: l[0]["type"] == "bid" and len(l) > 1, count=5)
     for state, seat, legal in found:
         move = _expert(state, seat, legal)
@@ -118,6 +118,50 @@ def test_expert_bids_a_little_and_turns_its_card_face_down():
         assert move["steps"] == (least if least <= limit and rich else 0)
     kept = _positions("expert-keeps", lambda s, k, l: l[0]["type"] == "keep_card", count=2)
     assert all(_expert(state, seat, legal)["face"] == "down" for state, seat, legal in kept)
+
+
+def test_expert_keeps_an_early_card_face_up_at_two_seats():
+    """6.3 A: at 2 seats (FACE_UP_PLAYERS) the expert keeps a card won before season
+    scripted.LATE_SEASON face up, for 2 points a season and the artefact, as ISMCTS does."""
+    kept = _positions("expert-keeps-2", lambda s, k, l: l[0]["type"] == "keep_card", count=3, players=2)
+    for state, seat, legal in kept:
+        want = "up" if state.season < scripted.LATE_SEASON else "down"
+        assert _expert(state, seat, legal)["face"] == want
+
+
+def test_expert_starts_an_early_auction_at_two_seats():
+    """6.3: at 2 seats, in the seasons EARLY_AUCTION names, the expert with no Counting House
+    card and AUCTION_NOGS Nogs at home starts an auction when no Saga can be fed."""
+    def want(s, k, l):
+        p = s.players[k]
+        return (len(s.players) == 2 and s.season <= expert.EARLY_AUCTION[2] and not p.counting_house
+                and p.mountains >= expert.AUCTION_NOGS and s.action is None
+                and any(_kind(m) == "auction" for m in l) and not any(_kind(m) == "saga" for m in l))
+    found = _positions("expert-early", want, count=3, players=2)
+    for state, seat, legal in found:
+        move = _expert(state, seat, legal)
+        assert _kind(move) in ("auction", "invention"), move
+
+
+def test_greedy_weights_value_saga_cubes_and_progress():
+    """The greedy bot's GREEDY_WEIGHTS: a cube an open Saga condition asks for (6.4) is worth
+    saga_stock more than one it does not, and a Dragon space closer to the crown is worth
+    more to every seat (progress does not fall when a card is completed)."""
+    state, seat, _ = _positions("greedy-w", lambda s, k, l: any(
+        sg is not None and sg.current is not None and any(
+            m is None and n in ("stone", "wood") for n, m in zip(sg.current.needs, sg.current.met))
+        for sg in s.sagas), count=1, players=2)[0]
+    wanted = next(n for sg in state.sagas if sg is not None and sg.current is not None
+                  for n, m in zip(sg.current.needs, sg.current.met) if m is None and n in ("stone", "wood"))
+    before = evaluation.saga_stock(state, seat)
+    richer = RULES.copy(state)
+    richer.players[seat].stock[wanted] += 10
+    assert evaluation.saga_stock(richer, seat) > before
+    w = evaluation.GREEDY_WEIGHTS
+    closer = RULES.copy(state)
+    closer.dragon -= 1
+    for s in range(2):
+        assert evaluation.value(closer, s, w) - evaluation.value(state, s, w) > w["progress"] / len(state.players) / 2
 
 
 def test_expert_with_a_budget_plays_legal_and_fixed_moves():
