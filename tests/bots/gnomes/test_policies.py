@@ -152,3 +152,17 @@ def test_the_expert_takes_no_quest_it_cannot_complete():
             equipment=["tiny_basket", "tiny_rucksack", "compass"])
     legal = RULES.legal_moves(state, 0)
     assert expert.choose(RULES, RULES.view(state, 0), legal, "bot", 1) == {"type": "quest", "quest": "visit_a_house"}
+
+
+def test_a_map_to_a_montane_king_is_worth_buying_only_at_three_seats(monkeypatch):
+    """C.1 mountain, C.4: a map that opens the way to a Montane King is worth KING_MAP at 3
+    seats, nothing at 2 seats (the kings grow on the snow level there; measured in
+    ``expert.KING_MAP_TWO``)."""
+    from services.rules.gnomes.state import equipment
+
+    card = next(c for c, e in sorted(equipment().items()) if e.route)
+    monkeypatch.setattr(expert, "opens_king", lambda state, seat, c: True)
+    three, _ = new_game(3, seed="policies")
+    two, _ = new_game(2, seed="policies")
+    assert expert.item_gain(three, 0, card) == expert.KING_MAP > 0
+    assert expert.item_gain(two, 0, card) == expert.KING_MAP_TWO == 0.0
