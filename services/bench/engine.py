@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from services.rules.core import GameConfig, get_rules
-from services.rules.core.forward import apply, apply_phase, chance_from, resolve
+from services.rules.core.forward import apply, apply_phase, chance_from, play_out, resolve
 
 REFERENCE = Path(__file__).with_name("openspiel_reference.py")
 BENCH_PYTHON = Path(__file__).resolve().parents[2] / ".venv-bench" / "bin" / "python"
@@ -84,16 +84,7 @@ def clone_cost(game: str, players: int, samples: int = 20, seed: str = "clone") 
     states = []
     while len(states) < samples:
         state, chance = _start(rules, players, f"{seed}:{len(states)}")
-        stop = rng.randrange(100, 400)
-        for _ in range(stop):
-            if rules.outcome(state) is not None:
-                break
-            if rules.pending_phase(state):
-                apply_phase(rules, state, chance)
-                continue
-            seat = rules.to_move(state)[0]
-            legal = rules.legal_moves(state, seat)
-            apply(rules, state, seat, legal[rng.randrange(len(legal))], chance, checked=True)
+        play_out(rules, state, chance, lambda seat, legal: legal[rng.randrange(len(legal))], rng.randrange(100, 400))
         states.append(state)
     reps = 200
     t0 = time.perf_counter()

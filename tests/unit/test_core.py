@@ -105,3 +105,24 @@ def test_default_ports_lie_outside_the_ephemeral_range():
     s = Settings()
     ports = [s.redis_port, s.gateway_port, s.decks_port, s.market_port, s.boards_port, s.scoring_port]
     assert all(1024 <= p < 32768 for p in ports), ports
+
+
+def test_play_out_stops_at_the_end_or_the_step_budget_and_plays_the_chooser():
+    """forward.play_out: phases run as they come, the chooser's move is played, the budget counts
+    phases and moves, and a finished game takes no more steps."""
+    from services.rules.core import GameConfig
+    from services.rules.core.forward import chance_from, play_out, start
+
+    rules = get_rules("resource_hog")
+    state, _ = start(rules, GameConfig(game="resource_hog", players=2, options={}), chance_from("po"))
+    asked = []
+
+    def first(seat, legal):
+        asked.append(seat)
+        return legal[0]
+
+    assert play_out(rules, state, chance_from("po"), first, 5) == 5
+    assert 0 < len(asked) <= 5
+    steps = play_out(rules, state, chance_from("po"), first, 100_000)
+    assert rules.outcome(state) is not None and steps < 100_000
+    assert play_out(rules, state, chance_from("po"), first, 10) == 0

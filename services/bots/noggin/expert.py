@@ -269,7 +269,7 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
     """Successive halving over paired playouts among :func:`_candidates` (Karnin, Koren and
     Somekh, "Almost optimal exploration in multi-armed bandits", ICML 2013)."""
     from services.rules.core import IllegalMove
-    from services.rules.core.forward import apply, apply_phase, chance_from
+    from services.rules.core.forward import apply, chance_from, play_out
 
     from .evaluation import value
 
@@ -295,16 +295,9 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
                 except IllegalMove:
                     totals[i] -= 1e9
                     continue
-                for _ in range(PLAYOUT_MOVES):
-                    if rules.outcome(state) is not None:
-                        break
-                    if rules.pending_phase(state):
-                        apply_phase(rules, state, chance)
-                        continue
-                    mover = rules.to_move(state)[0]
-                    moves = rules.legal_moves(state, mover)
-                    move = scripted.choose(rules, rules.view(state, mover), moves, prng)
-                    apply(rules, state, mover, move, chance, checked=True)
+                play_out(rules, state, chance,
+                         lambda mover, moves: scripted.choose(rules, rules.view(state, mover), moves, prng),
+                         PLAYOUT_MOVES)
                 totals[i] += value(state, seat)
         worlds += per_round
         alive.sort(key=lambda i: (-totals[i], i))

@@ -267,23 +267,17 @@ def rollout(rules: Any, state: State, seat: int, seed: str, cap: int = 2000) -> 
     """Play ``state`` (changed in place) to its end on the forward model, ``seat`` by this
     policy and every other seat by the scripted bot, chance drawn from ``seed``; returns
     ``seat``'s wealth less the best other seat's (house rule, Length and winner)."""
-    from services.rules.core.forward import apply, apply_phase, chance_from
+    from services.rules.core.forward import chance_from, play_out
 
     from . import scripted
 
-    chance = chance_from(f"{seed}:rollout")
     rng = random.Random(seed)
-    for _ in range(cap):
-        if rules.outcome(state) is not None:
-            break
-        if rules.pending_phase(state):
-            apply_phase(rules, state, chance)
-            continue
-        mover = rules.to_move(state)[0]
-        legal = rules.legal_moves(state, mover)
+
+    def choose(mover: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
         view = rules.view(state, mover)
-        move = policy(rules, view, legal, seed) if mover == seat else scripted.choose(rules, view, legal, rng)
-        apply(rules, state, mover, move, chance, checked=True)
+        return policy(rules, view, legal, seed) if mover == seat else scripted.choose(rules, view, legal, rng)
+
+    play_out(rules, state, chance_from(f"{seed}:rollout"), choose, cap)
     counts = [economy.wealth(state, s) for s in range(len(state.players))]
     return counts[seat] - max(c for s, c in enumerate(counts) if s != seat)
 

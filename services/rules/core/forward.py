@@ -10,7 +10,7 @@ a sample, so search never reads hidden information.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .chance import Chance
 from .events import Event
@@ -71,6 +71,23 @@ def apply_phase(rules: Rules, state: Any, chance: ChanceFactory) -> list[Event]:
     if not phase:
         return []
     return resolve(rules, state, rules.phase_ops(state, phase), chance)
+
+
+def play_out(rules: Rules, state: Any, chance: ChanceFactory,
+             choose: Callable[[int, list[dict[str, Any]]], dict[str, Any]], max_steps: int) -> int:
+    """Play ``state`` on in place until the game ends or ``max_steps`` steps (a phase or a move
+    each) were taken: the seat to move plays ``choose(seat, legal)`` (one of ``legal``, taken as
+    checked). Returns the steps taken. Search playouts and the benchmarks' random playouts
+    share it."""
+    steps = 0
+    while steps < max_steps and rules.outcome(state) is None:
+        steps += 1
+        if rules.pending_phase(state):
+            apply_phase(rules, state, chance)
+            continue
+        seat = rules.to_move(state)[0]
+        apply(rules, state, seat, choose(seat, rules.legal_moves(state, seat)), chance, checked=True)
+    return steps
 
 
 def clone(rules: Rules, state: Any) -> Any:
