@@ -276,6 +276,17 @@ def check_climb(state: State, seat: int, move: dict[str, Any]) -> None:
     route = equipment()[m].route or []
     if p.place not in route or move["to"] not in route or move["to"] == p.place:
         raise IllegalMove(f"map {m} joins {', '.join(route)}; it does not take you from {p.place} to {move['to']}")
+    if climbed(p.route, p.place, move["to"]):
+        raise IllegalMove(f"you already climbed from {p.place} to {move['to']} this turn (house rule: each climb "
+                          "once a turn, docs/house-rules.md, C.1 mountain)")
+
+
+def climbed(route: list[str], place: str, to: str) -> bool:
+    """Whether this turn's ``route`` (places passed, start first) already went from ``place``
+    straight to ``to``. Moves between levels are made only by map (C.1 mountain), so a level
+    change in the route is a climb; house rule: a gnome makes each climb once a turn, as free
+    climbs (no time, no action) would otherwise never end a turn."""
+    return any(a == place and b == to for a, b in zip(route, route[1:]))
 
 
 def do_climb(state: State, seat: int, move: dict[str, Any]) -> list[Event]:

@@ -106,7 +106,7 @@ def _turn_candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
         route = equipment()[m].route or []
         if p.place in route:
             for to in route:
-                if to != p.place:
+                if to != p.place and not actions.climbed(p.route, p.place, to):
                     yield {"type": "climb", "map": m, "to": to}
     yield {"type": "pond_pipes"}
     for m in sorted(set(state.mushrooms.get(p.place, []))):

@@ -12,7 +12,7 @@ from services.rules.gnomes import geo
 from services.rules.gnomes.content import content
 from services.rules.gnomes.state import STARTING_ITEMS, equipment, hand, travel_cards
 
-from .helpers import active, arrange, at, first, legal, new_game, play, refused
+from .helpers import active, arrange, at, finish_round, first, legal, new_game, play, refused
 
 BASE = ["tiny_basket", "tiny_rucksack"]
 
@@ -127,6 +127,26 @@ def test_only_a_map_changes_level():
     assert s.players[0].place == "r1"
     play(s, 0, {"type": "climb", "map": "map_g1_r1", "to": "g1"}, c)  # and back down
     assert s.players[0].place == "g1"
+
+
+@pytest.mark.rules("gnomes:C.1 mountain/climb-once-a-turn", "gnomes:C.1 mountain/level-change-free")
+def test_each_climb_once_a_turn():
+    """House rule (docs/house-rules.md, Climbs): climbs are free (C.1 mountain), so a gnome
+    makes each climb once a turn; up and back down is fine, up again waits for the next turn."""
+    s, c = _game()
+    seat = active(s)
+    arrange(s, seat, place="g1", equipment=[*BASE, "map_g1_r1"])
+    up = {"type": "climb", "map": "map_g1_r1", "to": "r1"}
+    play(s, seat, up, c)
+    play(s, seat, {"type": "climb", "map": "map_g1_r1", "to": "g1"}, c)
+    assert "already climbed from g1 to r1" in refused(s, seat, up, c)
+    assert not [m for m in legal(s, seat) if m["type"] == "climb"]
+    finish_round(s, c)
+    assert s.players[seat].place == "g1"
+    _turn_of(s, c, seat)
+    assert up in legal(s, seat)
+    play(s, seat, up, c)
+    assert s.players[seat].place == "r1"
 
 
 @pytest.mark.rules("gnomes:C.1 mountain/map-route", "gnomes:C.1 mountain/no-map-no-climb")
