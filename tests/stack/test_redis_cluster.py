@@ -28,7 +28,8 @@ from services.coordinator.table import embedded_table
 from services.launcher.stack import Stack, free_port_settings
 from services.rules.core import GameConfig
 from services.rules.core.game import builtin_game_names
-from services.tournament.runner import TournamentConfig, derive_seed, run_tournament_job
+from services.tournament.runner import TournamentConfig, run_tournament_job
+from services.tournament.seeds import derive_seed
 from tests.conftest import TEST_AGENT_ALLOW
 
 from .conftest import EXTRA_GAMES
