@@ -30,7 +30,7 @@ import grpc
 import redis
 
 from services.common import logs
-from services.common.wire import DomainCallFailed
+from services.coordinator.wire import DomainCallFailed
 from services.common.config import settings
 from services.common.redis_client import connect
 from services.coordinator.redis_store import games_in_status

@@ -19,7 +19,7 @@ import pytest
 from redis.crc import key_slot
 
 from services.bots.client import GatewayClient
-from services.bots.embedded import play_embedded
+from services.coordinator.embedded import play_embedded
 from services.bots.random_bot import RandomBot
 from services.common.config import Settings
 from services.common.redis_client import connect
