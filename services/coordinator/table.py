@@ -69,9 +69,13 @@ class AgentRunner(Protocol):
     """Asks external agents in-process for an :class:`InlineScheduler` (the phases layer
     provides it: :mod:`services.phases.agents`)."""
 
-    def ask_agent(self, table: Any, game_id: str, seat: int, version: int) -> Any: ...
+    def ask_agent(self, table: Any, game_id: str, seat: int, version: int) -> Any:
+        """Ask the agent of ``seat`` for its move at ``version`` and commit what counts on ``table``."""
+        ...
 
-    def end_match(self, table: Any, game_id: str) -> Any: ...
+    def end_match(self, table: Any, game_id: str) -> Any:
+        """Tell the finished game's agents the result, once."""
+        ...
 
 
 class InlineScheduler:
