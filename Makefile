@@ -64,14 +64,17 @@ services/api/.generated: $(wildcard protos/*.proto) $(VENV)/.installed
 run: setup
 	$(PY) -m services.launcher $(ARGS)
 
+# lint-imports checks the layers of pyproject.toml ([tool.importlinter], docs/ARCHITECTURE.md)
+# first: a broken contract fails the target before the tests run.
 test: setup containers-setup
+	PYTHONPATH=. $(VENV)/bin/lint-imports
 	$(PY) -m pytest -q -rs $(TEST_ARGS)
 
 # A tournament of built-in bots and the two sample agents over every game, through the stack it
 # starts and stops itself: make tournament-demo ARGS="--out DIR" writes DIR/standings.json,
 # DIR/standings.csv and DIR/ratings.png.
 tournament-demo: setup
-	$(PY) -m services.tournament.demo $(ARGS)
+	$(PY) -m services.launcher.demo $(ARGS)
 
 # Benchmarks: the engine against OpenSpiel (installed in its own .venv-bench), the stack, memory.
 bench: setup bench-venv

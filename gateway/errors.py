@@ -28,7 +28,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from services.agents.addresses import AddressRefused
 from services.common import logs
-from services.common.wire import DomainCallFailed
+from services.coordinator.wire import DomainCallFailed
 from services.coordinator.store import GameNotFound
 from services.coordinator.table import MoveIdReused, StaleVersion
 from services.rules.core import NotYourTurn, RulesError

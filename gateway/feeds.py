@@ -15,19 +15,33 @@ and skips what it already sent, so nothing is lost between the two.
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
 from typing import Any
 
 import redis
 
-from services.coordinator.redis_store import entry_from_fields, key
+from services.coordinator.redis_store import entry_from_fields, entry_id, key
+from services.coordinator.store import Entry
 
 
 def version_of(stream_id: bytes | str) -> int:
     """The version of a log entry's stream id (``b"<version>-0"``)."""
     raw = stream_id.decode() if isinstance(stream_id, bytes) else stream_id
     return int(raw.split("-", 1)[0])
+
+
+def sse_message(entry: Entry, seat: int | None) -> bytes:
+    """One SSE message (UTF-8) for a log entry, with only the events ``seat`` may see."""
+    data = {
+        "version": entry.version,
+        "kind": entry.kind,
+        "seat": entry.seat,
+        "events": [e.to_json() for e in entry.events if e.visible_to(seat)],
+    }
+    return (f"id: {entry_id(entry.version)}\nevent: commit\n"
+            f"data: {json.dumps(data, separators=(',', ':'), sort_keys=True)}\n\n").encode("utf-8")
 
 
 class Batch:
@@ -46,8 +60,6 @@ class Batch:
     def messages(self, seat: int | None) -> list[tuple[int, bytes]]:
         """``(version, SSE message bytes)`` of every row, with only the events ``seat`` may see
         (``None``: a spectator); decoded once per batch and formatted once per seat."""
-        from .stream import sse_message
-
         with self._lock:
             if self._entries is None:
                 self._entries = [entry_from_fields(fields) for _, fields in self.rows]

@@ -80,15 +80,6 @@ def create_game():
             "open": bool(access and access.get("open")), "invitations": shown}, 201
 
 
-def idempotent_game_id(key: str, operator: str | None) -> str:
-    """The id of the game that ``POST /games`` with ``Idempotency-Key: key`` creates for the operator
-    key whose id is ``operator`` (16 hex digits): each operator key has keys of its own, so another
-    key's retry never lands on (or shows the invitations of) a game it did not make."""
-    import hashlib
-
-    return hashlib.sha256(f"idempotency:{operator}:{key}".encode()).hexdigest()[:16]
-
-
 def _create_once(table, key: str, config: GameConfig, body: CreateGameBody,
                  operator_key: str) -> tuple[str, bool, dict | None]:
     """Create the game of idempotency key ``key``, or answer with the one it created before.
@@ -110,7 +101,7 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody,
     if not 1 <= len(key) <= 128 or not key.isprintable():
         raise ApiError(400, "bad_idempotency_key", "Idempotency-Key is 1 to 128 printable characters")
     digest = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
-    game_id = idempotent_game_id(key, operators.operator_id())
+    game_id = operators.idempotent_game_id(key, operators.operator_id())
     try:
         meta = table.store.meta(game_id)
     except GameNotFound:

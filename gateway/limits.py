@@ -388,9 +388,7 @@ def _reserve_slot():
     in_play = games_in_play(client, who)
     idem = request.headers.get("Idempotency-Key")
     if idem is not None:
-        from .games import idempotent_game_id
-
-        if idempotent_game_id(idem, operators.operator_id()) in in_play:
+        if operators.idempotent_game_id(idem, operators.operator_id()) in in_play:
             return None  # a retry of a creation that already holds its slot
     pending = f"pending:{uuid.uuid4().hex}"
     held = client.eval(_RESERVE, 1, quota_key(who), limit, pending, int(time.time() * 1000))

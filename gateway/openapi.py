@@ -24,7 +24,7 @@ from flask import Blueprint, Flask, current_app
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from . import responses
+from . import limits, responses
 
 bp = Blueprint("openapi", __name__)
 
@@ -208,8 +208,6 @@ def build_document(app: Flask) -> dict[str, Any]:
             elif answer.model is not None:  # read by a client: its text as the model parses it
                 models[(answer.model, "validation")] = None
     refs, defs = models_json_schema(list(models), ref_template="#/components/schemas/{model}")
-
-    from . import limits  # here: limits imports the views' helpers, which import this module
 
     paths: dict[str, dict[str, Any]] = {}
     for rule, c in contracts:

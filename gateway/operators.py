@@ -192,6 +192,13 @@ def operator_id() -> str | None:
     return key_id(found) if found else None
 
 
+def idempotent_game_id(key: str, operator: str | None) -> str:
+    """The id of the game that ``POST /games`` with ``Idempotency-Key: key`` creates for the operator
+    key whose id is ``operator`` (16 hex digits): each operator key has keys of its own, so another
+    key's retry never lands on (or shows the invitations of) a game it did not make."""
+    return hashlib.sha256(f"idempotency:{operator}:{key}".encode()).hexdigest()[:16]
+
+
 def audit(action: str, **fields) -> None:
     """One structured audit line: ``event="audit"``, ``action`` (e.g. ``game.create``), the
     operator's key id (``operator``, if the request had an accepted key), the client's

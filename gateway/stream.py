@@ -19,7 +19,6 @@ seconds without one, so tools and tests can bound every stream.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Iterator
@@ -28,11 +27,10 @@ import redis
 from flask import Blueprint, Response, current_app, request
 
 from services.coordinator.redis_store import entry_from_fields, entry_id, key
-from services.coordinator.store import Entry
 
 from .clients import get_feeds, get_redis, get_table
 from .errors import ApiError
-from .feeds import FeedHub, version_of
+from .feeds import FeedHub, sse_message, version_of
 from .lookup import caller_seat, require_game
 from .responses import StreamMessage
 from .openapi import Media, Param, documented
@@ -68,18 +66,6 @@ def _positive(name: str, integer: bool) -> float | None:
     if not value > 0 or value == float("inf"):
         raise ApiError(400, "bad_request", f"{name} must be a positive number")
     return value
-
-
-def sse_message(entry: Entry, seat: int | None) -> bytes:
-    """One SSE message (UTF-8) for a log entry, with only the events ``seat`` may see."""
-    data = {
-        "version": entry.version,
-        "kind": entry.kind,
-        "seat": entry.seat,
-        "events": [e.to_json() for e in entry.events if e.visible_to(seat)],
-    }
-    return (f"id: {entry_id(entry.version)}\nevent: commit\n"
-            f"data: {json.dumps(data, separators=(',', ':'), sort_keys=True)}\n\n").encode("utf-8")
 
 
 def format_entry(fields: dict, seat: int | None) -> str:

@@ -37,7 +37,8 @@ import redis
 from services.bots.client import GatewayClient
 from services.common.redis_client import connect
 from services.coordinator.redis_store import key
-from services.tournament.runner import TournamentConfig, derive_seed, run_tournament
+from services.tournament.runner import TournamentConfig, run_tournament
+from services.tournament.seeds import derive_seed
 
 SATURATED = 0.9
 """CPU share (of all cores) from which a run counts as saturated."""

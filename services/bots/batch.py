@@ -27,6 +27,9 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from . import batch_gnomes, batch_resource_hog
+from .batch_audience import count_audience
+
 GREEDY_SHARE = 0.5
 """Chance that a seat is played by the greedy bot (the others are random)."""
 STYLE_FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -44,7 +47,7 @@ def _seed(*parts: Any) -> str:
 def game_setup(seed: str, index: int, game: str = "noggin") -> tuple[int, dict[str, bool], list[str]]:
     """Players, variants and bot kinds of game ``index`` of a batch (all from the seed)."""
     if game in SPECS:
-        return SPECS[game]().game_setup(seed, index)
+        return SPECS[game].game_setup(seed, index)
     from services.rules.noggin.rules import VARIANTS
 
     rng = random.Random(_seed(seed, index, "setup"))
@@ -115,35 +118,12 @@ def play_one(seed: str, index: int, game: str = "noggin") -> dict[str, Any]:
     return out
 
 
-def _spec_gnomes() -> Any:
-    from . import batch_gnomes
-
-    return batch_gnomes
-
-
-def _spec_resource_hog() -> Any:
-    from . import batch_resource_hog
-
-    return batch_resource_hog
-
-
-SPECS = {"gnomes": _spec_gnomes, "resource_hog": _spec_resource_hog}
+SPECS: dict[str, Any] = {"gnomes": batch_gnomes, "resource_hog": batch_resource_hog}
 """Games other than Noggin, each a module with ``game_setup``, ``count_events`` and ``expected``."""
 
 
 def _counter(game: str) -> Any:
-    return SPECS[game]().count_events if game in SPECS else count_events
-
-
-def count_audience(e: Any, kind: str, counts: Counter[str]) -> None:
-    """Count event ``e`` (``event:<type>``) and, if it went to other clients than its type's
-    ``kind`` (``public``, ``private`` to its ``seat``, ``sealed``) allows, ``leak:<type>``."""
-    from services.rules.core import SEALED
-
-    counts[f"event:{e.type}"] += 1
-    if (kind == "public") != (e.to is None) or (kind == "sealed") != (e.to == SEALED) \
-            or (kind == "private" and e.to != e.data.get("seat")):
-        counts[f"leak:{e.type}"] += 1
+    return SPECS[game].count_events if game in SPECS else count_events
 
 
 def count_events(events: list[Any], counts: Counter[str]) -> None:
@@ -184,7 +164,7 @@ def count_events(events: list[Any], counts: Counter[str]) -> None:
 def expected(game: str = "noggin") -> dict[str, list[str]]:
     """Every name the batch must see at least once, by category."""
     if game in SPECS:
-        return SPECS[game]().expected()
+        return SPECS[game].expected()
     from services.rules.noggin import content
     from services.rules.noggin.rules import VARIANTS
     from services.rules.noggin.state import ACTIONS

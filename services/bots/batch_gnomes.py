@@ -17,6 +17,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from .batch_audience import count_audience
+
 GREEDY_SHARE = 0.6
 """Chance that a seat is played by the greedy bot (the others are random)."""
 
@@ -65,8 +67,6 @@ def movement(data: dict[str, Any]) -> list[str]:
 def count_events(events: list[Any], counts: Counter[str]) -> None:
     """Add what ``events`` show occurred to ``counts`` (keys ``<category>:<name>``)."""
     from services.rules.gnomes.state import treasures, visibility
-
-    from .batch import count_audience
 
     for e in events:
         d, t = e.data, e.type

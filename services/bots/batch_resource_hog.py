@@ -9,6 +9,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from .batch_audience import count_audience
+
 GREEDY_SHARE = 0.7
 """Chance that a seat is played by the greedy bot (the others are random)."""
 
@@ -27,8 +29,6 @@ def game_setup(seed: str, index: int) -> tuple[int, dict[str, bool], list[str]]:
 def count_events(events: list[Any], counts: Counter[str]) -> None:
     """Add what ``events`` show occurred to ``counts`` (keys ``<category>:<name>``)."""
     from services.rules.resource_hog.state import visibility
-
-    from .batch import count_audience
 
     for e in events:
         d, t = e.data, e.type

@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from services.common.allow_list import parse_allow_rules
+
 
 class Settings(BaseSettings):
     """All ports and addresses, from the environment (prefix ``LONGHOUSE_``).
@@ -117,9 +119,7 @@ class Settings(BaseSettings):
     @field_validator("agent_allow")
     @classmethod
     def _agent_allow_parses(cls, value: str) -> str:
-        from services.agents.addresses import parse_allow_list
-
-        return str(parse_allow_list(value))  # ValueError names the bad entry
+        return ",".join(rule.text for rule in parse_allow_rules(value))  # ValueError names the bad entry
 
 
 @lru_cache(maxsize=1)

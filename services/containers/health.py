@@ -1,8 +1,8 @@
 """The containers' health check: ``python -m services.containers.health [ROLE]`` exits 0 if the
 process of ``ROLE`` serves, 1 if not (the reason on standard error).
 
-The role comes from the argument, else ``LONGHOUSE_ROLE``, else the file the entrypoint wrote
-(:data:`services.containers.roles.STATE_FILE`). Each role is probed as the launcher probes it
+The role comes from the argument, else ``LONGHOUSE_ROLE``, else the file the entrypoint
+(:mod:`services.containers.roles`) wrote, :data:`STATE_FILE`. Each role is probed as the launcher probes it
 (:mod:`services.launcher.stack`), on the container's own address (``LONGHOUSE_BIND_HOST``, where
 ``0.0.0.0`` means loopback, else ``LONGHOUSE_HOST``):
 
@@ -25,10 +25,11 @@ import os
 import socket
 import sys
 import urllib.request
+from pathlib import Path
 from typing import Callable
 
-from services.containers.roles import STATE_FILE
-
+STATE_FILE = Path(os.environ.get("LONGHOUSE_ROLE_FILE", "/tmp/longhouse-role.json"))
+"""Where the entrypoint records ``{"role", "node"}`` for the health check."""
 DEFAULTS = {"host": "127.0.0.1", "redis_port": "6479", "redis_db": "0", "celery_db": "1", "gateway_port": "8470",
             "decks_port": "29151", "market_port": "29152", "boards_port": "29153", "scoring_port": "29154"}
 """The settings' defaults (a test keeps them equal to :class:`~services.common.config.Settings`'s)."""

@@ -18,7 +18,8 @@ health     the container's health check (:mod:`services.containers.health`)
 ========== ==================================================================================
 
 Any other first word is run as a command (``docker run IMAGE python -c ...``). The chosen
-role and node name are written to :data:`STATE_FILE`, where the health check finds them.
+role and node name are written to :data:`services.containers.health.STATE_FILE`, where the health
+check finds them.
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ import sys
 import uuid
 from pathlib import Path
 
+from services.containers import health
+
 ROLES = ("gateway", "decks", "market", "boards", "scoring", "worker", "mover", "redis")
 """Every process of the stack an image can run."""
-STATE_FILE = Path(os.environ.get("LONGHOUSE_ROLE_FILE", "/tmp/longhouse-role.json"))
-"""Where the entrypoint records ``{"role", "node"}`` for the health check."""
 
 
 def node_name(role: str) -> str:
@@ -85,16 +86,14 @@ def main(args: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if args is None else args) or ["gateway"]
     role, rest = args[0], args[1:]
     if role == "health":
-        from services.containers.health import main as health
-
-        return health(rest)
+        return health.main(rest)
     if role not in ROLES:
         os.execvp(role, [role, *rest])  # any other command, e.g. python -c '...'
     node = node_name(role)
     try:
-        STATE_FILE.write_text(json.dumps({"role": role, "node": node}))
+        health.STATE_FILE.write_text(json.dumps({"role": role, "node": node}))
     except OSError as exc:  # a read-only file system: the health check then needs LONGHOUSE_ROLE
-        print(f"longhouse: cannot write {STATE_FILE}: {exc}", file=sys.stderr)
+        print(f"longhouse: cannot write {health.STATE_FILE}: {exc}", file=sys.stderr)
     argv = argv_for(role, node, rest)
     os.environ["LONGHOUSE_ROLE"] = role
     os.environ["PYTHONUNBUFFERED"] = "1"

@@ -7,7 +7,7 @@ exception the embedded adapter would (IllegalMove, MalformedMove, ... by the rul
 error code; GameNotFound; VersionConflict; ValueError for a bad operation), so a
 :class:`~services.coordinator.table.Table` behaves identically whichever adapter runs;
 anything with no embedded counterpart (service down, deadline) raises
-:class:`services.common.wire.DomainCallFailed`.
+:class:`services.coordinator.wire.DomainCallFailed`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from services.api import (
 )
 from services.common.config import Settings
 from services.common.config import settings as load_settings
-from services.common.wire import (
+from services.coordinator.wire import (
     DomainCallFailed,
     event_from_pb,
     event_to_pb,

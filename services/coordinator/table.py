@@ -65,13 +65,33 @@ class PhaseScheduler(Protocol):
     def schedule_end(self, game_id: str) -> None: ...
 
 
+class AgentRunner(Protocol):
+    """Asks external agents in-process for an :class:`InlineScheduler` (the phases layer
+    provides it: :mod:`services.phases.agents`)."""
+
+    def ask_agent(self, table: Any, game_id: str, seat: int, version: int) -> Any:
+        """Ask the agent of ``seat`` for its move at ``version`` and commit what counts on ``table``."""
+        ...
+
+    def end_match(self, table: Any, game_id: str) -> Any:
+        """Tell the finished game's agents the result, once."""
+        ...
+
+
 class InlineScheduler:
     """Runs phases and bot moves at once in the same process (embedded mode), one after
     another (a queue, not recursion, so a game of bots plays to its end from one call).
-    Bound to a table later."""
+    Bound to a table later.
 
-    def __init__(self) -> None:
+    Args:
+        agents: who asks agent seats and tells them the result (an :class:`AgentRunner`,
+            e.g. :mod:`services.phases.agents`); without one, a game with an agent seat
+            raises RuntimeError when an agent is due.
+    """
+
+    def __init__(self, agents: AgentRunner | None = None) -> None:
         self.table: Table | None = None
+        self.agents = agents
         self._queue: list[tuple[str, str, Any, int]] = []
         self._draining = False
 
@@ -84,11 +104,11 @@ class InlineScheduler:
         self._run(("bot", game_id, seat, version))
 
     def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
-        """Ask the external agent of ``seat`` now (:func:`services.phases.agents.ask_agent`)."""
+        """Ask the external agent of ``seat`` now (:meth:`AgentRunner.ask_agent`)."""
         self._run(("agent", game_id, seat, version))
 
     def schedule_end(self, game_id: str) -> None:
-        """Tell the game's agents the result now (:func:`services.phases.agents.end_match`)."""
+        """Tell the game's agents the result now (:meth:`AgentRunner.end_match`)."""
         self._run(("end", game_id, None, 0))
 
     def _run(self, job: tuple[str, str, Any, int]) -> None:
@@ -105,12 +125,13 @@ class InlineScheduler:
                 elif kind == "bot":
                     self.table.play_bot(game_id, what, version)
                 else:
-                    from services.phases import agents
-
+                    if self.agents is None:
+                        raise RuntimeError(f"game {game_id} has agent seats and this inline scheduler "
+                                           "has no agent runner (InlineScheduler(agents=...))")
                     if kind == "agent":
-                        agents.ask_agent(self.table, game_id, what, version)
+                        self.agents.ask_agent(self.table, game_id, what, version)
                     else:
-                        agents.end_match(self.table, game_id)
+                        self.agents.end_match(self.table, game_id)
         finally:
             self._draining = False
             self._queue.clear()
@@ -707,12 +728,13 @@ def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, An
     return out
 
 
-def embedded_table(new_id: Callable[[], str] | None = None) -> Table:
-    """A single-process table: memory store, embedded ports, phases inline."""
+def embedded_table(new_id: Callable[[], str] | None = None, agents: AgentRunner | None = None) -> Table:
+    """A single-process table: memory store, embedded ports, phases inline (agent seats asked
+    through ``agents``, e.g. :mod:`services.phases.agents`)."""
     from .ports import embedded_ports
     from .store import MemoryStore
 
     store = MemoryStore()
     projections = Projections(store)
-    return Table(store, embedded_ports(store, projections=projections), InlineScheduler(),
+    return Table(store, embedded_ports(store, projections=projections), InlineScheduler(agents),
                  new_id=new_id, projections=projections)

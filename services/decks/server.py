@@ -1,14 +1,14 @@
 """The DeckService servicer: decode, run the deck domain's engine, encode.
 
 Errors are mapped to status codes by the shared error interceptor
-(:mod:`services.common.grpc_server`), so the methods here stay a few lines.
+(:mod:`services.coordinator.grpc_server`), so the methods here stay a few lines.
 """
 
 from __future__ import annotations
 
 from services.api import decks_pb2, decks_pb2_grpc
-from services.common.grpc_server import ServiceSpec
-from services.common.wire import ApplyServicer
+from services.coordinator.grpc_server import ServiceSpec
+from services.coordinator.wire import ApplyServicer
 
 
 class DeckServicer(ApplyServicer, decks_pb2_grpc.DeckServiceServicer):
@@ -21,4 +21,4 @@ class DeckServicer(ApplyServicer, decks_pb2_grpc.DeckServiceServicer):
 
 
 SPEC = ServiceSpec.of("deck", "decks", decks_pb2, decks_pb2_grpc, "DeckService", DeckServicer)
-"""How :func:`services.common.grpc_server.serve` runs this service."""
+"""How :func:`services.coordinator.grpc_server.serve` runs this service."""

@@ -16,8 +16,9 @@ from services.common.config import Settings, settings as default_settings
 from services.coordinator.ports import embedded_ports
 from services.coordinator.projection import Projections
 from services.coordinator.redis_store import RedisSeeds, RedisStore
-from services.coordinator.scheduler import CeleryScheduler
 from services.coordinator.table import InlineScheduler, PhaseScheduler, Table
+from services.phases import agents
+from services.phases.schedulers import BusScheduler, CeleryScheduler
 
 PORTS_MODES = ("embedded", "grpc")
 PHASE_MODES = ("celery", "inline")
@@ -47,18 +48,16 @@ def build_ports(client: redis.Redis, store: RedisStore, ports_mode: str,
 
 def build_scheduler(phase_mode: str, broker_url: str | None = None,
                     celery_app: Any | None = None, client: redis.Redis | None = None) -> PhaseScheduler:
-    """An :class:`InlineScheduler` (phases and bots at once, in-process), or for ``celery``
-    a :class:`~services.phases.mover.BusScheduler`: phases to the Celery worker, bot moves on
+    """An :class:`InlineScheduler` (phases, bots and agents at once, in-process), or for ``celery``
+    a :class:`~services.phases.schedulers.BusScheduler`: phases to the Celery worker, bot moves on
     the movers' ready list in ``client``'s Redis.
 
     Raises:
         ValueError: unknown ``phase_mode``, or ``celery`` without ``client``.
     """
     if phase_mode == "inline":
-        return InlineScheduler()
+        return InlineScheduler(agents)
     if phase_mode == "celery":
-        from services.phases.mover import BusScheduler
-
         if client is None:
             raise ValueError("the celery phase mode needs the game store's Redis client for bot moves")
         return BusScheduler(client, CeleryScheduler(celery_app, broker_url))

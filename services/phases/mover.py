@@ -2,7 +2,8 @@
 phases between them) for many games at once.
 
 When a commit leaves a game waiting for a bot seat, the coordinator's scheduler pushes the
-game's id on the Redis list :data:`READY` (:class:`BusScheduler`). A mover pops up to
+game's id on the Redis list :data:`~services.phases.schedulers.READY`
+(:class:`~services.phases.schedulers.BusScheduler`). A mover pops up to
 ``LONGHOUSE_MOVER_BATCH`` ready games, works out each game's next step (the bot's move at
 the game's current version, or its pending phase: :meth:`Table.next_job`), and resolves
 them together (:meth:`Table.run_jobs`): one batched call per domain per round, one
@@ -29,16 +30,16 @@ import grpc
 import redis
 
 from services.common import logs
-from services.common.wire import DomainCallFailed
+from services.coordinator.wire import DomainCallFailed
 from services.common.config import settings
 from services.common.redis_client import connect
 from services.coordinator.redis_store import games_in_status
 from services.coordinator.store import GameNotFound, VersionConflict
+from services.phases.hosting import build_table
+from services.phases.schedulers import READY
 
 HEARTBEAT = "longhouse:mover:{name}"
 """A mover's liveness key (refreshed while it serves; the launcher's readiness probe)."""
-READY = "longhouse:ready"
-"""The Redis list of games waiting for a bot seat's move (ids; duplicates are harmless)."""
 TAKE = """
 local waiting = redis.call('LLEN', KEYS[1])
 if waiting == 0 then return {} end
@@ -55,45 +56,12 @@ OUTAGE_PAUSE_MAX = 2.0
 log = logs.get_logger()
 
 
-class BusScheduler:
-    """The hosted scheduler: phases go to Celery (:class:`CeleryScheduler`), bot moves on the
-    :data:`READY` list for the movers.
-
-    Args:
-        client: Redis client of the game store (the list lives there).
-        phases: the phase scheduler (a :class:`~services.coordinator.scheduler.CeleryScheduler`).
-    """
-
-    def __init__(self, client: redis.Redis, phases: Any):
-        self.client = client
-        self.phases = phases
-
-    def schedule(self, game_id: str, phase: str, version: int) -> None:
-        """A pending phase: to the phase worker."""
-        self.phases.schedule(game_id, phase, version)
-
-    def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
-        """An agent seat's decision: to the agent queue on the Celery workers."""
-        self.phases.schedule_agent(game_id, seat, version)
-
-    def schedule_end(self, game_id: str) -> None:
-        """A finished game with agents: their result notice, to the agent queue."""
-        self.phases.schedule_end(game_id)
-
-    def schedule_bot(self, game_id: str, seat: int, version: int) -> None:
-        """A bot seat's decision: the game's id on the ready list. Never raises (like a phase:
-        the commit is durable; a lost push is repaired by whoever notices the wait)."""
-        try:
-            self.client.lpush(READY, game_id)
-        except redis.RedisError:
-            log.exception("bot_not_queued", game_id=game_id, seat=seat, version=version)
-
-
 class Mover:
     """One mover: pops ready games and plays their bots and phases in batches.
 
     Args:
-        table: a Table over the Redis store whose scheduler is a :class:`BusScheduler`.
+        table: a Table over the Redis store whose scheduler is a
+            :class:`~services.phases.schedulers.BusScheduler`.
         client: Redis client of the game store.
         batch: games resolved together in one round.
     """
@@ -236,8 +204,6 @@ def main(argv: list[str] | None = None) -> None:
     """Build the Table from the settings, sweep, then serve until SIGTERM or SIGINT
     (``--name NAME`` names the mover's heartbeat key)."""
     import argparse
-
-    from services.phases.hosting import build_table
 
     parser = argparse.ArgumentParser(prog="python -m services.phases.mover")
     parser.add_argument("--name", default=f"mover-{os.getpid()}")

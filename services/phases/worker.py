@@ -1,6 +1,6 @@
 """The Celery phase worker: ``celery -A services.phases.worker worker -l info``.
 
-It consumes the queue :data:`~services.coordinator.scheduler.QUEUE` on the broker
+It consumes the queue :data:`~services.phases.schedulers.QUEUE` on the broker
 ``settings().celery_broker_url`` and runs the task ``run_phase(game_id, phase,
 version)``, which calls :meth:`Table.run_phase
 <services.coordinator.table.Table.run_phase>` through the same ports as the gateway
@@ -23,14 +23,15 @@ from celery.signals import setup_logging, worker_ready
 
 from services.common import logs
 from services.common.config import settings
-from services.common.redis_client import connect, is_cluster, redact
-from services.phases import agents
-from services.phases.mover import waiting_seats
-from services.tournament import jobs
+from services.common.redis_client import connect
 from services.coordinator.projection import Projections
 from services.coordinator.redis_store import RedisStore, games_in_status
-from services.coordinator.scheduler import QUEUE, TASK_NAME
 from services.coordinator.store import GameNotFound
+from services.phases import agents
+from services.phases.hosting import build_table
+from services.phases.mover import waiting_seats
+from services.phases.schedulers import QUEUE, TASK_NAME, make_celery
+from services.tournament import jobs
 
 log = logs.get_logger()
 
@@ -39,43 +40,6 @@ log = logs.get_logger()
 def _json_logs(**_kwargs: Any) -> None:
     """Celery's own logs and the task's lines, all as JSON (one object per line)."""
     logs.configure("worker")
-
-
-def make_celery(broker_url: str | None = None) -> Celery:
-    """A Celery app configured for phase tasks (no result backend).
-
-    Args:
-        broker_url: the broker (default ``settings().celery_broker_url``).
-    Returns:
-        the app; senders use ``send_task(TASK_NAME, ...)``, workers the module's :data:`app`.
-    Raises:
-        ValueError: ``broker_url`` names a Redis Cluster: Celery's Redis transport needs one server
-            (``LONGHOUSE_BROKER_URL``; the game store may be a cluster, README "Redis Cluster").
-    """
-    s = settings()
-    vt = int(s.celery_visibility_timeout)
-    broker = broker_url or s.celery_broker_url
-    if is_cluster(broker):
-        raise ValueError(f"the Celery broker must be a single Redis server, not the cluster {redact(broker)}")
-    app = Celery("longhouse.phases", broker=broker)
-    app.conf.update(
-        task_acks_late=True,
-        task_reject_on_worker_lost=True,
-        worker_prefetch_multiplier=1,
-        broker_transport_options={
-            "visibility_timeout": vt,
-            # look for tasks abandoned by dead workers often enough to honour the timeout
-            "unacked_restore_interval": max(1, min(10, vt // 3)),
-            "unacked_restore_throttle": 1,
-        },
-        broker_connection_retry_on_startup=True,
-        task_ignore_result=True,
-        task_default_queue=QUEUE,
-        task_serializer="json",
-        accept_content=["json"],
-        worker_send_task_events=False,
-    )
-    return app
 
 
 app = make_celery()
@@ -94,8 +58,6 @@ def worker_table() -> Any:
     if _table is None:
         with _table_lock:
             if _table is None:
-                from services.phases.hosting import build_table
-
                 s = settings()
                 client = connect(s.redis_url)
                 _table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode,

@@ -1,6 +1,6 @@
 """``python -m services.scoring``: run the scoring service until SIGTERM or SIGINT."""
 
-from services.common.grpc_server import serve
+from services.coordinator.grpc_server import serve
 
 from .server import SPEC
 

@@ -1,14 +1,14 @@
 """The ScoringService servicer: decode, run the score domain's engine, encode.
 
 Errors are mapped to status codes by the shared error interceptor
-(:mod:`services.common.grpc_server`), so the servicer holds no logic of its own.
+(:mod:`services.coordinator.grpc_server`), so the servicer holds no logic of its own.
 """
 
 from __future__ import annotations
 
 from services.api import scoring_pb2, scoring_pb2_grpc
-from services.common.grpc_server import ServiceSpec
-from services.common.wire import ApplyServicer
+from services.coordinator.grpc_server import ServiceSpec
+from services.coordinator.wire import ApplyServicer
 
 
 class ScoringServicer(ApplyServicer, scoring_pb2_grpc.ScoringServiceServicer):
@@ -16,4 +16,4 @@ class ScoringServicer(ApplyServicer, scoring_pb2_grpc.ScoringServiceServicer):
 
 
 SPEC = ServiceSpec.of("score", "scoring", scoring_pb2, scoring_pb2_grpc, "ScoringService", ScoringServicer)
-"""How :func:`services.common.grpc_server.serve` runs this service."""
+"""How :func:`services.coordinator.grpc_server.serve` runs this service."""

@@ -5,7 +5,8 @@ and the standings with rich; :mod:`.models` is the report's shape.
 """
 
 from .models import GameReport, SeatReport, Standing, TournamentReport
-from .runner import TournamentConfig, derive_seed, play_game, run_tournament
+from .runner import TournamentConfig, play_game, run_tournament
+from .seeds import derive_seed
 
 __all__ = ["GameReport", "SeatReport", "Standing", "TournamentConfig", "TournamentReport",
            "derive_seed", "play_game", "run_tournament"]

@@ -11,7 +11,7 @@ every permutation.
 
 Seeds ("fixed seeds per pairing"): every rotation of one pairing, game and repetition
 plays the same game seed (mirrored matches: each participant gets the same deal from
-every seat). With :func:`~services.tournament.runner.derive_seed`:
+every seat). With :func:`~services.tournament.seeds.derive_seed`:
 
 * round robin: ``derive_seed(seed, "round_robin", pairing, game, repetition)``;
 * gauntlet: ``derive_seed(seed, "gauntlet", pairing, game, repetition)``;
@@ -29,7 +29,7 @@ from itertools import combinations, permutations
 
 from pydantic import BaseModel, Field
 
-from .runner import derive_seed
+from .seeds import derive_seed
 from .standings import BYE, MatchResult, win_shares
 
 FORMATS = ("round_robin", "swiss", "gauntlet")

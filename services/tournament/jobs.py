@@ -37,7 +37,7 @@ from services.rules.core import GameConfig
 from services.rules.core import match as core_match
 
 from .formats import MatchSpec, bye_result, pair_swiss, plan as plan_format, swiss_rounds
-from .runner import derive_seed
+from .seeds import derive_seed
 from .standings import MatchResult, compute, plot_ratings, write_csv, write_json
 
 ADVANCE_TASK = "longhouse.tournament_advance"

@@ -1,6 +1,6 @@
 """Play a tournament of whole games between bots through the gateway.
 
-Seeds: game ``i`` gets ``derive_seed(seed, i)`` and the bot on seat ``s`` of game ``i``
+Seeds (:func:`~services.tournament.seeds.derive_seed`): game ``i`` gets ``derive_seed(seed, i)`` and the bot on seat ``s`` of game ``i``
 gets ``derive_seed(seed, i, "seat", s)`` (sha256 of the parts joined by ``:``, first 16
 hex digits), so a tournament seed fixes every game and every bot choice.
 
@@ -12,7 +12,6 @@ HTTP session; the result does not depend on the parallelism.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -22,16 +21,12 @@ from typing import Any, Callable
 from services.bots.client import GatewayClient
 from services.bots.players import make_bot
 
+from .jobs import follow
 from .models import GameReport, SeatReport, Standing, TournamentReport
+from .seeds import derive_seed
 
 DEFAULT_MOVE_CAP = 20_000
 """A failure guard only: no real game should come near it."""
-
-
-def derive_seed(seed: str, *parts: Any) -> str:
-    """16 hex digits of ``sha256("<seed>:<part>:...")`` — a child seed of ``seed``."""
-    text = ":".join([str(seed), *(str(p) for p in parts)])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -210,8 +205,6 @@ def run_tournament_job(base_url: str, config: TournamentConfig, progress: Progre
             "seed": config.seed, "parallel": config.parallel, "options": {config.game: config.options},
             "participants": [{"name": n, "kind": k} for n, k in zip(names, config.bot_kinds())],
             "match_timeout_s": config.game_timeout}
-    from .jobs import follow  # jobs imports this module (derive_seed)
-
     with GatewayClient(base_url, operator_key=operator_key) as client:
         created = client.create_tournament(body)
         tid = created["tournament_id"]

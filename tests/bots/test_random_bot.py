@@ -18,7 +18,7 @@ from services.bots.players import make_bot
 from services.bots.random_bot import RandomBot
 from services.coordinator.table import StaleVersion, embedded_table
 from services.rules.core import GameConfig, NotYourTurn
-from services.tournament.runner import derive_seed
+from services.tournament.seeds import derive_seed
 
 
 class FakeGateway:

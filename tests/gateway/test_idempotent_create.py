@@ -3,7 +3,7 @@ committed at version 1 with nobody to move, and every retry made another. Now a 
 same ``Idempotency-Key`` gets the same game, its set-up finished; a game whose set-up was cut
 short is finished when it is first read; the same key with another body is refused."""
 
-from services.common.wire import DomainCallFailed
+from services.coordinator.wire import DomainCallFailed
 from gateway.clients import get_table
 
 

@@ -18,9 +18,8 @@ import pytest
 import redis
 
 import tests.core_games.lap_race  # noqa: F401  (registers the test game)
-from services.coordinator.scheduler import QUEUE, CeleryScheduler
 from services.phases.hosting import build_table
-from services.phases.worker import make_celery
+from services.phases.schedulers import QUEUE, CeleryScheduler, make_celery
 from services.rules.core import GameConfig
 from tests.support.wait import wait_for
 

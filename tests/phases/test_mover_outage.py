@@ -12,7 +12,7 @@ import grpc
 import pytest
 import redis
 
-from services.common.wire import DomainCallFailed
+from services.coordinator.wire import DomainCallFailed
 from services.phases import mover as mover_module
 from services.phases.mover import Mover
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import redis
 
-from services.bots.embedded import play_embedded
+from services.coordinator.embedded import play_embedded
 from services.bots.random_bot import RandomBot
 from services.coordinator.redis_store import RedisStore
 from services.coordinator.table import embedded_table

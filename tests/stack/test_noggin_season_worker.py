@@ -10,7 +10,7 @@ import redis
 
 from services.bots.random_bot import RandomBot
 from services.coordinator.redis_store import RedisStore
-from services.coordinator.scheduler import QUEUE, TASK_NAME
+from services.phases.schedulers import QUEUE, TASK_NAME
 
 PLAYERS = 2
 MOVE_CAP = 500  # the first season takes a few dozen moves

@@ -19,7 +19,7 @@ import pytest
 from redis.crc import key_slot
 
 from services.bots.client import GatewayClient
-from services.bots.embedded import play_embedded
+from services.coordinator.embedded import play_embedded
 from services.bots.random_bot import RandomBot
 from services.common.config import Settings
 from services.common.redis_client import connect
@@ -28,7 +28,8 @@ from services.coordinator.table import embedded_table
 from services.launcher.stack import Stack, free_port_settings
 from services.rules.core import GameConfig
 from services.rules.core.game import builtin_game_names
-from services.tournament.runner import TournamentConfig, derive_seed, run_tournament_job
+from services.tournament.runner import TournamentConfig, run_tournament_job
+from services.tournament.seeds import derive_seed
 from tests.conftest import TEST_AGENT_ALLOW
 
 from .conftest import EXTRA_GAMES

@@ -8,7 +8,7 @@ import json
 
 import requests
 
-from services.bots.embedded import play_embedded
+from services.coordinator.embedded import play_embedded
 from services.bots.random_bot import RandomBot
 from services.coordinator.table import embedded_table
 from services.rules.core import GameConfig

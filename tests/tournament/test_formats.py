@@ -19,7 +19,7 @@ from services.tournament.formats import (
     swiss_history,
     swiss_rounds,
 )
-from services.tournament.runner import derive_seed
+from services.tournament.seeds import derive_seed
 from services.tournament.standings import MatchResult, compute
 
 from .helpers import play

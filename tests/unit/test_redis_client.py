@@ -65,7 +65,7 @@ def test_the_broker_cannot_be_a_cluster_nor_the_store_a_bad_url():
 
 
 def test_celery_refuses_a_cluster_broker():
-    from services.phases.worker import make_celery
+    from services.phases.schedulers import make_celery
 
     with pytest.raises(ValueError, match="single Redis server"):
         make_celery("redis+cluster://:pw@127.0.0.1:7000")

@@ -20,11 +20,12 @@ from redis.exceptions import RedisClusterException
 from gateway.auth import claim_seat
 from gateway.limits import _RESERVE, games_in_play, quota_key
 from services.common.redis_client import connect, unreachable
-from services.common.wire import status_of
+from services.coordinator.wire import status_of
 from services.coordinator.redis_store import GAMES_INDEX, RETIRED, RedisSeeds, RedisStore, games_in_status, key
 from services.coordinator.store import Commit, GameNotFound, VersionConflict
 from services.phases.agents import Clock
-from services.phases.mover import HEARTBEAT, READY, BusScheduler, Mover, outage
+from services.phases.mover import HEARTBEAT, Mover, outage
+from services.phases.schedulers import READY, BusScheduler
 from services.rules.core import Event
 from tests.support.redis_cluster import LoopbackCluster
 

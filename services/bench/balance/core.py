@@ -1,6 +1,6 @@
 """What ``make balance`` measures, game by game: seeded games between the strongest built-in bots
 (:func:`services.bots.arena.play_game`), watched event by event through each game's
-:class:`Spec`.
+:class:`~services.bench.balance.specs.Spec`.
 
 A measure is a proportion with its 95 % Wilson interval (:func:`services.bench.stats.wilson`) or a
 difference of mean final scores with its 95 % normal interval (:func:`services.bench.stats.mean_gap`).
@@ -13,39 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
-from services.bots.arena import Policy, derive_seed, play_game
+from services.bots.arena import derive_seed, play_game
 
 from ..stats import mean_gap, wilson
-
-
-@dataclass
-class Spec:
-    """How one game is watched.
-
-    Attributes:
-        game: the game's name.
-        players: seats at the table (3 for the issue's measures).
-        start: ``start(state, seat) -> label`` of the seat's start position (read once, after
-            set-up), or ``None`` when seats differ only by order.
-        features: ``features(event) -> [(seat, key)]``: what a seat took that may add to its
-            final score (``"built:mill"``, ``"bought:mercenary"``), from one event.
-        occurrences: ``occurrences(event) -> [key]``: what happened (``"action:build"``,
-            ``"fight"``), counted per game.
-        probes: single-strategy policies by name (:data:`services.bots.arena.Policy`), each
-            played against ``players - 1`` experts.
-        fair_game: ``fair_game(outcome)`` whether a game counts toward the seat-order shares
-            (Noggin: only games where Noggin was crowned); default every game.
-    """
-
-    game: str
-    players: int = 3
-    start: Callable[[Any, int], str] | None = None
-    features: Callable[[Any], Iterable[tuple[int, str]]] = lambda event: ()
-    occurrences: Callable[[Any], Iterable[str]] = lambda event: ()
-    probes: dict[str, Policy] = field(default_factory=dict)
-    fair_game: Callable[[dict[str, Any]], bool] = lambda outcome: True
+from .specs import Spec
+from .specs import spec as spec_named
 
 
 @dataclass
@@ -101,9 +75,7 @@ def tasks(spec: Spec, games: int, seed: str) -> list[tuple[str, int, list[str]]]
 def _run(task: tuple[Spec | str, str, int, list[str], str, dict[str, int]]) -> tuple[str, int, dict[str, Any]]:
     spec, group, index, kinds, seed, iterations = task
     if isinstance(spec, str):  # in a worker process: specs hold functions, so they travel by name
-        from .specs import spec as by_name
-
-        spec = by_name(spec)
+        spec = spec_named(spec)
     return group, index, asdict(watch(spec, kinds, derive_seed(seed, spec.game, group, index), iterations))
 
 

@@ -1,4 +1,4 @@
-"""Each game's :class:`~services.bench.balance.core.Spec`: what ``make balance`` watches in it.
+"""Each game's :class:`Spec`: what ``make balance`` watches in it (:mod:`.core` plays and measures).
 
 * Resource Hog (``resource-hog-actions-and-events.txt``; ``resource-hog-components.md``): the
   start position is the seat's starting land; a seat's features are the buildings it built and
@@ -13,9 +13,38 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
 
-from .core import Spec
+from services.bots.arena import Policy
+
+
+@dataclass
+class Spec:
+    """How one game is watched.
+
+    Attributes:
+        game: the game's name.
+        players: seats at the table (3 for the issue's measures).
+        start: ``start(state, seat) -> label`` of the seat's start position (read once, after
+            set-up), or ``None`` when seats differ only by order.
+        features: ``features(event) -> [(seat, key)]``: what a seat took that may add to its
+            final score (``"built:mill"``, ``"bought:mercenary"``), from one event.
+        occurrences: ``occurrences(event) -> [key]``: what happened (``"action:build"``,
+            ``"fight"``), counted per game.
+        probes: single-strategy policies by name (:data:`services.bots.arena.Policy`), each
+            played against ``players - 1`` experts.
+        fair_game: ``fair_game(outcome)`` whether a game counts toward the seat-order shares
+            (Noggin: only games where Noggin was crowned); default every game.
+    """
+
+    game: str
+    players: int = 3
+    start: Callable[[Any, int], str] | None = None
+    features: Callable[[Any], Iterable[tuple[int, str]]] = lambda event: ()
+    occurrences: Callable[[Any], Iterable[str]] = lambda event: ()
+    probes: dict[str, Policy] = field(default_factory=dict)
+    fair_game: Callable[[dict[str, Any]], bool] = lambda outcome: True
 
 
 def _types(event: Any) -> list[str]:

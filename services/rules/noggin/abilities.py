@@ -25,6 +25,7 @@ from .content import BASIC, CHARACTERS
 from .decks import reserve_left
 from .payments import pay_for
 from .state import ACTIONS, CASTLE, State, option, season_name
+from .steps import check_steps
 
 FREE_ABILITIES = ("knuts_seat", "royal_kitchens", "windmill", "nookas_kitchen_garden", "omruds_ornamental_garden",
                   "royal_horse_trough", "darkness_tome", "telescope", "war_banner", "potion", "heated_storkery",
@@ -123,8 +124,6 @@ def check_use(state: State, seat: int, move: dict[str, Any]) -> None:
         if min(STORKERY_HARVEST, state.market["harvest"], room(p, "harvest")) < 1:
             raise IllegalMove("no Harvest to take, or no room to store it (appendix, no waste)")
     elif card == "hnefetfl":
-        from .turns import check_steps
-
         steps = move.get("steps")
         if steps not in (1, 2):
             raise IllegalMove("Hnefetfl spends 1 or 2 Steps (appendix)")

@@ -20,8 +20,9 @@ from services.rules.core import Event, IllegalMove
 
 from . import content
 from .content import BASIC
+from .decks import mine_tiles_left
 from .payments import pay_for
-from .state import Action, Player, State, key, place_tile, season_name
+from .state import Action, Player, State, key, orient, place_tile, season_name
 
 BLOCKED_BY_NOGBAD = {0: "fisherman", 2: "woodcutter"}
 """Actions Nogbad blocks from his quarter of the Wheel of Infamy: the fjord and the woods (8.0)."""
@@ -255,8 +256,6 @@ def check_discover(state: State, seat: int, slot: list[int]) -> None:
     if state.market["stone"] < 9:
         raise IllegalMove(f"discovering needs at least 9 Stone at the Nog Market, there are "
                           f"{state.market['stone']} (rulebook 5.1)")
-    from .decks import mine_tiles_left
-
     if mine_tiles_left(state) <= 0:
         raise IllegalMove("there is no Mine tile left to discover")
     r, c = slot
@@ -278,19 +277,6 @@ def discover_slots(state: State) -> list[list[int]]:
             if _slot_empty(state, slot) and slot not in out:
                 out.append(slot)
     return sorted(out)
-
-
-def orient(rows: list[str], rotation: int, flip: str) -> list[str]:
-    """Turn a 4x4 tile ``rotation`` degrees clockwise, then flip it ``"h"`` or ``"v"`` (5.1)."""
-    g = [list(r) for r in rows]
-    for _ in range((rotation // 90) % 4):
-        n = len(g)
-        g = [[g[n - 1 - j][i] for j in range(n)] for i in range(n)]
-    if flip == "h":
-        g = [list(reversed(r)) for r in g]
-    elif flip == "v":
-        g = list(reversed(g))
-    return ["".join(r) for r in g]
 
 
 def discover(state: State, seat: int, slot: list[int], rotation: int, flip: str) -> list[Event]:

@@ -25,7 +25,7 @@ from services.rules.core import Chance, Event, sealed
 
 from . import content
 from .content import CHARACTERS
-from .state import CASTLE, State, option, place_tile
+from .state import CASTLE, State, option, orient, place_tile
 
 ChanceFactory = Callable[[str], Chance]
 
@@ -141,8 +141,6 @@ def place_first_mine_tile(state: State, chance: ChanceFactory) -> list[Event]:
     """Another Train (variants): a random first Mine tile, placed with its Gold as far as
     possible from the starting row; its gallery squares filled with Stone, the rest of the
     20 Stone on the Nog Market. ``FirstMineTilePlaced`` (house rule: orientation search)."""
-    from .board import orient  # the same orientation rules as a discovery (5.1)
-
     tiles = content.load().mine.tiles
     tile = tiles[chance("mine:first").below(len(tiles))]
     slot = list(content.load().mine.grid.start_slot)

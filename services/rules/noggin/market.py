@@ -22,6 +22,7 @@ from . import content
 from .board import can_use, fits, has_artefact
 from .content import BASIC
 from .state import State, option, season_name
+from .steps import landing
 
 RATE = 2
 """The Nog Market's exchange rate (6.6)."""
@@ -146,8 +147,6 @@ def max_bid(state: State, seat: int) -> int:
     to the gap is refused). 0 without a Nog on the Mountains space (6.3), and 0 for a seat
     other than the active one that has not had its first turn (house rule: its marker does
     not move before that single first action, 4.1)."""
-    from .turns import landing
-
     if state.players[seat].mountains < 1:
         return 0
     i = next(k for k, m in enumerate(state.markers) if m.seat == seat)
@@ -213,8 +212,6 @@ def settle_auction(state: State) -> list[Event]:
     """After the last bidder: the highest bid wins; the winner's Step marker moves by the bid
     (no-sharing applied) and the winner chooses the card's side next (6.3). ``AuctionWon``
     or ``AuctionLost`` (nobody bid; the card stays)."""
-    from .turns import landing
-
     au = state.auction
     assert au is not None
     seat = au["leader"]

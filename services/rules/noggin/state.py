@@ -322,6 +322,19 @@ def option(state: State, name: str) -> bool:
     return bool(state.config.get("options", {}).get(name))
 
 
+def orient(rows: list[str], rotation: int, flip: str) -> list[str]:
+    """Turn a 4x4 tile ``rotation`` degrees clockwise, then flip it ``"h"`` or ``"v"`` (5.1)."""
+    g = [list(r) for r in rows]
+    for _ in range((rotation // 90) % 4):
+        n = len(g)
+        g = [[g[n - 1 - j][i] for j in range(n)] for i in range(n)]
+    if flip == "h":
+        g = [list(reversed(r)) for r in g]
+    elif flip == "v":
+        g = list(reversed(g))
+    return ["".join(r) for r in g]
+
+
 def place_tile(state: State, slot: list[int], rows: list[str]) -> tuple[list[int] | None, list[list[int]]]:
     """Squares of an oriented tile placed in ``slot``: (gold square, gallery squares)."""
     gold, gallery = None, []

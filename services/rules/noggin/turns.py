@@ -27,10 +27,9 @@ from . import abilities, board, characters, content, inventions, market, sagas
 from .content import BASIC, CHARACTERS
 from .decks import can_draw, reserve_left
 from .payments import payment_options
+from .steps import LAP, check_steps, jump, landing, next_free, season_end
 from .state import ACTIONS, CASTLE, DECKS, TRANSPORTS, State, option, season_name
 
-LAP = 10
-"""Steps per season: one circuit of the Central Wheel (2.0)."""
 ROTATIONS = (0, 90, 180, 270)
 FLIPS = ("h", "v")
 AUTO_END = ("fisherman", "builder", "restock")
@@ -42,11 +41,6 @@ FREE_MOVES = ("donate", "use", "recall", "accuse")
 """Moves made between actions on a seat's own turn without a Nog (7.2, appendix, 5.0 B, variants)."""
 
 # -- the Step track -----------------------------------------------------------------------
-
-
-def season_end(state: State) -> int:
-    """The Runestone position that ends the current season (the Nog Moon)."""
-    return LAP * state.season
 
 
 def pending_phase(state: State) -> str | None:
@@ -70,45 +64,6 @@ def standing(state: State, i: int) -> str:
 def must_act(state: State, i: int) -> bool:
     """The marker must carry out another action: first turn (4.1) or strictly last (4.2 A)."""
     return state.markers[i].turns == 0 or standing(state, i) == "last"
-
-
-def _next_free(positions: list[int], i: int, p: int) -> int:
-    occupied = {q for j, q in enumerate(positions) if j != i}
-    while p in occupied:
-        p += 1
-    return p
-
-
-def landing(state: State, i: int, cost: int) -> int | None:
-    """Where marker ``i`` ends after ``cost`` Steps and the no-sharing push, or None if that
-    would reach the Runestone + 10 (4.1, 4.2; house rule)."""
-    positions = [m.pos for m in state.markers]
-    to = _next_free(positions, i, positions[i] + cost)
-    return None if to >= state.runestone + LAP else to
-
-
-def jump(positions: list[int], i: int, runestone: int) -> int:
-    """Where a marker goes that must pass the first marker ahead of it: the next unoccupied
-    space beyond it (4.2 dummies, 5.0 A); if that would reach the Runestone + 10, the
-    furthest unoccupied space before it; if there is none, it stays where it is, the
-    Runestone comes up to it and it plays again (house rules)."""
-    pos = positions[i]
-    ahead = [q for j, q in enumerate(positions) if j != i and q > pos]
-    dest = _next_free(positions, i, (min(ahead) if ahead else pos) + 1)
-    if dest >= runestone + LAP:
-        occupied = {q for j, q in enumerate(positions) if j != i}
-        dest = max([q for q in range(pos + 1, runestone + LAP) if q not in occupied], default=pos)
-    return dest
-
-
-def check_steps(state: State, i: int, cost: int) -> None:
-    """The 9-Step limit: the marker may not reach the Runestone + 10, and may not land
-    where the no-sharing rule would push it there (4.2, house rule)."""
-    if cost <= 0:
-        return
-    if landing(state, i, cost) is None:
-        raise IllegalMove(f"that costs {cost} Step(s) and your Step marker may not reach the "
-                          f"Runestone: no more than 9 Steps per turn (rulebook 4.2)")
 
 
 def advance_turns(state: State, positions: list[int]) -> list[Event]:
@@ -151,7 +106,7 @@ def end_turn(state: State, forced: bool, clock: bool = False) -> list[Event]:
     i = state.active
     assert i is not None
     positions = [m.pos for m in state.markers]
-    dest = jump(positions, i, state.runestone) if forced else _next_free(positions, i, positions[i])
+    dest = jump(positions, i, state.runestone) if forced else next_free(positions, i, positions[i])
     data: dict[str, Any] = {"marker": i, "seat": state.markers[i].seat, "to": dest}
     if clock:
         back = clock_target(state, i, dest)
@@ -791,7 +746,7 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
             if must_act(state, i):
                 raise IllegalMove("the Cupola Clock needs a turn that ends normally (appendix)")
             positions = [m.pos for m in state.markers]
-            if clock_target(state, i, _next_free(positions, i, positions[i])) is None:
+            if clock_target(state, i, next_free(positions, i, positions[i])) is None:
                 raise IllegalMove("the space behind your marker is taken, or you would be last (appendix)")
         return
     if t in FREE_MOVES:

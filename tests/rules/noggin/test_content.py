@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from services.rules.noggin import content
-from services.rules.noggin.board import orient
+from services.rules.noggin.state import orient
 
 
 @pytest.mark.rules("noggin:1.0/fishing-tokens")

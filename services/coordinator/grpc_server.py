@@ -12,7 +12,7 @@ SIGINT:
   reflection itself;
 * two interceptors: :class:`LoggingInterceptor` writes one JSON line per call
   (method, game_id, duration_ms, status) and :class:`ErrorInterceptor` turns the
-  domain's exceptions into status codes (:func:`services.common.wire.status_of`);
+  domain's exceptions into status codes (:func:`services.coordinator.wire.status_of`);
 * graceful shutdown: on SIGTERM/SIGINT, health goes NOT_SERVING, ``server.stop(grace)``
   lets calls in flight finish, and :func:`serve` returns 0.
 
@@ -36,7 +36,7 @@ from grpc_reflection.v1alpha import reflection
 from services.common import logs
 from services.common.config import Settings, settings as load_settings
 from services.common.redis_client import connect, redact
-from services.common.wire import status_of
+from services.coordinator.wire import status_of
 
 HEALTH_INTERVAL = 0.5
 """Seconds between two Redis pings of the health checker."""
@@ -102,7 +102,7 @@ class ErrorInterceptor(grpc.ServerInterceptor):
 
     RulesError -> INVALID_ARGUMENT or FAILED_PRECONDITION (error code and reason in
     the trailing metadata, reason as details); GameNotFound -> NOT_FOUND;
-    VersionConflict -> ABORTED; see :mod:`services.common.wire` for the full table.
+    VersionConflict -> ABORTED; see :mod:`services.coordinator.wire` for the full table.
     Unexpected errors are logged with their traceback and answered INTERNAL.
     """
 

@@ -36,7 +36,7 @@ from services.common.config import Settings
 from services.launcher.stack import Stack, free_port_settings
 from services.launcher.supervisor import LaunchError
 
-from . import jobs
+from services.tournament import jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"listening on (127\.0\.0\.1:\d+)")

@@ -1,0 +1,164 @@
+"""The hosted stack's adapters of the coordinator's scheduler port
+(:class:`~services.coordinator.table.PhaseScheduler`): phases go to the Celery worker as tasks,
+agent decisions to the agent queue, bot moves on the movers' ready list.
+
+After a commit that leaves a phase pending (a change of season, a lap end), the
+:class:`~services.coordinator.table.Table` calls ``scheduler.schedule(game_id, phase,
+version)``. :class:`CeleryScheduler` turns that into the Celery task
+``run_phase(game_id, phase, version)`` served by :mod:`services.phases.worker`
+(DESIGN "Phases on Celery"); tasks are sent by name, so senders need not import the worker.
+The task is idempotent by version, so the broker may deliver it twice and a worker may die
+holding it. :class:`BusScheduler` adds the bot seats: their games go on :data:`READY`, which
+the movers (:mod:`services.phases.mover`) pop.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import redis
+from celery import Celery
+
+from services.common import logs
+from services.common.config import settings
+from services.common.redis_client import is_cluster, redact
+from services.phases import agents
+
+TASK_NAME = "longhouse.run_phase"
+"""Name of the phase task (sent by name, so senders need not import the worker)."""
+
+QUEUE = "longhouse.phases"
+"""Broker queue the phase workers consume."""
+
+READY = "longhouse:ready"
+"""The Redis list of games waiting for a bot seat's move (ids; duplicates are harmless)."""
+
+log = logging.getLogger("longhouse.phases")
+bus_log = logs.get_logger()
+
+
+def make_celery(broker_url: str | None = None) -> Celery:
+    """A Celery app configured for phase tasks (no result backend).
+
+    Args:
+        broker_url: the broker (default ``settings().celery_broker_url``).
+    Returns:
+        the app; senders use ``send_task(TASK_NAME, ...)``, workers :data:`services.phases.worker.app`.
+    Raises:
+        ValueError: ``broker_url`` names a Redis Cluster: Celery's Redis transport needs one server
+            (``LONGHOUSE_BROKER_URL``; the game store may be a cluster, README "Redis Cluster").
+    """
+    s = settings()
+    vt = int(s.celery_visibility_timeout)
+    broker = broker_url or s.celery_broker_url
+    if is_cluster(broker):
+        raise ValueError(f"the Celery broker must be a single Redis server, not the cluster {redact(broker)}")
+    app = Celery("longhouse.phases", broker=broker)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_transport_options={
+            "visibility_timeout": vt,
+            # look for tasks abandoned by dead workers often enough to honour the timeout
+            "unacked_restore_interval": max(1, min(10, vt // 3)),
+            "unacked_restore_throttle": 1,
+        },
+        broker_connection_retry_on_startup=True,
+        task_ignore_result=True,
+        task_default_queue=QUEUE,
+        task_serializer="json",
+        accept_content=["json"],
+        worker_send_task_events=False,
+    )
+    return app
+
+
+class CeleryScheduler:
+    """Queues each pending phase as the Celery task :data:`TASK_NAME`.
+
+    Args:
+        celery_app: the Celery app to send with; if ``None``, one is built lazily
+            (on the first phase) by :func:`make_celery` for ``broker_url``.
+        broker_url: broker for the lazily built app (default: the settings' broker).
+    """
+
+    def __init__(self, celery_app: Any | None = None, broker_url: str | None = None):
+        self._app = celery_app
+        self._broker_url = broker_url
+        self._lock = threading.Lock()
+
+    @property
+    def app(self) -> Any:
+        """The Celery app tasks are sent with (built on first use)."""
+        if self._app is None:
+            with self._lock:
+                if self._app is None:
+                    self._app = make_celery(self._broker_url)
+        return self._app
+
+    def schedule(self, game_id: str, phase: str, version: int) -> None:
+        """Send ``run_phase(game_id, phase, version)`` to the phase queue.
+
+        Never raises: the commit that left the phase pending is already durable, so a
+        broker that cannot be reached (after Celery's publish retries) is logged, and
+        the phase is queued again later by whoever notices the game still waiting for
+        it (the gateway's ``/wait`` does; running a phase is idempotent by version).
+        """
+        try:
+            self.app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
+        except Exception:
+            log.exception("phase not queued game_id=%s phase=%s version=%d", game_id, phase, version)
+            return
+        log.info("phase queued game_id=%s phase=%s version=%d", game_id, phase, version)
+
+    def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
+        """Send ``ask_agent(game_id, seat, version)`` to the agent queue (never raises: a lost
+        task is queued again by whoever notices the game waiting, as for a phase)."""
+        self._send(agents.ASK_TASK, (game_id, seat, version), agents.QUEUE)
+
+    def schedule_end(self, game_id: str) -> None:
+        """Send ``end_match(game_id)`` (the agents' result notice) to the agent queue."""
+        self._send(agents.END_TASK, (game_id,), agents.QUEUE)
+
+    def _send(self, task: str, args: tuple[Any, ...], queue: str) -> None:
+        try:
+            self.app.send_task(task, args=args, queue=queue)
+        except Exception:
+            log.exception("task not queued task=%s args=%s", task, args)
+
+
+class BusScheduler:
+    """The hosted scheduler: phases go to Celery (:class:`CeleryScheduler`), bot moves on the
+    :data:`READY` list for the movers.
+
+    Args:
+        client: Redis client of the game store (the list lives there).
+        phases: the phase scheduler (a :class:`CeleryScheduler`).
+    """
+
+    def __init__(self, client: redis.Redis, phases: Any):
+        self.client = client
+        self.phases = phases
+
+    def schedule(self, game_id: str, phase: str, version: int) -> None:
+        """A pending phase: to the phase worker."""
+        self.phases.schedule(game_id, phase, version)
+
+    def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
+        """An agent seat's decision: to the agent queue on the Celery workers."""
+        self.phases.schedule_agent(game_id, seat, version)
+
+    def schedule_end(self, game_id: str) -> None:
+        """A finished game with agents: their result notice, to the agent queue."""
+        self.phases.schedule_end(game_id)
+
+    def schedule_bot(self, game_id: str, seat: int, version: int) -> None:
+        """A bot seat's decision: the game's id on the ready list. Never raises (like a phase:
+        the commit is durable; a lost push is repaired by whoever notices the wait)."""
+        try:
+            self.client.lpush(READY, game_id)
+        except redis.RedisError:
+            bus_log.exception("bot_not_queued", game_id=game_id, seat=seat, version=version)
