@@ -22,7 +22,7 @@ from typing import Any
 from services.rules.core.match import MatchRecord
 
 from . import content, decks
-from .state import DECKS, Action, Invention, Marker, Player, ReserveCard, Saga, State, copy_state, option
+from .state import DECKS, Action, Invention, Marker, Player, ReserveCard, Saga, State, copy_state, live_peeks, option
 
 
 def _twins(deck: str, needs: list[str], bonus: bool) -> list[str]:
@@ -51,17 +51,22 @@ def _take(rng: random.Random, free: Counter, options: list[str]) -> str:
     return card
 
 
-def _reserve(rng: random.Random, state: State) -> tuple[list[str | None], dict[str, list[str]], dict[str, list[str]]]:
+def _reserve(rng: random.Random, state: State, seat: int | None = None
+             ) -> tuple[list[str | None], dict[str, list[str]], dict[str, list[str]]]:
     """The Reserve cards the seat cannot identify, dealt (6.4): each card lying resource side up
     on a Saga and each card Nooka discarded unturned gets an id with its front among the
     cards not seen elsewhere; the rest of each deck's current epoch is a uniform arrangement
-    of what is left. Returns ``(saga_cards, discard piles, dealt orders by label)``."""
+    of what is left, but for the cards ``seat`` saw by Knut or the Telescope (:func:`.state.live_peeks`),
+    which stay where it saw them. Returns ``(saga_cards, discard piles, dealt orders by label)``."""
     seen_discard = (state.seen or {}).get("discard", {})
+    peeks = live_peeks(state, seat)
     saga_cards: list[str | None] = [None] * len(state.sagas)
     discard: dict[str, list[str]] = {}
     orders: dict[str, list[str]] = {}
     for deck in DECKS:
         free = Counter(content.reserve_ids(deck))
+        peeked = peeks.get(deck, {})
+        free.subtract(Counter(peeked.values()))
         for saga in state.sagas:
             for c in (saga.done if saga is not None else []):
                 if c["deck"] == deck:
@@ -80,9 +85,11 @@ def _reserve(rng: random.Random, state: State) -> tuple[list[str | None], dict[s
         left = max(0, r["size"] - r["top"] - r["bottom"])
         rest = sorted(Counter({k: v for k, v in free.items() if v > 0}).elements())
         rng.shuffle(rest)
-        middle = rest[:left]
-        while len(middle) < left:  # a record that fell short: never a blank card to draw
+        middle = rest[:left - len(peeked)]
+        while len(middle) < left - len(peeked):  # a record that fell short: never a blank card to draw
             middle.append(rng.choice(content.reserve_ids(deck)))
+        for i in sorted(peeked):
+            middle.insert(i - r["top"], peeked[i])
         orders[f"reserve:{deck}:{r['epoch']}"] = [""] * r["top"] + middle + [""] * r["bottom"]
     return saga_cards, discard, orders
 
@@ -145,14 +152,16 @@ def determinise(state: State, seat: int | None, seed: str) -> State:
       ``State.seen``;
     * the other seats' Friend or Foe cards are dealt from those not shown (variants), the
       seat's own kept;
-    * Knut's earlier swaps are forgotten (the dealt order is already uniform).
+    * Knut's earlier swaps are forgotten (the dealt order is already uniform), but the
+      cards the seat itself saw by Knut (6.1) or the Telescope (appendix) stay where it saw
+      them, and it keeps that record.
 
     ``seat`` None (a spectator) keeps no secret. Reads only the public part of ``state``
     and the seat's own card, so a true state and a state rebuilt from the seat's view give
     the same worlds."""
     rng = random.Random(f"{seed}:determinise")
     out = copy_state(state)
-    cards, discard, orders = _reserve(rng, out)
+    cards, discard, orders = _reserve(rng, out, seat)
     orders.update(piles(out, rng))
     loyalty = list(state.secret.get("loyalty") or [])
     if loyalty:
@@ -167,6 +176,9 @@ def determinise(state: State, seat: int | None, seed: str) -> State:
     out.secret = {"saga_cards": cards, "pool": {d: [c for c in orders[f"reserve:{d}:{out.reserve[d]['epoch']}"] if c]
                                                 for d in DECKS},
                   "swaps": {d: [] for d in DECKS}, "discard": discard, "loyalty": loyalty, "dealt": orders}
+    mine = (state.secret.get("peeks") or {}).get(str(seat)) if seat is not None else None
+    if mine:
+        out.secret["peeks"] = {str(seat): mine}
     return out
 
 
@@ -215,4 +227,11 @@ def state_from_view(view: dict[str, Any], seed: str) -> State:
     seat = view.get("seat")
     if view.get("my_loyalty") and seat is not None:
         state.secret["loyalty"][seat] = view["my_loyalty"]
+    mine: dict[str, dict[str, Any]] = {}
+    for peek in view.get("my_peeks") or []:
+        r = state.reserve[peek["deck"]]
+        known = mine.setdefault(peek["deck"], {"epoch": r["epoch"], "cards": {}})
+        known["cards"][str(r["top"] + int(peek["from_top"]))] = peek["card"]
+    if mine and seat is not None:
+        state.secret["peeks"] = {str(seat): mine}
     return determinise(state, seat, seed)

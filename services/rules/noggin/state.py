@@ -747,7 +747,42 @@ def _secret_saga_card(s: State, slot: int, card: str | None) -> None:
 
 
 def _reserve_peeked(s: State, d: dict) -> None:
-    """Knut or the Telescope: only the seat sees the cards (a private event); nothing changes."""
+    """Knut or the Telescope: only the seat sees the cards (a private event). Nothing on the
+    table changes; the seat's own record of what it saw (``secret["peeks"]``, read by
+    :func:`live_peeks`) gains the cards at their places in the deck: Knut's the top two
+    (6.1), the Telescope's the bottom one (appendix)."""
+    deck = d["deck"]
+    r = s.reserve[deck]
+    if d.get("by") == "knut":
+        places = [r["top"] + k for k in range(len(d["cards"]))]
+    else:
+        places = [r["size"] - 1 - r["bottom"]][:len(d["cards"])]
+    peeks = dict(s.secret.get("peeks") or {})
+    mine = dict(peeks.get(str(d["seat"])) or {})
+    known = mine.get(deck) or {}
+    cards = dict(known.get("cards") or {}) if known.get("epoch") == r["epoch"] else {}
+    cards.update({str(i): c["card"] for i, c in zip(places, d["cards"])})
+    mine[deck] = {"epoch": r["epoch"], "cards": cards}
+    peeks[str(d["seat"])] = mine
+    s.secret["peeks"] = peeks
+
+
+def live_peeks(s: State, seat: int | None) -> dict[str, dict[int, str]]:
+    """What ``seat`` saw by Knut (6.1) or the Telescope (appendix) and still lies in a Reserve
+    deck: ``{deck: {place in the deck's current order (0 = the first card ever on top):
+    card id}}``; places drawn since, or from an earlier shuffle of the deck, are left out.
+    Empty for a spectator or a seat that saw nothing."""
+    if seat is None:
+        return {}
+    out: dict[str, dict[int, str]] = {}
+    for deck, known in ((s.secret.get("peeks") or {}).get(str(seat)) or {}).items():
+        r = s.reserve[deck]
+        if known.get("epoch") != r["epoch"]:
+            continue
+        live = {int(i): c for i, c in known["cards"].items() if r["top"] <= int(i) < r["size"] - r["bottom"]}
+        if live:
+            out[deck] = live
+    return out
 
 
 def _cards_returned(s: State, d: dict) -> None:
@@ -761,6 +796,15 @@ def _knut_ordered(s: State, d: dict) -> None:
         swaps = dict(s.secret["swaps"])
         swaps[d["deck"]] = [*swaps[d["deck"]], list(d["positions"])]
         s.secret["swaps"] = swaps
+        mine = ((s.secret.get("peeks") or {}).get(str(d["seat"])) or {}).get(d["deck"])
+        if mine and mine.get("epoch") == s.reserve[d["deck"]]["epoch"]:
+            i, j = (str(x) for x in d["positions"])
+            cards = dict(mine["cards"])
+            if i in cards and j in cards:
+                cards[i], cards[j] = cards[j], cards[i]
+            peeks = dict(s.secret["peeks"])
+            peeks[str(d["seat"])] = {**peeks[str(d["seat"])], d["deck"]: {"epoch": mine["epoch"], "cards": cards}}
+            s.secret["peeks"] = peeks
 
 
 def _decision_opened(s: State, d: dict) -> None:

@@ -95,6 +95,12 @@ def _impossible(view: dict, world) -> list[str]:
             why.append(f"Reserve cards {twice} are in two places")
         if Counter(ids + undrawn) != Counter(content.reserve_ids(deck)):
             why.append(f"Reserve deck {deck}'s cards are not the deck's")
+    # what the seat saw by Knut (6.1) or the Telescope (appendix) lies where it saw it
+    for peek in view.get("my_peeks") or []:
+        r = world.reserve[peek["deck"]]
+        order = world.secret["dealt"].get(f"reserve:{peek['deck']}:{r['epoch']}") or []
+        if order[r["top"] + peek["from_top"]] != peek["card"]:
+            why.append(f"{peek['card']}, seen {peek['from_top']} from the top of {peek['deck']}, is not there")
     # Building tiles: never more copies than exist, nothing on the table dealt again
     table = [t for row in ("bottom", "top") for t in world.rows.get(row, []) if t]
     table += list(world.building_discard) + list(world.year1_pile) + [b for p in world.players for b in p.buildings]
@@ -162,6 +168,29 @@ def test_the_true_state_passes_the_same_checks(worlds):
     if Counter(_undrawn(broken, "buildings") + [t for r in ("bottom", "top") for t in broken.rows[r] if t]
                + list(broken.building_discard) + [b for p in broken.players for b in p.buildings])[on_table] > three:
         assert any("Building tiles" in why for why in _impossible(view, broken))
+
+
+@pytest.mark.rules("noggin:secrets/determinise-own-secret", "noggin:6.1/knut-look", "noggin:secrets/knut-cards-private")
+def test_what_the_seat_peeked_at_stays_where_it_saw_it(worlds):
+    """The views carry the Reserve cards the seat saw by Knut or the Telescope (``my_peeks``),
+    and every world keeps them in place (checked by ``_impossible`` for all 1,000); the rest
+    of the deck still varies, and moving a peeked card is caught."""
+    peeked = [(v, t, w) for v, t, w in worlds if v["my_peeks"]]
+    assert len(peeked) >= 50
+    view, truth, world = peeked[0]
+    peek = view["my_peeks"][0]
+    r = truth.reserve[peek["deck"]]
+    label = f"reserve:{peek['deck']}:{r['epoch']}"
+    others = {tuple(w.secret["dealt"][label]) for v, _, w in peeked if v is view}
+    assert len(others) > 1
+    broken = RULES.copy(world)
+    order = list(broken.secret["dealt"][label])
+    i = r["top"] + peek["from_top"]
+    j = next(k for k in range(r["top"], r["size"] - r["bottom"]) if order[k] != order[i])
+    order[i], order[j] = order[j], order[i]
+    broken.secret["dealt"][label] = order
+    assert any("is not there" in why for why in _impossible(view, broken))
+    assert RULES.view(truth, None)["my_peeks"] == []
 
 
 @pytest.mark.rules("noggin:secrets/determinise-unseen-only")
