@@ -95,6 +95,7 @@ def state_from_view(view: dict[str, Any], seed: str) -> State:
     for a in state.lands.values():
         a.buildings = list(a.buildings)
         a.store, a.work, a.fresh, a.invaders = dict(a.store), dict(a.work), dict(a.fresh), dict(a.invaders)
+        a.invaded_from = {k: list(v) for k, v in a.invaded_from.items()}
     state.fish = dict(state.fish)
     state.board = dict(state.board)
     state.orders = {k: list(v) for k, v in state.orders.items()}

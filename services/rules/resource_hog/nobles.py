@@ -160,7 +160,10 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     """``RansomPaid``, then where the nobles go (house rule): the attacker's invaders go home
     unless it won and the defender could not pay it all or had no nobles there (house rule: the
     area changes hands); then the defender's nobles leave and the area, its peasants and goods
-    pass to the attacker.
+    pass to the attacker. An attacker that lost and could not pay it all moves its nobles away
+    (table: fight): they go to its own land nearest the area other than every area the attack
+    came from (``Land.invaded_from``), and are lost if it has none (house rule,
+    docs/house-rules.md, Resource Hog: Fights).
 
     Shapes: ``RansomPaid(loser, winner, area, pay={kind: units}, full)`` and
     ``BattleSettled(area, attacker, takes, attackers_to, defenders_to)``. The winner keeps only
@@ -184,7 +187,10 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
             ransom["left_map"] = paid - placed
     attacker = r["attacker"]
     takes = r["winner"] == attacker and (not full or state.lands[area].nobles == 0)
-    home = retreat_to(state, attacker, area)
+    # a losing attacker short of the ransom moves its nobles away: not back to where the attack
+    # came from (table: fight, "the attacker may be thus forced to move out"; house rule)
+    leave = state.lands[area].invaded_from.get(str(attacker), []) if r["loser"] == attacker and not full else []
+    home = retreat_to(state, attacker, area, avoid=leave)
     settled: dict[str, Any] = {"area": area, "attacker": attacker, "takes": takes,
                                "attackers_to": None if takes else home,
                                "defenders_to": retreat_to(state, r["loser"], area) if takes else None}
@@ -195,13 +201,16 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     return [public("RansomPaid", **ransom), public("BattleSettled", **settled)]
 
 
-def retreat_to(state: State, seat: int, area: str) -> str | None:
+def retreat_to(state: State, seat: int, area: str, avoid: list[str] | tuple[str, ...] = ()) -> str | None:
     """Where ``seat``'s nobles (and a ransom it wins) go from ``area``: its own land nearest
-    round the ring, the earlier in ring order on a tie; None if it has no land (house rule)."""
+    round the ring, the earlier in ring order on a tie, never one of ``avoid``; None if it has
+    no such land, and then the nobles are lost (house rule, docs/house-rules.md, Resource Hog:
+    Fights). ``avoid`` holds the areas a losing attacker that could not pay the ransom in full
+    attacked from (table: fight, the loser who cannot pay moves its nobles away)."""
     ring = content().map.ring
     i = ring.index(area)
     for d in range(1, len(ring) // 2 + 1):
         for n in (ring[(i - d) % len(ring)], ring[(i + d) % len(ring)]):
-            if state.lands[n].owner == seat and n != area:
+            if state.lands[n].owner == seat and n != area and n not in avoid:
                 return n
     return None

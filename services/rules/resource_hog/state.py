@@ -41,8 +41,11 @@ class Land:
     to be allocated in that phase), ``work`` (allocations: ``"fish:<water>"``, ``"hunt"``,
     ``"toil"``, ``"mine:<good>"``, ``"clear"``, ``"build:<building>"``, ``"population"``,
     ``"knight"`` -> peasants), ``fresh`` food produced this round and ``invaders`` (nobles
-    another seat moved in this round, seat -> nobles); ``attacked``: how many of ``nobles``
-    attacked this round and so do not defend it again that round (table: fight)."""
+    another seat moved in this round, seat -> nobles) with ``invaded_from`` (seat -> the areas,
+    in ring order, those invaders moved from: where the attack came from, table: fight);
+    ``attacked``: how many of ``nobles`` attacked this round and so do not defend it again that
+    round (table: fight); ``nobles_moved``: nobles that moved in here in the action under way
+    (a noble moves once an action, house rule)."""
 
     id: str
     owner: int | None = None
@@ -60,6 +63,7 @@ class Land:
     invaders: dict[str, int] = field(default_factory=dict)
     attacked: int = 0
     nobles_moved: int = 0
+    invaded_from: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -112,7 +116,8 @@ class State:
 
 def _copy_land(a: Land) -> Land:
     return Land(a.id, a.owner, a.peasants, a.nobles, a.fields, a.forests, a.game, a.stone_heads, list(a.buildings),
-                dict(a.store), a.moved, dict(a.work), dict(a.fresh), dict(a.invaders), a.attacked, a.nobles_moved)
+                dict(a.store), a.moved, dict(a.work), dict(a.fresh), dict(a.invaders), a.attacked, a.nobles_moved,
+                {k: list(v) for k, v in a.invaded_from.items()})
 
 
 def copy_state(s: State) -> State:
@@ -210,6 +215,7 @@ def _round_started(s: State, d: dict) -> None:
         a.work = {}
         a.fresh = {f: 0 for f in FOODS}
         a.invaders = {}
+        a.invaded_from = {}
         a.attacked = 0
 
 
@@ -402,6 +408,8 @@ def _nobles_moved(s: State, d: dict) -> None:
         dst.store[g] += k
     if d["invades"]:
         dst.invaders[str(seat)] = dst.invaders.get(str(seat), 0) + n
+        origins = set(dst.invaded_from.get(str(seat), [])) | {d["from"]}
+        dst.invaded_from[str(seat)] = [a for a in content().map.ring if a in origins]
     else:
         dst.owner = seat
         dst.nobles += n
@@ -454,6 +462,7 @@ def _lose_peasants(area: Land, n: int) -> None:
 def _battle_settled(s: State, d: dict) -> None:
     area = s.lands[d["area"]]
     invaders = area.invaders.pop(str(d["attacker"]), 0)
+    area.invaded_from.pop(str(d["attacker"]), None)
     if d["takes"]:
         if d["defenders_to"] is not None:
             s.lands[d["defenders_to"]].nobles += area.nobles

@@ -420,12 +420,14 @@ def test_nobles_that_attacked_do_not_defend_their_home_that_round():
     state.lands[home].nobles = 2
     target = _at(home, 1)
     _own(state, target, b, 1, 1)
-    state.players[a].money = state.players[b].money = 0
+    # a pays its ransom in full, so its noble goes home (one that could not pay would have to
+    # move away from home: fight row, the loser who cannot pay)
+    state.players[a].money, state.players[b].money = 10, 0
     apply(RULES, state, a, {"type": "move_nobles", "from": home, "to": target, "count": 1}, chance)
     assert state.lands[home].nobles == 1  # the attacker is not at home to defend
     apply(RULES, state, a, {"type": "done"}, _dice(6, 4, 6, 4, 6, 4, 6, 4, 1))  # b's noble wins
-    if state.ransom is not None:
-        apply(RULES, state, state.ransom["loser"], {"type": "ransom", "pay": {}}, chance)
+    assert state.ransom["loser"] == a and state.ransom["margin"] == 1
+    apply(RULES, state, a, {"type": "ransom", "pay": {"money": 1}}, chance)
     assert RULES.to_move(state) == [b] and state.lands[home].nobles == 2
     # b now attacks a's home with 1 noble: only the noble that stayed defends
     state.lands[target].nobles = 1
@@ -600,3 +602,58 @@ def test_goods_are_not_shipped_to_the_area_they_are_in():
     area = _home(state, 0)
     with pytest.raises(IllegalMove):
         trade.check(state, 0, {"type": "ship", "good": "weapons", "count": 1, "from": area, "to": area})
+
+
+# -- a losing attacker that cannot pay (issue 23) -----------------------------------------------
+
+
+def _unpaid_attack(seed="p2d"):
+    """The issue's reproduction: seat 0 holds L1 with 2 nobles and no money, seat 1 holds L2 with
+    3 nobles; both order nobles first; seat 0 moves both nobles into L2 and the defender's dice
+    1, 1, 4 capture both (margin 3). Returns (state, chance) with seat 0 owing the ransom."""
+    state, chance = _game(2, seed)
+    _to_nobles(state, chance)
+    _own(state, "L1", 0, 2, 4)
+    _own(state, "L2", 1, 3, 1)
+    state.players[0].money = 0
+    while RULES.to_move(state) != [0]:  # seat 1 acts first: it does nothing
+        apply(RULES, state, 1, {"type": "done"}, chance)
+    apply(RULES, state, 0, {"type": "move_nobles", "from": "L1", "to": "L2", "count": 2}, chance)
+    assert state.lands["L2"].invaded_from == {"0": ["L1"]}
+    events_ = apply(RULES, state, 0, {"type": "done"}, _dice(1, 1, 4))
+    fought = next(e for e in events_ if e.type == "BattleFought").data
+    assert (fought["winner"], fought["loser"], fought["margin"]) == (1, 0, 3)
+    return state, chance
+
+
+@pytest.mark.rules("resource_hog:fight/cannot-pay", "resource_hog:house rules/unpaid-attacker-moves-away")
+def test_a_losing_attacker_who_cannot_pay_moves_its_nobles_out_of_the_area_it_attacked_from():
+    """Fight row (resource-hog-actions-and-events.txt): a loser short of the ransom moves its
+    nobles away, and the attacker may thus have to leave the area it attacked from. House rule
+    (docs/house-rules.md, Resource Hog: Fights): they go to the attacker's nearest other land;
+    with none they are lost. Before the fix they went back to L1 and the attack cost nothing."""
+    state, chance = _unpaid_attack()
+    assert list(nobles.ransom_choices(state)) == [{}]
+    events_ = apply(RULES, state, 0, {"type": "ransom", "pay": {}}, chance)
+    paid = next(e for e in events_ if e.type == "RansomPaid").data
+    settled = next(e for e in events_ if e.type == "BattleSettled").data
+    assert paid["full"] is False and settled["attackers_to"] is None  # seat 0 has no other land
+    assert state.lands["L1"].nobles == 0 and state.lands["L1"].owner == 0  # its peasants stay
+    assert state.lands["L2"].invaders == {} and state.lands["L2"].invaded_from == {}
+    assert state.lands["L2"].owner == 1 and state.lands["L2"].nobles == 3
+    # with other land the nobles go there, the nearest first, never back to L1
+    state, chance = _unpaid_attack()
+    _own(state, "L7", 0, 0, 1)
+    apply(RULES, state, 0, {"type": "ransom", "pay": {}}, chance)
+    assert state.lands["L7"].nobles == 2 and state.lands["L1"].nobles == 0
+
+
+@pytest.mark.rules("resource_hog:fight/cannot-pay", "resource_hog:house rules/unpaid-attacker-moves-away")
+def test_a_losing_attacker_who_pays_in_full_goes_back_where_it_came_from():
+    """Fight row: only a loser who cannot pay moves away; an attacker that pays the whole ransom
+    goes home to its nearest land, the area it attacked from (house rule, Fights)."""
+    state, chance = _unpaid_attack()
+    state.players[0].money = 30
+    state.ransom["margin"] = 3
+    apply(RULES, state, 0, {"type": "ransom", "pay": {"money": 3}}, chance)
+    assert state.lands["L1"].nobles == 2 and state.players[0].money == 0
