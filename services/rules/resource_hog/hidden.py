@@ -101,6 +101,7 @@ def state_from_view(view: dict[str, Any], seed: str) -> State:
     state.orders = {k: list(v) for k, v in state.orders.items()}
     state.queue = [list(x) for x in state.queue]
     state.traded = list(state.traded)
+    state.held = list(state.held)
     state.ransom = None if state.ransom is None else dict(state.ransom)
     state.match = match_from_view(view.get("match"))
     seat = view.get("seat")

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from services.rules.core import Chance, Event, IllegalMove, public
 
 from .content import GOODS, content
-from .state import FORTS, State, room
+from .state import FORTS, State, acting, room
 
 RANSOM = {"money": 10, "salt": 2, "weapons": 1, "preserved": 1, "peasants": 1}
 """What one unit of margin is worth in each kind the loser may pay (table: fight)."""
@@ -34,7 +34,13 @@ def ring_neighbours(area: str) -> tuple[str, str]:
 
 def distances(state: State, seat: int, start: str) -> dict[str, int]:
     """Borders crossed from ``start`` to each area a noble may end in: own land at any distance,
-    and one border beyond it into land that is not the seat's (table: move nobles)."""
+    and one border beyond it into land that is not the seat's (table: move nobles). Own land is
+    the land the seat held when its action began (``State.held``; the seat's land now when no
+    nobles' action is under way): land an earlier noble took in the same action is an end, not
+    a way through (house rule: a noble moves once an action, so one border beyond is counted
+    from the land held when the action starts; docs/house-rules.md, Resource Hog: Fights)."""
+    now = acting(state)
+    held = set(state.held) if now == (seat, "nobles") else {a for a, x in state.lands.items() if x.owner == seat}
     out = {start: 0}
     todo = deque([start])
     while todo:
@@ -43,7 +49,7 @@ def distances(state: State, seat: int, start: str) -> dict[str, int]:
             if n in out:
                 continue
             out[n] = out[at] + 1
-            if state.lands[n].owner == seat:
+            if n in held:
                 todo.append(n)
     del out[start]
     return out

@@ -84,7 +84,10 @@ class State:
     offer; ``round`` (1-8); ``stage``: ``orders``, ``actions``, ``events`` or ``over``;
     ``orders``: the revealed orders, seat -> three actions; ``step`` (0-2) and ``queue``:
     the mixed ``[seat, action]`` of this step, ``turn`` its index; ``traded``: goods bought
-    or sold by the acting seat this trade phase (``"buy:salt"``); ``fighting``: the seat whose
+    or sold by the acting seat this trade phase (``"buy:salt"``); ``held``: in a nobles' action,
+    the land areas (ring order) the acting seat held when the action began, from which its
+    nobles' one border beyond is counted (house rule: a noble moves once an action), else
+    empty; ``fighting``: the seat whose
     battles are being fought; ``ransom``: a battle's ransom awaiting its loser's choice
     (``area``, ``attacker``, ``winner``, ``loser``, ``margin``); ``ended``/``final``;
     ``secret``: ``orders`` given and not yet revealed.
@@ -105,6 +108,7 @@ class State:
     queue: list[list[Any]] = field(default_factory=list)
     turn: int = 0
     traded: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)
     fighting: int | None = None
     ransom: dict[str, Any] | None = None
     draws: int = 0
@@ -129,7 +133,7 @@ def copy_state(s: State) -> State:
         lands={k: _copy_land(a) for k, a in s.lands.items()}, fish=dict(s.fish), board=dict(s.board),
         slaves=s.slaves, slave_track=s.slave_track, mercenary_track=s.mercenary_track, round=s.round,
         stage=s.stage, orders=dict(s.orders), step=s.step, queue=[list(x) for x in s.queue], turn=s.turn,
-        traded=list(s.traded), fighting=s.fighting, ransom=None if s.ransom is None else dict(s.ransom),
+        traded=list(s.traded), held=list(s.held), fighting=s.fighting, ransom=None if s.ransom is None else dict(s.ransom),
         draws=s.draws, ended=s.ended, final=s.final, match=None if s.match is None else s.match.copy(),
         secret={"orders": dict(s.secret.get("orders", {}))} if s.secret else {})
 
@@ -233,6 +237,13 @@ def _orders_revealed(s: State, d: dict) -> None:
     s.stage = "actions"
 
 
+def _action_begins(s: State) -> None:
+    """Whatever the action now acting starts from: ``held``, the acting seat's land if it is a
+    nobles' action (house rule: one border beyond the land held when the action starts)."""
+    now = acting(s)
+    s.held = owned(s, now[0]) if now is not None and now[1] == "nobles" else []
+
+
 def _tokens_mixed(s: State, d: dict) -> None:
     s.step = d["step"]
     s.queue = [list(x) for x in d["queue"]]
@@ -241,6 +252,7 @@ def _tokens_mixed(s: State, d: dict) -> None:
         a.moved = 0
         a.nobles_moved = 0
     s.traded = []
+    _action_begins(s)
 
 
 def _action_done(s: State, d: dict) -> None:
@@ -250,6 +262,7 @@ def _action_done(s: State, d: dict) -> None:
     for a in s.lands.values():
         a.moved = 0
         a.nobles_moved = 0
+    _action_begins(s)
 
 
 def _peasants_moved(s: State, d: dict) -> None:

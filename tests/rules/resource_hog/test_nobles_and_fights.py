@@ -76,6 +76,12 @@ def _own(state, area, seat, nobles_=0, peasants=0):
     return land
 
 
+def _held_now(state, seat):
+    """Take the land set up by hand as what ``seat`` held when its nobles' action began (the
+    action had begun before the test changed the board; house rule, Fights)."""
+    state.held = [a for a in RING if state.lands[a].owner == seat]
+
+
 def _refused(state, seat, move, chance, match=None):
     before = state_hash(state)
     with pytest.raises(IllegalMove, match=match):
@@ -105,11 +111,13 @@ def _battle(attackers, defenders, faces, building=None, defender_peasants=2):
 def test_nobles_cross_any_number_of_own_areas():
     """Move nobles row: over the owner's own land nobles go any distance, here three borders."""
     state, chance = _game()
+    for seat in range(2):  # the land is held before the action starts (house rule, Fights)
+        for k in (1, 2, 3):
+            if state.lands[_at(_home(state, seat), k)].owner is None:
+                _own(state, _at(_home(state, seat), k), seat, 0, 1)
     seat = _to_nobles(state, chance)
     home = _home(state, seat)
     state.lands[home].nobles = 2
-    for k in (1, 2, 3):
-        _own(state, _at(home, k), seat, 0, 1)
     events_ = apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": _at(home, 3), "count": 2},
                     chance)
     assert [e.type for e in events_] == ["NoblesMoved"] and events_[0].data["invades"] is False
@@ -117,9 +125,10 @@ def test_nobles_cross_any_number_of_own_areas():
     assert state.players[seat].money == 20  # no goods, no fee
     # the gap: without own land in between the same target is out of reach
     state2, chance2 = _game()
+    for s2 in range(2):
+        _own(state2, _at(_home(state2, s2), 3), s2, 0, 1)
     seat2 = _to_nobles(state2, chance2)
     home2 = _home(state2, seat2)
-    _own(state2, _at(home2, 3), seat2, 0, 1)
     _refused(state2, seat2, {"type": "move_nobles", "from": home2, "to": _at(home2, 3), "count": 1}, chance2)
 
 
@@ -141,9 +150,11 @@ def test_nobles_cross_one_border_beyond_own_land_and_no_more():
                     chance)
     assert moved.data["invades"] is True and state.lands[_at(home, -1)].invaders == {str(seat): 1}
     assert state.lands[_at(home, -1)].owner == other and state.lands[_at(home, -1)].nobles == 1
-    # now that _at(home, 1) is own land, one more border beyond it is reachable
-    apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": _at(home, 2), "count": 1}, chance)
-    assert state.lands[_at(home, 2)].owner == seat
+    # _at(home, 1) is own land now, but it was taken in this action: one border beyond is
+    # counted from the land held when the action started (house rule, Fights), so the border
+    # after it stays out of reach (before issue 23's fix this move was allowed)
+    _refused(state, seat, {"type": "move_nobles", "from": home, "to": _at(home, 2), "count": 1}, chance,
+             match="one border")
 
 
 @pytest.mark.rules("resource_hog:move nobles/carried-goods-fee")
@@ -156,6 +167,7 @@ def test_goods_carried_with_nobles_cost_one_money_per_border(good):
     state.lands[home].nobles = 2
     state.lands[home].store[good] = 3
     _own(state, _at(home, 1), seat, 0, 1)
+    _held_now(state, seat)
     dst = _at(home, 2)
     [moved] = apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": dst, "count": 1,
                                          "goods": {good: 3}}, chance)
@@ -657,3 +669,37 @@ def test_a_losing_attacker_who_pays_in_full_goes_back_where_it_came_from():
     state.ransom["margin"] = 3
     apply(RULES, state, 0, {"type": "ransom", "pay": {"money": 3}}, chance)
     assert state.lands["L1"].nobles == 2 and state.players[0].money == 0
+
+
+@pytest.mark.rules("resource_hog:move nobles/one-border-out", "resource_hog:house rules/one-border-from-start")
+def test_land_taken_earlier_in_an_action_is_no_way_through_for_later_nobles():
+    """Move nobles row (resource-hog-actions-and-events.txt): one border beyond own land. House
+    rule (docs/house-rules.md, Resource Hog: Fights): counted from the land held when the action
+    starts. Issue 23: 3 nobles of L1 reached L2, L3 and L4 in one action, each walking over the
+    land the one before had just taken."""
+    state, chance = _game(2, "p2d")
+    _own(state, "L5", None, 0, 0)  # seat 1 holds L6 instead: L2-L4 lie open
+    _own(state, "L6", 1, 1, 4)
+    _own(state, "L1", 0, 3, 4)
+    _to_nobles(state, chance)
+    while RULES.to_move(state) != [0]:
+        apply(RULES, state, RULES.to_move(state)[0], {"type": "done"}, chance)
+    assert state.held == ["L1"]
+    apply(RULES, state, 0, {"type": "move_nobles", "from": "L1", "to": "L2", "count": 1}, chance)
+    assert state.lands["L2"].owner == 0 and state.held == ["L1"]
+    for far in ("L3", "L4"):
+        _refused(state, 0, {"type": "move_nobles", "from": "L1", "to": far, "count": 1}, chance, match="one border")
+    legal = {m["to"] for m in RULES.legal_moves(state, 0) if m["type"] == "move_nobles"}
+    assert legal == {"L2", "L8"}
+    apply(RULES, state, 0, {"type": "move_nobles", "from": "L1", "to": "L2", "count": 1}, chance)
+    assert state.lands["L2"].nobles == 2 and state.lands["L3"].owner is None
+    # land held from the start is still a way through: from L1 over L8-L7 (held) one beyond
+    state2, chance2 = _game(2, "p2d")
+    _own(state2, "L1", 0, 1, 4)
+    _own(state2, "L8", 0, 1, 1)
+    _to_nobles(state2, chance2)
+    while RULES.to_move(state2) != [0]:
+        apply(RULES, state2, RULES.to_move(state2)[0], {"type": "done"}, chance2)
+    assert state2.held == ["L1", "L8"]
+    apply(RULES, state2, 0, {"type": "move_nobles", "from": "L1", "to": "L7", "count": 1}, chance2)
+    assert state2.lands["L7"].owner == 0
