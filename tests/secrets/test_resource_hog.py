@@ -50,6 +50,7 @@ SPEC = SecretsSpec(
 COVERAGE = [  # (seed, players, bots' seed prefix): games of random bots on the bus with battles in them
     ("resource_hog-bots-seed-4", 4, "resource_hog-cov-4"),
     ("resource_hog-bots-seed-7", 4, "resource_hog-cov-7"),
+    ("resource_hog-bots-seed-11", 4, "resource_hog-cov-11"),  # food preserved (the others preserve none)
 ]
 
 

@@ -103,7 +103,7 @@ class Buildings(Provenanced):
 class Trading(Provenanced):
     """``trading.json``: per good the price of each row, bottom to top; slots per row; the
     balance count and the start; the d6 table (good, goods added or taken); slave and
-    mercenary prices."""
+    mercenary prices, and what a peasant sold as a slave fetches (``slave_sell_price``)."""
 
     note: str = ""
     goods: dict[Literal["preserved", "salt", "weapons"], list[int]]
@@ -112,6 +112,7 @@ class Trading(Provenanced):
     start: int
     d6: dict[Literal["1", "2", "3", "4", "5", "6"], tuple[Literal["preserved", "salt", "weapons"], int]]
     slave_price: int
+    slave_sell_price: int = Field(ge=0)
     mercenary_price: int
 
 

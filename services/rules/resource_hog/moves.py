@@ -86,10 +86,11 @@ class Buy(_Move):
 
 class Sell(_Move):
     """``{"type": "sell", "good": "salt", "count": 2, "from": "L1"}``: goods from a harbour area
-    onto the trading board (table: sell)."""
+    onto the trading board (table: sell); ``"good": "slave"`` sells peasants of the harbour area
+    not allocated this round as slaves, while the slave stack lasts (house rule: slaves)."""
 
     type: Literal["sell"]
-    good: Good
+    good: Literal["preserved", "salt", "weapons", "slave"]
     count: Count
     from_: Area = Field(alias="from")
 

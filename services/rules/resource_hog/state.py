@@ -519,8 +519,16 @@ def _goods_sold(s: State, d: dict) -> None:
 
     good, n = d["good"], d["count"]
     s.players[d["seat"]].money += d["money"]
-    s.lands[d["from"]].store[good] -= n
-    s.board[good] = min(capacity(), s.board[good] + n)
+    land = s.lands[d["from"]]
+    if good == "slave":  # the peasants leave the map; a slave marker goes from the stack to the track
+        land.peasants -= n
+        s.slaves -= n
+        s.slave_track += n
+        if land.peasants == 0 and land.nobles == 0:
+            land.owner = None
+    else:
+        land.store[good] -= n
+        s.board[good] = min(capacity(), s.board[good] + n)
     s.traded.append(f"sell:{good}")
 
 

@@ -191,6 +191,8 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
         for port in ports[:1]:
             yield {"type": "buy", "good": "slave", "count": 1, "to": port}
             yield {"type": "buy", "good": "mercenary", "count": 1, "to": port}
+        for port in ports:
+            yield {"type": "sell", "good": "slave", "count": 1, "from": port}
         return
     for src in mine:
         if free_peasants(state, src) < 1:

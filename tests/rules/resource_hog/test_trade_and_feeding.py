@@ -314,6 +314,47 @@ def test_a_slave_becomes_a_peasant_and_a_mercenary_a_noble_in_a_harbour_area():
     refused(state, seat, {"type": "buy", "good": "mercenary", "count": 1, "to": home}, chance)
 
 
+@pytest.mark.rules("resource_hog:house rules/slaves-sold", "resource_hog:trading board/no-slaves-after")
+def test_peasants_are_sold_as_slaves_while_the_stack_lasts():
+    """Adjust trading board row (resource-hog-actions-and-events.txt): slaves are neither sold nor
+    bought once the slave stack runs out, so they are sold before. House rule (docs/house-rules.md,
+    Resource Hog: The trading board): a free peasant of a harbour area is sold as a slave for 2
+    money, its worth in the wealth count; a slave marker goes from the stack to the track. Issue 23:
+    before, no move sold a slave."""
+    state, chance, seat, home = _to_trade()
+    land = state.lands[home]
+    land.peasants, land.work = 3, {"toil": 1}
+    offered = [m for m in RULES.legal_moves(state, seat) if m["type"] == "sell" and m["good"] == "slave"]
+    assert offered == [{"type": "sell", "good": "slave", "count": 1, "from": home}]
+    before = wealth(state)[seat]["total"]
+    [sold] = apply(RULES, state, seat, {"type": "sell", "good": "slave", "count": 2, "from": home}, chance)
+    assert sold.type == "GoodsSold" and sold.data["money"] == 4 and state.players[seat].money == 24
+    assert land.peasants == 1 and land.work == {"toil": 1}
+    assert (state.slaves, state.slave_track) == (48, 2)
+    assert wealth(state)[seat]["total"] == before  # 2 money for a peasant worth 2
+    refused(state, seat, {"type": "sell", "good": "slave", "count": 1, "from": home}, chance)  # it works
+    refused(state, seat, {"type": "buy", "good": "slave", "count": 1, "to": home}, chance)  # sold this phase
+    # not from an area without a harbour, not once the stack is gone
+    state2, chance2, seat2, home2 = _to_trade()
+    state2.lands[home2].buildings.remove("harbour")
+    refused(state2, seat2, {"type": "sell", "good": "slave", "count": 1, "from": home2}, chance2)
+    state2.lands[home2].buildings.append("harbour")
+    state2.slaves = 1
+    refused(state2, seat2, {"type": "sell", "good": "slave", "count": 2, "from": home2}, chance2)
+    state2.slaves = 0
+    refused(state2, seat2, {"type": "sell", "good": "slave", "count": 1, "from": home2}, chance2)
+
+
+@pytest.mark.rules("resource_hog:house rules/slaves-sold")
+def test_an_area_sold_empty_of_peasants_and_nobles_belongs_to_no_one():
+    """House rule (ownership, slaves sold): selling the last pieces of an area leaves it unowned."""
+    state, chance, seat, home = _to_trade()
+    land = state.lands[home]
+    land.peasants, land.nobles = 1, 0
+    apply(RULES, state, seat, {"type": "sell", "good": "slave", "count": 1, "from": home}, chance)
+    assert land.owner is None and land.peasants == 0
+
+
 @pytest.mark.rules("resource_hog:house rules/board-prices")
 @pytest.mark.parametrize("good", sorted(PRICES))
 @pytest.mark.parametrize("row", range(5))
