@@ -92,12 +92,17 @@ class Building(ContentModel):
 
 
 class Buildings(Provenanced):
-    """``buildings.json``: the cost table, the fortifications' defence, and a mine's yields."""
+    """``buildings.json``: the cost table, the fortifications' defence, a mine's yields and the
+    ``markers`` of the components page (resource-hog-components.md, Components): how many of
+    each building may stand on the map at once, by the building that takes a new marker
+    (``motte`` counts the two-sided motte-and-bailey/castle markers; a castle turns its motte's
+    marker over and a stone head a field marker, so neither takes one)."""
 
     note: str = ""
     buildings: list[Building]
     defence: dict[str, int]
     mine_yields: list[dict[str, int]]
+    markers: dict[Literal["road", "harbour", "mine", "manor", "motte"], int]
 
 
 class Trading(Provenanced):

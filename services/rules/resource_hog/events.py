@@ -26,12 +26,39 @@ def _cost(name: str) -> Any:
     return next(b for b in content().buildings.buildings if b.id == name)
 
 
+MARKER_SIDES = {"motte": ("motte", "castle")}
+"""Buildings that share one two-sided marker (resource-hog-components.md: motte-and-bailey /
+castle markers); any other building with markers has its own."""
+
+
+def markers_on_map(state: State, name: str) -> int:
+    """Markers of building ``name`` standing on the map (a castle counts as a motte's marker)."""
+    sides = MARKER_SIDES.get(name, (name,))
+    return sum(1 for a in state.lands.values() for b in a.buildings if b in sides)
+
+
+def markers_left(state: State, name: str) -> int | None:
+    """Markers of building ``name`` neither on the map nor claimed by a peasant allocated to
+    build one this round (any seat's), or None when ``name`` takes no marker of its own (a
+    castle turns its motte's over, a stone head a field marker): ``buildings.json``
+    ``markers``, from resource-hog-components.md, Components (6 harbours, 12 mines, 12 roads,
+    12 manors, 10 motte-and-bailey/castle markers; house rule, Costs)."""
+    total = content().buildings.markers.get(name)
+    if total is None:
+        return None
+    claimed = sum(a.work.get(f"build:{name}", 0) for a in state.lands.values())
+    return total - markers_on_map(state, name) - claimed
+
+
 def build(state: State) -> list[Event]:
-    """Each worked building is built if it may stand there and its cost can be paid from the
-    owner's purse and the area's store; else it is abandoned (table: build; house rules,
-    ambiguity 14). A motte extends a manor, a castle a motte; a stone head takes a field."""
+    """Each worked building is built if it may stand there, one of its markers is off the map
+    (resource-hog-components.md, Components: 6 harbour markers and so on; :func:`markers_left`)
+    and its cost can be paid from the owner's purse and the area's store; else it is abandoned
+    (table: build; house rules, ambiguity 14). A motte extends a manor, a castle a motte; a
+    stone head takes a field. Areas in map order."""
     out: list[Event] = []
     money = {p.seat: p.money for p in state.players}
+    markers = {name: total - markers_on_map(state, name) for name, total in content().buildings.markers.items()}
     for a in state.lands.values():
         store = dict(a.store)
         fields = a.fields
@@ -40,6 +67,8 @@ def build(state: State) -> list[Event]:
             name = work.split(":", 1)[1]
             b = _cost(name)
             why = cannot_build(a, name, buildings, fields)
+            if why is None and name in markers and markers[name] < 1:
+                why = f"all {content().buildings.markers[name]} {name} markers are on the map"
             if why is None and money.get(a.owner, 0) < b.money:
                 why = f"the purse holds {money.get(a.owner, 0)} money, the {name} costs {b.money}"
             if why is None and any(store.get(g, 0) < k for g, k in b.goods.items()):
@@ -48,6 +77,10 @@ def build(state: State) -> list[Event]:
                 out.append(public("BuildAbandoned", area=a.id, building=name, reason=why or "the area has no owner"))
                 continue
             money[a.owner] -= b.money
+            if name in markers:
+                markers[name] -= 1
+                if b.needs in markers:  # a motte's manor marker comes off the map
+                    markers[b.needs] += 1
             for g, k in b.goods.items():
                 store[g] -= k
             if name == "stone_head":

@@ -77,7 +77,9 @@ def work_targets(state: State, area: str) -> list[str]:
     if a.forests - a.work.get("clear", 0) > 0:
         out.append("clear")
     for b in content().buildings.buildings:
-        if not a.work.get(f"build:{b.id}") and events.cannot_build(a, b.id, a.buildings, a.fields) is None:
+        left = events.markers_left(state, b.id)  # the components' markers (6 harbours...)
+        if not a.work.get(f"build:{b.id}") and events.cannot_build(a, b.id, a.buildings, a.fields) is None \
+                and (left is None or left > 0):
             out.append(f"build:{b.id}")
     if not a.work.get("population"):
         out.append("population")

@@ -515,6 +515,48 @@ def test_a_mine_needs_ore():
     _illegal(state, chance, seat, {"type": "allocate", "area": home, "work": "build:mine"})
 
 
+@pytest.mark.rules("resource_hog:components/building-markers")
+def test_no_more_harbours_than_the_six_harbour_markers():
+    """resource-hog-components.md, Components: 6 harbour markers. Issue 23: all 8 coastal areas
+    could build one. A harbour is offered and built only while a marker is off the map, and a
+    peasant allocated to one claims its marker for the round (house rule, Costs)."""
+    state, chance, seat, home = _peasants_turn()
+    state.players[seat].money = 100
+    next_door = _step(home, 1)
+    _own(state, next_door, seat, peasants=2)
+    others = [a for a in RING if state.lands[a].owner is None]
+    for area in others[:5]:
+        state.lands[area].buildings.append("harbour")
+    assert "build:harbour" in [m["work"] for m in RULES.legal_moves(state, seat) if m["type"] == "allocate"]
+    _allocate(state, chance, seat, home, "build:harbour")  # the sixth marker, claimed
+    offered = [m for m in RULES.legal_moves(state, seat) if m.get("work") == "build:harbour"]
+    assert offered == []
+    _illegal(state, chance, seat, {"type": "allocate", "area": next_door, "work": "build:harbour"},
+             match="cannot work")
+    out = _events_phase(state, chance)
+    assert [e.data["area"] for e in _of(out, "Built")] == [home]
+    assert sum(a.buildings.count("harbour") for a in state.lands.values()) == 6
+
+
+@pytest.mark.rules("resource_hog:components/building-markers")
+def test_the_build_event_builds_no_building_beyond_its_markers():
+    """Components: a worked building whose markers are all on the map is abandoned at the build
+    event (markers set aside by hand here; a motte and its castle share their 10 markers)."""
+    from services.rules.resource_hog import events
+
+    state, _ = _game()
+    land = state.lands["L1"]
+    land.work = {"build:harbour": 1}
+    for area in RING[2:8]:
+        state.lands[area].buildings.append("harbour")
+    [abandoned] = events.build(state)
+    assert abandoned.type == "BuildAbandoned" and "6 harbour markers" in abandoned.data["reason"]
+    for area in RING[2:7]:
+        state.lands[area].buildings += ["motte", "castle"]
+    assert events.markers_on_map(state, "motte") == 10 and events.markers_left(state, "motte") == 0
+    assert events.markers_left(state, "castle") is None and events.markers_left(state, "stone_head") is None
+
+
 @pytest.mark.rules("resource_hog:build/in-order")
 def test_fortifications_are_built_in_order():
     """Build: a motte extends a manor and a castle a motte; neither can be started out of order,
