@@ -79,13 +79,33 @@ def work_targets(state: State, area: str) -> list[str]:
     for b in content().buildings.buildings:
         left = events.markers_left(state, b.id)  # the components' markers (6 harbours...)
         if not a.work.get(f"build:{b.id}") and events.cannot_build(a, b.id, a.buildings, a.fields) is None \
-                and (left is None or left > 0):
+                and (left is None or left > 0) and affordable(state, area, b.id):
             out.append(f"build:{b.id}")
     if not a.work.get("population"):
         out.append("population")
     if any(f in a.buildings for f in FORTS) and not a.work.get("knight"):
         out.append("knight")
     return out
+
+
+def affordable(state: State, area: str, name: str) -> bool:
+    """Whether the owner of ``area`` can pay for building ``name`` there now on top of every
+    building it has allocated a peasant to this round: money from its purse, goods from the
+    area's store (house rule, Costs: a peasant is allocated to a building only if the seat can
+    pay for it; ``buildings.json`` costs)."""
+    a = state.lands[area]
+    if a.owner is None:
+        return False
+    costs = {b.id: b for b in content().buildings.buildings}
+    claimed = [(x, w.split(":", 1)[1], n) for x, land in state.lands.items() if land.owner == a.owner
+               for w, n in land.work.items() if w.startswith("build:")]
+    money = sum(costs[b].money * n for _, b, n in claimed) + costs[name].money
+    if state.players[a.owner].money < money:
+        return False
+    for g, k in costs[name].goods.items():
+        if a.store.get(g, 0) < k + sum(costs[b].goods.get(g, 0) * n for x, b, n in claimed if x == area):
+            return False
+    return True
 
 
 def check(state: State, seat: int, move: dict[str, Any]) -> None:
