@@ -47,11 +47,14 @@ class Water(ContentModel):
 
 class Map(Provenanced):
     """``map.json``: the lands in their ``ring`` order (each borders its two neighbours and the
-    ``lake``), the waters, and the starting lands by player count."""
+    ``lake``), the waters, the most game tokens a forest square holds (``game_per_forest``; an
+    area's game maximum is that times its forest squares) and the starting lands by player
+    count."""
 
     note: str = ""
     lands: list[Land] = Field(min_length=4)
     waters: list[Water]
+    game_per_forest: int = Field(ge=1)
     ring: list[str]
     lake: str
     starting_lands: dict[str, list[str]]
@@ -154,6 +157,13 @@ class Content(ContentModel):
         if needs.get("motte") != "manor" or needs.get("castle") != "motte":
             raise ValueError("a motte extends a manor and a castle a motte (table: build)")
         return self
+
+
+def game_max(forests: int) -> int:
+    """The most game an area with ``forests`` forest squares holds: ``map.json``
+    ``game_per_forest`` (4) a square (table: increase game populations, up to the area max;
+    house rule map, so that growth by 2 from five and by 3 from nine can happen)."""
+    return forests * content().map.game_per_forest
 
 
 @lru_cache(maxsize=1)

@@ -12,7 +12,7 @@ from typing import Any
 
 from services.rules.core import Event, public
 
-from .content import content, lands
+from .content import content, game_max, lands
 from .state import FOODS, FORTS, Land, State, produces_food, room
 
 
@@ -227,10 +227,11 @@ def growth(n: int, cap: int) -> int:
 
 
 def grow(state: State) -> list[Event]:
-    """Fish in every water area and game in every land area grow (table)."""
+    """Fish in every water area and game in every land area grow (table), up to the water's
+    maximum and the area's :func:`.content.game_max` (4 a forest square, house rule map)."""
     waters = {w.id: w.max for w in content().map.waters}
     fish = {w: growth(n, waters[w]) for w, n in sorted(state.fish.items())}
-    game = {a.id: growth(a.game, a.forests) for a in state.lands.values()}
+    game = {a.id: growth(a.game, game_max(a.forests)) for a in state.lands.values()}
     return [public("FishGrew", fish=fish), public("GameGrew", game=game)]
 
 

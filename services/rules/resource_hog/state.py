@@ -19,7 +19,7 @@ from services.rules.core import match as core_match
 from services.rules.core.canonical import OMIT_IF_NONE
 from services.rules.core.match import MatchRecord
 
-from .content import GOODS, content
+from .content import GOODS, content, game_max
 
 FOODS = ("fish", "meat", "grain")
 """Fresh food: fish from fishing, meat (game) from hunting, grain from toiling (the table's
@@ -302,7 +302,7 @@ def _woodland_cleared(s: State, d: dict) -> None:
     for area, n in d["cleared"].items():
         a = s.lands[area]
         a.forests -= n
-        a.game = min(a.game, a.forests)
+        a.game = min(a.game, game_max(a.forests))  # game beyond the smaller maximum goes
         a.fields += n
 
 

@@ -68,8 +68,8 @@ def work_targets(state: State, area: str) -> list[str]:
     for water in [content().map.lake, *([land.coast] if land.coast else [])]:
         if state.fish[water] > 0:
             out.append(f"fish:{water}")
-    if a.game > 0:  # hunting already took its game marker off the square (PeasantAllocated)
-        out.append("hunt")
+    if a.game > 0 and a.work.get("hunt", 0) < a.forests:  # one hunter a forest square (table: hunt)
+        out.append("hunt")  # hunting already took its game marker off the square (PeasantAllocated)
     if a.fields - a.work.get("toil", 0) > 0:
         out.append("toil")
     if "mine" in a.buildings:

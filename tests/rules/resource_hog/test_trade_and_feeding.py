@@ -528,7 +528,7 @@ def test_all_fresh_food_left_spoils_everywhere():
 def test_the_map_in_play():
     """House rule map: eight lands in a ring round the Mere, each bordering its two ring
     neighbours, the Mere and its sea (L1-L4 west, L5-L8 east); seas start at 8 of 12 fish,
-    the Mere at 5 of 8; each forest square holds one game."""
+    the Mere at 5 of 12 (8 before issue 23); each forest square holds one game at the start."""
     state, _ = _game()
     assert sorted(state.lands) == [f"L{i}" for i in range(1, 9)]
     assert state.fish == {"west_sea": 8, "east_sea": 8, "mere": 5}
@@ -538,8 +538,8 @@ def test_the_map_in_play():
                                ("L5", "east_sea", "west_sea"), ("L8", "east_sea", "west_sea")):
         targets = turns.work_targets(state, area)
         assert "fish:mere" in targets and f"fish:{sea}" in targets and f"fish:{not_sea}" not in targets
-    state.fish.update(west_sea=11, mere=7)
-    assert run_step(state, events.grow)["FishGrew"]["fish"] == {"east_sea": 10, "mere": 8, "west_sea": 12}
+    state.fish.update(west_sea=11, mere=11)
+    assert run_step(state, events.grow)["FishGrew"]["fish"] == {"east_sea": 10, "mere": 12, "west_sea": 12}
 
 
 def _to_events(state, chance):

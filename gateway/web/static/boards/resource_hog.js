@@ -32,7 +32,7 @@ const LANDS = {
   L4: ["Dunfield", "west_sea", false], L5: ["Eastwold", "east_sea", false], L6: ["Fernhollow", "east_sea", true],
   L7: ["Greystone", "east_sea", true], L8: ["Harrowmere", "east_sea", false],
 };
-const WATERS = { west_sea: ["the Western Sea", 12], east_sea: ["the Eastern Sea", 12], mere: ["the Mere", 8] };
+const WATERS = { west_sea: ["the Western Sea", 12], east_sea: ["the Eastern Sea", 12], mere: ["the Mere", 12] };
 /** Trading board prices, bottom row first (house rules: the trading board). */
 const PRICES = { preserved: [6, 5, 4, 3, 2], salt: [5, 4, 3, 2, 1], weapons: [12, 10, 8, 6, 4] };
 const GOODS = [["preserved", "Preserved food"], ["salt", "Salt"], ["weapons", "Arms and armour"]];
