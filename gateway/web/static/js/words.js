@@ -1090,8 +1090,11 @@ function rBorders(a, b) {
   return Math.min(d, R_RING.length - d);
 }
 
-/** Borders a noble crosses from `from` to `to`: over the seat's own land, one border beyond (nobles.py). */
+/** Borders a noble crosses from `from` to `to`: over the seat's own land, one border beyond (nobles.py);
+ * in the seat's nobles' action its own land is what it held when the action began (`view.held`). */
 function rNobleBorders(view, seat, from, to) {
+  const acting = view.acting?.[0] === seat && view.acting?.[1] === "nobles" && Array.isArray(view.held);
+  const own = (n) => (acting ? view.held.includes(n) : view.lands?.[n]?.owner === seat);
   const dist = { [from]: 0 };
   const todo = [from];
   while (todo.length) {
@@ -1100,7 +1103,7 @@ function rNobleBorders(view, seat, from, to) {
     for (const n of [R_RING[(i + R_RING.length - 1) % R_RING.length], R_RING[(i + 1) % R_RING.length]]) {
       if (n in dist) continue;
       dist[n] = dist[at] + 1;
-      if (view.lands?.[n]?.owner === seat) todo.push(n);
+      if (own(n)) todo.push(n);
     }
   }
   return dist[to];
