@@ -201,21 +201,49 @@ def feed(state: State) -> list[Event]:
     return out
 
 
-def preserve(state: State) -> list[Event]:
-    """Each fresh fish, meat or grain left, with one salt, becomes a preserved food (table:
-    produce preserved foods); then all fresh food left spoils (table: spoil)."""
-    made: dict[str, dict[str, int]] = {}
+def salt_choices(state: State) -> dict[str, int]:
+    """Area -> the most salt its owner may spend preserving: the fresh food left there after
+    feeding and the salt in its store, whichever is less, for every owned area where that is at
+    least 1 (table: produce preserved foods, one salt a token; house rule, Preserving: the owner
+    chooses how much salt to spend). An area with no owner preserves nothing."""
+    out = {}
     for a in state.lands.values():
-        salt = a.store["salt"]
-        here: dict[str, int] = {}
-        for f in FOODS:
-            k = min(a.fresh[f], salt)
-            if k:
-                here[f] = k
-                salt -= k
-        if here:
-            made[a.id] = here
-    return ([public("FoodPreserved", made=made)] if made else []) + [public("FreshFoodSpoiled")]
+        most = min(sum(a.fresh.values()), a.store["salt"])
+        if a.owner is not None and most > 0:
+            out[a.id] = most
+    return out
+
+
+def ask_preserve(state: State) -> list[Event]:
+    """``PreservingAsked(areas={area: most salt})`` (:func:`salt_choices`): the owners of those
+    areas now choose how much salt to spend, one ``preserve`` move an area (house rule,
+    Preserving). With no area to ask about, ``areas`` is empty and the events go on."""
+    return [public("PreservingAsked", areas=salt_choices(state))]
+
+
+def preserved(state: State, area: str, salt: int) -> dict[str, int]:
+    """The fresh food of ``area`` that ``salt`` salt preserve, one salt a token, fish first, then
+    meat, then grain (table: produce preserved foods): ``{food: n}``, empty for no salt."""
+    a = state.lands[area]
+    here: dict[str, int] = {}
+    for f in FOODS:
+        k = min(a.fresh[f], salt)
+        if k:
+            here[f] = k
+            salt -= k
+    return here
+
+
+def preserve(state: State, seat: int, area: str, salt: int) -> list[Event]:
+    """The owner's choice for one area: ``FoodPreserved(seat, area, salt, made={food: n})``, the
+    salt spent turning that many fresh tokens into preserved food; the rest of the salt stays
+    in the store (table: produce preserved foods; house rule, Preserving)."""
+    return [public("FoodPreserved", seat=seat, area=area, salt=salt, made=preserved(state, area, salt))]
+
+
+def spoil(state: State) -> list[Event]:
+    """All fresh food left spoils (table: spoil): ``FreshFoodSpoiled``."""
+    return [public("FreshFoodSpoiled")]
 
 
 def growth(n: int, cap: int) -> int:
@@ -235,5 +263,10 @@ def grow(state: State) -> list[Event]:
     return [public("FishGrew", fish=fish), public("GameGrew", game=game)]
 
 
-EVENT_STEPS = (clear_woodland, build, produce_from_mines, produce_nobles, feed, preserve, grow)
-"""The event steps in the table's order (the trading board follows in the deck domain)."""
+BEFORE_PRESERVING = (clear_woodland, build, produce_from_mines, produce_nobles, feed, ask_preserve)
+"""The event steps of the phase ``events``, in the table's order, up to asking the owners how
+much salt to spend (house rule, Preserving)."""
+AFTER_PRESERVING = (spoil, grow)
+"""The event steps once every owner has chosen (the trading board follows in the deck domain)."""
+EVENT_STEPS = BEFORE_PRESERVING + AFTER_PRESERVING
+"""Every event step run on the board domain, in the table's order."""

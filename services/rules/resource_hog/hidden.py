@@ -103,6 +103,7 @@ def state_from_view(view: dict[str, Any], seed: str) -> State:
     state.traded = list(state.traded)
     state.held = list(state.held)
     state.ransom = None if state.ransom is None else dict(state.ransom)
+    state.preserving = dict(state.preserving)
     state.match = match_from_view(view.get("match"))
     seat = view.get("seat")
     ordered = [p.seat for p in state.players if p.ordered] if state.stage == "orders" else []

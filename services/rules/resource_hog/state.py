@@ -81,15 +81,17 @@ class State:
 
     ``lands`` by id; ``fish`` per water area; ``board``: goods on the trading board per good;
     ``slaves``: slaves left in the stack, ``slave_track`` and ``mercenary_track``: those on
-    offer; ``round`` (1-8); ``stage``: ``orders``, ``actions``, ``events`` or ``over``;
+    offer; ``round`` (1-8); ``stage``: ``orders``, ``actions``, ``events``, ``preserve``
+    (owners choose how much salt to spend) or ``over``;
     ``orders``: the revealed orders, seat -> three actions; ``step`` (0-2) and ``queue``:
     the mixed ``[seat, action]`` of this step, ``turn`` its index; ``traded``: goods bought
     or sold by the acting seat this trade phase (``"buy:salt"``); ``held``: in a nobles' action,
     the land areas (ring order) the acting seat held when the action began, from which its
     nobles' one border beyond is counted (house rule: a noble moves once an action), else
-    empty; ``fighting``: the seat whose
-    battles are being fought; ``ransom``: a battle's ransom awaiting its loser's choice
-    (``area``, ``attacker``, ``winner``, ``loser``, ``margin``); ``ended``/``final``;
+    empty; ``fighting``: the seat whose battles are being fought; ``ransom``: a battle's ransom
+    awaiting its loser's choice (``area``, ``attacker``, ``winner``, ``loser``, ``margin``);
+    ``preserving``: in the stage ``preserve``, area -> the most salt its owner may still choose
+    to spend there (house rule, Preserving); ``ended``/``final``;
     ``secret``: ``orders`` given and not yet revealed.
     """
 
@@ -111,6 +113,7 @@ class State:
     held: list[str] = field(default_factory=list)
     fighting: int | None = None
     ransom: dict[str, Any] | None = None
+    preserving: dict[str, int] = field(default_factory=dict)
     draws: int = 0
     ended: dict[str, Any] | None = None
     final: dict[str, Any] | None = None
@@ -134,6 +137,7 @@ def copy_state(s: State) -> State:
         slaves=s.slaves, slave_track=s.slave_track, mercenary_track=s.mercenary_track, round=s.round,
         stage=s.stage, orders=dict(s.orders), step=s.step, queue=[list(x) for x in s.queue], turn=s.turn,
         traded=list(s.traded), held=list(s.held), fighting=s.fighting, ransom=None if s.ransom is None else dict(s.ransom),
+        preserving=dict(s.preserving),
         draws=s.draws, ended=s.ended, final=s.final, match=None if s.match is None else s.match.copy(),
         secret={"orders": dict(s.secret.get("orders", {}))} if s.secret else {})
 
@@ -387,13 +391,18 @@ def _starve_peasants(area: Land, n: int) -> None:
             del area.work[work]
 
 
+def _preserving_asked(s: State, d: dict) -> None:
+    s.stage = "preserve"
+    s.preserving = dict(d["areas"])
+
+
 def _preserved(s: State, d: dict) -> None:
-    for area, made in d["made"].items():
-        a = s.lands[area]
-        for f, k in made.items():
-            a.fresh[f] -= k
-            a.store["salt"] -= k
-            a.store["preserved"] += k
+    a = s.lands[d["area"]]
+    for f, k in d["made"].items():
+        a.fresh[f] -= k
+        a.store["salt"] -= k
+        a.store["preserved"] += k
+    s.preserving.pop(d["area"], None)
 
 
 def _spoiled(s: State, d: dict) -> None:
@@ -580,6 +589,7 @@ _HANDLERS = {
     "Fed": _fed,
     "PopulationGrew": _population_grew,
     "Starved": _starved,
+    "PreservingAsked": _preserving_asked,
     "FoodPreserved": _preserved,
     "FreshFoodSpoiled": _spoiled,
     "FishGrew": _fish_grew,

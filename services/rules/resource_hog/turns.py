@@ -36,6 +36,8 @@ def to_move(state: State) -> list[int]:
         return []
     if state.stage == "orders":
         return [p.seat for p in state.players if not p.ordered]
+    if state.stage == "preserve":  # every owner still to choose, in any order (house rule, Preserving)
+        return sorted({state.lands[a].owner for a in state.preserving})
     now = acting(state)
     return [now[0]] if now else []
 
@@ -122,6 +124,9 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
             raise IllegalMove("the battle's loser first chooses how to pay the ransom (table: fight)")
         nobles.check_ransom(state, seat, move)
         return
+    if state.stage == "preserve" or t == "preserve":
+        _check_preserve(state, seat, move)
+        return
     now = acting(state)
     if now is None or now[0] != seat:
         raise IllegalMove("it is not this seat's action")
@@ -138,6 +143,34 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
         nobles.check_move(state, seat, move)
     else:
         trade.check(state, seat, move)
+
+
+def _check_preserve(state: State, seat: int, move: dict[str, Any]) -> None:
+    """A ``preserve`` move: in the stage ``preserve``, for an area of the seat still to choose,
+    at most the salt and the fresh food the area has (house rule, Preserving)."""
+    if state.stage != "preserve" or move["type"] != "preserve":
+        raise IllegalMove("after feeding, the owners first choose how much salt to spend preserving fresh food "
+                          "(table: produce preserved foods)" if state.stage == "preserve" else
+                          "salt is spent preserving after feeding, in the round's events")
+    area = move["area"]
+    if area not in state.preserving or state.lands[area].owner != seat:
+        raise IllegalMove(f"{area} is not one of your areas with fresh food and salt still to choose for")
+    most = state.preserving[area]
+    if not 0 <= move["salt"] <= most:
+        raise IllegalMove(f"{area} may spend 0 to {most} salt (one salt a fresh food left), not {move['salt']} "
+                          f"(table: produce preserved foods)")
+
+
+def salt_amounts(most: int) -> list[int]:
+    """The amounts of salt offered among the legal moves for an area that may spend up to
+    ``most``: ``most`` first (all it can, as before the choice), then the powers of two below it
+    and 0, so an area's moves stay few (10 at most, for 200); any amount in between is legal too."""
+    out = [most]
+    k = 1
+    while k < most:
+        out.append(k)
+        k *= 2
+    return [most, *sorted(set(out[1:]), reverse=True), 0] if most else [0]
 
 
 def _check_move(state: State, seat: int, move: dict[str, Any]) -> None:
@@ -183,6 +216,12 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
     if state.ransom is not None:
         for pay in nobles.ransom_choices(state):
             yield {"type": "ransom", "pay": pay}
+        return
+    if state.stage == "preserve":
+        for area in content().map.ring:
+            if area in state.preserving and state.lands[area].owner == seat:
+                for salt in salt_amounts(state.preserving[area]):
+                    yield {"type": "preserve", "area": area, "salt": salt}
         return
     yield {"type": "done"}
     action = acting(state)[1]  # type: ignore[index]
@@ -230,6 +269,8 @@ def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     t = move["type"]
     if t == "ransom":
         return nobles.ransom_events(state, seat, move)
+    if t == "preserve":
+        return events.preserve(state, seat, move["area"], move["salt"])
     if t == "done":
         if acting(state)[1] == "nobles" and nobles.battles_due(state, seat):  # type: ignore[index]
             return [public("FightsBegan", seat=seat, areas=nobles.battles_due(state, seat))]

@@ -126,6 +126,7 @@ function stageName(v) {
     case "orders": return "Orders: every seat orders its three action tokens in secret";
     case "actions": return `Actions: token ${(v.step ?? 0) + 1} of 3`;
     case "events": return "Events: the round's events";
+    case "preserve": return "Events: owners choose how much salt preserves their fresh food";
     case "over": return "The game is over";
     default: return humanise(v.stage || "set-up");
   }
