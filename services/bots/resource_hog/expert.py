@@ -94,7 +94,8 @@ def _sources(state: State, area: str, last: bool) -> list[str]:
         if f"fish:{w}" in targets:
             out += [f"fish:{w}"] * max(0, pools[w] - max(1, fish_keep) + (1 if last else 0))
     if "hunt" in targets:  # one hunter a forest square (table: hunt; house rule map)
-        out += ["hunt"] * min(a.forests - a.work.get("hunt", 0), max(0, a.game - max(1, game_keep) + (1 if last else 0)))
+        spare = max(0, a.game - max(1, game_keep) + (1 if last else 0))
+        out += ["hunt"] * min(a.forests - a.work.get("hunt", 0), spare)
     if not last:  # then fish a shared pool lower, still leaving enough to regrow by one
         for w in economy.waters(area):
             if f"fish:{w}" in targets:

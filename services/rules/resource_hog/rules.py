@@ -158,8 +158,8 @@ class ResourceHogRules(Rules):
         if state.stage == "actions" and state.turn >= len(state.queue):
             return [Op("deck", "mix")] if state.step < 2 else [Op("board", "end_actions")]
         if state.stage == "preserve" and not state.preserving:  # every owner has chosen
-            return [*(Op("board", f"event:{fn.__name__}") for fn in events.AFTER_PRESERVING), Op("deck", "adjust_board"),
-                    Op("board", "next_round")]
+            return [*(Op("board", f"event:{fn.__name__}") for fn in events.AFTER_PRESERVING),
+                    Op("deck", "adjust_board"), Op("board", "next_round")]
         return []
 
     def pending_phase(self, state: State) -> str | None:

@@ -136,7 +136,8 @@ def copy_state(s: State) -> State:
         lands={k: _copy_land(a) for k, a in s.lands.items()}, fish=dict(s.fish), board=dict(s.board),
         slaves=s.slaves, slave_track=s.slave_track, mercenary_track=s.mercenary_track, round=s.round,
         stage=s.stage, orders=dict(s.orders), step=s.step, queue=[list(x) for x in s.queue], turn=s.turn,
-        traded=list(s.traded), held=list(s.held), fighting=s.fighting, ransom=None if s.ransom is None else dict(s.ransom),
+        traded=list(s.traded), held=list(s.held), fighting=s.fighting,
+        ransom=None if s.ransom is None else dict(s.ransom),
         preserving=dict(s.preserving),
         draws=s.draws, ended=s.ended, final=s.final, match=None if s.match is None else s.match.copy(),
         secret={"orders": dict(s.secret.get("orders", {}))} if s.secret else {})
