@@ -7,7 +7,7 @@ docs/house-rules.md, Resource Hog):
 
 * squares (house rule map; table: clear woodland, build): each land area's squares stay the
   map's: a forest square only becomes a field, and a field only a stone head;
-* game (table: game growth; house rule map): an area never holds more game than forest squares;
+* game (table: game growth; house rule map): an area never holds more game than 4 a forest square;
 * fish (table: fish growth; house rule map): each water's pool stays between 0 and its maximum;
 * the trading board (house rule, ambiguity 15): each column holds 0 to 10 goods;
 * slaves (components: 50 markers; table: adjust trading board): the stack and the slave track
@@ -30,7 +30,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from services.rules.resource_hog import trade
-from services.rules.resource_hog.content import content, lands
+from services.rules.resource_hog.content import content, game_max, lands
 from services.rules.resource_hog.state import FORTS, State
 
 from .harness import fuzz_game, fuzz_settings
@@ -45,7 +45,7 @@ def resource_hog_invariant(state: State) -> None:
         printed = lands()[area]
         assert land.fields + land.forests + land.stone_heads == printed.fields + printed.forests, f"{area} squares"
         assert land.forests <= printed.forests, f"{area} grew forest"
-        assert land.game <= land.forests, f"{area}: {land.game} game on {land.forests} forest squares"
+        assert land.game <= game_max(land.forests), f"{area}: {land.game} game on {land.forests} forest squares"
         assert (land.owner is None) == (land.peasants == 0 and land.nobles == 0), \
             f"{area} owner {land.owner} with {land.peasants} peasants and {land.nobles} nobles"
         assert sum(land.work.values()) <= land.peasants, f"{area}: work {land.work} for {land.peasants} peasants"
@@ -102,7 +102,7 @@ def test_the_invariant_sees_what_the_rules_forbid(tamper):
         home.forests += 1
         home.fields -= 1 if home.fields else 0
     elif tamper == "game over forests":
-        home.game = home.forests + 1
+        home.game = game_max(home.forests) + 1
     elif tamper == "fish over max":
         water = content().map.waters[0]
         state.fish[water.id] = water.max + 1

@@ -50,6 +50,11 @@ SPEC = SecretsSpec(
 COVERAGE = [  # (seed, players, bots' seed prefix): games of random bots on the bus with battles in them
     ("resource_hog-bots-seed-4", 4, "resource_hog-cov-4"),
     ("resource_hog-bots-seed-7", 4, "resource_hog-cov-7"),
+    ("resource_hog-bots-seed-11", 4, "resource_hog-cov-11"),  # food preserved (the others preserve none)
+]
+MIXED = [  # (seed, bot kind of each seat): the expert moves peasants to an outpost, seldom done at random;
+    # a building abandoned (allocated when the seat could pay, the money spent before the build event)
+    ("resource_hog-bots-seed-16", ["expert", "random", "expert", "random"]),
 ]
 
 
@@ -65,6 +70,9 @@ def test_no_client_is_told_what_it_may_not_see_over_any_channel(client, redis_cl
     for seed, players, prefix in COVERAGE:
         bots = {str(s): {"kind": "random", "seed": f"{prefix}-{s}"} for s in range(players)}
         check_recorded(play_bots(client, "resource_hog", players, seed, bots=bots), redis_client, SPEC, verdict)
+    for seed, kinds in MIXED:
+        bots = {str(s): {"kind": k, "seed": f"{seed}-{s}"} for s, k in enumerate(kinds)}
+        check_recorded(play_bots(client, "resource_hog", len(kinds), seed, bots=bots), redis_client, SPEC, verdict)
     check_coverage(SPEC, verdict, PRIVATE_EVENTS)
     assert verdict.needles["orders"] > 50
     assert {"view", "legal", "move", "error", "wait", "summary", "stream", "seat"} <= set(verdict.scanned)

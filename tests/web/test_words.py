@@ -346,6 +346,8 @@ def test_costs_on_the_fixtures_real_views(boards):
             assert trade.buy_price(good, have) in prices
         assert cost("resource_hog", {"type": "buy", "good": "slave", "count": 2, "to": "L1"}, view) == \
             f"{2 * content().trading.slave_price} money"
+        assert cost("resource_hog", {"type": "sell", "good": "slave", "count": 2, "from": "L1"}, view) == \
+            f"gains {2 * content().trading.slave_sell_price} money"
     for path in fixtures("noggin"):
         view = load(path)["views"]["0"]["view"]
         if view.get("action") is not None:

@@ -49,7 +49,7 @@ def _free_food(state: Any, area: str, free: int) -> int:
     a = state.lands[area]
     targets = turns.work_targets(state, area) if free else []
     spots = sum(state.fish[t.split(":", 1)[1]] for t in targets if t.startswith("fish:"))
-    spots += a.game if "hunt" in targets else 0
+    spots += min(a.game, a.forests - a.work.get("hunt", 0)) if "hunt" in targets else 0  # one hunter a square
     toil = (a.fields - a.work.get("toil", 0)) if "toil" in targets else 0
     hunters = min(free, spots)
     toilers = min(free - hunters, toil)

@@ -93,8 +93,9 @@ def _sources(state: State, area: str, last: bool) -> list[str]:
     for w in economy.waters(area):
         if f"fish:{w}" in targets:
             out += [f"fish:{w}"] * max(0, pools[w] - max(1, fish_keep) + (1 if last else 0))
-    if "hunt" in targets:
-        out += ["hunt"] * max(0, a.game - max(1, game_keep) + (1 if last else 0))
+    if "hunt" in targets:  # one hunter a forest square (table: hunt; house rule map)
+        spare = max(0, a.game - max(1, game_keep) + (1 if last else 0))
+        out += ["hunt"] * min(a.forests - a.work.get("hunt", 0), spare)
     if not last:  # then fish a shared pool lower, still leaving enough to regrow by one
         for w in economy.waters(area):
             if f"fish:{w}" in targets:
@@ -235,7 +236,8 @@ def trade_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str
 def policy(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str = "expert",
            version: int = 0) -> dict[str, Any]:
     """The policy's move for the seat of ``view`` (one of ``legal``, the very object): the orders
-    nobles, peasants, trade; the first ransom offered; else the move of the action under way
+    nobles, peasants, trade; the first ransom offered; all the salt it can when preserving (the
+    first preserve move offered); else the move of the action under way
     (:func:`nobles_move`, :func:`allocation`, :func:`trade_move`), ``done`` when it has none.
 
     Raises:
@@ -247,7 +249,7 @@ def policy(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
     kinds = {m["type"] for m in legal}
     if "orders" in kinds:
         return economy.find(legal, type="orders", order=["nobles", "peasants", "trade"]) or legal[0]
-    if "ransom" in kinds:
+    if "ransom" in kinds or "preserve" in kinds:  # preserving: all the salt it can, the first move offered
         return legal[0]
     state = rules.state_from_view(view, f"{seed}:{version}:expert")
     action = (view.get("acting") or [None, None])[1]

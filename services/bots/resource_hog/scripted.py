@@ -10,7 +10,7 @@ Population increases and Increase fish/game populations in
   still regrows by two (fish) or at all (game), then toil the fields; if the area would still go hungry,
   the remaining peasants fish or hunt whatever is left (nobody starves while there is food);
 * it never moves peasants or nobles, never builds, never trades (``done``);
-* a ransom: the first way to pay offered.
+* a ransom: the first way to pay offered; preserving: all the salt it can (the first move offered).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], rng: r
     kinds = {m["type"] for m in legal}
     if "orders" in kinds:
         return economy.find(legal, type="orders", order=ORDER) or legal[0]
-    if "ransom" in kinds:
+    if "ransom" in kinds or "preserve" in kinds:  # the first preserve move spends all the salt it can
         return legal[0]
     state = _state(rules, view)
     if "allocate" in kinds or "move_peasants" in kinds:

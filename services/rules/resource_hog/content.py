@@ -47,11 +47,14 @@ class Water(ContentModel):
 
 class Map(Provenanced):
     """``map.json``: the lands in their ``ring`` order (each borders its two neighbours and the
-    ``lake``), the waters, and the starting lands by player count."""
+    ``lake``), the waters, the most game tokens a forest square holds (``game_per_forest``; an
+    area's game maximum is that times its forest squares) and the starting lands by player
+    count."""
 
     note: str = ""
     lands: list[Land] = Field(min_length=4)
     waters: list[Water]
+    game_per_forest: int = Field(ge=1)
     ring: list[str]
     lake: str
     starting_lands: dict[str, list[str]]
@@ -92,18 +95,23 @@ class Building(ContentModel):
 
 
 class Buildings(Provenanced):
-    """``buildings.json``: the cost table, the fortifications' defence, and a mine's yields."""
+    """``buildings.json``: the cost table, the fortifications' defence, a mine's yields and the
+    ``markers`` of the components page (resource-hog-components.md, Components): how many of
+    each building may stand on the map at once, by the building that takes a new marker
+    (``motte`` counts the two-sided motte-and-bailey/castle markers; a castle turns its motte's
+    marker over and a stone head a field marker, so neither takes one)."""
 
     note: str = ""
     buildings: list[Building]
     defence: dict[str, int]
     mine_yields: list[dict[str, int]]
+    markers: dict[Literal["road", "harbour", "mine", "manor", "motte"], int]
 
 
 class Trading(Provenanced):
     """``trading.json``: per good the price of each row, bottom to top; slots per row; the
     balance count and the start; the d6 table (good, goods added or taken); slave and
-    mercenary prices."""
+    mercenary prices, and what a peasant sold as a slave fetches (``slave_sell_price``)."""
 
     note: str = ""
     goods: dict[Literal["preserved", "salt", "weapons"], list[int]]
@@ -112,6 +120,7 @@ class Trading(Provenanced):
     start: int
     d6: dict[Literal["1", "2", "3", "4", "5", "6"], tuple[Literal["preserved", "salt", "weapons"], int]]
     slave_price: int
+    slave_sell_price: int = Field(ge=0)
     mercenary_price: int
 
 
@@ -148,6 +157,13 @@ class Content(ContentModel):
         if needs.get("motte") != "manor" or needs.get("castle") != "motte":
             raise ValueError("a motte extends a manor and a castle a motte (table: build)")
         return self
+
+
+def game_max(forests: int) -> int:
+    """The most game an area with ``forests`` forest squares holds: ``map.json``
+    ``game_per_forest`` (4) a square (table: increase game populations, up to the area max;
+    house rule map, so that growth by 2 from five and by 3 from nine can happen)."""
+    return forests * content().map.game_per_forest
 
 
 @lru_cache(maxsize=1)

@@ -12,7 +12,7 @@ from typing import Any
 
 from services.rules.core import Event, public
 
-from .content import content, lands
+from .content import content, game_max, lands
 from .state import FOODS, FORTS, Land, State, produces_food, room
 
 
@@ -26,12 +26,39 @@ def _cost(name: str) -> Any:
     return next(b for b in content().buildings.buildings if b.id == name)
 
 
+MARKER_SIDES = {"motte": ("motte", "castle")}
+"""Buildings that share one two-sided marker (resource-hog-components.md: motte-and-bailey /
+castle markers); any other building with markers has its own."""
+
+
+def markers_on_map(state: State, name: str) -> int:
+    """Markers of building ``name`` standing on the map (a castle counts as a motte's marker)."""
+    sides = MARKER_SIDES.get(name, (name,))
+    return sum(1 for a in state.lands.values() for b in a.buildings if b in sides)
+
+
+def markers_left(state: State, name: str) -> int | None:
+    """Markers of building ``name`` neither on the map nor claimed by a peasant allocated to
+    build one this round (any seat's), or None when ``name`` takes no marker of its own (a
+    castle turns its motte's over, a stone head a field marker): ``buildings.json``
+    ``markers``, from resource-hog-components.md, Components (6 harbours, 12 mines, 12 roads,
+    12 manors, 10 motte-and-bailey/castle markers; house rule, Costs)."""
+    total = content().buildings.markers.get(name)
+    if total is None:
+        return None
+    claimed = sum(a.work.get(f"build:{name}", 0) for a in state.lands.values())
+    return total - markers_on_map(state, name) - claimed
+
+
 def build(state: State) -> list[Event]:
-    """Each worked building is built if it may stand there and its cost can be paid from the
-    owner's purse and the area's store; else it is abandoned (table: build; house rules,
-    ambiguity 14). A motte extends a manor, a castle a motte; a stone head takes a field."""
+    """Each worked building is built if it may stand there, one of its markers is off the map
+    (resource-hog-components.md, Components: 6 harbour markers and so on; :func:`markers_left`)
+    and its cost can be paid from the owner's purse and the area's store; else it is abandoned
+    (table: build; house rules, ambiguity 14). A motte extends a manor, a castle a motte; a
+    stone head takes a field. Areas in map order."""
     out: list[Event] = []
     money = {p.seat: p.money for p in state.players}
+    markers = {name: total - markers_on_map(state, name) for name, total in content().buildings.markers.items()}
     for a in state.lands.values():
         store = dict(a.store)
         fields = a.fields
@@ -40,6 +67,8 @@ def build(state: State) -> list[Event]:
             name = work.split(":", 1)[1]
             b = _cost(name)
             why = cannot_build(a, name, buildings, fields)
+            if why is None and name in markers and markers[name] < 1:
+                why = f"all {content().buildings.markers[name]} {name} markers are on the map"
             if why is None and money.get(a.owner, 0) < b.money:
                 why = f"the purse holds {money.get(a.owner, 0)} money, the {name} costs {b.money}"
             if why is None and any(store.get(g, 0) < k for g, k in b.goods.items()):
@@ -48,6 +77,10 @@ def build(state: State) -> list[Event]:
                 out.append(public("BuildAbandoned", area=a.id, building=name, reason=why or "the area has no owner"))
                 continue
             money[a.owner] -= b.money
+            if name in markers:
+                markers[name] -= 1
+                if b.needs in markers:  # a motte's manor marker comes off the map
+                    markers[b.needs] += 1
             for g, k in b.goods.items():
                 store[g] -= k
             if name == "stone_head":
@@ -168,21 +201,49 @@ def feed(state: State) -> list[Event]:
     return out
 
 
-def preserve(state: State) -> list[Event]:
-    """Each fresh fish, meat or grain left, with one salt, becomes a preserved food (table:
-    produce preserved foods); then all fresh food left spoils (table: spoil)."""
-    made: dict[str, dict[str, int]] = {}
+def salt_choices(state: State) -> dict[str, int]:
+    """Area -> the most salt its owner may spend preserving: the fresh food left there after
+    feeding and the salt in its store, whichever is less, for every owned area where that is at
+    least 1 (table: produce preserved foods, one salt a token; house rule, Preserving: the owner
+    chooses how much salt to spend). An area with no owner preserves nothing."""
+    out = {}
     for a in state.lands.values():
-        salt = a.store["salt"]
-        here: dict[str, int] = {}
-        for f in FOODS:
-            k = min(a.fresh[f], salt)
-            if k:
-                here[f] = k
-                salt -= k
-        if here:
-            made[a.id] = here
-    return ([public("FoodPreserved", made=made)] if made else []) + [public("FreshFoodSpoiled")]
+        most = min(sum(a.fresh.values()), a.store["salt"])
+        if a.owner is not None and most > 0:
+            out[a.id] = most
+    return out
+
+
+def ask_preserve(state: State) -> list[Event]:
+    """``PreservingAsked(areas={area: most salt})`` (:func:`salt_choices`): the owners of those
+    areas now choose how much salt to spend, one ``preserve`` move an area (house rule,
+    Preserving). With no area to ask about, ``areas`` is empty and the events go on."""
+    return [public("PreservingAsked", areas=salt_choices(state))]
+
+
+def preserved(state: State, area: str, salt: int) -> dict[str, int]:
+    """The fresh food of ``area`` that ``salt`` salt preserve, one salt a token, fish first, then
+    meat, then grain (table: produce preserved foods): ``{food: n}``, empty for no salt."""
+    a = state.lands[area]
+    here: dict[str, int] = {}
+    for f in FOODS:
+        k = min(a.fresh[f], salt)
+        if k:
+            here[f] = k
+            salt -= k
+    return here
+
+
+def preserve(state: State, seat: int, area: str, salt: int) -> list[Event]:
+    """The owner's choice for one area: ``FoodPreserved(seat, area, salt, made={food: n})``, the
+    salt spent turning that many fresh tokens into preserved food; the rest of the salt stays
+    in the store (table: produce preserved foods; house rule, Preserving)."""
+    return [public("FoodPreserved", seat=seat, area=area, salt=salt, made=preserved(state, area, salt))]
+
+
+def spoil(state: State) -> list[Event]:
+    """All fresh food left spoils (table: spoil): ``FreshFoodSpoiled``."""
+    return [public("FreshFoodSpoiled")]
 
 
 def growth(n: int, cap: int) -> int:
@@ -194,12 +255,18 @@ def growth(n: int, cap: int) -> int:
 
 
 def grow(state: State) -> list[Event]:
-    """Fish in every water area and game in every land area grow (table)."""
+    """Fish in every water area and game in every land area grow (table), up to the water's
+    maximum and the area's :func:`.content.game_max` (4 a forest square, house rule map)."""
     waters = {w.id: w.max for w in content().map.waters}
     fish = {w: growth(n, waters[w]) for w, n in sorted(state.fish.items())}
-    game = {a.id: growth(a.game, a.forests) for a in state.lands.values()}
+    game = {a.id: growth(a.game, game_max(a.forests)) for a in state.lands.values()}
     return [public("FishGrew", fish=fish), public("GameGrew", game=game)]
 
 
-EVENT_STEPS = (clear_woodland, build, produce_from_mines, produce_nobles, feed, preserve, grow)
-"""The event steps in the table's order (the trading board follows in the deck domain)."""
+BEFORE_PRESERVING = (clear_woodland, build, produce_from_mines, produce_nobles, feed, ask_preserve)
+"""The event steps of the phase ``events``, in the table's order, up to asking the owners how
+much salt to spend (house rule, Preserving)."""
+AFTER_PRESERVING = (spoil, grow)
+"""The event steps once every owner has chosen (the trading board follows in the deck domain)."""
+EVENT_STEPS = BEFORE_PRESERVING + AFTER_PRESERVING
+"""Every event step run on the board domain, in the table's order."""

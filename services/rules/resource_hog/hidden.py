@@ -95,12 +95,15 @@ def state_from_view(view: dict[str, Any], seed: str) -> State:
     for a in state.lands.values():
         a.buildings = list(a.buildings)
         a.store, a.work, a.fresh, a.invaders = dict(a.store), dict(a.work), dict(a.fresh), dict(a.invaders)
+        a.invaded_from = {k: list(v) for k, v in a.invaded_from.items()}
     state.fish = dict(state.fish)
     state.board = dict(state.board)
     state.orders = {k: list(v) for k, v in state.orders.items()}
     state.queue = [list(x) for x in state.queue]
     state.traded = list(state.traded)
+    state.held = list(state.held)
     state.ransom = None if state.ransom is None else dict(state.ransom)
+    state.preserving = dict(state.preserving)
     state.match = match_from_view(view.get("match"))
     seat = view.get("seat")
     ordered = [p.seat for p in state.players if p.ordered] if state.stage == "orders" else []

@@ -86,10 +86,11 @@ class Buy(_Move):
 
 class Sell(_Move):
     """``{"type": "sell", "good": "salt", "count": 2, "from": "L1"}``: goods from a harbour area
-    onto the trading board (table: sell)."""
+    onto the trading board (table: sell); ``"good": "slave"`` sells peasants of the harbour area
+    not allocated this round as slaves, while the slave stack lasts (house rule: slaves)."""
 
     type: Literal["sell"]
-    good: Good
+    good: Literal["preserved", "salt", "weapons", "slave"]
     count: Count
     from_: Area = Field(alias="from")
 
@@ -105,12 +106,23 @@ class Ship(_Move):
     to: Area
 
 
+class Preserve(_Move):
+    """``{"type": "preserve", "area": "L1", "salt": 2}``: in the round's events, after feeding, the
+    owner of an area with fresh food left and salt in store spends ``salt`` salt (0 keeps it all
+    for sale), each preserving one fresh token, fish first, then meat, then grain (table:
+    produce preserved foods; house rule, Preserving)."""
+
+    type: Literal["preserve"]
+    area: Area
+    salt: Annotated[int, Field(ge=0, le=MAX_COUNT)]
+
+
 class Done(_Move):
     """``{"type": "done"}``: end the action (a nobles' action then fights its battles)."""
 
     type: Literal["done"]
 
 
-Move = Annotated[Union[Orders, MovePeasants, Allocate, MoveNobles, Ransom, Buy, Sell, Ship, Done],
+Move = Annotated[Union[Orders, MovePeasants, Allocate, MoveNobles, Ransom, Buy, Sell, Ship, Preserve, Done],
                  Field(discriminator="type")]
 """Every move of Resource Hog."""

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from services.rules.core import Chance, Event, IllegalMove, public
 
 from .content import GOODS, content
-from .state import FORTS, State, room
+from .state import FORTS, State, acting, room
 
 RANSOM = {"money": 10, "salt": 2, "weapons": 1, "preserved": 1, "peasants": 1}
 """What one unit of margin is worth in each kind the loser may pay (table: fight)."""
@@ -34,7 +34,13 @@ def ring_neighbours(area: str) -> tuple[str, str]:
 
 def distances(state: State, seat: int, start: str) -> dict[str, int]:
     """Borders crossed from ``start`` to each area a noble may end in: own land at any distance,
-    and one border beyond it into land that is not the seat's (table: move nobles)."""
+    and one border beyond it into land that is not the seat's (table: move nobles). Own land is
+    the land the seat held when its action began (``State.held``; the seat's land now when no
+    nobles' action is under way): land an earlier noble took in the same action is an end, not
+    a way through (house rule: a noble moves once an action, so one border beyond is counted
+    from the land held when the action starts; docs/house-rules.md, Resource Hog: Fights)."""
+    now = acting(state)
+    held = set(state.held) if now == (seat, "nobles") else {a for a, x in state.lands.items() if x.owner == seat}
     out = {start: 0}
     todo = deque([start])
     while todo:
@@ -43,7 +49,7 @@ def distances(state: State, seat: int, start: str) -> dict[str, int]:
             if n in out:
                 continue
             out[n] = out[at] + 1
-            if state.lands[n].owner == seat:
+            if n in held:
                 todo.append(n)
     del out[start]
     return out
@@ -160,7 +166,10 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     """``RansomPaid``, then where the nobles go (house rule): the attacker's invaders go home
     unless it won and the defender could not pay it all or had no nobles there (house rule: the
     area changes hands); then the defender's nobles leave and the area, its peasants and goods
-    pass to the attacker.
+    pass to the attacker. An attacker that lost and could not pay it all moves its nobles away
+    (table: fight): they go to its own land nearest the area other than every area the attack
+    came from (``Land.invaded_from``), and are lost if it has none (house rule,
+    docs/house-rules.md, Resource Hog: Fights).
 
     Shapes: ``RansomPaid(loser, winner, area, pay={kind: units}, full)`` and
     ``BattleSettled(area, attacker, takes, attackers_to, defenders_to)``. The winner keeps only
@@ -184,7 +193,10 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
             ransom["left_map"] = paid - placed
     attacker = r["attacker"]
     takes = r["winner"] == attacker and (not full or state.lands[area].nobles == 0)
-    home = retreat_to(state, attacker, area)
+    # a losing attacker short of the ransom moves its nobles away: not back to where the attack
+    # came from (table: fight, "the attacker may be thus forced to move out"; house rule)
+    leave = state.lands[area].invaded_from.get(str(attacker), []) if r["loser"] == attacker and not full else []
+    home = retreat_to(state, attacker, area, avoid=leave)
     settled: dict[str, Any] = {"area": area, "attacker": attacker, "takes": takes,
                                "attackers_to": None if takes else home,
                                "defenders_to": retreat_to(state, r["loser"], area) if takes else None}
@@ -195,13 +207,16 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     return [public("RansomPaid", **ransom), public("BattleSettled", **settled)]
 
 
-def retreat_to(state: State, seat: int, area: str) -> str | None:
+def retreat_to(state: State, seat: int, area: str, avoid: list[str] | tuple[str, ...] = ()) -> str | None:
     """Where ``seat``'s nobles (and a ransom it wins) go from ``area``: its own land nearest
-    round the ring, the earlier in ring order on a tie; None if it has no land (house rule)."""
+    round the ring, the earlier in ring order on a tie, never one of ``avoid``; None if it has
+    no such land, and then the nobles are lost (house rule, docs/house-rules.md, Resource Hog:
+    Fights). ``avoid`` holds the areas a losing attacker that could not pay the ransom in full
+    attacked from (table: fight, the loser who cannot pay moves its nobles away)."""
     ring = content().map.ring
     i = ring.index(area)
     for d in range(1, len(ring) // 2 + 1):
         for n in (ring[(i - d) % len(ring)], ring[(i + d) % len(ring)]):
-            if state.lands[n].owner == seat and n != area:
+            if state.lands[n].owner == seat and n != area and n not in avoid:
                 return n
     return None

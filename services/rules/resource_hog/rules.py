@@ -1,6 +1,8 @@
 """The Resource Hog ``Rules``: set-up, the secret orders, the mixing of the action tokens,
 the three actions (peasants, nobles with their fights, trade), the round's events on the
-phase worker (the phase ``events``) and the wealth count after the last round
+phase worker (the phase ``events``, up to feeding), the owners' choices of how much salt to
+spend preserving (house rule; the events after it follow the last choice) and the wealth count
+after the last round
 (``resource-hog-actions-and-events.txt``; house rules in ``docs/house-rules.md``).
 """
 
@@ -155,6 +157,9 @@ class ResourceHogRules(Rules):
             return [Op("deck", "reveal")]
         if state.stage == "actions" and state.turn >= len(state.queue):
             return [Op("deck", "mix")] if state.step < 2 else [Op("board", "end_actions")]
+        if state.stage == "preserve" and not state.preserving:  # every owner has chosen
+            return [*(Op("board", f"event:{fn.__name__}") for fn in events.AFTER_PRESERVING),
+                    Op("deck", "adjust_board"), Op("board", "next_round")]
         return []
 
     def pending_phase(self, state: State) -> str | None:
@@ -165,8 +170,7 @@ class ResourceHogRules(Rules):
     def phase_ops(self, state: State, phase: str) -> list[Op]:
         if phase != "events":
             raise ValueError(f"resource_hog has no phase {phase!r}")
-        return [*(Op("board", f"event:{fn.__name__}") for fn in events.EVENT_STEPS), Op("deck", "adjust_board"),
-                Op("board", "next_round")]
+        return [Op("board", f"event:{fn.__name__}") for fn in events.BEFORE_PRESERVING]
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """The player view of ``seat`` (``None``: a spectator): the whole table without

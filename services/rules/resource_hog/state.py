@@ -19,7 +19,7 @@ from services.rules.core import match as core_match
 from services.rules.core.canonical import OMIT_IF_NONE
 from services.rules.core.match import MatchRecord
 
-from .content import GOODS, content
+from .content import GOODS, content, game_max
 
 FOODS = ("fish", "meat", "grain")
 """Fresh food: fish from fishing, meat (game) from hunting, grain from toiling (the table's
@@ -41,8 +41,11 @@ class Land:
     to be allocated in that phase), ``work`` (allocations: ``"fish:<water>"``, ``"hunt"``,
     ``"toil"``, ``"mine:<good>"``, ``"clear"``, ``"build:<building>"``, ``"population"``,
     ``"knight"`` -> peasants), ``fresh`` food produced this round and ``invaders`` (nobles
-    another seat moved in this round, seat -> nobles); ``attacked``: how many of ``nobles``
-    attacked this round and so do not defend it again that round (table: fight)."""
+    another seat moved in this round, seat -> nobles) with ``invaded_from`` (seat -> the areas,
+    in ring order, those invaders moved from: where the attack came from, table: fight);
+    ``attacked``: how many of ``nobles`` attacked this round and so do not defend it again that
+    round (table: fight); ``nobles_moved``: nobles that moved in here in the action under way
+    (a noble moves once an action, house rule)."""
 
     id: str
     owner: int | None = None
@@ -60,6 +63,7 @@ class Land:
     invaders: dict[str, int] = field(default_factory=dict)
     attacked: int = 0
     nobles_moved: int = 0
+    invaded_from: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -77,12 +81,17 @@ class State:
 
     ``lands`` by id; ``fish`` per water area; ``board``: goods on the trading board per good;
     ``slaves``: slaves left in the stack, ``slave_track`` and ``mercenary_track``: those on
-    offer; ``round`` (1-8); ``stage``: ``orders``, ``actions``, ``events`` or ``over``;
+    offer; ``round`` (1-8); ``stage``: ``orders``, ``actions``, ``events``, ``preserve``
+    (owners choose how much salt to spend) or ``over``;
     ``orders``: the revealed orders, seat -> three actions; ``step`` (0-2) and ``queue``:
     the mixed ``[seat, action]`` of this step, ``turn`` its index; ``traded``: goods bought
-    or sold by the acting seat this trade phase (``"buy:salt"``); ``fighting``: the seat whose
-    battles are being fought; ``ransom``: a battle's ransom awaiting its loser's choice
-    (``area``, ``attacker``, ``winner``, ``loser``, ``margin``); ``ended``/``final``;
+    or sold by the acting seat this trade phase (``"buy:salt"``); ``held``: in a nobles' action,
+    the land areas (ring order) the acting seat held when the action began, from which its
+    nobles' one border beyond is counted (house rule: a noble moves once an action), else
+    empty; ``fighting``: the seat whose battles are being fought; ``ransom``: a battle's ransom
+    awaiting its loser's choice (``area``, ``attacker``, ``winner``, ``loser``, ``margin``);
+    ``preserving``: in the stage ``preserve``, area -> the most salt its owner may still choose
+    to spend there (house rule, Preserving); ``ended``/``final``;
     ``secret``: ``orders`` given and not yet revealed.
     """
 
@@ -101,8 +110,10 @@ class State:
     queue: list[list[Any]] = field(default_factory=list)
     turn: int = 0
     traded: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)
     fighting: int | None = None
     ransom: dict[str, Any] | None = None
+    preserving: dict[str, int] = field(default_factory=dict)
     draws: int = 0
     ended: dict[str, Any] | None = None
     final: dict[str, Any] | None = None
@@ -112,7 +123,8 @@ class State:
 
 def _copy_land(a: Land) -> Land:
     return Land(a.id, a.owner, a.peasants, a.nobles, a.fields, a.forests, a.game, a.stone_heads, list(a.buildings),
-                dict(a.store), a.moved, dict(a.work), dict(a.fresh), dict(a.invaders), a.attacked, a.nobles_moved)
+                dict(a.store), a.moved, dict(a.work), dict(a.fresh), dict(a.invaders), a.attacked, a.nobles_moved,
+                {k: list(v) for k, v in a.invaded_from.items()})
 
 
 def copy_state(s: State) -> State:
@@ -124,7 +136,9 @@ def copy_state(s: State) -> State:
         lands={k: _copy_land(a) for k, a in s.lands.items()}, fish=dict(s.fish), board=dict(s.board),
         slaves=s.slaves, slave_track=s.slave_track, mercenary_track=s.mercenary_track, round=s.round,
         stage=s.stage, orders=dict(s.orders), step=s.step, queue=[list(x) for x in s.queue], turn=s.turn,
-        traded=list(s.traded), fighting=s.fighting, ransom=None if s.ransom is None else dict(s.ransom),
+        traded=list(s.traded), held=list(s.held), fighting=s.fighting,
+        ransom=None if s.ransom is None else dict(s.ransom),
+        preserving=dict(s.preserving),
         draws=s.draws, ended=s.ended, final=s.final, match=None if s.match is None else s.match.copy(),
         secret={"orders": dict(s.secret.get("orders", {}))} if s.secret else {})
 
@@ -210,6 +224,7 @@ def _round_started(s: State, d: dict) -> None:
         a.work = {}
         a.fresh = {f: 0 for f in FOODS}
         a.invaders = {}
+        a.invaded_from = {}
         a.attacked = 0
 
 
@@ -227,6 +242,13 @@ def _orders_revealed(s: State, d: dict) -> None:
     s.stage = "actions"
 
 
+def _action_begins(s: State) -> None:
+    """Whatever the action now acting starts from: ``held``, the acting seat's land if it is a
+    nobles' action (house rule: one border beyond the land held when the action starts)."""
+    now = acting(s)
+    s.held = owned(s, now[0]) if now is not None and now[1] == "nobles" else []
+
+
 def _tokens_mixed(s: State, d: dict) -> None:
     s.step = d["step"]
     s.queue = [list(x) for x in d["queue"]]
@@ -235,6 +257,7 @@ def _tokens_mixed(s: State, d: dict) -> None:
         a.moved = 0
         a.nobles_moved = 0
     s.traded = []
+    _action_begins(s)
 
 
 def _action_done(s: State, d: dict) -> None:
@@ -244,6 +267,7 @@ def _action_done(s: State, d: dict) -> None:
     for a in s.lands.values():
         a.moved = 0
         a.nobles_moved = 0
+    _action_begins(s)
 
 
 def _peasants_moved(s: State, d: dict) -> None:
@@ -283,7 +307,7 @@ def _woodland_cleared(s: State, d: dict) -> None:
     for area, n in d["cleared"].items():
         a = s.lands[area]
         a.forests -= n
-        a.game = min(a.game, a.forests)
+        a.game = min(a.game, game_max(a.forests))  # game beyond the smaller maximum goes
         a.fields += n
 
 
@@ -368,13 +392,18 @@ def _starve_peasants(area: Land, n: int) -> None:
             del area.work[work]
 
 
+def _preserving_asked(s: State, d: dict) -> None:
+    s.stage = "preserve"
+    s.preserving = dict(d["areas"])
+
+
 def _preserved(s: State, d: dict) -> None:
-    for area, made in d["made"].items():
-        a = s.lands[area]
-        for f, k in made.items():
-            a.fresh[f] -= k
-            a.store["salt"] -= k
-            a.store["preserved"] += k
+    a = s.lands[d["area"]]
+    for f, k in d["made"].items():
+        a.fresh[f] -= k
+        a.store["salt"] -= k
+        a.store["preserved"] += k
+    s.preserving.pop(d["area"], None)
 
 
 def _spoiled(s: State, d: dict) -> None:
@@ -402,6 +431,8 @@ def _nobles_moved(s: State, d: dict) -> None:
         dst.store[g] += k
     if d["invades"]:
         dst.invaders[str(seat)] = dst.invaders.get(str(seat), 0) + n
+        origins = set(dst.invaded_from.get(str(seat), [])) | {d["from"]}
+        dst.invaded_from[str(seat)] = [a for a in content().map.ring if a in origins]
     else:
         dst.owner = seat
         dst.nobles += n
@@ -454,6 +485,7 @@ def _lose_peasants(area: Land, n: int) -> None:
 def _battle_settled(s: State, d: dict) -> None:
     area = s.lands[d["area"]]
     invaders = area.invaders.pop(str(d["attacker"]), 0)
+    area.invaded_from.pop(str(d["attacker"]), None)
     if d["takes"]:
         if d["defenders_to"] is not None:
             s.lands[d["defenders_to"]].nobles += area.nobles
@@ -497,8 +529,16 @@ def _goods_sold(s: State, d: dict) -> None:
 
     good, n = d["good"], d["count"]
     s.players[d["seat"]].money += d["money"]
-    s.lands[d["from"]].store[good] -= n
-    s.board[good] = min(capacity(), s.board[good] + n)
+    land = s.lands[d["from"]]
+    if good == "slave":  # the peasants leave the map; a slave marker goes from the stack to the track
+        land.peasants -= n
+        s.slaves -= n
+        s.slave_track += n
+        if land.peasants == 0 and land.nobles == 0:
+            land.owner = None
+    else:
+        land.store[good] -= n
+        s.board[good] = min(capacity(), s.board[good] + n)
     s.traded.append(f"sell:{good}")
 
 
@@ -550,6 +590,7 @@ _HANDLERS = {
     "Fed": _fed,
     "PopulationGrew": _population_grew,
     "Starved": _starved,
+    "PreservingAsked": _preserving_asked,
     "FoodPreserved": _preserved,
     "FreshFoodSpoiled": _spoiled,
     "FishGrew": _fish_grew,

@@ -63,7 +63,10 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
     """``buy``, ``sell`` and ``ship`` (table: buy, sell). Raises IllegalMove, saying why, for
     a move the seat may not make now; among them buying more slaves (each becomes a peasant) or
     mercenaries (each a noble) than the seat has room for among its 50 peasant/noble markers
-    on the map (resource-hog-components.md, Components; house rule: slaves and mercenaries)."""
+    on the map (resource-hog-components.md, Components; house rule: slaves and mercenaries),
+    and selling as slaves more peasants than the harbour area has free, or than the slave
+    stack has markers for (table: adjust trading board, slaves are sold until the stack runs
+    out; house rule: slaves)."""
     t, good, n = move["type"], move["good"], move["count"]
     purse = state.players[seat].money
     if t == "ship":
@@ -106,8 +109,24 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
     src = move["from"]
     if src not in harbours(state, seat):
         raise IllegalMove("goods are sold from one of your harbour areas (table: sell)")
+    if good == "slave":
+        if state.slaves < n:
+            raise IllegalMove(f"each slave sold takes a slave marker from the stack to the track; the stack holds "
+                              f"{state.slaves}, not {n}: once it runs out slaves are no longer bought or sold "
+                              f"(table: adjust trading board; house rule: slaves)")
+        if not 1 <= n <= sellable_peasants(state, src):
+            raise IllegalMove(f"{src} has {sellable_peasants(state, src)} peasants not allocated this round to sell "
+                              f"as slaves, not {n} (house rule: slaves)")
+        return
     if good not in GOODS or state.lands[src].store[good] < n or n < 1:
         raise IllegalMove(f"{src} has {state.lands[src].store.get(good, 0)} {good}, not {n}")
+
+
+def sellable_peasants(state: State, area: str) -> int:
+    """Peasants of ``area`` that may be sold as slaves: those not allocated to work this round
+    (house rule: slaves, docs/house-rules.md, Resource Hog: The trading board)."""
+    a = state.lands[area]
+    return max(0, a.peasants - sum(a.work.values()))
 
 
 def cost_of(state: State, good: str, n: int) -> int:
@@ -120,7 +139,9 @@ def cost_of(state: State, good: str, n: int) -> int:
 
 
 def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
-    """``GoodsShipped``, ``GoodsBought`` or ``GoodsSold`` with the money paid or gained."""
+    """``GoodsShipped``, ``GoodsBought`` or ``GoodsSold`` with the money paid or gained.
+    ``GoodsSold(seat, good="slave", count, from, money)`` sells peasants as slaves at
+    ``trading.json`` ``slave_sell_price`` each (house rule: slaves)."""
     t, good, n = move["type"], move["good"], move["count"]
     if t == "ship":
         return [public("GoodsShipped", seat=seat, good=good, count=n, **{"from": move["from"]}, to=move["to"],
@@ -131,6 +152,9 @@ def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
         else:
             price = cost_of(state, good, n)
         return [public("GoodsBought", seat=seat, good=good, count=n, to=move["to"], money=price)]
+    if good == "slave":
+        return [public("GoodsSold", seat=seat, good=good, count=n, **{"from": move["from"]},
+                       money=n * content().trading.slave_sell_price)]
     have, gained = state.board[good], 0
     for _ in range(n):
         gained += sell_price(good, have)

@@ -36,6 +36,8 @@ def to_move(state: State) -> list[int]:
         return []
     if state.stage == "orders":
         return [p.seat for p in state.players if not p.ordered]
+    if state.stage == "preserve":  # every owner still to choose, in any order (house rule, Preserving)
+        return sorted({state.lands[a].owner for a in state.preserving})
     now = acting(state)
     return [now[0]] if now else []
 
@@ -68,8 +70,8 @@ def work_targets(state: State, area: str) -> list[str]:
     for water in [content().map.lake, *([land.coast] if land.coast else [])]:
         if state.fish[water] > 0:
             out.append(f"fish:{water}")
-    if a.game > 0:  # hunting already took its game marker off the square (PeasantAllocated)
-        out.append("hunt")
+    if a.game > 0 and a.work.get("hunt", 0) < a.forests:  # one hunter a forest square (table: hunt)
+        out.append("hunt")  # hunting already took its game marker off the square (PeasantAllocated)
     if a.fields - a.work.get("toil", 0) > 0:
         out.append("toil")
     if "mine" in a.buildings:
@@ -77,13 +79,35 @@ def work_targets(state: State, area: str) -> list[str]:
     if a.forests - a.work.get("clear", 0) > 0:
         out.append("clear")
     for b in content().buildings.buildings:
-        if not a.work.get(f"build:{b.id}") and events.cannot_build(a, b.id, a.buildings, a.fields) is None:
+        left = events.markers_left(state, b.id)  # the components' markers (6 harbours...)
+        if not a.work.get(f"build:{b.id}") and events.cannot_build(a, b.id, a.buildings, a.fields) is None \
+                and (left is None or left > 0) and affordable(state, area, b.id):
             out.append(f"build:{b.id}")
     if not a.work.get("population"):
         out.append("population")
     if any(f in a.buildings for f in FORTS) and not a.work.get("knight"):
         out.append("knight")
     return out
+
+
+def affordable(state: State, area: str, name: str) -> bool:
+    """Whether the owner of ``area`` can pay for building ``name`` there now on top of every
+    building it has allocated a peasant to this round: money from its purse, goods from the
+    area's store (house rule, Costs: a peasant is allocated to a building only if the seat can
+    pay for it; ``buildings.json`` costs)."""
+    a = state.lands[area]
+    if a.owner is None:
+        return False
+    costs = {b.id: b for b in content().buildings.buildings}
+    claimed = [(x, w.split(":", 1)[1], n) for x, land in state.lands.items() if land.owner == a.owner
+               for w, n in land.work.items() if w.startswith("build:")]
+    money = sum(costs[b].money * n for _, b, n in claimed) + costs[name].money
+    if state.players[a.owner].money < money:
+        return False
+    for g, k in costs[name].goods.items():
+        if a.store.get(g, 0) < k + sum(costs[b].goods.get(g, 0) * n for x, b, n in claimed if x == area):
+            return False
+    return True
 
 
 def check(state: State, seat: int, move: dict[str, Any]) -> None:
@@ -99,6 +123,9 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
         if t != "ransom":
             raise IllegalMove("the battle's loser first chooses how to pay the ransom (table: fight)")
         nobles.check_ransom(state, seat, move)
+        return
+    if state.stage == "preserve" or t == "preserve":
+        _check_preserve(state, seat, move)
         return
     now = acting(state)
     if now is None or now[0] != seat:
@@ -116,6 +143,34 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
         nobles.check_move(state, seat, move)
     else:
         trade.check(state, seat, move)
+
+
+def _check_preserve(state: State, seat: int, move: dict[str, Any]) -> None:
+    """A ``preserve`` move: in the stage ``preserve``, for an area of the seat still to choose,
+    at most the salt and the fresh food the area has (house rule, Preserving)."""
+    if state.stage != "preserve" or move["type"] != "preserve":
+        raise IllegalMove("after feeding, the owners first choose how much salt to spend preserving fresh food "
+                          "(table: produce preserved foods)" if state.stage == "preserve" else
+                          "salt is spent preserving after feeding, in the round's events")
+    area = move["area"]
+    if area not in state.preserving or state.lands[area].owner != seat:
+        raise IllegalMove(f"{area} is not one of your areas with fresh food and salt still to choose for")
+    most = state.preserving[area]
+    if not 0 <= move["salt"] <= most:
+        raise IllegalMove(f"{area} may spend 0 to {most} salt (one salt a fresh food left), not {move['salt']} "
+                          f"(table: produce preserved foods)")
+
+
+def salt_amounts(most: int) -> list[int]:
+    """The amounts of salt offered among the legal moves for an area that may spend up to
+    ``most``: ``most`` first (all it can, as before the choice), then the powers of two below it
+    and 0, so an area's moves stay few (10 at most, for 200); any amount in between is legal too."""
+    out = [most]
+    k = 1
+    while k < most:
+        out.append(k)
+        k *= 2
+    return [most, *sorted(set(out[1:]), reverse=True), 0] if most else [0]
 
 
 def _check_move(state: State, seat: int, move: dict[str, Any]) -> None:
@@ -162,6 +217,12 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
         for pay in nobles.ransom_choices(state):
             yield {"type": "ransom", "pay": pay}
         return
+    if state.stage == "preserve":
+        for area in content().map.ring:
+            if area in state.preserving and state.lands[area].owner == seat:
+                for salt in salt_amounts(state.preserving[area]):
+                    yield {"type": "preserve", "area": area, "salt": salt}
+        return
     yield {"type": "done"}
     action = acting(state)[1]  # type: ignore[index]
     mine = [a for a in content().map.ring if state.lands[a].owner == seat]
@@ -191,6 +252,8 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
         for port in ports[:1]:
             yield {"type": "buy", "good": "slave", "count": 1, "to": port}
             yield {"type": "buy", "good": "mercenary", "count": 1, "to": port}
+        for port in ports:
+            yield {"type": "sell", "good": "slave", "count": 1, "from": port}
         return
     for src in mine:
         if free_peasants(state, src) < 1:
@@ -206,6 +269,8 @@ def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     t = move["type"]
     if t == "ransom":
         return nobles.ransom_events(state, seat, move)
+    if t == "preserve":
+        return events.preserve(state, seat, move["area"], move["salt"])
     if t == "done":
         if acting(state)[1] == "nobles" and nobles.battles_due(state, seat):  # type: ignore[index]
             return [public("FightsBegan", seat=seat, areas=nobles.battles_due(state, seat))]

@@ -76,6 +76,12 @@ def _own(state, area, seat, nobles_=0, peasants=0):
     return land
 
 
+def _held_now(state, seat):
+    """Take the land set up by hand as what ``seat`` held when its nobles' action began (the
+    action had begun before the test changed the board; house rule, Fights)."""
+    state.held = [a for a in RING if state.lands[a].owner == seat]
+
+
 def _refused(state, seat, move, chance, match=None):
     before = state_hash(state)
     with pytest.raises(IllegalMove, match=match):
@@ -105,11 +111,13 @@ def _battle(attackers, defenders, faces, building=None, defender_peasants=2):
 def test_nobles_cross_any_number_of_own_areas():
     """Move nobles row: over the owner's own land nobles go any distance, here three borders."""
     state, chance = _game()
+    for seat in range(2):  # the land is held before the action starts (house rule, Fights)
+        for k in (1, 2, 3):
+            if state.lands[_at(_home(state, seat), k)].owner is None:
+                _own(state, _at(_home(state, seat), k), seat, 0, 1)
     seat = _to_nobles(state, chance)
     home = _home(state, seat)
     state.lands[home].nobles = 2
-    for k in (1, 2, 3):
-        _own(state, _at(home, k), seat, 0, 1)
     events_ = apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": _at(home, 3), "count": 2},
                     chance)
     assert [e.type for e in events_] == ["NoblesMoved"] and events_[0].data["invades"] is False
@@ -117,9 +125,10 @@ def test_nobles_cross_any_number_of_own_areas():
     assert state.players[seat].money == 20  # no goods, no fee
     # the gap: without own land in between the same target is out of reach
     state2, chance2 = _game()
+    for s2 in range(2):
+        _own(state2, _at(_home(state2, s2), 3), s2, 0, 1)
     seat2 = _to_nobles(state2, chance2)
     home2 = _home(state2, seat2)
-    _own(state2, _at(home2, 3), seat2, 0, 1)
     _refused(state2, seat2, {"type": "move_nobles", "from": home2, "to": _at(home2, 3), "count": 1}, chance2)
 
 
@@ -141,9 +150,11 @@ def test_nobles_cross_one_border_beyond_own_land_and_no_more():
                     chance)
     assert moved.data["invades"] is True and state.lands[_at(home, -1)].invaders == {str(seat): 1}
     assert state.lands[_at(home, -1)].owner == other and state.lands[_at(home, -1)].nobles == 1
-    # now that _at(home, 1) is own land, one more border beyond it is reachable
-    apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": _at(home, 2), "count": 1}, chance)
-    assert state.lands[_at(home, 2)].owner == seat
+    # _at(home, 1) is own land now, but it was taken in this action: one border beyond is
+    # counted from the land held when the action started (house rule, Fights), so the border
+    # after it stays out of reach (before issue 23's fix this move was allowed)
+    _refused(state, seat, {"type": "move_nobles", "from": home, "to": _at(home, 2), "count": 1}, chance,
+             match="one border")
 
 
 @pytest.mark.rules("resource_hog:move nobles/carried-goods-fee")
@@ -156,6 +167,7 @@ def test_goods_carried_with_nobles_cost_one_money_per_border(good):
     state.lands[home].nobles = 2
     state.lands[home].store[good] = 3
     _own(state, _at(home, 1), seat, 0, 1)
+    _held_now(state, seat)
     dst = _at(home, 2)
     [moved] = apply(RULES, state, seat, {"type": "move_nobles", "from": home, "to": dst, "count": 1,
                                          "goods": {good: 3}}, chance)
@@ -420,12 +432,14 @@ def test_nobles_that_attacked_do_not_defend_their_home_that_round():
     state.lands[home].nobles = 2
     target = _at(home, 1)
     _own(state, target, b, 1, 1)
-    state.players[a].money = state.players[b].money = 0
+    # a pays its ransom in full, so its noble goes home (one that could not pay would have to
+    # move away from home: fight row, the loser who cannot pay)
+    state.players[a].money, state.players[b].money = 10, 0
     apply(RULES, state, a, {"type": "move_nobles", "from": home, "to": target, "count": 1}, chance)
     assert state.lands[home].nobles == 1  # the attacker is not at home to defend
     apply(RULES, state, a, {"type": "done"}, _dice(6, 4, 6, 4, 6, 4, 6, 4, 1))  # b's noble wins
-    if state.ransom is not None:
-        apply(RULES, state, state.ransom["loser"], {"type": "ransom", "pay": {}}, chance)
+    assert state.ransom["loser"] == a and state.ransom["margin"] == 1
+    apply(RULES, state, a, {"type": "ransom", "pay": {"money": 1}}, chance)
     assert RULES.to_move(state) == [b] and state.lands[home].nobles == 2
     # b now attacks a's home with 1 noble: only the noble that stayed defends
     state.lands[target].nobles = 1
@@ -600,3 +614,92 @@ def test_goods_are_not_shipped_to_the_area_they_are_in():
     area = _home(state, 0)
     with pytest.raises(IllegalMove):
         trade.check(state, 0, {"type": "ship", "good": "weapons", "count": 1, "from": area, "to": area})
+
+
+# -- a losing attacker that cannot pay (issue 23) -----------------------------------------------
+
+
+def _unpaid_attack(seed="p2d"):
+    """The issue's reproduction: seat 0 holds L1 with 2 nobles and no money, seat 1 holds L2 with
+    3 nobles; both order nobles first; seat 0 moves both nobles into L2 and the defender's dice
+    1, 1, 4 capture both (margin 3). Returns (state, chance) with seat 0 owing the ransom."""
+    state, chance = _game(2, seed)
+    _to_nobles(state, chance)
+    _own(state, "L1", 0, 2, 4)
+    _own(state, "L2", 1, 3, 1)
+    state.players[0].money = 0
+    while RULES.to_move(state) != [0]:  # seat 1 acts first: it does nothing
+        apply(RULES, state, 1, {"type": "done"}, chance)
+    apply(RULES, state, 0, {"type": "move_nobles", "from": "L1", "to": "L2", "count": 2}, chance)
+    assert state.lands["L2"].invaded_from == {"0": ["L1"]}
+    events_ = apply(RULES, state, 0, {"type": "done"}, _dice(1, 1, 4))
+    fought = next(e for e in events_ if e.type == "BattleFought").data
+    assert (fought["winner"], fought["loser"], fought["margin"]) == (1, 0, 3)
+    return state, chance
+
+
+@pytest.mark.rules("resource_hog:fight/cannot-pay", "resource_hog:house rules/unpaid-attacker-moves-away")
+def test_a_losing_attacker_who_cannot_pay_moves_its_nobles_out_of_the_area_it_attacked_from():
+    """Fight row (resource-hog-actions-and-events.txt): a loser short of the ransom moves its
+    nobles away, and the attacker may thus have to leave the area it attacked from. House rule
+    (docs/house-rules.md, Resource Hog: Fights): they go to the attacker's nearest other land;
+    with none they are lost. Before the fix they went back to L1 and the attack cost nothing."""
+    state, chance = _unpaid_attack()
+    assert list(nobles.ransom_choices(state)) == [{}]
+    events_ = apply(RULES, state, 0, {"type": "ransom", "pay": {}}, chance)
+    paid = next(e for e in events_ if e.type == "RansomPaid").data
+    settled = next(e for e in events_ if e.type == "BattleSettled").data
+    assert paid["full"] is False and settled["attackers_to"] is None  # seat 0 has no other land
+    assert state.lands["L1"].nobles == 0 and state.lands["L1"].owner == 0  # its peasants stay
+    assert state.lands["L2"].invaders == {} and state.lands["L2"].invaded_from == {}
+    assert state.lands["L2"].owner == 1 and state.lands["L2"].nobles == 3
+    # with other land the nobles go there, the nearest first, never back to L1
+    state, chance = _unpaid_attack()
+    _own(state, "L7", 0, 0, 1)
+    apply(RULES, state, 0, {"type": "ransom", "pay": {}}, chance)
+    assert state.lands["L7"].nobles == 2 and state.lands["L1"].nobles == 0
+
+
+@pytest.mark.rules("resource_hog:fight/cannot-pay", "resource_hog:house rules/unpaid-attacker-moves-away")
+def test_a_losing_attacker_who_pays_in_full_goes_back_where_it_came_from():
+    """Fight row: only a loser who cannot pay moves away; an attacker that pays the whole ransom
+    goes home to its nearest land, the area it attacked from (house rule, Fights)."""
+    state, chance = _unpaid_attack()
+    state.players[0].money = 30
+    state.ransom["margin"] = 3
+    apply(RULES, state, 0, {"type": "ransom", "pay": {"money": 3}}, chance)
+    assert state.lands["L1"].nobles == 2 and state.players[0].money == 0
+
+
+@pytest.mark.rules("resource_hog:move nobles/one-border-out", "resource_hog:house rules/one-border-from-start")
+def test_land_taken_earlier_in_an_action_is_no_way_through_for_later_nobles():
+    """Move nobles row (resource-hog-actions-and-events.txt): one border beyond own land. House
+    rule (docs/house-rules.md, Resource Hog: Fights): counted from the land held when the action
+    starts. Issue 23: 3 nobles of L1 reached L2, L3 and L4 in one action, each walking over the
+    land the one before had just taken."""
+    state, chance = _game(2, "p2d")
+    _own(state, "L5", None, 0, 0)  # seat 1 holds L6 instead: L2-L4 lie open
+    _own(state, "L6", 1, 1, 4)
+    _own(state, "L1", 0, 3, 4)
+    _to_nobles(state, chance)
+    while RULES.to_move(state) != [0]:
+        apply(RULES, state, RULES.to_move(state)[0], {"type": "done"}, chance)
+    assert state.held == ["L1"]
+    apply(RULES, state, 0, {"type": "move_nobles", "from": "L1", "to": "L2", "count": 1}, chance)
+    assert state.lands["L2"].owner == 0 and state.held == ["L1"]
+    for far in ("L3", "L4"):
+        _refused(state, 0, {"type": "move_nobles", "from": "L1", "to": far, "count": 1}, chance, match="one border")
+    legal = {m["to"] for m in RULES.legal_moves(state, 0) if m["type"] == "move_nobles"}
+    assert legal == {"L2", "L8"}
+    apply(RULES, state, 0, {"type": "move_nobles", "from": "L1", "to": "L2", "count": 1}, chance)
+    assert state.lands["L2"].nobles == 2 and state.lands["L3"].owner is None
+    # land held from the start is still a way through: from L1 over L8-L7 (held) one beyond
+    state2, chance2 = _game(2, "p2d")
+    _own(state2, "L1", 0, 1, 4)
+    _own(state2, "L8", 0, 1, 1)
+    _to_nobles(state2, chance2)
+    while RULES.to_move(state2) != [0]:
+        apply(RULES, state2, RULES.to_move(state2)[0], {"type": "done"}, chance2)
+    assert state2.held == ["L1", "L8"]
+    apply(RULES, state2, 0, {"type": "move_nobles", "from": "L1", "to": "L7", "count": 1}, chance2)
+    assert state2.lands["L7"].owner == 0

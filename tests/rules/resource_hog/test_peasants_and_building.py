@@ -407,7 +407,7 @@ def test_each_clearing_peasant_turns_one_woodland_into_a_field(workers):
     assert (land.fields, land.forests) == (2, 2)  # the event does the clearing
     _events_phase(state, chance)
     assert (land.fields, land.forests) == (2 + workers, 2 - workers)
-    assert land.game <= land.forests
+    assert land.game <= 4 * land.forests  # up to 4 game a forest square (house rule map, issue 23)
 
 
 @pytest.mark.rules("resource_hog:clear woodland/one-per-worker")
@@ -466,14 +466,17 @@ def test_a_worked_building_is_built_for_its_cost(building, before, where, money,
 @pytest.mark.parametrize("building, before, where, money, goods", COSTS)
 def test_a_building_whose_money_is_short_is_not_built(building, before, where, money, goods):
     """House rule (costs): a building whose cost cannot be paid at the build event is not built;
-    one money short leaves purse, store and buildings as they were."""
+    one money short leaves purse, store and buildings as they were. (Since issue 23 a peasant is
+    allocated only to a building the seat can pay for then; here the purse shrinks afterwards,
+    as spending in a later trade action would make it.)"""
     state, chance, seat, home = _peasants_turn()
     area = _build_site(state, seat, home, where)
     land = state.lands[area]
     land.buildings.extend(before)
-    state.players[seat].money = money - 1
+    state.players[seat].money = money
     fields, weapons = land.fields, land.store["weapons"]
     _allocate(state, chance, seat, area, f"build:{building}")
+    state.players[seat].money = money - 1
     out = _events_phase(state, chance)
     assert not _of(out, "Built") and [e.data["building"] for e in _of(out, "BuildAbandoned")] == [building]
     assert state.players[seat].money == money - 1
@@ -484,11 +487,13 @@ def test_a_building_whose_money_is_short_is_not_built(building, before, where, m
 @pytest.mark.rules("resource_hog:build/costs", "resource_hog:house rules/costs")
 def test_a_manor_needs_one_arms_and_armour_from_the_store():
     """House rule (costs): a manor costs 10 money and 1 arms and armour; with no arms and armour
-    in the area it is not built and the money stays in the purse."""
+    in the area it is not built and the money stays in the purse (the arms and armour left the
+    area after the allocation: since issue 23 none is allocated without them)."""
     state, chance, seat, home = _peasants_turn()
     land = state.lands[home]
-    land.store["weapons"] = 0
+    land.store["weapons"] = 1
     _allocate(state, chance, seat, home, "build:manor")
+    land.store["weapons"] = 0
     _events_phase(state, chance)
     assert "manor" not in land.buildings and state.players[seat].money == 20
 
@@ -496,15 +501,63 @@ def test_a_manor_needs_one_arms_and_armour_from_the_store():
 @pytest.mark.rules("resource_hog:build/costs", "resource_hog:house rules/costs")
 def test_the_purse_pays_for_every_building_of_the_round():
     """House rule (costs): costs come from the one purse; with 12 money a road (5) and a harbour
-    (10) cannot both be paid, so exactly one is built and the purse never goes below zero."""
+    (10) cannot both be paid, so exactly one is built and the purse never goes below zero (the
+    purse held 15 when both were allocated)."""
     state, chance, seat, home = _peasants_turn()
-    state.players[seat].money = 12
+    state.players[seat].money = 15
     _allocate(state, chance, seat, home, "build:road")
     _allocate(state, chance, seat, home, "build:harbour")
+    state.players[seat].money = 12
     out = _events_phase(state, chance)
     built = [e.data["building"] for e in _of(out, "Built")]
     assert len(built) == 1 and len(_of(out, "BuildAbandoned")) == 1
     assert state.players[seat].money == 12 - {"road": 5, "harbour": 10}[built[0]]
+
+
+@pytest.mark.rules("resource_hog:house rules/affordable-builds", "resource_hog:build/costs")
+@pytest.mark.parametrize("building, before, where, money, goods", COSTS)
+def test_a_peasant_is_allocated_only_to_a_building_the_seat_can_pay_for(building, before, where, money, goods):
+    """House rule (docs/house-rules.md, Resource Hog: Costs): a peasant is allocated to build only
+    if the purse and the area's store pay for it now, on top of the buildings already allocated
+    this round. Issue 23: bots were offered builds they could not afford (about 5 abandoned in a
+    4-seat game)."""
+    state, chance, seat, home = _peasants_turn()
+    area = _build_site(state, seat, home, where)
+    land = state.lands[area]
+    land.buildings.extend(before)
+    state.players[seat].money = money - 1
+    work = f"build:{building}"
+    assert {"type": "allocate", "area": area, "work": work} not in RULES.legal_moves(state, seat)
+    _illegal(state, chance, seat, {"type": "allocate", "area": area, "work": work}, match="cannot work")
+    state.players[seat].money = money
+    for g, k in goods.items():
+        land.store[g] = k - 1
+        _illegal(state, chance, seat, {"type": "allocate", "area": area, "work": work}, match="cannot work")
+        land.store[g] = k
+    assert {"type": "allocate", "area": area, "work": work} in RULES.legal_moves(state, seat)
+    _allocate(state, chance, seat, area, work)
+    out = _events_phase(state, chance)
+    assert [e.data["building"] for e in _of(out, "Built")] == [building] and not _of(out, "BuildAbandoned")
+
+
+@pytest.mark.rules("resource_hog:house rules/affordable-builds")
+def test_buildings_allocated_this_round_count_against_the_purse():
+    """House rule (Costs): with 12 money a road (5) leaves 7, so a harbour (10) is no longer
+    offered, while a stone head (5) still is; with 2 more money the harbour is offered again,
+    and everything allocated is built."""
+    state, chance, seat, home = _peasants_turn()
+    state.players[seat].money = 12
+    _allocate(state, chance, seat, home, "build:road")
+    offered = {m["work"] for m in RULES.legal_moves(state, seat) if m["type"] == "allocate"}
+    assert "build:harbour" not in offered and "build:stone_head" in offered
+    _illegal(state, chance, seat, {"type": "allocate", "area": home, "work": "build:harbour"})
+    _allocate(state, chance, seat, home, "build:stone_head")  # 10 of 12 claimed
+    offered = {m["work"] for m in RULES.legal_moves(state, seat) if m["type"] == "allocate"}
+    assert not any(w.startswith("build:") for w in offered)
+    state.players[seat].money = 25
+    _allocate(state, chance, seat, home, "build:harbour")
+    out = _events_phase(state, chance)
+    assert not _of(out, "BuildAbandoned") and len(_of(out, "Built")) == 3 and state.players[seat].money == 5
 
 
 @pytest.mark.rules("resource_hog:build/costs", "resource_hog:house rules/costs")
@@ -513,6 +566,48 @@ def test_a_mine_needs_ore():
     state, chance, seat, home = _peasants_turn()
     assert home not in ORE
     _illegal(state, chance, seat, {"type": "allocate", "area": home, "work": "build:mine"})
+
+
+@pytest.mark.rules("resource_hog:components/building-markers")
+def test_no_more_harbours_than_the_six_harbour_markers():
+    """resource-hog-components.md, Components: 6 harbour markers. Issue 23: all 8 coastal areas
+    could build one. A harbour is offered and built only while a marker is off the map, and a
+    peasant allocated to one claims its marker for the round (house rule, Costs)."""
+    state, chance, seat, home = _peasants_turn()
+    state.players[seat].money = 100
+    next_door = _step(home, 1)
+    _own(state, next_door, seat, peasants=2)
+    others = [a for a in RING if state.lands[a].owner is None]
+    for area in others[:5]:
+        state.lands[area].buildings.append("harbour")
+    assert "build:harbour" in [m["work"] for m in RULES.legal_moves(state, seat) if m["type"] == "allocate"]
+    _allocate(state, chance, seat, home, "build:harbour")  # the sixth marker, claimed
+    offered = [m for m in RULES.legal_moves(state, seat) if m.get("work") == "build:harbour"]
+    assert offered == []
+    _illegal(state, chance, seat, {"type": "allocate", "area": next_door, "work": "build:harbour"},
+             match="cannot work")
+    out = _events_phase(state, chance)
+    assert [e.data["area"] for e in _of(out, "Built")] == [home]
+    assert sum(a.buildings.count("harbour") for a in state.lands.values()) == 6
+
+
+@pytest.mark.rules("resource_hog:components/building-markers")
+def test_the_build_event_builds_no_building_beyond_its_markers():
+    """Components: a worked building whose markers are all on the map is abandoned at the build
+    event (markers set aside by hand here; a motte and its castle share their 10 markers)."""
+    from services.rules.resource_hog import events
+
+    state, _ = _game()
+    land = state.lands["L1"]
+    land.work = {"build:harbour": 1}
+    for area in RING[2:8]:
+        state.lands[area].buildings.append("harbour")
+    [abandoned] = events.build(state)
+    assert abandoned.type == "BuildAbandoned" and "6 harbour markers" in abandoned.data["reason"]
+    for area in RING[2:7]:
+        state.lands[area].buildings += ["motte", "castle"]
+    assert events.markers_on_map(state, "motte") == 10 and events.markers_left(state, "motte") == 0
+    assert events.markers_left(state, "castle") is None and events.markers_left(state, "stone_head") is None
 
 
 @pytest.mark.rules("resource_hog:build/in-order")

@@ -96,6 +96,47 @@ def test_growth_of_fish_and_game(n, cap, after):
     assert events.growth(n, cap) == after
 
 
+@pytest.mark.rules("resource_hog:game growth/plus-two-at-five", "resource_hog:game growth/plus-three-at-nine",
+                   "resource_hog:fish growth/plus-three-at-nine", "resource_hog:house rules/growth-maxima")
+def test_game_and_the_mere_can_grow_by_two_and_by_three():
+    """Increase fish/game populations rows (resource-hog-actions-and-events.txt): +2 from five, +3
+    from nine, up to the area max. House rule (docs/house-rules.md, Resource Hog: The map): a forest
+    square holds up to 4 game tokens and every water up to 12 fish (the components have 80 game and
+    100 fish). Issue 23: the game maximum was one a forest square (at most 3) and the Mere's 8, so
+    these growths never happened."""
+    from services.rules.core import Event
+
+    state, _ = new_game(2, "rh-growth")
+    big = state.lands["L2"]  # three forest squares: up to 12 game
+    assert (big.forests, big.game) == (3, 3)
+    big.game, state.lands["L5"].game, state.lands["L3"].game = 9, 5, 4  # L5: 2 squares, L3: 1
+    state.fish["mere"] = 9
+    grown = {e.type: e.data for e in events.grow(state)}
+    assert grown["GameGrew"]["game"]["L2"] == 12 and grown["GameGrew"]["game"]["L5"] == 7
+    assert grown["GameGrew"]["game"]["L3"] == 4  # one square: at most 4
+    assert grown["FishGrew"]["fish"]["mere"] == 12
+    # clearing a forest square lowers the maximum; game beyond it goes
+    big.game = 12
+    RULES.evolve(state, Event("WoodlandCleared", {"cleared": {"L2": 1}}))
+    assert (big.forests, big.game) == (2, 8)
+
+
+@pytest.mark.rules("resource_hog:hunt/forest-square", "resource_hog:house rules/growth-maxima")
+def test_one_hunter_a_forest_square_however_much_game_it_holds():
+    """Allocate to hunt row: a peasant hunts on a forest square; with several game tokens a square
+    there is still one hunter a square (house rule, The map), so hunting yields what it did."""
+    state, chance = _game()
+    seat = _to_peasants(state, chance)
+    home = next(a for a, x in state.lands.items() if x.owner == seat)
+    land = state.lands[home]
+    land.game, land.peasants = 8, 6
+    for _ in range(land.forests):
+        apply(RULES, state, seat, {"type": "allocate", "area": home, "work": "hunt"}, chance)
+    assert land.game == 8 - land.forests
+    with pytest.raises(IllegalMove):
+        apply(RULES, state, seat, {"type": "allocate", "area": home, "work": "hunt"}, chance)
+
+
 @pytest.mark.rules("resource_hog:feed/nobles-first",
                    "resource_hog:starvation/unfed-removed", "resource_hog:spoil/all-fresh-gone")
 def test_a_round_feeds_nobles_first_and_starves_the_rest():

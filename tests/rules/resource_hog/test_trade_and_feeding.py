@@ -314,6 +314,47 @@ def test_a_slave_becomes_a_peasant_and_a_mercenary_a_noble_in_a_harbour_area():
     refused(state, seat, {"type": "buy", "good": "mercenary", "count": 1, "to": home}, chance)
 
 
+@pytest.mark.rules("resource_hog:house rules/slaves-sold", "resource_hog:trading board/no-slaves-after")
+def test_peasants_are_sold_as_slaves_while_the_stack_lasts():
+    """Adjust trading board row (resource-hog-actions-and-events.txt): slaves are neither sold nor
+    bought once the slave stack runs out, so they are sold before. House rule (docs/house-rules.md,
+    Resource Hog: The trading board): a free peasant of a harbour area is sold as a slave for 2
+    money, its worth in the wealth count; a slave marker goes from the stack to the track. Issue 23:
+    before, no move sold a slave."""
+    state, chance, seat, home = _to_trade()
+    land = state.lands[home]
+    land.peasants, land.work = 3, {"toil": 1}
+    offered = [m for m in RULES.legal_moves(state, seat) if m["type"] == "sell" and m["good"] == "slave"]
+    assert offered == [{"type": "sell", "good": "slave", "count": 1, "from": home}]
+    before = wealth(state)[seat]["total"]
+    [sold] = apply(RULES, state, seat, {"type": "sell", "good": "slave", "count": 2, "from": home}, chance)
+    assert sold.type == "GoodsSold" and sold.data["money"] == 4 and state.players[seat].money == 24
+    assert land.peasants == 1 and land.work == {"toil": 1}
+    assert (state.slaves, state.slave_track) == (48, 2)
+    assert wealth(state)[seat]["total"] == before  # 2 money for a peasant worth 2
+    refused(state, seat, {"type": "sell", "good": "slave", "count": 1, "from": home}, chance)  # it works
+    refused(state, seat, {"type": "buy", "good": "slave", "count": 1, "to": home}, chance)  # sold this phase
+    # not from an area without a harbour, not once the stack is gone
+    state2, chance2, seat2, home2 = _to_trade()
+    state2.lands[home2].buildings.remove("harbour")
+    refused(state2, seat2, {"type": "sell", "good": "slave", "count": 1, "from": home2}, chance2)
+    state2.lands[home2].buildings.append("harbour")
+    state2.slaves = 1
+    refused(state2, seat2, {"type": "sell", "good": "slave", "count": 2, "from": home2}, chance2)
+    state2.slaves = 0
+    refused(state2, seat2, {"type": "sell", "good": "slave", "count": 1, "from": home2}, chance2)
+
+
+@pytest.mark.rules("resource_hog:house rules/slaves-sold")
+def test_an_area_sold_empty_of_peasants_and_nobles_belongs_to_no_one():
+    """House rule (ownership, slaves sold): selling the last pieces of an area leaves it unowned."""
+    state, chance, seat, home = _to_trade()
+    land = state.lands[home]
+    land.peasants, land.nobles = 1, 0
+    apply(RULES, state, seat, {"type": "sell", "good": "slave", "count": 1, "from": home}, chance)
+    assert land.owner is None and land.peasants == 0
+
+
 @pytest.mark.rules("resource_hog:house rules/board-prices")
 @pytest.mark.parametrize("good", sorted(PRICES))
 @pytest.mark.parametrize("row", range(5))
@@ -348,7 +389,7 @@ def test_two_kinds_of_food_earn_one_extra():
                          salt=5)
     run_step(state, events.feed)
     assert land.fresh == {"fish": 1, "meat": 1, "grain": 1}
-    run_step(state, events.preserve)
+    run_step(state, lambda s: events.preserve(s, 0, "L1", 3))
     assert land.store["preserved"] == 3
 
 
@@ -457,16 +498,87 @@ def test_every_unfed_noble_and_peasant_is_removed():
 @pytest.mark.rules("resource_hog:preserve/salt-per-token")
 def test_each_salt_preserves_one_fresh_food():
     """Produce preserved foods row: each fresh fish, meat or grain with one salt becomes one
-    preserved food: 3 salt for 4 fresh make 3 preserved; salt with no fresh food stays."""
+    preserved food: 3 salt for 4 fresh make 3 preserved (fish first); salt with no fresh food
+    stays, and an area with salt but no fresh food is not asked (house rule, Preserving)."""
     state, _ = _game()
     land = _feeding_land(state, fresh={"fish": 2, "meat": 1, "grain": 1}, salt=3)
-    data = run_step(state, events.preserve)
-    assert sum(data["FoodPreserved"]["made"]["L1"].values()) == 3
-    assert land.store["preserved"] == 3 and land.store["salt"] == 0
     other = state.lands["L5"]
     other.store["salt"] = 2
-    run_step(state, events.preserve)
+    assert events.salt_choices(state) == {"L1": 3}
+    data = run_step(state, lambda s: events.preserve(s, 0, "L1", 3))
+    assert data["FoodPreserved"]["made"] == {"fish": 2, "meat": 1} and data["FoodPreserved"]["salt"] == 3
+    assert land.store["preserved"] == 3 and land.store["salt"] == 0
     assert other.store["salt"] == 2 and other.store["preserved"] == 2
+
+
+def _to_preserving(seed: str = "rh-salt"):
+    """A 2-seat game run to its first events phase with L1 (seat 0) holding 4 salt and, after
+    feeding, 3 fresh fish left (3 fishers, no noble); L5 (seat 1) 2 salt and 1 fish left."""
+    state, chance = _game(2, seed)
+    _to_events_with(state, chance, {"L1": (3, 4), "L5": (1, 2)})
+    return state, chance
+
+
+def _to_events_with(state, chance, fish_salt):
+    for seat in range(2):
+        apply(RULES, state, seat, {"type": "orders", "order": ["peasants", "nobles", "trade"]}, chance)
+    for area, (fishers, salt) in fish_salt.items():
+        land = state.lands[area]
+        land.store["salt"], land.store["preserved"] = salt, 5
+        land.peasants, land.nobles = fishers, 0  # the fishers eat nothing (table: feed)
+        land.work = {"fish:mere": fishers}
+        land.fresh = {"fish": fishers, "meat": 0, "grain": 0}
+    while state.stage == "actions":
+        apply(RULES, state, RULES.to_move(state)[0], {"type": "done"}, chance)
+    return apply_phase(RULES, state, chance)
+
+
+@pytest.mark.rules("resource_hog:house rules/preserve-choice", "resource_hog:preserve/salt-per-token")
+def test_the_owner_chooses_how_much_salt_to_spend_preserving():
+    """Produce preserved foods row (resource-hog-actions-and-events.txt): each fresh token with one
+    salt becomes preserved food. House rule (docs/house-rules.md, Resource Hog: Preserving): after
+    feeding, each owner of an area with fresh food left and salt chooses how much salt to spend
+    (0 keeps it all for sale). Issue 23: all the salt was spent, with no choice."""
+    state, chance = _to_preserving()
+    assert state.stage == "preserve" and state.preserving == {"L1": 3, "L5": 1}
+    assert RULES.to_move(state) == [0, 1] and RULES.pending_phase(state) is None
+    legal = RULES.legal_moves(state, 0)
+    assert [m["salt"] for m in legal] == [3, 2, 1, 0] and {m["area"] for m in legal} == {"L1"}
+    assert legal[0] == {"type": "preserve", "area": "L1", "salt": 3}  # all it can comes first
+    refused(state, 0, {"type": "preserve", "area": "L1", "salt": 4}, chance)  # 3 fresh fish left
+    refused(state, 0, {"type": "preserve", "area": "L5", "salt": 1}, chance)  # not its area
+    refused(state, 0, {"type": "done"}, chance)
+    [made] = apply(RULES, state, 0, {"type": "preserve", "area": "L1", "salt": 1}, chance)
+    assert made.type == "FoodPreserved" and made.data == {"seat": 0, "area": "L1", "salt": 1, "made": {"fish": 1}}
+    land = state.lands["L1"]
+    assert land.store["salt"] == 3 and land.store["preserved"] == 6 and land.fresh["fish"] == 2
+    assert RULES.to_move(state) == [1] and state.stage == "preserve"
+    refused(state, 0, {"type": "preserve", "area": "L1", "salt": 1}, chance)  # chosen once
+    out = apply(RULES, state, 1, {"type": "preserve", "area": "L5", "salt": 0}, chance)  # keeps its salt
+    assert [e.type for e in out][:4] == ["FoodPreserved", "FreshFoodSpoiled", "FishGrew", "GameGrew"]
+    assert "TradingBoardAdjusted" in [e.type for e in out] and state.stage == "orders" and state.round == 2
+    assert state.lands["L5"].store["salt"] == 2 and land.store["salt"] == 3 and land.fresh["fish"] == 0
+
+
+@pytest.mark.rules("resource_hog:house rules/preserve-choice")
+def test_with_nothing_to_choose_the_events_run_on():
+    """House rule (Preserving): an area is asked only with fresh food left and salt in store; with
+    none the phase runs the round's events to the next round, and a seat's own areas are chosen
+    for one by one, in any order."""
+    state, chance = _game(2, "rh-salt-none")
+    out = _to_events_with(state, chance, {"L1": (3, 0)})
+    asked = next(e for e in out if e.type == "PreservingAsked")
+    assert asked.data == {"areas": {}} and state.stage == "orders" and state.round == 2
+    assert state.lands["L1"].store["salt"] == 0 and state.lands["L1"].fresh["fish"] == 0
+    # the same seat with two areas to choose for: two moves, in any order
+    state, chance = _game(2, "rh-salt-two")
+    state.lands["L2"].owner = 0
+    _to_events_with(state, chance, {"L1": (1, 1), "L2": (2, 5)})
+    assert state.preserving == {"L1": 1, "L2": 2} and RULES.to_move(state) == [0]
+    apply(RULES, state, 0, {"type": "preserve", "area": "L2", "salt": 2}, chance)
+    assert RULES.to_move(state) == [0] and state.preserving == {"L1": 1}
+    apply(RULES, state, 0, {"type": "preserve", "area": "L1", "salt": 1}, chance)
+    assert state.stage == "orders" and state.lands["L2"].store == {"preserved": 7, "salt": 3, "weapons": 0}
 
 
 @pytest.mark.rules("resource_hog:spoil/all-fresh-gone")
@@ -476,7 +588,8 @@ def test_all_fresh_food_left_spoils_everywhere():
     state, _ = _game()
     _feeding_land(state, fresh={"fish": 2, "meat": 1, "grain": 1}, salt=1, preserved=2)
     state.lands["L3"].fresh["meat"] = 2
-    run_step(state, events.preserve)
+    run_step(state, lambda s: events.preserve(s, 0, "L1", 1))
+    run_step(state, events.spoil)
     assert all(v == 0 for a in state.lands.values() for v in a.fresh.values())
     assert state.lands["L1"].store["preserved"] == 3 and state.lands["L5"].store["preserved"] == 2
 
@@ -487,7 +600,7 @@ def test_all_fresh_food_left_spoils_everywhere():
 def test_the_map_in_play():
     """House rule map: eight lands in a ring round the Mere, each bordering its two ring
     neighbours, the Mere and its sea (L1-L4 west, L5-L8 east); seas start at 8 of 12 fish,
-    the Mere at 5 of 8; each forest square holds one game."""
+    the Mere at 5 of 12 (8 before issue 23); each forest square holds one game at the start."""
     state, _ = _game()
     assert sorted(state.lands) == [f"L{i}" for i in range(1, 9)]
     assert state.fish == {"west_sea": 8, "east_sea": 8, "mere": 5}
@@ -497,8 +610,8 @@ def test_the_map_in_play():
                                ("L5", "east_sea", "west_sea"), ("L8", "east_sea", "west_sea")):
         targets = turns.work_targets(state, area)
         assert "fish:mere" in targets and f"fish:{sea}" in targets and f"fish:{not_sea}" not in targets
-    state.fish.update(west_sea=11, mere=7)
-    assert run_step(state, events.grow)["FishGrew"]["fish"] == {"east_sea": 10, "mere": 8, "west_sea": 12}
+    state.fish.update(west_sea=11, mere=11)
+    assert run_step(state, events.grow)["FishGrew"]["fish"] == {"east_sea": 10, "mere": 12, "west_sea": 12}
 
 
 def _to_events(state, chance):

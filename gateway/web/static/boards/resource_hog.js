@@ -32,7 +32,7 @@ const LANDS = {
   L4: ["Dunfield", "west_sea", false], L5: ["Eastwold", "east_sea", false], L6: ["Fernhollow", "east_sea", true],
   L7: ["Greystone", "east_sea", true], L8: ["Harrowmere", "east_sea", false],
 };
-const WATERS = { west_sea: ["the Western Sea", 12], east_sea: ["the Eastern Sea", 12], mere: ["the Mere", 8] };
+const WATERS = { west_sea: ["the Western Sea", 12], east_sea: ["the Eastern Sea", 12], mere: ["the Mere", 12] };
 /** Trading board prices, bottom row first (house rules: the trading board). */
 const PRICES = { preserved: [6, 5, 4, 3, 2], salt: [5, 4, 3, 2, 1], weapons: [12, 10, 8, 6, 4] };
 const GOODS = [["preserved", "Preserved food"], ["salt", "Salt"], ["weapons", "Arms and armour"]];
@@ -126,6 +126,7 @@ function stageName(v) {
     case "orders": return "Orders: every seat orders its three action tokens in secret";
     case "actions": return `Actions: token ${(v.step ?? 0) + 1} of 3`;
     case "events": return "Events: the round's events";
+    case "preserve": return "Events: owners choose how much salt preserves their fresh food";
     case "over": return "The game is over";
     default: return humanise(v.stage || "set-up");
   }

@@ -661,6 +661,8 @@ const R_MINE_YIELD = { gold: 2, salt: 2, weapons: 1 };
 const R_PRICES = { preserved: [6, 5, 4, 3, 2], salt: [5, 4, 3, 2, 1], weapons: [12, 10, 8, 6, 4] };
 const R_SLOTS = 2;
 const R_TRACK_PRICE = { slave: 8, mercenary: 10 };
+/** What a peasant sold as a slave fetches (trading.json slave_sell_price; house rule: slaves). */
+const R_SLAVE_SELL = 2;
 /** What one unit of a ransom's margin is in each kind (table: fight). */
 const R_RANSOM = { money: 10, salt: 2, weapons: 1, preserved: 1, peasants: 1 };
 
@@ -772,7 +774,12 @@ const RESOURCE_HOG = {
   PopulationGrew: (d) => `The population grows by a peasant in ${andList(present(d.grew).map(([a, f]) =>
     `${rArea(a)} (from a spare ${rGood(f)})`))}`,
   Starved: (d) => `Starvation: ${present(d.lost).map(([a, l]) => `${rArea(a)} loses ${rGoods(l)}`).join("; ")}`,
-  FoodPreserved: (d) => `Salt preserves fresh food: ${rByArea(d.made)}`,
+  PreservingAsked: (d) => (present(d.areas).length
+    ? `Salt may now preserve the fresh food left: ${present(d.areas).map(([a, n]) => `up to ${n} in ${rArea(a)}`).join("; ")}`
+    : "No area has both fresh food left and salt to preserve it"),
+  FoodPreserved: (d, who) => (d.salt
+    ? `${who(d.seat)} spends ${d.salt} salt in ${rArea(d.area)} preserving ${rGoods(d.made)}`
+    : `${who(d.seat)} keeps the salt of ${rArea(d.area)} and preserves nothing there`),
   FreshFoodSpoiled: () => "All fresh fish, meat and grain spoil",
   FishGrew: (d) => `The fish multiply: ${present(d.fish).map(([w, n]) => `${R_WATERS[w] ?? plain(w)} now holds ${n}`).join(", ")}`,
   GameGrew: (d) => "The game populations of the forests grow, to " +
@@ -1058,6 +1065,8 @@ const RESOURCE_HOG_MOVES = {
   buy: (m) => `Buy ${rGood(m.good, m.count)} into ${rArea(m.to)}`,
   sell: (m) => `Sell ${rGood(m.good, m.count)} from ${rArea(m.from)}`,
   ship: (m) => `Ship ${rGood(m.good, m.count)} from ${rArea(m.from)} to ${rArea(m.to)}`,
+  preserve: (m) => (m.salt ? `Spend ${m.salt} salt in ${rArea(m.area)} preserving fresh food`
+    : `Keep the salt of ${rArea(m.area)}: preserve nothing there`),
   done: (m, view) => `Done: end the ${view?.acting?.[1] ? `${nameIn(R_ACTIONS, view.acting[1])} ` : ""}action`,
 };
 
@@ -1090,8 +1099,11 @@ function rBorders(a, b) {
   return Math.min(d, R_RING.length - d);
 }
 
-/** Borders a noble crosses from `from` to `to`: over the seat's own land, one border beyond (nobles.py). */
+/** Borders a noble crosses from `from` to `to`: over the seat's own land, one border beyond (nobles.py);
+ * in the seat's nobles' action its own land is what it held when the action began (`view.held`). */
 function rNobleBorders(view, seat, from, to) {
+  const acting = view.acting?.[0] === seat && view.acting?.[1] === "nobles" && Array.isArray(view.held);
+  const own = (n) => (acting ? view.held.includes(n) : view.lands?.[n]?.owner === seat);
   const dist = { [from]: 0 };
   const todo = [from];
   while (todo.length) {
@@ -1100,7 +1112,7 @@ function rNobleBorders(view, seat, from, to) {
     for (const n of [R_RING[(i + R_RING.length - 1) % R_RING.length], R_RING[(i + 1) % R_RING.length]]) {
       if (n in dist) continue;
       dist[n] = dist[at] + 1;
-      if (view.lands?.[n]?.owner === seat) todo.push(n);
+      if (own(n)) todo.push(n);
     }
   }
   return dist[to];
@@ -1114,6 +1126,7 @@ function resourceHogCost(m, view) {
       return R_PRICES[m.good] && typeof have === "number" ? `${rBuyPrice(m.good, m.count, have)} money` : "";
     }
     case "sell": {
+      if (m.good === "slave") return `gains ${R_SLAVE_SELL * m.count} money`;
       const have = view?.board?.[m.good];
       return R_PRICES[m.good] && typeof have === "number" ? `gains ${rSellPrice(m.good, m.count, have)} money` : "";
     }
