@@ -29,7 +29,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.rules.resource_hog import trade
 from services.rules.resource_hog.content import content, game_max, lands
 from services.rules.resource_hog.state import FORTS, State
 
@@ -61,7 +60,7 @@ def resource_hog_invariant(state: State) -> None:
     for w, n in state.fish.items():
         assert 0 <= n <= waters[w].max, f"{w} holds {n} fish"
     for good, n in state.board.items():
-        assert 0 <= n <= trade.capacity(), f"the {good} column holds {n}"
+        assert 0 <= n <= content().trading.capacity, f"the {good} column holds {n}"
     assert state.slaves + state.slave_track <= c.setup.components["slaves"], "slaves"
     for seat, n in pieces.items():
         assert n <= c.setup.components["pieces_per_player"], f"seat {seat} has {n} pieces on the map"

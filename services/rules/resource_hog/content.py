@@ -123,6 +123,16 @@ class Trading(Provenanced):
     slave_sell_price: int = Field(ge=0)
     mercenary_price: int
 
+    @property
+    def rows(self) -> int:
+        """Rows of a column of the board (five, house rule)."""
+        return len(next(iter(self.goods.values())))
+
+    @property
+    def capacity(self) -> int:
+        """Goods a column holds below its unlimited top row counted as two (10)."""
+        return self.rows * self.slots_per_row
+
 
 class Content(ContentModel):
     """Every file, checked together."""

@@ -525,8 +525,6 @@ def _goods_bought(s: State, d: dict) -> None:
 
 
 def _goods_sold(s: State, d: dict) -> None:
-    from .trade import capacity
-
     good, n = d["good"], d["count"]
     s.players[d["seat"]].money += d["money"]
     land = s.lands[d["from"]]
@@ -538,7 +536,7 @@ def _goods_sold(s: State, d: dict) -> None:
             land.owner = None
     else:
         land.store[good] -= n
-        s.board[good] = min(capacity(), s.board[good] + n)
+        s.board[good] = min(content().trading.capacity, s.board[good] + n)
     s.traded.append(f"sell:{good}")
 
 

@@ -18,16 +18,6 @@ from .content import GOODS, content
 from .state import State, pieces, pieces_per_player, room
 
 
-def rows() -> int:
-    """Rows of a column of the trading board (five, house rule)."""
-    return len(next(iter(content().trading.goods.values())))
-
-
-def capacity() -> int:
-    """Goods a column holds below its unlimited top row counted as two (10)."""
-    return rows() * content().trading.slots_per_row
-
-
 def buy_price(good: str, n: int) -> int:
     """Price of one ``good`` bought from a column holding ``n`` (the bottom row when empty)."""
     prices = content().trading.goods[good]
@@ -37,7 +27,7 @@ def buy_price(good: str, n: int) -> int:
 def sell_price(good: str, n: int) -> int:
     """Price of one ``good`` sold into a column holding ``n`` (the top row when full)."""
     prices = content().trading.goods[good]
-    return prices[min(rows() - 1, n // content().trading.slots_per_row)]
+    return prices[min(content().trading.rows - 1, n // content().trading.slots_per_row)]
 
 
 def harbours(state: State, seat: int) -> list[str]:
@@ -158,7 +148,7 @@ def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     have, gained = state.board[good], 0
     for _ in range(n):
         gained += sell_price(good, have)
-        have = min(capacity(), have + 1)
+        have = min(content().trading.capacity, have + 1)
     return [public("GoodsSold", seat=seat, good=good, count=n, **{"from": move["from"]}, money=gained)]
 
 
@@ -173,6 +163,6 @@ def adjust_board(state: State, chance: Any) -> list[Event]:
             board[g] += 1 if board[g] < t.balance else -1
     roll = 1 + chance(f"resource_hog:d6:{state.draws}").below(6)
     good, delta = t.d6[str(roll)]
-    board[good] = max(0, min(capacity(), board[good] + delta))
+    board[good] = max(0, min(content().trading.capacity, board[good] + delta))
     return [public("TradingBoardAdjusted", roll=roll, board=board, slave=state.slaves > 0)]
 
