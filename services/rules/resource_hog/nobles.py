@@ -19,10 +19,7 @@ from typing import Any, Iterator
 from services.rules.core import Chance, Event, IllegalMove, public
 
 from .content import GOODS, content
-from .state import FORTS, State, acting, room
-
-RANSOM = {"money": 10, "salt": 2, "weapons": 1, "preserved": 1, "peasants": 1}
-"""What one unit of margin is worth in each kind the loser may pay (table: fight)."""
+from .state import FORTS, RANSOM, State, acting, retreat_to, room
 
 
 def ring_neighbours(area: str) -> tuple[str, str]:
@@ -205,18 +202,3 @@ def ransom_events(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
         if passing > space:
             settled["left_map"] = passing - space
     return [public("RansomPaid", **ransom), public("BattleSettled", **settled)]
-
-
-def retreat_to(state: State, seat: int, area: str, avoid: list[str] | tuple[str, ...] = ()) -> str | None:
-    """Where ``seat``'s nobles (and a ransom it wins) go from ``area``: its own land nearest
-    round the ring, the earlier in ring order on a tie, never one of ``avoid``; None if it has
-    no such land, and then the nobles are lost (house rule, docs/house-rules.md, Resource Hog:
-    Fights). ``avoid`` holds the areas a losing attacker that could not pay the ransom in full
-    attacked from (table: fight, the loser who cannot pay moves its nobles away)."""
-    ring = content().map.ring
-    i = ring.index(area)
-    for d in range(1, len(ring) // 2 + 1):
-        for n in (ring[(i - d) % len(ring)], ring[(i + d) % len(ring)]):
-            if state.lands[n].owner == seat and n != area and n not in avoid:
-                return n
-    return None

@@ -31,6 +31,8 @@ WORK = ("fish", "hunt", "toil", "mine", "clear", "build", "population", "knight"
 """What a peasant can be allocated to (the table's allocate rows and the house rules)."""
 FORTS = ("manor", "motte", "castle")
 """The fortifications, each extending the one before (table: build)."""
+RANSOM = {"money": 10, "salt": 2, "weapons": 1, "preserved": 1, "peasants": 1}
+"""What one unit of margin is worth in each kind the loser may pay (table: fight)."""
 
 
 @dataclass(slots=True)
@@ -154,6 +156,21 @@ def acting(state: State) -> tuple[int, str] | None:
 def owned(state: State, seat: int) -> list[str]:
     """Land areas ``seat`` owns, in ring order."""
     return [a for a in content().map.ring if state.lands[a].owner == seat]
+
+
+def retreat_to(state: State, seat: int, area: str, avoid: list[str] | tuple[str, ...] = ()) -> str | None:
+    """Where ``seat``'s nobles (and a ransom it wins) go from ``area``: its own land nearest
+    round the ring, the earlier in ring order on a tie, never one of ``avoid``; None if it has
+    no such land, and then the nobles are lost (house rule, docs/house-rules.md, Resource Hog:
+    Fights). ``avoid`` holds the areas a losing attacker that could not pay the ransom in full
+    attacked from (table: fight, the loser who cannot pay moves its nobles away)."""
+    ring = content().map.ring
+    i = ring.index(area)
+    for d in range(1, len(ring) // 2 + 1):
+        for n in (ring[(i - d) % len(ring)], ring[(i + d) % len(ring)]):
+            if state.lands[n].owner == seat and n != area and n not in avoid:
+                return n
+    return None
 
 
 def pieces_per_player() -> int:
@@ -451,8 +468,6 @@ def _battle_fought(s: State, d: dict) -> None:
 
 
 def _ransom_paid(s: State, d: dict) -> None:
-    from .nobles import RANSOM, retreat_to
-
     area = s.lands[d["area"]]
     loser, winner = s.players[d["loser"]], s.players[d["winner"]]
     to = retreat_to(s, d["winner"], d["area"]) if d["winner"] != area.owner else d["area"]
