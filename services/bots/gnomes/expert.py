@@ -39,7 +39,10 @@ SEARCH_FROM = 16
 below it (and by default) it plays its policy, which needs no search. Measured with one
 expert against two scripted bots over 12 games: the search at 24 iterations made 20.2
 points a game (110 ms a decision), the policy 21.2 (1 ms), so the policy is the default;
-larger budgets are unmeasured."""
+against ISMCTS at 2 seats (20 seeded games each, seats alternated) the search at 32 iterations
+(100 ms a decision) won 45 %, where ISMCTS itself at 180 iterations (210 ms) won 35 % against
+the policy, and 32 % with the policy as its widening prior; searching only the sleep and
+discard decisions (200 iterations) changed no result over 150 games against scripted."""
 SEARCH_DEPTH = 8
 """Moves the expert's policy plays after the search tree before the leaf is scored."""
 LATE = 42
