@@ -22,7 +22,7 @@ from typing import Any
 from services.rules.core.match import MatchRecord
 
 from . import content, decks
-from .state import DECKS, Action, Invention, Marker, Player, ReserveCard, Saga, State, copy_state, live_peeks, option
+from .state import DECKS, Action, Invention, Marker, Player, ReserveCard, Saga, State, copy_state, live_peeks, option, saga_peeks
 
 
 def _twins(deck: str, needs: list[str], bonus: bool) -> list[str]:
@@ -60,6 +60,7 @@ def _reserve(rng: random.Random, state: State, seat: int | None = None
     which stay where it saw them. Returns ``(saga_cards, discard piles, dealt orders by label)``."""
     seen_discard = (state.seen or {}).get("discard", {})
     peeks = live_peeks(state, seat)
+    known_sagas = saga_peeks(state, seat)
     saga_cards: list[str | None] = [None] * len(state.sagas)
     discard: dict[str, list[str]] = {}
     orders: dict[str, list[str]] = {}
@@ -67,6 +68,11 @@ def _reserve(rng: random.Random, state: State, seat: int | None = None
         free = Counter(content.reserve_ids(deck))
         peeked = peeks.get(deck, {})
         free.subtract(Counter(peeked.values()))
+        for slot, card in known_sagas.items():
+            cur = state.sagas[slot].current if state.sagas[slot] is not None else None
+            if cur is not None and cur.deck == deck:
+                free[card] -= 1
+                saga_cards[slot] = card
         for saga in state.sagas:
             for c in (saga.done if saga is not None else []):
                 if c["deck"] == deck:
@@ -77,7 +83,7 @@ def _reserve(rng: random.Random, state: State, seat: int | None = None
                 free[e["card"]] -= 1
         for slot, saga in enumerate(state.sagas):
             cur = saga.current if saga is not None else None
-            if cur is not None and cur.deck == deck:
+            if cur is not None and cur.deck == deck and slot not in known_sagas:
                 saga_cards[slot] = _take(rng, free, _twins(deck, cur.needs, cur.bonus))
         discard[deck] = [e["card"] if "card" in e else _take(rng, free, _twins(deck, e["needs"], e["bonus"]))
                          for e in entries]
@@ -176,9 +182,10 @@ def determinise(state: State, seat: int | None, seed: str) -> State:
     out.secret = {"saga_cards": cards, "pool": {d: [c for c in orders[f"reserve:{d}:{out.reserve[d]['epoch']}"] if c]
                                                 for d in DECKS},
                   "swaps": {d: [] for d in DECKS}, "discard": discard, "loyalty": loyalty, "dealt": orders}
-    mine = (state.secret.get("peeks") or {}).get(str(seat)) if seat is not None else None
-    if mine:
-        out.secret["peeks"] = {str(seat): mine}
+    for key in ("peeks", "saga_peeks"):
+        mine = (state.secret.get(key) or {}).get(str(seat)) if seat is not None else None
+        if mine:
+            out.secret[key] = {str(seat): mine}
     return out
 
 
@@ -234,4 +241,6 @@ def state_from_view(view: dict[str, Any], seed: str) -> State:
         known["cards"][str(r["top"] + int(peek["from_top"]))] = peek["card"]
     if mine and seat is not None:
         state.secret["peeks"] = {str(seat): mine}
+    if view.get("my_saga_peeks") and seat is not None:
+        state.secret["saga_peeks"] = {str(seat): {str(p["saga"]): p["card"] for p in view["my_saga_peeks"]}}
     return determinise(state, seat, seed)

@@ -767,6 +767,34 @@ def _reserve_peeked(s: State, d: dict) -> None:
     s.secret["peeks"] = peeks
 
 
+def _saga_peeked(s: State, slot: int, deck: str, place: int) -> None:
+    """A Reserve card drawn from ``place`` of ``deck`` onto Saga ``slot``: a seat that saw the
+    card there (Knut, the Telescope) knows which card lies on the Saga (``secret["saga_peeks"]``,
+    read by :func:`saga_peeks`); what any seat knew of the slot's earlier card is forgotten."""
+    epoch = s.reserve[deck]["epoch"]
+    old = s.secret.get("saga_peeks") or {}
+    out: dict[str, dict[str, str]] = {seat: {k: c for k, c in cards.items() if k != str(slot)}
+                                      for seat, cards in old.items()}
+    for seat, decks_seen in (s.secret.get("peeks") or {}).items():
+        known = decks_seen.get(deck) or {}
+        card = known.get("cards", {}).get(str(place)) if known.get("epoch") == epoch else None
+        if card is not None:
+            out.setdefault(seat, {})[str(slot)] = card
+    if out or old:
+        s.secret["saga_peeks"] = {seat: cards for seat, cards in out.items() if cards}
+
+
+def saga_peeks(s: State, seat: int | None) -> dict[int, str]:
+    """``{Saga slot: card id}``: the Reserve cards lying resource side up on a Saga that ``seat``
+    saw by Knut (6.1) or the Telescope (appendix) before they were drawn (6.4). Empty for a
+    spectator."""
+    if seat is None:
+        return {}
+    cards = (s.secret.get("saga_peeks") or {}).get(str(seat)) or {}
+    return {int(k): c for k, c in cards.items()
+            if s.sagas[int(k)] is not None and s.sagas[int(k)].current is not None}
+
+
 def live_peeks(s: State, seat: int | None) -> dict[str, dict[int, str]]:
     """What ``seat`` saw by Knut (6.1) or the Telescope (appendix) and still lies in a Reserve
     deck: ``{deck: {place in the deck's current order (0 = the first card ever on top):
@@ -827,6 +855,8 @@ def _reserve_drawn(s: State, d: dict) -> None:
     saga.current = ReserveCard(deck=d["deck"], needs=list(d["needs"]), met=[None] * len(d["needs"]),
                                nogs=[0] * n, bonus=bool(d.get("bonus")))
     r = dict(s.reserve[d["deck"]])
+    place = r["top"] if d["end"] == "top" else r["size"] - 1 - r["bottom"]
+    _saga_peeked(s, d["saga"], d["deck"], place)
     r[d["end"]] += 1
     s.reserve[d["deck"]] = r
     for ch in d.get("recalled", []):  # 6.4 note: a character asked for again goes back to the Castle

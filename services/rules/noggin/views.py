@@ -13,7 +13,7 @@ from typing import Any
 
 from . import board, content, market, sagas, turns
 from .content import BASIC
-from .state import TRANSPORTS, Player, State, key, live_peeks, option
+from .state import TRANSPORTS, Player, State, key, live_peeks, option, saga_peeks
 
 SURFACE_ROW = -1
 """The row above the Mine where the Miner starts and may walk (set-up R, house rule)."""
@@ -123,8 +123,9 @@ def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:
     ``fireworks``, ``draw_reserve``, ``fishing_tokens`` or null); ``my_loyalty``, the
     seat's own Friend or Foe card (null for others and spectators); and ``my_peeks``, the
     Reserve cards the seat saw by Knut (6.1) or the Telescope (appendix) that are still in
-    their deck, ``[{"deck", "from_top" (0: the next card from the top), "card"}]`` (empty
-    for others and spectators). A Reserve card on a
+    their deck, ``[{"deck", "from_top" (0: the next card from the top), "card"}]``, and
+    ``my_saga_peeks``, those of them since drawn onto a Saga, ``[{"saga", "card"}]`` (both
+    empty for others and spectators). A Reserve card on a
     Saga shows its resource side only (6.4); undrawn piles show counts only.
     """
     out = rules.table_view(state, seat)
@@ -138,6 +139,7 @@ def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:
         mv["dummy"] = state.markers[i].seat is None
     out["my_peeks"] = [{"deck": deck, "from_top": i - state.reserve[deck]["top"], "card": card}
                        for deck, cards in sorted(live_peeks(state, seat).items()) for i, card in sorted(cards.items())]
+    out["my_saga_peeks"] = [{"saga": slot, "card": card} for slot, card in sorted(saga_peeks(state, seat).items())]
     loyalty = state.secret.get("loyalty") or []
     out["my_loyalty"] = loyalty[seat] if (seat is not None and 0 <= seat < len(loyalty)
                                           and option(state, "friend_or_foe")) else None

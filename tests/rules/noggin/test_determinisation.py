@@ -101,6 +101,9 @@ def _impossible(view: dict, world) -> list[str]:
         order = world.secret["dealt"].get(f"reserve:{peek['deck']}:{r['epoch']}") or []
         if order[r["top"] + peek["from_top"]] != peek["card"]:
             why.append(f"{peek['card']}, seen {peek['from_top']} from the top of {peek['deck']}, is not there")
+    for peek in view.get("my_saga_peeks") or []:
+        if world.secret["saga_cards"][peek["saga"]] != peek["card"]:
+            why.append(f"{peek['card']}, seen before it went onto Saga {peek['saga']}, is not there")
     # Building tiles: never more copies than exist, nothing on the table dealt again
     table = [t for row in ("bottom", "top") for t in world.rows.get(row, []) if t]
     table += list(world.building_discard) + list(world.year1_pile) + [b for p in world.players for b in p.buildings]
@@ -191,6 +194,41 @@ def test_what_the_seat_peeked_at_stays_where_it_saw_it(worlds):
     broken.secret["dealt"][label] = order
     assert any("is not there" in why for why in _impossible(view, broken))
     assert RULES.view(truth, None)["my_peeks"] == []
+
+
+@pytest.mark.rules("noggin:secrets/determinise-own-secret", "noggin:6.1/knut-look")
+def test_a_peeked_card_drawn_onto_a_saga_is_known_there(worlds):
+    """A card the seat saw at the end of a deck, then drawn from that end onto a Saga resource
+    side up (6.4), is the card the seat knows lies there (``my_saga_peeks``); every world
+    sampled from that view holds it, and no other seat's view or a spectator's shows it."""
+    from services.rules.noggin.state import evolve
+
+    found = None
+    for view, _, world in worlds:
+        for peek in view["my_peeks"]:
+            r = world.reserve[peek["deck"]]
+            place = r["top"] + peek["from_top"]
+            end = "top" if place == r["top"] else "bottom" if place == r["size"] - 1 - r["bottom"] else None
+            slots = [i for i, saga in enumerate(world.sagas) if saga is not None]
+            if end and slots:
+                found = (view, RULES.copy(world), peek, end, slots[0])
+                break
+        if found:
+            break
+    assert found is not None
+    view, state, peek, end, slot = found
+    for e in decks.draw_reserve(state, chance_from("draw"), slot, peek["deck"], end):
+        evolve(state, e)
+    seat = view["seat"]
+    after = RULES.view(state, seat)
+    assert after["my_saga_peeks"] == [{"saga": slot, "card": peek["card"]}]
+    assert RULES.view(state, None)["my_saga_peeks"] == []
+    assert all(RULES.view(state, s)["my_saga_peeks"] == [] for s in range(len(state.players)) if s != seat)
+    for k in range(20):
+        w = RULES.state_from_view(after, f"saga peek {k}")
+        assert w.secret["saga_cards"][slot] == peek["card"]
+        r = w.reserve[peek["deck"]]
+        assert peek["card"] not in _undrawn(w, f"reserve:{peek['deck']}:{r['epoch']}")
 
 
 @pytest.mark.rules("noggin:secrets/determinise-unseen-only")

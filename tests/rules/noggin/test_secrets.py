@@ -204,8 +204,9 @@ def test_the_end_reveals_every_friend_or_foe_card():
 def test_over_whole_games_no_view_or_visible_event_names_a_hidden_card(seed):
     """Whole random games (4 seats, Friend or Foe): at every decision, no view holds the
     ``secret`` part, a face-down Reserve card, a deck order (decks show counts only) or
-    another seat's card; every event reaches only the clients its kind allows, and no event a
-    client sees names a card that is still face down."""
+    another seat's card (a seat's own view names only the face-down cards Knut or the Telescope
+    showed it, ``my_peeks`` and ``my_saga_peeks``); every event reaches only the clients its
+    kind allows, and no event a client sees names a card that is still face down."""
     rules = RULES
     config = GameConfig(game="noggin", players=4, options={"friend_or_foe": True})
     state = rules.new_state()
@@ -213,9 +214,12 @@ def test_over_whole_games_no_view_or_visible_event_names_a_hidden_card(seed):
     chance = chance_from(seed)
     events = resolve(rules, state, rules.setup_ops(config), chance)
     rng = random.Random(seed)
+    shown: dict[int, set[str]] = {s: set() for s in range(4)}  # what Knut or the Telescope showed each seat
     for _ in range(700):
         hidden = _face_down_ids(state)
         for e in events:
+            if e.type == "ReserveCardsPeeked":
+                shown[e.to] |= {c["card"] for c in e.data["cards"]}
             kind = visibility(e.type)
             assert (e.to is None) == (kind == "public") and (e.to == SEALED) == (kind == "sealed")
             if kind == "private":
@@ -229,7 +233,10 @@ def test_over_whole_games_no_view_or_visible_event_names_a_hidden_card(seed):
             v = rules.view(state, seat)
             text = json.dumps(v)
             assert "secret" not in v and "loyalty" not in {k for k in v if k != "my_loyalty"}
-            assert not any(f'"{c}"' in text for c in hidden)
+            mine = shown[seat] if seat is not None else set()
+            assert not any(f'"{c}"' in text for c in hidden - mine)
+            own = {p["card"] for p in v["my_saga_peeks"]} | {p["card"] for p in v["my_peeks"]}
+            assert own <= mine  # a seat's view names only face-down cards it was shown itself
             assert all(set(r) == {"epoch", "size", "top", "bottom", "discard"} for r in v["reserve"].values())
             assert v["my_loyalty"] == (state.secret["loyalty"][seat] if seat is not None else None)
         if rules.pending_phase(state):
