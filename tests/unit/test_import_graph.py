@@ -220,6 +220,19 @@ def test_no_import_circle():
     assert not found, "import circles:\n" + "\n".join(found)
 
 
+UMBRELLAS = ("services", "services.rules", "gateway")
+"""Packages that hold layers but belong to none (``pyproject.toml``, import-linter): Python runs
+their ``__init__`` whenever any module below them is imported, so an import there would be an
+edge from every layer at once, which neither the layers contract nor the circle walk sees."""
+
+
+def test_umbrella_packages_import_nothing_of_the_tree():
+    """:data:`UMBRELLAS`' ``__init__`` modules import no module of services/ or gateway/."""
+    graph = import_graph()
+    assert all(name in graph for name in UMBRELLAS)
+    assert {name: sorted(graph[name]) for name in UMBRELLAS if graph[name]} == {}
+
+
 def test_tolerated_circles_still_exist():
     """Every entry of :data:`TOLERATED` still matches a circle (a stale entry would hide a new
     circle among its modules)."""
