@@ -96,8 +96,22 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
         return policy.sleep_move(legal)
     if legal[0]["type"] == "discard":
         return policy.discard_move(legal)
+    frog = frog_move(legal)
+    if frog is not None:
+        return frog
     state = rules.state_from_view(view, "expert")
     return turn_move(state, view["seat"], legal)
+
+
+def frog_move(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Pond Pipes whenever they may be used (from summer, one player a round: B equipment, F):
+    on the frog any travel card crosses any land route, a double card two, a nugget card one
+    for no time, so the round's moves go further. Measured with the same seeds, 2 seats: against
+    scripted (150 games) 83.7 % of the wins and 22.0 points to 17.3 (77.3 % and 20.5 without);
+    against ISMCTS (30 games) 70 % and 21.5 to 16.7 (63 % and 21.2 without); one expert with two
+    scripted bots at 3 seats (300 games) 68 % and 20.2 points to 16.6 (52 % and 18.2 without). ISMCTS, which
+    found it, used them 0.9 times a game; the expert before, never."""
+    return next((m for m in legal if m["type"] == "pond_pipes"), None)
 
 
 def play(rules: Any, state: State, seat: int, legal: list[dict[str, Any]], rng: Any = None) -> dict[str, Any]:
@@ -109,7 +123,7 @@ def play(rules: Any, state: State, seat: int, legal: list[dict[str, Any]], rng: 
         return policy.sleep_move(legal)
     if legal[0]["type"] == "discard":
         return policy.discard_move(legal)
-    return turn_move(state, seat, legal)
+    return frog_move(legal) or turn_move(state, seat, legal)
 
 
 def search_move(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str, version: int,
