@@ -109,8 +109,8 @@ def frog_move(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     for no time, so the round's moves go further. Measured with the same seeds, 2 seats: against
     scripted (150 games) 83.7 % of the wins and 22.0 points to 17.3 (77.3 % and 20.5 without);
     against ISMCTS (30 games) 70 % and 21.5 to 16.7 (63 % and 21.2 without); one expert with two
-    scripted bots at 3 seats (300 games) 68 % and 20.2 points to 16.6 (52 % and 18.2 without). ISMCTS, which
-    found it, used them 0.9 times a game; the expert before, never."""
+    scripted bots at 3 seats (300 games) 68 % and 20.2 points to 16.6 (52 % and 18.2 without).
+    ISMCTS, which found it, used them 0.9 times a game; the expert before, never."""
     return next((m for m in legal if m["type"] == "pond_pipes"), None)
 
 

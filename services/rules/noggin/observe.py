@@ -22,7 +22,8 @@ from typing import Any
 from services.rules.core.match import MatchRecord
 
 from . import content, decks
-from .state import DECKS, Action, Invention, Marker, Player, ReserveCard, Saga, State, copy_state, live_peeks, option, saga_peeks
+from .state import (DECKS, Action, Invention, Marker, Player, ReserveCard, Saga, State, copy_state, live_peeks, option,
+                    saga_peeks)
 
 
 def _twins(deck: str, needs: list[str], bonus: bool) -> list[str]:
@@ -68,9 +69,8 @@ def _reserve(rng: random.Random, state: State, seat: int | None = None
         free = Counter(content.reserve_ids(deck))
         peeked = peeks.get(deck, {})
         free.subtract(Counter(peeked.values()))
-        for slot, card in known_sagas.items():
-            cur = state.sagas[slot].current if state.sagas[slot] is not None else None
-            if cur is not None and cur.deck == deck:
+        for slot, card in known_sagas.items():  # only Sagas with a card (saga_peeks)
+            if state.sagas[slot].current.deck == deck:
                 free[card] -= 1
                 saga_cards[slot] = card
         for saga in state.sagas:
