@@ -25,7 +25,7 @@ from services.rules.core import Chance, Event, sealed
 
 from . import content
 from .content import CHARACTERS
-from .state import CASTLE, State, option, orient, place_tile
+from .state import CASTLE, State, option, orient, place_tile, reserve_place
 
 ChanceFactory = Callable[[str], Chance]
 
@@ -298,11 +298,6 @@ def can_draw(state: State, deck: str) -> bool:
     return reserve_left(state, deck) > 0 or state.reserve[deck]["discard"] > 0
 
 
-def _index(state: State, deck: str, end: str, k: int = 0) -> int:
-    r = state.reserve[deck]
-    return r["top"] + k if end == "top" else r["size"] - 1 - r["bottom"] - k
-
-
 def draw_reserve(state: State, chance: ChanceFactory, saga: int, deck: str, end: str,
                  fresh_saga: bool = False) -> list[Event]:
     """Draw a Reserve card onto Saga ``saga``'s Harbourside, resource side up (6.4).
@@ -324,7 +319,7 @@ def draw_reserve(state: State, chance: ChanceFactory, saga: int, deck: str, end:
         sim.apply(events)
     s = sim.state
     order = reserve_order(s, chance, deck)
-    card = order[_index(s, deck, end)]
+    card = order[reserve_place(s, deck, end)]
     info = content.reserve_index()[card]
     on_saga = [] if fresh_saga else [ch for ch, where in s.characters.items() if where == f"saga:{saga}"]
     recalled = sorted(ch for ch in info.needs if ch in CHARACTERS and ch in on_saga)
@@ -355,7 +350,7 @@ def knut_look(state: State, chance: ChanceFactory, seat: int, deck: str) -> list
     ``ReserveCardsPeeked``); a public ``DecisionOpened`` asks it for their order."""
     order = reserve_order(state, chance, deck)
     n = min(2, reserve_left(state, deck))
-    positions = [_index(state, deck, "top", k) for k in range(n)]
+    positions = [reserve_place(state, deck, "top", k) for k in range(n)]
     return [Event("ReserveCardsPeeked", {"seat": seat, "deck": deck, "by": "knut",
                                          "cards": [_sides(order[i]) for i in positions]}, to=seat),
             Event("DecisionOpened", {"kind": "knut", "seat": seat, "deck": deck, "cards": n})]
@@ -368,7 +363,7 @@ def knut_order(state: State, seat: int, swap: bool) -> list[Event]:
     d = state.decision
     assert d is not None and d["kind"] == "knut"
     deck = d["deck"]
-    positions = [_index(state, deck, "top", k) for k in range(2)]
+    positions = [reserve_place(state, deck, "top", k) for k in range(2)]
     return [Event("KnutOrdered", {"seat": seat, "deck": deck, "swap": bool(swap) and d["cards"] == 2,
                                   "positions": positions}, to=seat),
             Event("ReserveCardsReturned", {"seat": seat, "deck": deck})]
@@ -378,7 +373,7 @@ def telescope(state: State, chance: ChanceFactory, seat: int, deck: str) -> list
     """The Telescope (appendix): the seat alone sees both sides of the bottom card of
     ``deck`` and puts it back (private ``ReserveCardsPeeked``; the use itself is public)."""
     order = reserve_order(state, chance, deck)
-    cards = [_sides(order[_index(state, deck, "bottom")])] if reserve_left(state, deck) else []
+    cards = [_sides(order[reserve_place(state, deck, "bottom")])] if reserve_left(state, deck) else []
     return [Event("AbilityUsed", {"seat": seat, "card": "telescope", "once": "season", "deck": deck}),
             Event("ReserveCardsPeeked", {"seat": seat, "deck": deck, "by": "telescope", "cards": cards}, to=seat)]
 

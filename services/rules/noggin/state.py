@@ -746,6 +746,13 @@ def _secret_saga_card(s: State, slot: int, card: str | None) -> None:
     s.secret["saga_cards"] = cards
 
 
+def reserve_place(s: State, deck: str, end: str, k: int = 0) -> int:
+    """The place in Reserve deck ``deck``'s current order (0: the first card ever on top) of its
+    ``k``-th card from ``end`` (``"top"`` or ``"bottom"``) among those still in it (6.4)."""
+    r = s.reserve[deck]
+    return r["top"] + k if end == "top" else r["size"] - 1 - r["bottom"] - k
+
+
 def _reserve_peeked(s: State, d: dict) -> None:
     """Knut or the Telescope: only the seat sees the cards (a private event). Nothing on the
     table changes; the seat's own record of what it saw (``secret["peeks"]``, read by
@@ -753,10 +760,8 @@ def _reserve_peeked(s: State, d: dict) -> None:
     (6.1), the Telescope's the bottom one (appendix)."""
     deck = d["deck"]
     r = s.reserve[deck]
-    if d.get("by") == "knut":
-        places = [r["top"] + k for k in range(len(d["cards"]))]
-    else:
-        places = [r["size"] - 1 - r["bottom"]][:len(d["cards"])]
+    end = "top" if d.get("by") == "knut" else "bottom"
+    places = [reserve_place(s, deck, end, k) for k in range(len(d["cards"]))]
     peeks = dict(s.secret.get("peeks") or {})
     mine = dict(peeks.get(str(d["seat"])) or {})
     known = mine.get(deck) or {}
@@ -854,9 +859,8 @@ def _reserve_drawn(s: State, d: dict) -> None:
     n = len(s.players)
     saga.current = ReserveCard(deck=d["deck"], needs=list(d["needs"]), met=[None] * len(d["needs"]),
                                nogs=[0] * n, bonus=bool(d.get("bonus")))
+    _saga_peeked(s, d["saga"], d["deck"], reserve_place(s, d["deck"], d["end"]))
     r = dict(s.reserve[d["deck"]])
-    place = r["top"] if d["end"] == "top" else r["size"] - 1 - r["bottom"]
-    _saga_peeked(s, d["saga"], d["deck"], place)
     r[d["end"]] += 1
     s.reserve[d["deck"]] = r
     for ch in d.get("recalled", []):  # 6.4 note: a character asked for again goes back to the Castle
