@@ -1,6 +1,7 @@
 """The gateway's app factory.
 
-``create_app(config)`` builds a Flask app with the blueprints ``games``, ``listing``
+``create_app(config)`` builds a Flask app with the blueprints ``games``, ``catalog``
+(``GET /catalog``), ``listing``
 (``GET /games``), ``seats``, ``moves``, ``stream``, ``agents``, ``tournaments``, ``openapi`` and
 ``web`` (the pages for people, :mod:`gateway.web`, whose scripts and styles are the app's static
 files at ``/static/``) plus ``GET /healthz``. Configuration (each key may be given in
@@ -38,7 +39,7 @@ from flask import Flask, g, request
 from services.common import logs
 from services.common.config import settings
 
-from . import agents, games, limits, moves, openapi, operators, seats, stream, tournaments
+from . import agents, catalog, games, limits, moves, openapi, operators, seats, stream, tournaments
 from . import listing, web
 from .clients import get_redis, init_clients
 from .errors import error_response, register_error_handlers
@@ -91,7 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     operators.init_operators(app)  # before the limits: the quota is kept per operator key
     limits.init_limits(app)  # before other checks: a refused flood costs one counter
     register_error_handlers(app)
-    for module in (games, listing, seats, moves, stream, agents, tournaments, openapi, web):
+    for module in (games, catalog, listing, seats, moves, stream, agents, tournaments, openapi, web):
         app.register_blueprint(module.bp)
 
     @app.get("/healthz")

@@ -233,3 +233,41 @@ class TournamentDocument(_Closed):
     standings: Standings
     matches: list[TournamentMatch]
     error: str | None = Field(default=None, description="why a failed tournament stopped")
+
+
+class CatalogOption(_Closed):
+    """One option (variant) of a game, switched on at creation with ``"options": {name: true}``."""
+
+    name: str
+    type: Literal["boolean"] = Field(description="every option today is true or false")
+    default: bool
+    help: str = Field(description="what it changes, in the rulebook's words")
+
+
+class CatalogSeats(_Closed):
+    """How many seats a game of it may have (``players`` in ``POST /games``)."""
+
+    min: int = Field(ge=1)
+    max: int = Field(ge=1)
+
+
+class CatalogGame(_Closed):
+    """``GET /catalog/<game>``: one game (:mod:`services.rules.catalog`, :mod:`gateway.catalog`)."""
+
+    name: str = Field(description="the name POST /games takes, e.g. 'noggin'")
+    title: str
+    seats: CatalogSeats
+    options: list[CatalogOption]
+    bots: list[str] = Field(description="the built-in bot kinds a seat may be given, weakest first")
+    move_schema: dict[str, Any] = Field(
+        description="JSON Schema (2020-12) of a move, from the game's strict move models: every legal move "
+                    "validates against it; a move that does not is 422 malformed_move")
+    view_schema: dict[str, Any] = Field(
+        description="JSON Schema (2020-12) of the game's player view (the 'view' of GET /games/{id}/view), "
+                    "inferred from seeded games: open objects, required keys those always present")
+
+
+class Catalog(_Closed):
+    """``GET /catalog``: every game this gateway hosts, the built-in ones first."""
+
+    games: list[CatalogGame]

@@ -30,8 +30,8 @@ from flask import Blueprint, render_template
 
 from services.bots.decide import BOT_KINDS
 from services.coordinator.store import GameNotFound
-from services.rules.core.game import builtin_game_names, game_names, get_rules
 
+from ..catalog import catalog
 from ..errors import ApiError
 from ..lookup import require_game
 from ..openapi import Media, documented
@@ -46,16 +46,12 @@ _MISSING = Media("text/html", {"type": "string"},
 
 
 def games_offered() -> list[dict[str, Any]]:
-    """Every game this gateway hosts, the built-in ones first: ``name``, ``title``,
-    ``min_players``, ``max_players`` and ``options`` (the variants' names)."""
-    builtin = builtin_game_names()
-    names = builtin + [n for n in game_names() if n not in builtin]
-    out = []
-    for name in names:
-        rules = get_rules(name)
-        out.append({"name": name, "title": rules.title, "min_players": rules.min_players,
-                    "max_players": rules.max_players, "options": sorted(rules.option_names)})
-    return out
+    """Every game this gateway hosts, the built-in ones first, from the game catalog
+    (:func:`gateway.catalog.catalog`, ``GET /catalog``): ``name``, ``title``, ``min_players``,
+    ``max_players``, ``options`` (the variants' names) and ``option_help`` (name -> one line)."""
+    return [{"name": e["name"], "title": e["title"], "min_players": e["seats"]["min"],
+             "max_players": e["seats"]["max"], "options": [o["name"] for o in e["options"]],
+             "option_help": {o["name"]: o["help"] for o in e["options"]}} for e in catalog()]
 
 
 def _page(template: str, **context: Any):

@@ -88,6 +88,8 @@ class Rules(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_names: ClassVar[frozenset[str]] = frozenset()
+    option_help: ClassVar[dict[str, str]] = {}
+    """One line per option (variant) in the rulebook's words, for the game catalog."""
 
     # -- set-up -------------------------------------------------------------------
     def validate_config(self, config: GameConfig) -> None:

@@ -73,6 +73,11 @@ class GnomesRules(Rules):
     min_players = 2
     max_players = 4
     option_names = frozenset(OPTIONS)
+    option_help = {
+        "random_layout": "a later game: the location tiles shuffled onto the sites (rulebook B)",
+        "gem_variant": "the game variant: mixed gems on the villages and the Sorcerer's tower (rulebook J)",
+    }
+    """The two options, one line each."""
 
     _adapter: TypeAdapter | None = None
 

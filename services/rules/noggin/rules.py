@@ -142,6 +142,17 @@ class NogginRules(Rules):
     min_players = 2
     max_players = 4
     option_names = frozenset(VARIANTS)
+    option_help = {
+        "another_train": "the first Mine tile is drawn at random, placed with its Gold as far from the start as it goes",
+        "arrival": "no Harvest cubes in the fields at the start, 2 trees in each Orchard",
+        "money_money_money": "the Money Saga is shuffled among the top 4 Saga cards",
+        "move_on": "Noggin's Dragon starts one space nearer the crown",
+        "friend_or_foe": "One of us? Friend or Foe? (4 players only): a secret loyalty card each, one accusation",
+        "so_long": "an Orchard's trees, once cut, are never replanted",
+        "sos": "a character's ability on Market Day costs no Food",
+        "you_owe_me_one": "one tile fewer than the players in each transport and building pile",
+    }
+    """The variants of the rulebook's last page, one line each."""
 
     _adapter: TypeAdapter | None = None
 

@@ -29,7 +29,7 @@ function renderOptions() {
   const box = $("options");
   box.replaceChildren(...(g.options.length ? g.options.map((o) => el("p", { class: "check" },
     el("input", { type: "checkbox", id: `option-${o}`, name: o, dataset: { option: o } }),
-    el("label", { for: `option-${o}` }, humanise(o)))) : [el("p", { class: "help" }, "This game has no variants.")]));
+    el("label", { for: `option-${o}`, title: (g.option_help || {})[o] || "" }, humanise(o)))) : [el("p", { class: "help" }, "This game has no variants.")]));
   renderSeats();
 }
 
