@@ -5,8 +5,8 @@
 It listens on 127.0.0.1 only and prints ``listening on 127.0.0.1:<port>`` once ready
 (``--port 0`` picks a free port). The engine POSTs one JSON object per request, with a
 ``"type"`` of ``start``, ``move`` or ``end`` and three signature headers; the agent
-refuses a request whose signature is missing, wrong or stale (401) or whose delivery id
-it has seen (409), answers ``start`` and ``end`` with ``{}`` and ``move`` with
+refuses a request whose Standard Webhooks signature (``webhook-id``, ``webhook-timestamp``,
+``webhook-signature``) is missing, wrong or stale (401) or whose id it has seen (409), answers ``start`` and ``end`` with ``{}`` and ``move`` with
 ``{"index": <i>}``, the index of its choice among ``legal_moves_json``.
 
 ``--behaviour`` changes how it answers ``move`` requests only (to test the engine):

@@ -4,8 +4,9 @@
   ``{"agent_id", "name", "protocol", "address"}`` (the secret is never shown again)
 * ``GET /agents`` -> ``{"agents": [...]}`` (no secrets)
 * ``GET /agents/<id>`` -> the agent (no secret); 404 ``unknown_agent``
-* ``POST /agents/<id>/secret`` ``{"current", "secret"}`` -> 200 the agent: the secret is
-  replaced; 403 ``wrong_secret`` unless ``current`` is the secret it has
+* ``POST /agents/<id>/secret`` ``{"current", "secret", "overlap_s"}`` -> 200 the agent: the
+  secret is replaced (the old one still signs beside it for ``overlap_s`` seconds); 403
+  ``wrong_secret`` unless ``current`` is the secret it has
 
 Every route needs an operator key (:func:`gateway.operators.require_operator`: 401
 ``missing_operator_key``, 403 ``wrong_operator_key``): agents' addresses are the operator's
@@ -20,7 +21,7 @@ from __future__ import annotations
 from flask import Blueprint
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.agents.registry import AgentSpec, UnknownAgent, WrongSecret, registry_for
+from services.agents.registry import MAX_OVERLAP_S, AgentSpec, UnknownAgent, WrongSecret, registry_for
 
 from .bodies import parse_body
 from .clients import get_table
@@ -32,12 +33,17 @@ bp = Blueprint("agents", __name__)
 
 
 class SecretBody(BaseModel):
-    """``POST /agents/<id>/secret``: ``{"current", "secret"}`` (the secret it has, the new one)."""
+    """``POST /agents/<id>/secret``: ``{"current", "secret", "overlap_s"}`` (the secret it has, the
+    new one, and the seconds the current one keeps signing beside it: 0, the default, stops it
+    at once)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     current: str = Field(min_length=1, max_length=256, repr=False)
     secret: str = Field(min_length=16, max_length=256, repr=False)
+    overlap_s: int = Field(default=0, ge=0, le=MAX_OVERLAP_S,
+                           description="seconds the current secret keeps signing beside the new one "
+                                       "(a rotation window; at most a week)")
 
 
 def _agent(agent_id: str):
@@ -95,16 +101,17 @@ def remove_agent(agent_id: str):
             errors={400: "bad_json, bad_request", 403: "wrong_secret", 404: "unknown_agent"})
 def rotate_secret(agent_id: str):
     """Replace an agent's secret (operator key and the current secret required); the next
-    request the engine sends is signed with the new one."""
+    request the engine sends is signed with the new one, and with the old one too until
+    ``overlap_s`` seconds have passed (a rotation window)."""
     operators.require_operator()
     _agent(agent_id)
     body = parse_body(SecretBody)
     try:
-        record = registry_for(get_table()).rotate_secret(agent_id, body.secret, body.current)
+        record = registry_for(get_table()).rotate_secret(agent_id, body.secret, body.current, body.overlap_s)
     except WrongSecret as exc:
         operators.audit("agent.rotate", agent_id=agent_id, refused="wrong_secret")
         raise ApiError(403, "wrong_secret", str(exc)) from None
     except ValueError as exc:
         raise ApiError(400, "bad_request", str(exc).splitlines()[-1] if str(exc) else "bad secret") from None
-    operators.audit("agent.rotate", agent_id=agent_id)
+    operators.audit("agent.rotate", agent_id=agent_id, overlap_s=body.overlap_s)
     return record.public()

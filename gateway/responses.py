@@ -181,6 +181,9 @@ class AgentRecord(_Closed):
     name: str
     protocol: Literal["grpc", "http"]
     address: str
+    previous_secret_until: int | None = Field(
+        default=None, description="during a secret's rotation window, when the old secret stops signing "
+                                  "(unix seconds); null otherwise")
 
 
 class AgentList(_Closed):

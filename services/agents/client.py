@@ -77,6 +77,7 @@ from services.agents.protocol import (
     choice_to_move,
     encode,
     parse_choice,
+    Secrets,
     signed_headers,
     signed_metadata,
 )
@@ -201,12 +202,12 @@ class GrpcAgentClient(AgentClient):
     address (target ``ipv4:``/``ipv6:``, no DNS of gRPC's own, no proxy from the environment,
     ``:authority`` still the registered ``host:port``) and reused while that address stays among
     the checked ones. Each call's deadline is what is left of its timeout. The engine serializes
-    each request itself and signs exactly those bytes (metadata ``x-longhouse-timestamp``,
-    ``x-longhouse-delivery``, ``x-longhouse-signature``).
+    each request itself and signs exactly those bytes (Standard Webhooks metadata ``webhook-id``,
+    ``webhook-timestamp``, ``webhook-signature``).
 
     Args:
         address: ``host:port`` (an IPv6 address in brackets).
-        secret: the shared secret.
+        secret: the shared secret, or several (a rotation window: each request signed with each).
         name: the agent's name in messages (default: the address).
         credentials: TLS channel credentials (default: plaintext); the certificate is checked
             against the registered host name, not the pinned address.
@@ -217,7 +218,7 @@ class GrpcAgentClient(AgentClient):
         ValueError: the address is not ``host:port`` or the secret is empty.
     """
 
-    def __init__(self, address: str, secret: str | bytes, *, name: str | None = None,
+    def __init__(self, address: str, secret: Secrets, *, name: str | None = None,
                  credentials: grpc.ChannelCredentials | None = None, max_reply_bytes: int = MAX_REPLY_BYTES,
                  allow: AllowList | None = None):
         if not isinstance(address, str) or not address:
@@ -467,7 +468,7 @@ class HttpAgentClient(AgentClient):
 
     Args:
         url: ``http://`` or ``https://`` URL.
-        secret: the shared secret.
+        secret: the shared secret, or several (a rotation window: each request signed with each).
         name: the agent's name in messages (default: the URL's scheme, host and port).
         executor: where calls run (default: a pool shared by every HTTP client).
         max_reply_bytes: the largest answer accepted.
@@ -477,7 +478,7 @@ class HttpAgentClient(AgentClient):
         ValueError: not an http(s) URL with a host, or an empty secret.
     """
 
-    def __init__(self, url: str, secret: str | bytes, *, name: str | None = None,
+    def __init__(self, url: str, secret: Secrets, *, name: str | None = None,
                  executor: Executor | None = None, max_reply_bytes: int = MAX_REPLY_BYTES,
                  allow: AllowList | None = None):
         if not isinstance(url, str) or not url.startswith(("http://", "https://")) or not urlsplit(url).hostname:
@@ -592,7 +593,9 @@ class HttpAgentClient(AgentClient):
 def make_client(agent: Mapping[str, Any] | Any, *, allow: AllowList | None = None,
                 max_reply_bytes: int | None = None) -> AgentClient:
     """The client for a registry record ``{"agent_id", "name", "protocol", "address",
-    "secret"}`` (a mapping, or an object with those attributes such as a pydantic record).
+    "secret"}`` (a mapping, or an object with those attributes such as a pydantic record),
+    signing with the ``previous_secret`` too while its rotation window (``previous_until``, unix
+    seconds) lasts.
 
     ``allow`` and ``max_reply_bytes`` default to the process's settings
     (``LONGHOUSE_AGENT_ALLOW``, ``LONGHOUSE_AGENT_MAX_REPLY_BYTES``).
@@ -604,6 +607,7 @@ def make_client(agent: Mapping[str, Any] | Any, *, allow: AllowList | None = Non
         def get(key: str, default: Any = None) -> Any:
             return getattr(agent, key, default)
     protocol, address, secret = get("protocol"), get("address"), get("secret")
+    previous, until = get("previous_secret"), get("previous_until")
     label = get("name") or get("agent_id") or None
     if not address or not isinstance(address, str):
         raise ValueError(f"agent {label or '?'}: the record has no address")
@@ -613,8 +617,9 @@ def make_client(agent: Mapping[str, Any] | Any, *, allow: AllowList | None = Non
         from services.common.config import settings
 
         max_reply_bytes = settings().agent_max_reply_bytes
+    secrets = [secret, previous] if previous and until is not None and time.time() < until else [secret]
     if protocol == "grpc":
-        return GrpcAgentClient(address, secret, name=label, allow=allow, max_reply_bytes=max_reply_bytes)
+        return GrpcAgentClient(address, secrets, name=label, allow=allow, max_reply_bytes=max_reply_bytes)
     if protocol == "http":
-        return HttpAgentClient(address, secret, name=label, allow=allow, max_reply_bytes=max_reply_bytes)
+        return HttpAgentClient(address, secrets, name=label, allow=allow, max_reply_bytes=max_reply_bytes)
     raise ValueError(f"agent {label or '?'}: protocol must be 'grpc' or 'http', not {_clean(protocol, 40)!r}")

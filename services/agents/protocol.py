@@ -19,26 +19,35 @@ An HTTP agent answers ``start`` and ``end`` with any 2xx status (the body is ign
 ``{}`` is customary) and ``move`` with 2xx and ``{"index": <int>}``. An answer counts
 only as a choice among the legal moves offered: :func:`choice_to_move`.
 
-Signatures (HMAC-SHA256 with the secret given when the agent was registered)
-----------------------------------------------------------------------------
-Every request carries, as HTTP headers (or gRPC metadata, names in lower case):
+Signatures: Standard Webhooks (HMAC-SHA256, v1)
+-----------------------------------------------
+Every request is signed as the Standard Webhooks specification says
+(https://www.standardwebhooks.com), over HTTP headers or, for gRPC, metadata of the same names:
 
-* ``X-Longhouse-Timestamp``: unix seconds when it was signed;
-* ``X-Longhouse-Delivery``: a unique id of the request (32 hex digits from the engine);
-* ``X-Longhouse-Signature``: ``sha256=`` + hex HMAC-SHA256(secret,
-  ``timestamp + "." + delivery + "." + body``), where body is the exact bytes of the
-  HTTP body (or of the serialized protobuf request).
+* ``webhook-id``: a unique id of the request (``msg_`` and 32 hex digits from the engine);
+* ``webhook-timestamp``: unix seconds when it was signed;
+* ``webhook-signature``: one or more ``v1,<base64 HMAC-SHA256(key, id + "." + timestamp + "." +
+  body)>``, separated by spaces, where body is the exact bytes of the HTTP body (or of the
+  serialized protobuf request). While an agent's secret is being rotated with an overlap window
+  the engine signs with the new secret and the old one, so the agent may check with either.
+
+The key is the secret: a secret written ``whsec_<base64>`` (the Standard Webhooks form) is the
+bytes its base64 decodes to, any other secret its UTF-8 bytes (:func:`signing_key`). So the
+``standardwebhooks`` library verifies the engine's requests with ``Webhook(secret)`` for a
+``whsec_`` secret and ``Webhook(secret.encode())`` for another.
 
 An agent checks them with :func:`verify` and one :class:`ReplayGuard` for its process:
-a request is refused if its signature is wrong (:class:`BadSignature`), its timestamp
-is more than the tolerance (300 s) away from the agent's clock (:class:`Stale`), or its
-delivery id was already accepted (:class:`Replayed`).
+a request is refused if no signature matches any of its secrets (:class:`BadSignature`), its
+timestamp is more than the tolerance (300 s) away from the agent's clock (:class:`Stale`), or
+its id was already accepted (:class:`Replayed`).
 
 This module needs only pydantic and orjson, so an agent can copy it alone.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import heapq
 import hmac
@@ -60,10 +69,16 @@ from pydantic import (
     field_validator,
 )
 
-HEADER_TIMESTAMP = "X-Longhouse-Timestamp"
-HEADER_DELIVERY = "X-Longhouse-Delivery"
-HEADER_SIGNATURE = "X-Longhouse-Signature"
-SIGNATURE_PREFIX = "sha256="
+HEADER_DELIVERY = "webhook-id"
+"""The request's unique id (Standard Webhooks ``webhook-id``)."""
+HEADER_TIMESTAMP = "webhook-timestamp"
+"""Unix seconds when the request was signed."""
+HEADER_SIGNATURE = "webhook-signature"
+"""Space-separated ``v1,<base64>`` signatures, one per secret the engine signs with."""
+SIGNATURE_VERSION = "v1"
+"""The signature scheme: HMAC-SHA256, base64 (Standard Webhooks' symmetric one)."""
+SECRET_PREFIX = "whsec_"
+"""A secret that starts with it is base64 after it (Standard Webhooks' secret form)."""
 DEFAULT_TOLERANCE_S = 300
 """Seconds a signed request stays acceptable either side of the receiver's clock."""
 DEFAULT_MAX_DELIVERIES = 65_536
@@ -331,36 +346,61 @@ class Replayed(SignatureError):
     """The request's delivery id was already accepted (or may have been)."""
 
 
-def _key(secret: str | bytes) -> bytes:
+Secrets = str | bytes | Sequence[str | bytes]
+"""One secret, or several (a rotation's overlap: a request signed or checked with each)."""
+
+
+def signing_key(secret: str | bytes) -> bytes:
+    """The HMAC key of ``secret``: the bytes after ``whsec_`` base64-decoded for a Standard
+    Webhooks secret, else the secret's UTF-8 bytes (bytes are used as they are).
+
+    Raises:
+        ValueError: the secret is empty, or ``whsec_`` is followed by no valid base64.
+    """
     if isinstance(secret, str):
-        secret = secret.encode("utf-8")
+        if secret.startswith(SECRET_PREFIX):
+            try:
+                secret = base64.b64decode(secret[len(SECRET_PREFIX):] + "==", validate=False)
+            except (binascii.Error, ValueError):
+                raise ValueError("a whsec_ secret is followed by base64") from None
+        else:
+            secret = secret.encode("utf-8")
     if not secret:
         raise ValueError("the signing secret is empty")
-    return secret
+    return bytes(secret)
+
+
+def _secrets(secrets: Secrets) -> list[str | bytes]:
+    listed = [secrets] if isinstance(secrets, (str, bytes, bytearray)) else list(secrets)
+    if not listed:
+        raise ValueError("no signing secret")
+    return listed
 
 
 def sign(secret: str | bytes, timestamp: int | str, delivery: str, body: bytes) -> str:
-    """``"sha256=" + hex HMAC-SHA256(secret, f"{timestamp}.{delivery}." + body)``."""
-    message = f"{timestamp}.{delivery}.".encode("ascii") + bytes(body)
-    return SIGNATURE_PREFIX + hmac.new(_key(secret), message, hashlib.sha256).hexdigest()
+    """``"v1," + base64 HMAC-SHA256(signing_key(secret), f"{delivery}.{timestamp}." + body)``."""
+    message = f"{delivery}.{timestamp}.".encode("ascii") + bytes(body)
+    digest = hmac.new(signing_key(secret), message, hashlib.sha256).digest()
+    return f"{SIGNATURE_VERSION},{base64.b64encode(digest).decode('ascii')}"
 
 
-def signed_headers(secret: str | bytes, body: bytes, now: float | None = None,
+def signed_headers(secrets: Secrets, body: bytes, now: float | None = None,
                    delivery: str | None = None) -> dict[str, str]:
-    """The three signature headers for ``body``, with a fresh delivery id by default."""
+    """The three Standard Webhooks headers for ``body``, signed with each of ``secrets`` (one
+    ``v1,`` signature each, space-separated), with a fresh id (``msg_<32 hex>``) by default."""
     timestamp = str(int(time.time() if now is None else now))
-    delivery = delivery or uuid.uuid4().hex
+    delivery = delivery or f"msg_{uuid.uuid4().hex}"
     return {
-        HEADER_TIMESTAMP: timestamp,
         HEADER_DELIVERY: delivery,
-        HEADER_SIGNATURE: sign(secret, timestamp, delivery, body),
+        HEADER_TIMESTAMP: timestamp,
+        HEADER_SIGNATURE: " ".join(sign(s, timestamp, delivery, body) for s in _secrets(secrets)),
     }
 
 
-def signed_metadata(secret: str | bytes, body: bytes, now: float | None = None,
+def signed_metadata(secrets: Secrets, body: bytes, now: float | None = None,
                     delivery: str | None = None) -> list[tuple[str, str]]:
-    """The same as gRPC metadata (lower-case keys) for serialized request bytes ``body``."""
-    return [(k.lower(), v) for k, v in signed_headers(secret, body, now, delivery).items()]
+    """The same as gRPC metadata (the same lower-case names) for serialized request bytes ``body``."""
+    return [(k.lower(), v) for k, v in signed_headers(secrets, body, now, delivery).items()]
 
 
 def _header_values(headers: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> dict[str, str]:
@@ -431,12 +471,13 @@ class ReplayGuard:
             heapq.heappush(self._heap, (expiry, delivery))
 
 
-def verify(secret: str | bytes, headers: Mapping[str, Any] | Iterable[tuple[str, Any]], body: bytes,
+def verify(secrets: Secrets, headers: Mapping[str, Any] | Iterable[tuple[str, Any]], body: bytes,
            now: float | None, seen: ReplayGuard) -> None:
-    """Check a request's signature headers (or gRPC metadata) against its exact body bytes.
+    """Check a request's Standard Webhooks headers (or gRPC metadata) against its exact body bytes.
 
     Args:
-        secret: the shared secret.
+        secrets: the shared secret, or several (an agent in a rotation window may hold the old
+            and the new one): the request passes if one of its ``v1`` signatures matches one.
         headers: the request's headers (any mapping; names are case-insensitive) or gRPC
             metadata pairs.
         body: the body bytes as received (for gRPC, the serialized request).
@@ -444,25 +485,35 @@ def verify(secret: str | bytes, headers: Mapping[str, Any] | Iterable[tuple[str,
         seen: the process's :class:`ReplayGuard`; its ``tolerance_s`` is the staleness limit.
 
     Raises:
-        BadSignature: a header is missing or malformed, or the signature does not match.
+        BadSignature: a header is missing or malformed, or no signature matches.
         Stale: the timestamp is more than ``seen.tolerance_s`` away from ``now``.
-        Replayed: the delivery id was already accepted.
+        Replayed: the request's id was already accepted.
     """
     now = time.time() if now is None else now
     found = _header_values(headers)
-    for header in (HEADER_TIMESTAMP, HEADER_DELIVERY, HEADER_SIGNATURE):
+    for header in (HEADER_DELIVERY, HEADER_TIMESTAMP, HEADER_SIGNATURE):
         if not found.get(header.lower()):
             raise BadSignature(f"missing header {header}")
     timestamp = found[HEADER_TIMESTAMP.lower()]
     delivery = found[HEADER_DELIVERY.lower()]
-    signature = found[HEADER_SIGNATURE.lower()]
     if not _TIMESTAMP_RE.fullmatch(timestamp):
         raise BadSignature(f"{HEADER_TIMESTAMP} is not unix seconds")
     if not _DELIVERY_RE.fullmatch(delivery):
         raise BadSignature(f"{HEADER_DELIVERY} is not 1-128 letters, digits or ._:-")
-    expected = sign(secret, timestamp, delivery, body).encode("ascii")
-    if not hmac.compare_digest(expected, signature.encode("utf-8", "surrogateescape")):
-        raise BadSignature("the signature does not match the body (wrong secret or altered request)")
+    offered = []
+    for part in found[HEADER_SIGNATURE.lower()].split():
+        version, _, value = part.partition(",")
+        if version == SIGNATURE_VERSION and value:
+            offered.append(value.encode("utf-8", "surrogateescape"))
+    if not offered:
+        raise BadSignature(f"{HEADER_SIGNATURE} holds no {SIGNATURE_VERSION},<base64> signature")
+    expected = [sign(s, timestamp, delivery, body).partition(",")[2].encode("ascii") for s in _secrets(secrets)]
+    matched = False
+    for mine in expected:  # every pair compared, in constant time each
+        for theirs in offered:
+            matched |= hmac.compare_digest(mine, theirs)
+    if not matched:
+        raise BadSignature("no signature matches the body (wrong secret or altered request)")
     age = now - int(timestamp)
     if abs(age) > seen.tolerance_s:
         direction = "old" if age > 0 else "in the future"

@@ -19,11 +19,13 @@ from __future__ import annotations
 import json
 import secrets as secrets_mod
 import threading
+import time
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from services.agents.addresses import AllowList, configured_allow_list
+from services.agents.protocol import SECRET_PREFIX, signing_key
 
 KEY = "longhouse:agents"
 """Redis hash: agent id -> the record as JSON."""
@@ -36,7 +38,9 @@ class AgentSpec(BaseModel):
         name: a label for standings and logs (1-64 characters).
         protocol: ``grpc`` or ``http``.
         address: ``host:port`` for gRPC; an ``http://`` or ``https://`` URL for HTTP.
-        secret: the shared HMAC key (16-256 characters).
+        secret: the shared HMAC key (16-256 characters): a Standard Webhooks ``whsec_<base64>``
+            secret (the key is what the base64 decodes to, at least 16 bytes) or any other text
+            (the key is its UTF-8 bytes).
     """
 
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -51,6 +55,8 @@ class AgentSpec(BaseModel):
     def _secret_not_blank(cls, value: str) -> str:
         if len(value.strip()) < 16:
             raise ValueError("a secret has at least 16 characters that are not spaces")
+        if value.startswith(SECRET_PREFIX) and len(signing_key(value)) < 16:
+            raise ValueError("a whsec_ secret is the base64 of at least 16 bytes")
         return value
 
     @field_validator("address")
@@ -80,14 +86,33 @@ class AgentSpec(BaseModel):
         return value
 
 
+MAX_OVERLAP_S = 7 * 24 * 3600
+"""The longest rotation window: an old secret signs at most a week after it was replaced."""
+
+
 class AgentRecord(AgentSpec):
-    """A registered agent: its spec plus ``agent_id``."""
+    """A registered agent: its spec plus ``agent_id`` and, during a secret's rotation window,
+    the secret it replaced (``previous_secret``) and when that stops signing
+    (``previous_until``, unix seconds)."""
 
     agent_id: str
+    previous_secret: str | None = Field(default=None, repr=False)
+    previous_until: int | None = None
 
-    def public(self) -> dict[str, Any]:
-        """The record without its secret: ``{"agent_id", "name", "protocol", "address"}``."""
-        return {"agent_id": self.agent_id, "name": self.name, "protocol": self.protocol, "address": self.address}
+    def signing_secrets(self, now: float | None = None) -> list[str]:
+        """The secrets the engine signs each request to the agent with at ``now`` (unix seconds;
+        default the clock): the current one, and the previous one while its window lasts."""
+        now = time.time() if now is None else now
+        if self.previous_secret and self.previous_until is not None and now < self.previous_until:
+            return [self.secret, self.previous_secret]
+        return [self.secret]
+
+    def public(self, now: float | None = None) -> dict[str, Any]:
+        """The record without its secrets: ``{"agent_id", "name", "protocol", "address",
+        "previous_secret_until"}`` (the end of a rotation window still open at ``now``, else None)."""
+        rotating = len(self.signing_secrets(now)) > 1
+        return {"agent_id": self.agent_id, "name": self.name, "protocol": self.protocol, "address": self.address,
+                "previous_secret_until": self.previous_until if rotating else None}
 
 
 class UnknownAgent(LookupError):
@@ -127,15 +152,25 @@ class AgentRegistry:
         self._put(record)
         return record
 
-    def rotate_secret(self, agent_id: str, secret: str, current: str) -> AgentRecord:
+    def rotate_secret(self, agent_id: str, secret: str, current: str, overlap_s: int = 0,
+                      now: float | None = None) -> AgentRecord:
         """Replace an agent's secret; only who knows the ``current`` one may (compared in
-        constant time). Raises UnknownAgent, WrongSecret, pydantic.ValidationError."""
+        constant time). With ``overlap_s`` > 0 (seconds, at most :data:`MAX_OVERLAP_S`) the
+        current secret keeps signing beside the new one until ``now + overlap_s`` (a rotation
+        window: the agent may switch at any moment of it); with 0 it stops at once. A rotation
+        ends any earlier window. Raises UnknownAgent, WrongSecret, ValueError (``overlap_s`` out of
+        range), pydantic.ValidationError (a bad new secret)."""
         import hmac
 
+        if not 0 <= overlap_s <= MAX_OVERLAP_S:
+            raise ValueError(f"overlap_s is from 0 to {MAX_OVERLAP_S} seconds")
         record = self.get(agent_id)
         if not hmac.compare_digest(record.secret.encode(), current.encode()):
             raise WrongSecret(f"that is not agent {agent_id}'s current secret")
-        updated = AgentRecord.model_validate({**record.model_dump(), "secret": secret})
+        now = time.time() if now is None else now
+        window = {"previous_secret": record.secret, "previous_until": int(now) + overlap_s} if overlap_s else \
+            {"previous_secret": None, "previous_until": None}
+        updated = AgentRecord.model_validate({**record.model_dump(), "secret": secret, **window})
         self._put(updated)
         return updated
 

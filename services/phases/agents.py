@@ -127,15 +127,16 @@ class Clock:
         return self._setnx(game_id, f"once:{what}", token) == token
 
 
-_clients: dict[tuple[str, str, str, str], Any] = {}
+_clients: dict[tuple[str, str, str, tuple[str, ...]], Any] = {}
 _clients_lock = threading.Lock()
 
 
 def client_for(record: Any) -> Any:
-    """The engine's client of a registered agent (one per agent and address, reused)."""
+    """The engine's client of a registered agent (one per agent, address and set of signing
+    secrets, reused; a rotation window's end makes a new one that signs with the new secret only)."""
     from services.agents.client import make_client
 
-    cache_key = (record.agent_id, record.protocol, record.address, record.secret)
+    cache_key = (record.agent_id, record.protocol, record.address, tuple(record.signing_secrets()))
     with _clients_lock:
         client = _clients.get(cache_key)
         if client is None:

@@ -231,7 +231,7 @@ def test_the_http_agent_refuses_unsigned_tampered_and_replayed_requests(agents):
         assert again.status_code == 409 and "already received" in again.json()["error"]
         stale = {"Content-Type": "application/json", **signed_headers(SECRET, body, now=time.time() - 400)}
         assert post(body, stale).status_code == 401
-        wrong = {**signed_headers(SECRET, body), HEADER_SIGNATURE: "sha256=" + "0" * 64}
+        wrong = {**signed_headers(SECRET, body), HEADER_SIGNATURE: "v1," + "A" * 44}
         assert post(body, wrong).status_code == 401
 
 

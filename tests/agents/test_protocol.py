@@ -3,6 +3,7 @@ and the protobuf form."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 
@@ -46,16 +47,24 @@ def move_request(n: int = 3) -> MoveRequest:
 
 
 # -- signing and verification ---------------------------------------------------------------
-def test_sign_is_hmac_sha256_of_timestamp_delivery_and_body():
-    expected = hmac.new(SECRET.encode(), b"1800000000.d-1." + BODY, hashlib.sha256).hexdigest()
-    assert sign(SECRET, NOW, "d-1", BODY) == "sha256=" + expected
-    assert sign(SECRET.encode(), str(NOW), "d-1", BODY) == "sha256=" + expected
+def test_sign_is_v1_base64_hmac_sha256_of_id_timestamp_and_body():
+    expected = base64.b64encode(hmac.new(SECRET.encode(), b"d-1.1800000000." + BODY, hashlib.sha256).digest())
+    assert sign(SECRET, NOW, "d-1", BODY) == "v1," + expected.decode()
+    assert sign(SECRET.encode(), str(NOW), "d-1", BODY) == "v1," + expected.decode()
+
+
+def test_a_whsec_secret_signs_with_the_bytes_its_base64_holds():
+    key = bytes(range(24))
+    whsec = "whsec_" + base64.b64encode(key).decode()
+    assert sign(whsec, NOW, "d-1", BODY) == sign(key, NOW, "d-1", BODY)
+    assert sign(whsec, NOW, "d-1", BODY) != sign(whsec.encode(), NOW, "d-1", BODY)
 
 
 def test_a_good_request_verifies():
     headers = signed_headers(SECRET, BODY, now=NOW)
-    assert set(headers) == {HEADER_TIMESTAMP, HEADER_DELIVERY, HEADER_SIGNATURE}
-    assert headers[HEADER_TIMESTAMP] == str(NOW)
+    assert set(headers) == {"webhook-id", "webhook-timestamp", "webhook-signature"}
+    assert headers[HEADER_TIMESTAMP] == str(NOW) and headers[HEADER_DELIVERY].startswith("msg_")
+    assert headers[HEADER_SIGNATURE].startswith("v1,") and " " not in headers[HEADER_SIGNATURE]
     verify(SECRET, headers, BODY, NOW + 5, ReplayGuard())
 
 
@@ -63,13 +72,13 @@ def test_header_names_are_case_insensitive_and_grpc_metadata_verifies():
     headers = {k.lower(): v for k, v in signed_headers(SECRET, BODY, now=NOW).items()}
     verify(SECRET, headers, BODY, NOW, ReplayGuard())
     metadata = signed_metadata(SECRET, BODY, now=NOW)
-    assert [k for k, _ in metadata] == ["x-longhouse-timestamp", "x-longhouse-delivery", "x-longhouse-signature"]
+    assert [k for k, _ in metadata] == ["webhook-id", "webhook-timestamp", "webhook-signature"]
     verify(SECRET, tuple(metadata) + (("user-agent", "grpc-python"),), BODY, NOW, ReplayGuard())
 
 
 def test_wrong_secret_is_a_bad_signature():
     headers = signed_headers("another-secret-0123456789", BODY, now=NOW)
-    with pytest.raises(BadSignature, match="does not match"):
+    with pytest.raises(BadSignature, match="no signature matches"):
         verify(SECRET, headers, BODY, NOW, ReplayGuard())
 
 
@@ -97,7 +106,8 @@ def test_a_missing_header_is_a_bad_signature(missing):
 
 @pytest.mark.parametrize("field,value", [
     (HEADER_TIMESTAMP, "soon"), (HEADER_TIMESTAMP, "-5"), (HEADER_DELIVERY, "a b"),
-    (HEADER_DELIVERY, "x" * 129), (HEADER_SIGNATURE, "md5=abc"), (HEADER_SIGNATURE, "sha256=é"),
+    (HEADER_DELIVERY, "x" * 129), (HEADER_SIGNATURE, "md5=abc"), (HEADER_SIGNATURE, "v1,é"), (HEADER_SIGNATURE, "v2,abc"),
+    (HEADER_SIGNATURE, "sha256=" + "0" * 64),
 ])
 def test_malformed_headers_are_bad_signatures(field, value):
     headers = {**signed_headers(SECRET, BODY, now=NOW), field: value}
@@ -107,7 +117,7 @@ def test_malformed_headers_are_bad_signatures(field, value):
 
 def test_a_header_given_twice_with_two_values_is_refused():
     headers = signed_headers(SECRET, BODY, now=NOW)
-    pairs = list(headers.items()) + [(HEADER_SIGNATURE.lower(), "sha256=" + "0" * 64)]
+    pairs = list(headers.items()) + [(HEADER_SIGNATURE.lower(), "v1," + "A" * 44)]
     with pytest.raises(BadSignature, match="twice"):
         verify(SECRET, pairs, BODY, NOW, ReplayGuard())
 

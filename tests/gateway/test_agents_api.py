@@ -4,6 +4,7 @@ allow-list (``LONGHOUSE_AGENT_ALLOW``) refuses is a JSON 403 (a host that does n
 and registers nothing; a rotated secret signs the engine's next request."""
 
 import hmac
+import time
 import socket
 
 import pytest
@@ -23,7 +24,9 @@ def agent(**extra):
 
 def test_registration_and_reading_never_show_the_secret(client):
     resp = client.post("/agents", json=agent())
-    assert resp.status_code == 201 and set(resp.json) == {"agent_id", "name", "protocol", "address"}
+    assert resp.status_code == 201
+    assert set(resp.json) == {"agent_id", "name", "protocol", "address", "previous_secret_until"}
+    assert resp.json["previous_secret_until"] is None
     aid = resp.json["agent_id"]
     assert client.get(f"/agents/{aid}").json == resp.json
     assert resp.json in client.get("/agents").json["agents"]
@@ -122,6 +125,28 @@ def test_a_rotated_secret_signs_the_engines_next_request(client, redis_client, m
         assert "n" * 20 not in repr(record) and "n" * 20 not in str(record)
         with make_client(record) as engine:
             assert engine.choose(request, 10).index == 0  # signed with the new one: accepted
+
+
+def test_a_rotation_with_an_overlap_signs_with_both_secrets_until_the_window_ends(client, redis_client):
+    request = MoveRequest(match_id="m", game="gnomes", seat=0, version=1, view_json="{}",
+                          legal_moves_json=['{"a":1}'], time_left_ms=5000, bank_ms=0)
+    aid = client.post("/agents", json=agent()).json["agent_id"]
+    began = int(time.time())
+    resp = client.post(f"/agents/{aid}/secret", json={"current": "s" * 20, "secret": "n" * 20, "overlap_s": 900})
+    assert resp.status_code == 200, resp.json
+    assert began + 900 <= resp.json["previous_secret_until"] <= int(time.time()) + 900
+    assert client.get(f"/agents/{aid}").json["previous_secret_until"] == resp.json["previous_secret_until"]
+    record = AgentRegistry(redis_client).get(aid)
+    assert record.signing_secrets() == ["n" * 20, "s" * 20]
+    assert "s" * 20 not in str(client.get("/agents").json)  # the old secret is not shown either
+    for holds in ("s" * 20, "n" * 20):  # an agent holding either secret accepts the engine's requests
+        with example_agent("http", secret=holds) as address:
+            with make_client({**record.model_dump(), "address": address}) as engine:
+                assert engine.choose(request, 10).index == 0
+    assert record.signing_secrets(now=record.previous_until) == ["n" * 20]
+    too_long = client.post(f"/agents/{aid}/secret", json={"current": "n" * 20, "secret": "m" * 20,
+                                                          "overlap_s": 8 * 24 * 3600})
+    assert too_long.status_code == 400 and too_long.json["error"] == "bad_request"
 
 
 def _fails(engine, request) -> bool:
