@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,6 +15,13 @@ import redis
 from services.common.config import settings
 from tests.support.ports import free_port
 from tests.support.redis_cluster import LoopbackCluster
+
+SDK_SOURCES = [Path(__file__).resolve().parents[1] / "sdk" / name / "src"
+               for name in ("longhouse_client", "longhouse_agent")]
+"""The two SDK distributions' sources: the tests import them from this checkout, installed or not."""
+for _source in reversed(SDK_SOURCES):
+    if str(_source) not in sys.path:
+        sys.path.insert(0, str(_source))
 
 pytest_plugins = ["tests.rules_plugin"]
 
