@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system containers-setup images venv protos run test tournament-demo balance bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup system containers-setup images venv protos sdk run test tournament-demo balance bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -49,10 +49,10 @@ images: setup containers-setup
 	$(PY) -m services.containers.images $(ARGS)
 
 venv: $(VENV)/.installed
-$(VENV)/.installed: pyproject.toml constraints.txt
+$(VENV)/.installed: pyproject.toml constraints.txt sdk/longhouse_client/pyproject.toml sdk/longhouse_agent/pyproject.toml
 	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev]' -e sdk/longhouse_client -e sdk/longhouse_agent
 	@touch $@
 
 protos: services/api/.generated
@@ -60,6 +60,12 @@ services/api/.generated: $(wildcard protos/*.proto) $(VENV)/.installed
 	$(PY) -m grpc_tools.protoc --proto_path=services/api=protos \
 	  --python_out=. --grpc_python_out=. --pyi_out=. $(patsubst protos/%,services/api/%,$(wildcard protos/*.proto))
 	@touch $@
+
+# The two client-side distributions as wheels in dist/: longhouse_client (the typed HTTP client; its
+# users' container fixture still ships with the server, README "Containers") and longhouse_agent (serve a function as an agent).
+sdk: setup
+	$(PY) -m build --wheel --outdir dist sdk/longhouse_client
+	$(PY) -m build --wheel --outdir dist sdk/longhouse_agent
 
 run: setup
 	$(PY) -m services.launcher $(ARGS)
