@@ -52,7 +52,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml constraints.txt
 	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev,interop]'
 	@touch $@
 
 protos: services/api/.generated
