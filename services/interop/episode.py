@@ -29,7 +29,7 @@ observation is its player view (``rules.view``).
 
 from __future__ import annotations
 
-import math
+import threading
 from typing import Any, Iterator
 
 import greenlet
@@ -67,6 +67,46 @@ CHANCE = -1
 TERMINAL = -4
 """``current()`` at the end (OpenSpiel's ``PlayerId.TERMINAL``)."""
 _DONE = object()
+_POOL = threading.local()
+"""Idle worker greenlets of this thread (greenlets run only in the thread that made them):
+making one costs about ten times a switch, so finished workers wait here for the next job."""
+POOL_SIZE = 8
+
+
+def _work(job: tuple[Any, ...]) -> None:
+    """A worker greenlet: run jobs ``(episode, ops, start, replay)``, answering ``_DONE`` after each."""
+    while True:
+        ep, ops, start, replay = job
+        ep._job(ops, start, replay)
+        ep = ops = replay = job = None  # an idle worker holds no episode
+        job = greenlet.getcurrent().parent.switch(_DONE)
+
+
+def _worker() -> Any:
+    idle = getattr(_POOL, "idle", None)
+    if idle:
+        w = idle.pop()
+        w.parent = greenlet.getcurrent()
+        return w
+    return greenlet.greenlet(_work)
+
+
+def _rest(worker: Any) -> None:
+    idle = getattr(_POOL, "idle", None)
+    if idle is None:
+        idle = _POOL.idle = []
+    if len(idle) < POOL_SIZE:
+        idle.append(worker)
+
+
+Fact = tuple[str, "int | None", str]
+"""An event as the log keeps it: ``(type, to, data as canonical JSON)`` (text, so a long log
+costs the garbage collector nothing)."""
+
+
+def facts(events: list[Event] | tuple[Event, ...]) -> tuple[Fact, ...]:
+    """The events some seat may see, as :data:`Fact` s (sealed events are left out)."""
+    return tuple((e.type, e.to, plain_json(e.data)) for e in events if e.to is None or e.to >= 0)
 
 
 class Entry:
@@ -76,38 +116,40 @@ class Entry:
         parent: the step before (``None`` at the start).
         depth: steps from the start (1 for the first).
         seat: the seat that moved (``move``), the seat a ``note`` is for, or -1 (events).
-        move: the move a seat made, or ``None``.
-        events: the events one operation caused (empty for a move).
+        move: the canonical JSON of the move a seat made, or ``None``.
+        events: the facts one operation caused that some seat may see (:func:`facts`).
         note: text only ``seat`` sees (a state rebuilt from its view), or ``None``.
     """
 
     __slots__ = ("parent", "depth", "seat", "move", "events", "note", "_text")
 
-    def __init__(self, parent: Entry | None, seat: int = -1, move: dict[str, Any] | None = None,
-                 events: tuple[Event, ...] = (), note: str | None = None):
+    def __init__(self, parent: Entry | None, seat: int = -1, move: str | None = None,
+                 events: tuple[Fact, ...] = (), note: str | None = None):
         self.parent = parent
         self.depth = 1 if parent is None else parent.depth + 1
         self.seat = seat
         self.move = move
         self.events = events
         self.note = note
-        self._text: dict[int, str] = {}
+        self._text: dict[int, str] | None = None
 
     def text(self, seat: int, public_only: bool) -> str:
         """What ``seat`` saw of this step, one line per fact (empty if nothing); with
         ``public_only``, only the public events (the step lies before a resample for another
         seat, whose secrets the sample does not keep)."""
         key = -seat - 1 if public_only else seat
+        if self._text is None:
+            self._text = {}
         out = self._text.get(key)
         if out is None:
             lines = []
             if self.move is not None and self.seat == seat and not public_only:
-                lines.append(f"{seat} moved {plain_json(self.move)}")
+                lines.append(f"{seat} moved {self.move}")
             if self.note is not None and self.seat == seat and not public_only:
                 lines.append(self.note)
-            for e in self.events:
-                if e.to is None or (e.to == seat and not public_only):
-                    lines.append(f"{e.type} {plain_json(e.data)}" + ("" if e.to is None else " (to you)"))
+            for kind, to, data in self.events:
+                if to is None or (to == seat and not public_only):
+                    lines.append(f"{kind} {data}" + ("" if to is None else " (to you)"))
             out = "\n".join(lines)
             self._text[key] = out
         return out
@@ -195,7 +237,7 @@ class Episode:
         created = self.rules.created_event(self.config)
         self.rules.evolve(self.state, created)
         self.moves = 0
-        self.log: Entry | None = Entry(None, events=(created,))
+        self.log: Entry | None = Entry(None, events=facts((created,)))
         self.cuts: tuple[tuple[int, int], ...] = ()
         self.prefix: tuple[int, ...] = ()
         self.draw: int | None = None
@@ -211,7 +253,10 @@ class Episode:
 
     # -- running the rules in a greenlet ----------------------------------------------------
     def _source(self, n: int) -> int:
-        """The outcome source of every draw: a replayed outcome, else suspend until one is given."""
+        """The outcome source of every draw: a replayed outcome, else suspend until one is given
+        (a draw among one needs no chance node)."""
+        if n == 1:
+            return 0
         if self._replay:
             v = self._replay.pop()
         else:
@@ -219,7 +264,7 @@ class Episode:
         self._draws.append(v)
         return v
 
-    def _job(self, ops: tuple[Op, ...], start: int, replay: tuple[int, ...]) -> object:
+    def _job(self, ops: tuple[Op, ...], start: int, replay: tuple[int, ...]) -> None:
         rules, state = self.rules, self.state
         i = start
         self._replay = list(reversed(replay))
@@ -233,24 +278,26 @@ class Episode:
                 for e in events:
                     rules.evolve(state, e)
                 if events:
-                    self.log = Entry(self.log, events=tuple(events))
+                    self.log = Entry(self.log, events=facts(events))
                 i += 1
             ops, i = tuple(rules.follow_up(state)), 0
             if ops:
                 continue
             phase = rules.pending_phase(state) if rules.outcome(state) is None else None
             if not phase:
-                return _DONE
+                return
             ops = tuple(rules.phase_ops(state, phase))
 
     def _run(self, ops: tuple[Op, ...], start: int = 0, replay: tuple[int, ...] = ()) -> None:
         """Resolve ``ops`` (then follow-ups and phases) until a draw is needed or nothing is left."""
-        flight = greenlet.greenlet(self._job)
-        self._settle(flight, flight.switch(ops, start, replay))
+        flight = _worker()
+        self._settle(flight, flight.switch((self, ops, start, replay)))
 
     def _settle(self, flight: Any, result: Any) -> None:
         self._views = {}
         if result is _DONE:
+            if flight is not None:
+                _rest(flight)
             self._flight = None
             self.draw = None
             self._plan = None
@@ -268,8 +315,8 @@ class Episode:
         flight = self._flight
         if flight is None:  # a copy: run the operation under way again with what it drew
             ops, i, drawn = self._plan
-            flight = greenlet.greenlet(self._job)
-            asked = flight.switch(ops, i, drawn)
+            flight = _worker()
+            asked = flight.switch((self, ops, i, drawn))
             if asked != self.draw:
                 raise RuntimeError(f"a resumed copy asked for a draw among {asked}, not {self.draw}")
         flight.parent = greenlet.getcurrent()
@@ -331,7 +378,7 @@ class Episode:
         seat = self._seat
         self.prefix = ()
         self.moves += 1
-        self.log = Entry(self.log, seat=seat, move=move)
+        self.log = Entry(self.log, seat=seat, move=plain_json(move))
         self._run(tuple(self.rules.plan(self.state, seat, move)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -533,7 +580,7 @@ class Episode:
         return self.copy()
 
     def __getstate__(self) -> dict[str, Any]:
-        entries = [(e.seat, e.move, [x.to_json() for x in e.events], e.note) for e in self.log.chain()]
+        entries = [(e.seat, e.move, [list(x) for x in e.events], e.note) for e in self.log.chain()]
         return {"game": self.rules.name, "config": self.config.model_dump(), "players": self.players,
                 "max_moves": self.max_moves, "bound": self.bound, "state": self.state, "moves": self.moves,
                 "log": entries, "cuts": self.cuts, "prefix": self.prefix, "draw": self.draw,
@@ -549,7 +596,7 @@ class Episode:
         self.state, self.moves = d["state"], d["moves"]
         log = None
         for seat, move, events, note in d["log"]:
-            log = Entry(log, seat=seat, move=move, events=tuple(Event.from_json(x) for x in events), note=note)
+            log = Entry(log, seat=seat, move=move, events=tuple(tuple(x) for x in events), note=note)
         self.log = log
         self.cuts, self.prefix = tuple(tuple(c) for c in d["cuts"]), tuple(d["prefix"])
         self.draw, self.draw_prefix = d["draw"], tuple(d["draw_prefix"])
@@ -560,5 +607,5 @@ class Episode:
             self._plan = (tuple(Op.from_json(o) for o in ops), i, tuple(drawn))
 
 
-__all__ = ["BOUNDS", "CHANCE", "CHANCE_BOUND", "DEFAULT_MAX_MOVES", "Entry", "Episode", "MAX_LEVELS",
+__all__ = ["BOUNDS", "CHANCE", "CHANCE_BOUND", "DEFAULT_MAX_MOVES", "Entry", "Episode", "Fact", "facts", "MAX_LEVELS",
            "SCORE_SCALE", "TERMINAL", "UTILITIES", "draw_outcomes", "options", "span"]
