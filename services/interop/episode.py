@@ -182,13 +182,18 @@ def span(n: int, bound: int, prefix: tuple[int, ...]) -> tuple[int, int, int]:
     return lo, hi, max(1, size // bound)
 
 
+_UNIFORM: dict[int, list[tuple[int, float]]] = {}
+
+
 def draw_outcomes(n: int, bound: int, prefix: tuple[int, ...]) -> list[tuple[int, float]]:
     """The outcomes of one step of a uniform draw among ``n`` taken in steps of at most ``bound``
     after the digits ``prefix``: ``[(digit, probability)]``, each digit's probability the share
     of the open outcomes it leads to, so that every one of the ``n`` ends with ``1 / n``."""
     if n <= bound:
-        p = 1.0 / n
-        return [(k, p) for k in range(n)]
+        out = _UNIFORM.get(n)
+        if out is None:
+            out = _UNIFORM[n] = [(k, 1.0 / n) for k in range(n)]
+        return list(out)
     lo, hi, chunk = span(n, bound, prefix)
     width = hi - lo
     return [(k, (min(hi, lo + (k + 1) * chunk) - (lo + k * chunk)) / width) for k in range(-(-width // chunk))]
