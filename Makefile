@@ -52,7 +52,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml constraints.txt sdk/longhouse_client/pyproject.toml sdk/longhouse_agent/pyproject.toml
 	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -c constraints.txt -e '.[dev]' -e sdk/longhouse_client -e sdk/longhouse_agent
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev,interop]' -e sdk/longhouse_client -e sdk/longhouse_agent
 	@touch $@
 
 protos: services/api/.generated

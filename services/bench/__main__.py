@@ -8,7 +8,9 @@ Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that prod
   ``copy.deepcopy``;
 * **stack**: moves/s and per-move p50/p99 at each concurrency for bots on the bus, bots
   over HTTP, and the floor (a no-op test game on the bus), with the share of the CPU used;
-* **memory**: Redis bytes of a game in play and of a finished one; each process's RSS.
+* **memory**: Redis bytes of a game in play and of a finished one; each process's RSS;
+* **adapters**, per game: random games through the OpenSpiel adapter (``services.interop``)
+  against the engine's own random playouts, alternated round by round (:mod:`.interop`).
 
 The targets of the performance issue are checked at the end (ratios, never timed tests).
 ``make bench-peers`` (:mod:`services.bench.peers`) adds boardgame.io at 8 matches;
@@ -29,7 +31,7 @@ from rich.table import Table
 
 from services.rules.core import game_names
 
-from . import engine
+from . import engine, interop
 from .sections import DOC
 from .stack import SATURATED
 
@@ -96,8 +98,13 @@ def latency_target(rows: list[dict[str, Any]]) -> str:
             f"({'met' if met else 'not met'}, <= {LATENCY_TARGET}x until saturation)")
 
 
+def adapter_rows(rounds: int, seconds: float) -> list[dict[str, Any]]:
+    """The OpenSpiel adapter against the engine, every built-in game (:func:`.interop.paired`)."""
+    return [interop.paired(game, PLAYERS.get(game, 2), rounds, seconds) for game in game_names() if game != "noop"]
+
+
 def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[str, Any]],
-                 mem: dict[str, Any] | None) -> list[str]:
+                 mem: dict[str, Any] | None, adapters: list[dict[str, Any]] | None = None) -> list[str]:
     """Print every table; return the target lines."""
     t = Table(title="engine: random playouts on the forward model (medians), against OpenSpiel's tic-tac-toe")
     for col in ("game", "moves/s", "games/s", "legal_moves µs", "apply µs", "OpenSpiel moves/s", "ratio",
@@ -129,6 +136,14 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
         for name, mib in mem["rss_mib"].items():
             m.add_row(f"RSS of {name} (MiB)", f"{mib}")
         console.print(m)
+    if adapters:
+        a = Table(title="adapters: random games through the OpenSpiel adapter against the engine (decisions/s, medians)")
+        for col in ("game", "seats", "engine decisions/s", "OpenSpiel adapter decisions/s", "ratio"):
+            a.add_column(col, justify="right")
+        for r in adapters:
+            a.add_row(r["game"], str(r["players"]), f"{r['engine_moves_per_s']:.0f}", f"{r['adapter_moves_per_s']:.0f}",
+                      f"{r['ratio']:.2f}")
+        console.print(a)
     lines = []
     for r in eng:
         lines.append(f"target 1, {r['game']} playouts / OpenSpiel: {r['ratio']:.2f} "
@@ -140,13 +155,16 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     bus = [r for r in stack if r["path"] == "bus"]
     if bus:
         lines.append(latency_target(bus))
+    for r in adapters or []:
+        lines.append(f"target 5, {r['game']} OpenSpiel adapter / engine decisions a second: {r['ratio']:.2f} "
+                     f"({'met' if r['ratio'] >= interop.TARGET else 'not met'}, >= {interop.TARGET})")
     for line in lines:
         console.print(line)
     return lines
 
 
 def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]], mem: dict[str, Any] | None,
-             targets: list[str]) -> str:
+             targets: list[str], adapters: list[dict[str, Any]] | None = None) -> str:
     """``docs/benchmarks.md``."""
     out = ["# Benchmarks", "",
            f"Produced by `{command}` on {time.strftime('%Y-%m-%d')} ({platform.python_implementation()} "
@@ -186,6 +204,14 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
                 f"| Redis bytes, a finished game's record: log and meta, kept after the other keys expire "
                 f"(README, Retention) | {mem['redis_bytes_record']} |"]
         out += [f"| RSS of {name} (MiB) | {mib} |" for name, mib in mem["rss_mib"].items()]
+    if adapters:
+        out += ["", "## Research adapters", "",
+                "Random games through the OpenSpiel adapter (`services.interop`: explicit chance nodes, legal "
+                "actions and actions through `pyspiel`) against the engine's own random playouts, alternated "
+                "round by round; both count the seats' decisions a second.", "",
+                "| game | seats | engine decisions/s | OpenSpiel adapter decisions/s | ratio |", "|---|---:|---:|---:|---:|"]
+        out += [f"| {r['game']} | {r['players']} | {r['engine_moves_per_s']:.0f} | {r['adapter_moves_per_s']:.0f} | "
+                f"{r['ratio']:.2f} |" for r in adapters]
     from .ladder import SECTION
     from .sections import recorded_section
 
@@ -207,10 +233,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds each stack level is measured (games kept in play that long)")
     parser.add_argument("--levels", default="1,2,4,8,32,64", help="games at once in the stack (empty: skip the stack)")
     parser.add_argument("--paths", default="bus,http,floor", help="stack paths to measure")
+    parser.add_argument("--no-adapters", action="store_true", help="skip the OpenSpiel adapter's figure")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
     args = parser.parse_args(argv)
     console = Console(width=160)
     eng = engine_rows(args.rounds, args.seconds)
+    adapters = [] if args.no_adapters else adapter_rows(args.rounds, args.seconds)
     stack: list[dict[str, Any]] = []
     mem = None
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
@@ -220,11 +248,11 @@ def main(argv: list[str] | None = None) -> int:
         stack, mem = run_all(levels, [p for p in args.paths.split(",") if p], args.window)
         for path in dict.fromkeys(r["path"] for r in stack):
             mark_saturation([r for r in stack if r["path"] == path])
-    targets = print_tables(console, eng, stack, mem)
+    targets = print_tables(console, eng, stack, mem, adapters)
     if args.write:
         command = "make bench" + (f' ARGS="{" ".join(argv if argv is not None else sys.argv[1:])}"'
                                   if (argv if argv is not None else sys.argv[1:]) else "")
-        DOC.write_text(markdown(command, eng, stack, mem, targets), encoding="utf-8")
+        DOC.write_text(markdown(command, eng, stack, mem, targets, adapters), encoding="utf-8")
         console.print(f"written {DOC.relative_to(DOC.parents[1])}")
     return 0
 

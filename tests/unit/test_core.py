@@ -126,3 +126,32 @@ def test_play_out_stops_at_the_end_or_the_step_budget_and_plays_the_chooser():
     steps = play_out(rules, state, chance_from("po"), first, 100_000)
     assert rules.outcome(state) is not None and steps < 100_000
     assert play_out(rules, state, chance_from("po"), first, 10) == 0
+
+
+def test_chance_with_an_outcome_source_takes_every_outcome_from_it():
+    asked = []
+
+    def last(n):
+        asked.append(n)
+        return n - 1
+
+    def first(n):
+        asked.append(n)
+        return 0
+
+    assert Chance("ignored", "x", last).below(6) == 5
+    # Fisher-Yates asks for one outcome among i + 1 for i = 3, 2, 1; j = 0 each time
+    assert Chance("ignored", "x", first).shuffled([0, 1, 2, 3]) == [1, 2, 3, 0]
+    assert asked == [6, 4, 3, 2]
+
+
+def test_chance_outcome_source_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="outcome source"):
+        Chance("s", "l", lambda n: n).below(3)
+
+
+def test_chance_without_a_source_draws_as_before():
+    # the stream of a seed and label is fixed (the event logs' hashes depend on it): these are
+    # the outcomes drawn before outcome sources existed
+    assert Chance("seed", "fishing:0").shuffled(range(10)) == [6, 1, 3, 5, 0, 2, 7, 4, 8, 9]
+    assert Chance("a", "b").below(1000) == 117

@@ -4,15 +4,26 @@ Only the deck domain holds a :class:`Chance` (DESIGN "the deck service alone kno
 secret per-game seed"). The stream is sha256 in counter mode, so the same seed and label
 give the same outcomes on every Python version and machine, which the byte-for-byte
 determinism of the event log depends on.
+
+A research adapter (``services.interop``) may instead give a :class:`Chance` an *outcome
+source* (:data:`OutcomeSource`): every uniform draw (``below(n)``, and so every choice,
+shuffle and sample) then asks the source for its outcome, so the adapter chooses chance
+outcomes itself (OpenSpiel's explicit chance nodes: one ``n``-way node per draw) without
+re-running moves. Without a source nothing changes: the same seed and label draw the
+same outcomes as before.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 T = TypeVar("T")
+
+OutcomeSource = Callable[[int], int]
+"""``source(n) -> k`` with ``0 <= k < n``: the outcome of one uniform draw among ``n``, chosen
+outside the rules (a research adapter's explicit chance node)."""
 
 
 def new_seed() -> str:
@@ -26,12 +37,15 @@ class Chance:
     Args:
         seed: the game's secret seed (any string).
         label: names the draw, e.g. ``"fishing:17"``; different labels are independent.
+        source: if given, every draw's outcome comes from it instead (see
+            :data:`OutcomeSource`); ``seed`` and ``label`` are then unused.
     """
 
-    __slots__ = ("_key", "_counter", "_pool", "_bits")
+    __slots__ = ("_key", "_counter", "_pool", "_bits", "_source")
 
-    def __init__(self, seed: str, label: str):
-        self._key = hashlib.sha256(f"{seed}\x00{label}".encode()).digest()
+    def __init__(self, seed: str, label: str, source: OutcomeSource | None = None):
+        self._source = source
+        self._key = b"" if source is not None else hashlib.sha256(f"{seed}\x00{label}".encode()).digest()
         self._counter = 0
         self._pool = 0
         self._bits = 0
@@ -51,9 +65,16 @@ class Chance:
         return value
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` by rejection sampling. Raises ValueError if n < 1."""
+        """A uniform integer in ``[0, n)`` by rejection sampling, or the outcome source's answer
+        when the chance has one. Raises ValueError if n < 1 or a source answers outside
+        ``[0, n)``."""
         if n < 1:
             raise ValueError(f"below() needs n >= 1, got {n}")
+        if self._source is not None:
+            v = self._source(n)
+            if not 0 <= v < n:
+                raise ValueError(f"the outcome source answered {v} for a draw among {n}")
+            return v
         k = max(1, (n - 1).bit_length())
         while True:
             v = self._take(k)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .chance import Chance
+from .chance import Chance, OutcomeSource
 from .events import Event
 from .game import ChanceFactory, Op, Rules
 
@@ -20,6 +20,13 @@ from .game import ChanceFactory, Op, Rules
 def chance_from(seed: str) -> ChanceFactory:
     """A chance factory from a seed (a game's own seed, or a bot's for determinised search)."""
     return lambda label: Chance(seed, label)
+
+
+def chance_with(source: OutcomeSource) -> ChanceFactory:
+    """A chance factory whose every draw's outcome comes from ``source`` (``source(n)`` in
+    ``[0, n)``), whatever the label: a research adapter's explicit chance (see
+    :mod:`services.rules.core.chance`)."""
+    return lambda label: Chance("", label, source)
 
 
 def start(rules: Rules, config: Any, chance: ChanceFactory) -> tuple[Any, list[Event]]:
