@@ -69,6 +69,7 @@ def style(seed: str, game: str = "noggin") -> dict[str, float]:
 
 def play_one(seed: str, index: int, game: str = "noggin") -> dict[str, Any]:
     """Play game ``index`` to its end; return its counts (or the error)."""
+    from services.bots.decide import decide
     from services.bots.greedy_bot import GreedyBot
     from services.bots.random_bot import RandomBot
     from services.rules.core import GameConfig, get_rules
@@ -104,8 +105,11 @@ def play_one(seed: str, index: int, game: str = "noggin") -> dict[str, Any]:
                 if not legal:
                     raise RuntimeError(f"seat {seat} has no legal move")
                 bot = bots[seat]
-                move = bot.choose(legal, rules.view(state, seat), game) if bot.kind == "greedy" \
-                    else bot.choose(legal)
+                if kinds[seat] == "expert":  # a game's strongest bot, deciding from the seat's view
+                    move = decide("expert", _seed(seed, index, "seat", seat), rules, state, seat, moves, legal)
+                else:
+                    move = bot.choose(legal, rules.view(state, seat), game) if bot.kind == "greedy" \
+                        else bot.choose(legal)
                 events = apply(rules, state, seat, move, chance, checked=True)
                 moves += 1
             count(events, counts)

@@ -11,8 +11,11 @@ from typing import Any
 
 from .batch_audience import count_audience
 
-GREEDY_SHARE = 0.7
-"""Chance that a seat is played by the greedy bot (the others are random)."""
+GREEDY_SHARE = 0.6
+"""Chance that a seat is played by the greedy bot."""
+EXPERT_SHARE = 0.2
+"""Chance that a seat is played by the expert (the others are random): no starting land has ore
+(house rule: the map), and the expert is the bot that settles a land with ore and mines it."""
 
 
 def _seed(*parts: Any) -> str:
@@ -23,7 +26,11 @@ def game_setup(seed: str, index: int) -> tuple[int, dict[str, bool], list[str]]:
     """Players and bot kinds of game ``index`` (all from the seed); Resource Hog has no options."""
     rng = random.Random(_seed(seed, index, "resource-hog-setup"))
     players = rng.choice((2, 3, 4))
-    return players, {}, ["greedy" if rng.random() < GREEDY_SHARE else "random" for _ in range(players)]
+    kinds = []
+    for _ in range(players):
+        x = rng.random()
+        kinds.append("greedy" if x < GREEDY_SHARE else "expert" if x < GREEDY_SHARE + EXPERT_SHARE else "random")
+    return players, {}, kinds
 
 
 def count_events(events: list[Any], counts: Counter[str]) -> None:

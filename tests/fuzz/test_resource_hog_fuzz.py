@@ -10,8 +10,9 @@ docs/house-rules.md, Resource Hog):
 * game (table: game growth; house rule map): an area never holds more game than 4 a forest square;
 * fish (table: fish growth; house rule map): each water's pool stays between 0 and its maximum;
 * the trading board (house rule, ambiguity 15): each column holds 0 to 10 goods;
-* slaves (components: 50 markers; table: adjust trading board): the stack and the slave track
-  together never hold more than the 50, and buying takes only what the tracks hold;
+* slaves (components: 50 markers; table: adjust trading board; house rule: the slave stack): the
+  stack and the slave track together never hold more than the stack's 4 at the start (of the 50),
+  and buying takes only what the tracks hold;
 * pieces (components: 50 peasant/noble markers per player): no seat has more than 50 on the map;
 * ownership (house rule): an area belongs to a seat exactly while that seat's peasants or
   nobles are in it; peasants at work are among the area's peasants;
@@ -56,12 +57,13 @@ def resource_hog_invariant(state: State) -> None:
         assert all(k == 1 for k in built.values()), f"{area} buildings {land.buildings}"
         assert sum(built[f] for f in FORTS) <= 1, f"{area} fortifications {land.buildings}"
         assert "harbour" not in built or printed.coast is not None, f"{area} harbour inland"
-        assert "mine" not in built or printed.ore, f"{area} mine without ore"
+        assert "mine" not in built or land.ore, f"{area} mine without ore"
     for w, n in state.fish.items():
         assert 0 <= n <= waters[w].max, f"{w} holds {n} fish"
     for good, n in state.board.items():
         assert 0 <= n <= content().trading.capacity, f"the {good} column holds {n}"
-    assert state.slaves + state.slave_track <= c.setup.components["slaves"], "slaves"
+    assert state.slaves + state.slave_track <= c.setup.components["slave_stack"] <= c.setup.components["slaves"], \
+        "slaves"
     for seat, n in pieces.items():
         assert n <= c.setup.components["pieces_per_player"], f"seat {seat} has {n} pieces on the map"
     assert state.round <= c.setup.rounds

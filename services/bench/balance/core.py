@@ -55,20 +55,21 @@ def watch(spec: Spec, kinds: list[str], seed: str, iterations: dict[str, int] | 
                     features[seat].add(key)
             counts.update(spec.occurrences(event))
 
-    rec = play_game(spec.game, kinds, seed, iterations=iterations, policies=spec.probes, observe=observe)
+    rec = play_game(spec.game, kinds, seed, iterations=iterations, policies={**spec.probes, **spec.ablations},
+                    observe=observe)
     return Watched(list(kinds), rec.scores, rec.winners, rec.crown, start, [sorted(f) for f in features],
                    dict(counts), rec.error)
 
 
 def tasks(spec: Spec, games: int, seed: str) -> list[tuple[str, int, list[str]]]:
     """The games of one report: ``games`` with an expert on every seat, then ``games`` per probe
-    with the probe's seat rotated; ``(group, index, kinds)``."""
+    and per ablation with its seat rotated; ``(group, index, kinds)``."""
     out = [("experts", i, ["expert"] * spec.players) for i in range(games)]
-    for name in spec.probes:
+    for name in [*spec.probes, *spec.ablations]:
         for i in range(games):
             kinds = ["expert"] * spec.players
             kinds[i % spec.players] = name
-            out.append((f"probe:{name}", i, kinds))
+            out.append((f"{'ablation' if name in spec.ablations else 'probe'}:{name}", i, kinds))
     return out
 
 
@@ -76,7 +77,8 @@ def _run(task: tuple[Spec | str, str, int, list[str], str, dict[str, int]]) -> t
     spec, group, index, kinds, seed, iterations = task
     if isinstance(spec, str):  # in a worker process: specs hold functions, so they travel by name
         spec = spec_named(spec)
-    return group, index, asdict(watch(spec, kinds, derive_seed(seed, spec.game, group, index), iterations))
+    paired = "experts" if group.startswith("ablation:") else group  # an ablation replays the experts' game
+    return group, index, asdict(watch(spec, kinds, derive_seed(seed, spec.game, paired, index), iterations))
 
 
 def run(spec: Spec, games: int, seed: str, iterations: dict[str, int] | None = None, workers: int = 2,
@@ -187,3 +189,19 @@ def probe_share(name: str, recs: list[Watched]) -> Share:
     """The probe's win share against the experts, its seat rotated."""
     ok = [r for r in recs if not r.error]
     return Share(name, sum(share(r, r.kinds.index(name)) for r in ok), len(ok))
+
+
+def ablation_effect(name: str, experts: list[Watched], ablated: list[Watched]) -> Effect:
+    """What the choice ablation ``name`` takes away adds to the expert's final score: over the
+    paired games (game ``i`` of each, the ablated seat ``i mod players``, the same seed), the mean
+    of the expert's score less the ablated expert's, with its 95 % normal interval;
+    ``games_with`` is the share of the ablated games whose seat had a different score."""
+    diffs = []
+    for i, (e, a) in enumerate(zip(experts, ablated)):
+        if e.error or a.error:
+            continue
+        seat = a.kinds.index(name)
+        diffs.append(e.scores[seat] - a.scores[seat])
+    gap, low, high = mean_gap(diffs, [0.0] * len(diffs)) if diffs else (float("nan"), -float("inf"), float("inf"))
+    changed = sum(1 for d in diffs if d) / len(diffs) if diffs else 0.0
+    return Effect(name, len(diffs), len(diffs), changed, gap, low, high)

@@ -82,3 +82,23 @@ def probes(game: str) -> dict[str, Policy]:
     if game == "gnomes":
         return {"seller": _fallback(game)}
     return {}
+
+
+def ablations(game: str) -> dict[str, Policy]:
+    """The expert with one choice taken away, by name (``"without:mine"``): what ``make balance``
+    measures a building's worth against, in games paired with the experts' (same seeds). Resource
+    Hog only: its expert never allocates a peasant to build that building (every other choice as
+    the expert's own); other games have none."""
+    if game != "resource_hog":
+        return {}
+    from services.bots.resource_hog import expert
+    from services.rules.resource_hog.content import content
+
+    def without(building: str) -> Policy:
+        forbid = frozenset({f"build:{building}"})
+
+        def play(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+            return expert.policy(rules, view, legal, "expert", int(view.get("version", 0)), forbid)
+        return play
+
+    return {f"without:{b.id}": without(b.id) for b in content().buildings.buildings}

@@ -4,7 +4,8 @@ Targets (3 seats, at least 100 games a measure):
 
 1. Resource Hog: every seat's and every start's win share within 1/3 ± 8 points; no probe wins
    more than 25 % against two experts; every building type built in at least 15 % of the
-   experts' games and adding to its builder's final wealth on average; mercenaries bought in at
+   experts' games and adding to its builder's final wealth on average (measured against the
+   expert without it, in games paired by seed: :func:`.core.ablation_effect`); mercenaries bought in at
    least 10 % of games; a fight in at least 40 % of games.
 2. Noggin (games where Noggin was crowned) and A Game of Gnomes: seat-order win shares within the
    fair share ± 8 points.
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .core import Watched, effects, occurrence, probe_share, run, seat_shares, start_shares
+from .core import Watched, ablation_effect, effects, occurrence, probe_share, run, seat_shares, start_shares
 from .specs import spec as spec_of
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "balance.md"
@@ -64,8 +65,10 @@ def targets(game: str, results: dict[str, list[Watched]]) -> list[tuple[str, boo
     built = {e.key: e for e in effects(experts) if e.key.startswith("built:")}
     for b in sorted(x.id for x in content().buildings.buildings):
         e = built.get(f"built:{b}")
-        out.append((f"{game}: {b} built in ≥ {_pct(BUILT_SHARE)} of games and adds to its builder's wealth",
-                    e is not None and e.games_with >= BUILT_SHARE and e.gap > 0))
+        a = ablation_effect(f"without:{b}", experts, results.get(f"ablation:without:{b}", []))
+        out.append((f"{game}: {b} built in ≥ {_pct(BUILT_SHARE)} of games and adds to its builder's wealth "
+                    f"(the expert against the expert without it, paired games)",
+                    e is not None and e.games_with >= BUILT_SHARE and a.gap > 0))
     seen = dict((k, g) for k, g, _ in occurrence(experts))
     out.append((f"{game}: mercenaries bought in ≥ {_pct(MERCENARY_SHARE)} of games",
                 seen.get("bought:mercenary", 0) >= MERCENARY_SHARE))
@@ -96,6 +99,15 @@ def markdown(game: str, results: dict[str, list[Watched]], games: int) -> str:
         for e in eff:
             interval = "–" if math.isinf(e.low) else f"{e.low:+.1f} to {e.high:+.1f}"
             lines.append(f"| {e.key} | {e.taken} / {e.seats} | {_pct(e.games_with)} | {e.gap:+.1f} | {interval} |")
+    if spec.ablations:
+        lines += ["", f"What each choice adds to the expert's final score: {games} games of each ablation, the "
+                  "experts' seeds, one seat (rotated) playing the expert without that choice; the mean of the "
+                  "expert's score less the ablated expert's on that seat, paired game by game:", "",
+                  "| without | games | games it changed | adds | 95 % interval |", "|---|---|---|---|---|"]
+        for name in spec.ablations:
+            a = ablation_effect(name, experts, results.get(f"ablation:{name}", []))
+            interval = "–" if math.isinf(a.low) else f"{a.low:+.1f} to {a.high:+.1f}"
+            lines.append(f"| {name.split(':', 1)[1]} | {a.taken} | {_pct(a.games_with)} | {a.gap:+.1f} | {interval} |")
     occ = [o for o in occurrence(experts) if not o[0].startswith("event:") or o[1] < 1]
     if occ:
         lines += ["", "How often it happens (share of games, mean a game); event types in every game left out:", "",
@@ -134,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
                   console=console, transient=True) as progress:
         for game in names:
             spec = spec_of(game)
-            bar = progress.add_task(game, total=games * (1 + len(spec.probes)))
+            bar = progress.add_task(game, total=games * (1 + len(spec.probes) + len(spec.ablations)))
             results = run(spec, games, args.seed, iterations, args.workers, lambda: progress.advance(bar))
             sections.append(markdown(game, results, games))
             ok = ok and all(met for _, met in targets(game, results)) \

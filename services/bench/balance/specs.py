@@ -36,6 +36,9 @@ class Spec:
             played against ``players - 1`` experts.
         fair_game: ``fair_game(outcome)`` whether a game counts toward the seat-order shares
             (Noggin: only games where Noggin was crowned); default every game.
+        ablations: the expert without one choice, by name (``"without:mine"``), each played on
+            one seat (rotated) of the experts' games with the same seeds, so that what the
+            choice adds is a paired difference.
     """
 
     game: str
@@ -45,6 +48,7 @@ class Spec:
     occurrences: Callable[[Any], Iterable[str]] = lambda event: ()
     probes: dict[str, Policy] = field(default_factory=dict)
     fair_game: Callable[[dict[str, Any]], bool] = lambda outcome: True
+    ablations: dict[str, Policy] = field(default_factory=dict)
 
 
 def _types(event: Any) -> list[str]:
@@ -126,10 +130,10 @@ def spec(game: str) -> Spec:
     Raises:
         ValueError: ``game`` is not one of the three.
     """
-    from .probes import probes
+    from .probes import ablations, probes
 
     if game == "resource_hog":
-        return Spec(game, 3, _hog_start, _hog_features, _hog_occurrences, probes(game))
+        return Spec(game, 3, _hog_start, _hog_features, _hog_occurrences, probes(game), ablations=ablations(game))
     if game == "noggin":
         return Spec(game, 3, None, _nog_features, _nog_occurrences, probes(game),
                     fair_game=lambda outcome: outcome.get("crown") == "noggin")

@@ -18,8 +18,14 @@ events in ``resource-hog-actions-and-events.txt``). The policy, from the seat's 
   leaving 1), and only the last round takes the pools down (nothing regrows for the count);
 * **grow in every area**: one population peasant an area a round where food is spare
   (table: population increases: once per area per round);
-* nothing else: no fortification, no fight, no buying (measured: they cost more wealth than
-  they bring in 8 rounds).
+* **build what pays** (the wealth count, house rule: every building counts its cost and 2
+  more) once the mine stands: a harbour at home (trade, mercenaries, a fish more a sea fisher),
+  the fortification chain manor, motte, castle, and in the last round whatever building its count pays for (a new peasant first);
+* **war** (:mod:`.military`): take another seat's area that no noble defends (a sure win, the
+  area and its peasants, goods and buildings change hands: house rules), guard its own
+  valuable areas that another seat's nobles can reach, knight a peasant or buy a mercenary
+  when one of them has no noble, or to take a rich area next door;
+* the last round's trade sells every good (goods do not count at the end).
 
 Rollouts (:func:`choose`, :data:`DEFAULT_ITERATIONS` by default, an operator's ``iterations``
 for more) check each move of the policy against ``done`` by playing the game out.
@@ -31,10 +37,10 @@ import random
 from typing import Any
 
 from services.rules.resource_hog import turns
-from services.rules.resource_hog.content import content, lands
+from services.rules.resource_hog.content import content
 from services.rules.resource_hog.state import State
 
-from . import economy
+from . import economy, military
 
 DEFAULT_ITERATIONS = 0
 """Rollouts a candidate at a decision by default (:func:`choose`): none, the policy alone (well
@@ -56,6 +62,12 @@ HOME_KEEP = 3
 """Free peasants the home keeps when one leaves for the outpost."""
 GOLD = 10
 """Money a gold-mining peasant brings a round (2 gold tokens of 5: components, house rule)."""
+RANSOM_COST = {"money": 10, "salt": 4, "weapons": 6, "preserved": 3, "peasants": 3}
+"""What a unit of ransom costs the expert, in money (table: fight: 10 money, 2 salt, 1 weapon, 1
+preserved food or 1 peasant; goods at :data:`military.GOOD_WORTH`, a peasant its count and its work)."""
+MERCENARY_PRIZE = 20
+"""The least another seat's area next to its land must be worth (:func:`military.area_worth`)
+for it to buy a mercenary (10 money for a noble counting 5: house rules) to take it."""
 
 
 def home(state: State, seat: int) -> str | None:
@@ -66,7 +78,7 @@ def home(state: State, seat: int) -> str | None:
 
 def outposts(state: State, seat: int) -> list[str]:
     """The seat's areas with ore (where a mine stands or can), in ring order."""
-    return [a for a in economy.owned(state, seat) if lands()[a].ore]
+    return [a for a in economy.owned(state, seat) if state.lands[a].ore]
 
 
 def target(state: State, seat: int) -> str | None:
@@ -74,10 +86,10 @@ def target(state: State, seat: int) -> str | None:
     from services.rules.resource_hog.nobles import ring_neighbours
 
     h = home(state, seat)
-    if h is None or lands()[h].ore:  # a home with ore builds its mine at home
+    if h is None or state.lands[h].ore:  # a home with ore builds its mine at home
         return None
     for n in ring_neighbours(h):
-        if lands()[n].ore and state.lands[n].owner is None:
+        if state.lands[n].ore and state.lands[n].owner is None:
             return n
     return None
 
@@ -146,8 +158,11 @@ def reachable_balance(state: State, area: str, spare_free: int, last: bool) -> i
     return bal + economy.variety_bonus(fresh) - economy.variety_bonus(a.fresh)
 
 
-def allocation(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The expert's next peasant move (one of ``legal``) or None when the action is done."""
+def allocation(state: State, seat: int, legal: list[dict[str, Any]],
+               forbid: frozenset[str] = frozenset()) -> dict[str, Any] | None:
+    """The expert's next peasant move (one of ``legal``) or None when the action is done; it
+    never allocates to a work named in ``forbid`` (``"build:harbour"``: what ``make balance``
+    measures a building's worth against)."""
     last = economy.rounds_left(state) == 0
     if not any(state.lands[x].work for x in economy.owned(state, seat)):
         move = _settle(state, seat, legal, last)
@@ -159,13 +174,17 @@ def allocation(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str
         free = turns.free_peasants(state, area)
         if free < 1:
             continue
-        targets = turns.work_targets(state, area)
+        targets = [t for t in turns.work_targets(state, area) if t not in forbid]
         pick = None
-        if "build:mine" in targets and purse >= _mine_cost() and economy.rounds_left(state) >= 1 \
-                and reachable_balance(state, area, free - 1, last) >= 0:
+        spare = reachable_balance(state, area, free - 1, last) >= 0
+        if "build:mine" in targets and purse >= _mine_cost() and economy.rounds_left(state) >= 1 and spare:
             pick = "build:mine"
-        elif "mine:gold" in targets and "mine" in a.buildings and reachable_balance(state, area, free - 1, last) >= 0:
+        elif "mine:gold" in targets and "mine" in a.buildings and spare:
             pick = "mine:gold"
+        elif "population" in targets and last and reachable_balance(state, area, free - 1, last) >= 1:
+            pick = "population"  # the last round: a new peasant counts 2, more than a building's margin
+        elif spare and (work := _invest(state, seat, area, targets)) is not None:
+            pick = work
         elif "population" in targets and reachable_balance(state, area, free - 1, last) >= 1:
             pick = "population"
         else:
@@ -179,6 +198,55 @@ def allocation(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str
             if move is not None:
                 return move
     return None
+
+
+def _invest(state: State, seat: int, area: str, targets: list[str]) -> str | None:
+    """Work for a peasant the area's food can spare, beyond the mine (``targets`` as
+    :func:`turns.work_targets` gives them, so each build is one the seat can pay for): in its home
+    a harbour (trade: mercenaries, and a fish more a sea fisher: table, buy and fish), then the
+    fortification chain (manor, then motte, then castle, each extending the one before: table,
+    build; each counts its cost and 2 more, house rule); a noble where a fortification stands
+    and arms and armour are in store while one of its areas is :func:`military.exposed` with no
+    noble (table: produce nobles); in the last
+    round any building whose count pays for its cost (house rule, Length and winner); else arms
+    and armour from a mine whose gold is out (table: allocate to a mine)."""
+    a = state.lands[area]
+    left = economy.rounds_left(state)
+    is_home = area == home(state, seat)
+    if _mine_first(state, seat):
+        return None
+    if is_home:
+        if "build:harbour" in targets and left >= 2:
+            return "build:harbour"
+        if "build:castle" in targets:
+            return "build:castle"
+        if "build:motte" in targets and left >= 1:
+            return "build:motte"
+        if "build:manor" in targets:
+            return "build:manor"
+    if "knight" in targets and a.store["weapons"] >= 1 and any(
+            state.lands[x].nobles == 0 and military.exposed(state, seat, x) for x in economy.owned(state, seat)):
+        return "knight"
+    if left == 0:
+        w = content().setup.wealth
+        for b in ("harbour", "mine", "stone_head", "road"):
+            if f"build:{b}" in targets and w[b] > _cost(b):
+                return f"build:{b}"
+    if "mine:weapons" in targets and "mine:gold" not in targets and left >= 1:
+        return "mine:weapons"
+    return None
+
+
+def _mine_first(state: State, seat: int) -> bool:
+    """Whether the seat still saves for a mine: it has ore without one, or an ore area to
+    settle in the first rounds (:data:`EXPAND_BY`)."""
+    if any("mine" not in state.lands[x].buildings for x in outposts(state, seat)):
+        return True
+    return not outposts(state, seat) and state.round <= EXPAND_BY + 1 and target(state, seat) is not None
+
+
+def _cost(name: str) -> int:
+    return next(b.money for b in content().buildings.buildings if b.id == name)
 
 
 def _mine_cost() -> int:
@@ -209,36 +277,56 @@ def _settle(state: State, seat: int, legal: list[dict[str, Any]], last: bool) ->
 
 
 def nobles_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Send the noble to settle an ore area early; bring it home once a peasant holds the area."""
+    """Send the noble to settle an ore area early; take another seat's area that no noble
+    defends (:func:`military.attack`); put a noble into a valuable area that another seat could
+    take (:func:`military.guard`); bring a noble home from an outpost no one threatens once a
+    peasant holds it."""
     h = home(state, seat)
-    for out in outposts(state, seat):
-        o = state.lands[out]
-        if out != h and o.nobles - o.nobles_moved > 0 and o.peasants >= 1:
-            return economy.find(legal, type="move_nobles", to=h, count=o.nobles - o.nobles_moved, **{"from": out})
     if state.round <= EXPAND_BY and not [x for x in outposts(state, seat) if x != h]:
         t = target(state, seat)
         if t is not None and h is not None and state.lands[h].store["preserved"] >= 2:
-            return economy.find(legal, type="move_nobles", to=t, count=1, **{"from": h})
+            move = economy.find(legal, type="move_nobles", to=t, count=1, **{"from": h})
+            if move is not None:
+                return move
+    move = military.attack(state, seat, legal) or military.guard(state, seat, legal)
+    if move is not None:
+        return move
+    for out in outposts(state, seat):
+        o = state.lands[out]
+        if out != h and o.nobles - o.nobles_moved > 0 and o.peasants >= 1 and not military.exposed(state, seat, out):
+            return economy.find(legal, type="move_nobles", to=h, count=o.nobles - o.nobles_moved, **{"from": out})
     return None
 
 
 def trade_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Ship the home's preserved food to an outpost that would go hungry this round."""
+    """Ship the home's preserved food to an outpost that would go hungry this round; buy a
+    mercenary (a noble, house rule) while one of its areas that another seat can reach has no
+    noble, or to take another seat's area worth :data:`MERCENARY_PRIZE` next round; in the last round sell every good it can (goods do not count at the end: table, buy,
+    sell; house rule, Length and winner)."""
     h = home(state, seat)
     for out in economy.owned(state, seat):
         if out != h and economy.balance(state.lands[out]) < 0 and state.players[seat].money >= 1:
             move = economy.find(legal, type="ship", good="preserved", to=out, **{"from": h})
             if move is not None:
                 return move
+    exposed = [a for a in economy.owned(state, seat) if state.lands[a].nobles == 0 and military.exposed(state, seat, a)]
+    prize = military.best_prize(state, seat)
+    if (exposed or (prize >= MERCENARY_PRIZE and economy.rounds_left(state) >= 1)) and "buy:mercenary" not in state.traded:
+        move = economy.find(legal, type="buy", good="mercenary")
+        if move is not None:
+            return move
+    if economy.rounds_left(state) == 0:  # goods count for nothing at the end (house rule): sell them
+        return next((m for m in legal if m["type"] == "sell" and m["good"] != "slave"), None)
     return None
 
 
 def policy(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: str = "expert",
-           version: int = 0) -> dict[str, Any]:
+           version: int = 0, forbid: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The policy's move for the seat of ``view`` (one of ``legal``, the very object): the orders
     nobles, peasants, trade; the first ransom offered; all the salt it can when preserving (the
     first preserve move offered); else the move of the action under way
     (:func:`nobles_move`, :func:`allocation`, :func:`trade_move`), ``done`` when it has none.
+    ``forbid``: works it never allocates to (:func:`allocation`).
 
     Raises:
         ValueError: ``legal`` is empty.
@@ -249,13 +337,15 @@ def policy(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
     kinds = {m["type"] for m in legal}
     if "orders" in kinds:
         return economy.find(legal, type="orders", order=["nobles", "peasants", "trade"]) or legal[0]
-    if "ransom" in kinds or "preserve" in kinds:  # preserving: all the salt it can, the first move offered
+    if "ransom" in kinds:  # the payment that costs it least at the count
+        return min(legal, key=lambda m: sum(RANSOM_COST.get(k, 10) * n for k, n in m["pay"].items()))
+    if "preserve" in kinds:  # preserving: all the salt it can, the first move offered
         return legal[0]
     state = rules.state_from_view(view, f"{seed}:{version}:expert")
     action = (view.get("acting") or [None, None])[1]
     move = None
     if action == "peasants":
-        move = allocation(state, seat, legal)
+        move = allocation(state, seat, legal, forbid)
     elif action == "nobles":
         move = nobles_move(state, seat, legal)
     elif action == "trade":

@@ -25,13 +25,13 @@ GOODS = ("preserved", "salt", "weapons")
 
 class Land(ContentModel):
     """A land area: its field and forest squares (each forest square holds one game token at
-    the start), whether a mine may be built (``ore``) and the sea it borders, if any."""
+    the start) and the sea it borders, if any. Which lands have ore depends on the number of
+    players (:attr:`Map.ore_lands`)."""
 
     id: str
     name: str
     fields: int = Field(ge=0, le=6)
     forests: int = Field(ge=0, le=6)
-    ore: bool
     coast: str | None = None
 
 
@@ -48,13 +48,17 @@ class Water(ContentModel):
 class Map(Provenanced):
     """``map.json``: the lands in their ``ring`` order (each borders its two neighbours and the
     ``lake``), the waters, the most game tokens a forest square holds (``game_per_forest``; an
-    area's game maximum is that times its forest squares) and the starting lands by player
-    count."""
+    area's game maximum is that times its forest squares), the gold tokens an area with ore
+    holds at the start (``gold_deposit``: its mine gives no more, house rule), the lands with
+    ore (where a mine can be built) by player count (``ore_lands``: each starting land has as
+    much ore next to it as every other, house rule) and the starting lands by player count."""
 
     note: str = ""
     lands: list[Land] = Field(min_length=4)
     waters: list[Water]
     game_per_forest: int = Field(ge=1)
+    gold_deposit: int = Field(ge=0)
+    ore_lands: dict[str, list[str]]
     ring: list[str]
     lake: str
     starting_lands: dict[str, list[str]]

@@ -100,7 +100,7 @@ def cannot_build(a: Land, name: str, buildings: list[str], fields: int) -> str |
     b = _cost(name)
     if b.where == "coast" and land.coast is None:
         return "a harbour needs a coast"
-    if b.where == "ore" and not land.ore:
+    if b.where == "ore" and not a.ore:
         return "a mine needs ore"
     if b.where == "field" and fields < 1:
         return "a stone head takes a field and the area has none"

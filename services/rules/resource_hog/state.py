@@ -47,7 +47,10 @@ class Land:
     in ring order, those invaders moved from: where the attack came from, table: fight);
     ``attacked``: how many of ``nobles`` attacked this round and so do not defend it again that
     round (table: fight); ``nobles_moved``: nobles that moved in here in the action under way
-    (a noble moves once an action, house rule)."""
+    (a noble moves once an action, house rule); ``ore``: whether a mine can be built here
+    (``map.json`` ``ore_lands`` for the number of players, house rule); ``gold``: gold tokens
+    still in the area's ore (the table's mine row takes them "from the mine"; house rule, Gold
+    deposits)."""
 
     id: str
     owner: int | None = None
@@ -66,6 +69,8 @@ class Land:
     attacked: int = 0
     nobles_moved: int = 0
     invaded_from: dict[str, list[str]] = field(default_factory=dict)
+    gold: int = 0
+    ore: bool = False
 
 
 @dataclass(slots=True)
@@ -126,7 +131,7 @@ class State:
 def _copy_land(a: Land) -> Land:
     return Land(a.id, a.owner, a.peasants, a.nobles, a.fields, a.forests, a.game, a.stone_heads, list(a.buildings),
                 dict(a.store), a.moved, dict(a.work), dict(a.fresh), dict(a.invaders), a.attacked, a.nobles_moved,
-                {k: list(v) for k, v in a.invaded_from.items()})
+                {k: list(v) for k, v in a.invaded_from.items()}, a.gold, a.ore)
 
 
 def copy_state(s: State) -> State:
@@ -207,7 +212,9 @@ def setup(state: State, config: dict[str, Any]) -> None:
     n = config["players"]
     state.config = dict(config)
     state.players = [Player(seat=i, money=c.setup.start.money) for i in range(n)]
-    state.lands = {x.id: Land(id=x.id, fields=x.fields, forests=x.forests, game=x.forests) for x in c.map.lands}
+    ore = set(c.map.ore_lands[str(n)])
+    state.lands = {x.id: Land(id=x.id, fields=x.fields, forests=x.forests, game=x.forests,
+                              gold=c.map.gold_deposit if x.id in ore else 0, ore=x.id in ore) for x in c.map.lands}
     for seat, land in enumerate(c.map.starting_lands[str(n)]):
         a = state.lands[land]
         a.owner = seat
@@ -217,7 +224,7 @@ def setup(state: State, config: dict[str, Any]) -> None:
         a.store["weapons"] = c.setup.start.weapons
     state.fish = {w.id: w.start for w in c.map.waters}
     state.board = {g: c.trading.start for g in GOODS}
-    state.slaves = c.setup.components["slaves"]
+    state.slaves = c.setup.components["slave_stack"]
     state.secret = {"orders": {}}
 
 
@@ -348,8 +355,9 @@ def _mines_produced(s: State, d: dict) -> None:
     for area, goods in sorted(d["produced"].items()):
         a = s.lands[area]
         for g, k in goods.items():
-            if g == "gold":  # gold tokens are money: into the owner's purse (house rule)
+            if g == "gold":  # gold tokens are money: into the owner's purse (house rule), out of the ore
                 s.players[a.owner].money += gold * k
+                a.gold -= k
             else:
                 a.store[g] += k
 

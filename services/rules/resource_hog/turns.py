@@ -75,7 +75,8 @@ def work_targets(state: State, area: str) -> list[str]:
     if a.fields - a.work.get("toil", 0) > 0:
         out.append("toil")
     if "mine" in a.buildings:
-        out += [f"mine:{g}" for y in content().buildings.mine_yields for g in y]
+        out += [f"mine:{g}" for y in content().buildings.mine_yields for g in y
+                if g != "gold" or a.gold >= y[g] * (a.work.get("mine:gold", 0) + 1)]
     if a.forests - a.work.get("clear", 0) > 0:
         out.append("clear")
     for b in content().buildings.buildings:
@@ -202,6 +203,11 @@ def _check_allocate(state: State, seat: int, move: dict[str, Any]) -> None:
         raise IllegalMove(f"{area} has no peasant free to work: peasants moved this phase cannot be allocated "
                           f"(table: move peasants)")
     if work not in work_targets(state, area):
+        a = state.lands[area]
+        if work == "mine:gold" and "mine" in a.buildings:
+            n = a.work.get("mine:gold", 0)
+            raise IllegalMove(f"the ore of {area} holds {a.gold} gold and {n} gold miner(s) already take {2 * n} of "
+                              f"it this round: none left for another (house rule: gold deposits)")
         raise IllegalMove(f"a peasant of {area} cannot work {work!r} now")
 
 

@@ -1,5 +1,5 @@
 """Acceptance: a seeded batch of 300 embedded Resource Hog bot games (2-4 players, random and
-greedy bots) ends by the house rule's victory condition (wealth after 8 rounds) with no error,
+greedy and expert bots) ends by the house rule's victory condition (wealth after 8 rounds) with no error,
 and every action, kind of work, building and event type fires at least once
 (``python -m services.bots.batch --game resource_hog``)."""
 

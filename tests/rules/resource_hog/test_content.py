@@ -25,7 +25,7 @@ def test_the_map_is_a_ring_round_the_mere_with_two_seas(c):
     waters = {w.id: (w.kind, w.max, w.start) for w in c.map.waters}
     # the Mere held at most 8 before issue 23, so its growth by 3 from nine never happened
     assert waters == {"west_sea": ("sea", 12, 8), "east_sea": ("sea", 12, 8), "mere": ("lake", 12, 5)}
-    assert all(x.forests >= 1 for x in c.map.lands) and any(x.ore for x in c.map.lands)
+    assert all(x.forests >= 1 for x in c.map.lands) and all(c.map.ore_lands[str(n)] for n in (2, 3, 4))
 
 
 @pytest.mark.rules("resource_hog:house rules/starting-lands", "resource_hog:house rules/eight-rounds")

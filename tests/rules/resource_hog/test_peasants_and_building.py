@@ -17,7 +17,8 @@ from .helpers import new_game
 
 RULES = ResourceHogRules()
 RING = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"]
-ORE = {"L2", "L3", "L6", "L7"}
+ORE = {"L2", "L6"}
+"""Lands with ore at 2 players (map.json ore_lands; house rule)."""
 COAST = {a: ("west_sea" if RING.index(a) < 4 else "east_sea") for a in RING}
 
 

@@ -339,7 +339,7 @@ def _near_limit_game(index: int):
             land.nobles, land.peasants = 3, MARKERS - 6 - 3
             land.store.update(preserved=90, weapons=10)
             land.buildings += ["harbour", "manor"]
-    state.slaves, state.slave_track, state.mercenary_track = 44, 6, 6
+    state.slaves, state.slave_track, state.mercenary_track = 1, 3, 6  # the stack of 4 (house rule)
     for p in state.players:
         p.money = 80
     first = RULES.copy(state)
@@ -351,7 +351,7 @@ def _near_limit_game(index: int):
             seat = RULES.to_move(state)[0]
             moves = RULES.legal_moves(state, seat)
             growing = [m for m in moves if m.get("work") in ("population", "knight") or m["type"] == "move_nobles"
-                       or m.get("good") in ("slave", "mercenary")]
+                       or (m["type"] == "buy" and m.get("good") in ("slave", "mercenary"))]  # a sale shrinks
             log += apply(RULES, state, seat, rng.choice(growing if growing and rng.random() < 0.8 else moves), chance)
         resource_hog_invariant(state)
     return first, log, state

@@ -272,19 +272,21 @@ def test_the_d6_move_stops_at_the_ends_of_a_column():
     assert state.board["salt"] == 0
 
 
-@pytest.mark.rules("resource_hog:trading board/slave-placed", "resource_hog:trading board/mercenary-after")
+@pytest.mark.rules("resource_hog:trading board/slave-placed", "resource_hog:trading board/mercenary-after",
+                   "resource_hog:house rules/slave-stack")
 def test_a_slave_goes_to_the_track_then_mercenaries_once_the_stack_is_gone():
     """Adjust trading board row: one slave from the stack to the slave track each round; with
-    the stack empty a mercenary goes to the mercenary track instead."""
+    the stack empty a mercenary goes to the mercenary track instead. House rule (the slave
+    stack): the stack holds 4 at the start, so the fifth adjustment places the first mercenary."""
     state, _ = _game()
-    assert state.slaves == 50 and state.slave_track == 0
+    assert state.slaves == 4 and state.slave_track == 0
     _adjust(state, 2)
-    assert (state.slaves, state.slave_track, state.mercenary_track) == (49, 1, 0)
-    state.slaves = 1
+    assert (state.slaves, state.slave_track, state.mercenary_track) == (3, 1, 0)
+    for _ in range(3):
+        _adjust(state, 2)
+    assert (state.slaves, state.slave_track, state.mercenary_track) == (0, 4, 0)
     _adjust(state, 2)
-    assert (state.slaves, state.slave_track, state.mercenary_track) == (0, 2, 0)
-    _adjust(state, 2)
-    assert (state.slaves, state.slave_track, state.mercenary_track) == (0, 2, 1)
+    assert (state.slaves, state.slave_track, state.mercenary_track) == (0, 4, 1)
 
 
 @pytest.mark.rules("resource_hog:trading board/no-slaves-after")
@@ -330,7 +332,7 @@ def test_peasants_are_sold_as_slaves_while_the_stack_lasts():
     [sold] = apply(RULES, state, seat, {"type": "sell", "good": "slave", "count": 2, "from": home}, chance)
     assert sold.type == "GoodsSold" and sold.data["money"] == 4 and state.players[seat].money == 24
     assert land.peasants == 1 and land.work == {"toil": 1}
-    assert (state.slaves, state.slave_track) == (48, 2)
+    assert (state.slaves, state.slave_track) == (2, 2)  # the stack of 4 (house rule: the slave stack)
     assert wealth(state)[seat]["total"] == before  # 2 money for a peasant worth 2
     refused(state, seat, {"type": "sell", "good": "slave", "count": 1, "from": home}, chance)  # it works
     refused(state, seat, {"type": "buy", "good": "slave", "count": 1, "to": home}, chance)  # sold this phase
@@ -637,29 +639,30 @@ def test_the_game_ends_after_the_eighth_round():
     assert state.stage == "over" and RULES.outcome(state) is not None and RULES.to_move(state) == []
 
 
-@pytest.mark.rules("resource_hog:house rules/wealth-wins")
+@pytest.mark.rules("resource_hog:house rules/wealth-wins", "resource_hog:house rules/building-counts")
 def test_the_most_wealth_wins_then_the_most_money_then_a_shared_win():
-    """House rule: wealth is money, 5 a noble, 2 a peasant and the buildings (road 1, harbour 3,
-    mine 3, manor 5, motte 12, castle 25, stone head 4); a tie goes to more money, then is shared."""
+    """House rule: wealth is money, 5 a noble, 2 a peasant and the buildings (road 7, harbour 12,
+    mine 12, manor 18, motte 30, castle 42, stone head 8: each its cost and 2 more, a stone head 3,
+    a motte and a castle the whole chain they replace); a tie goes to more money, then is shared."""
     state, _ = _game()
     a, b = state.lands["L1"], state.lands["L5"]
     a.buildings, a.stone_heads = ["road", "harbour", "mine", "castle"], 1
     b.buildings, b.nobles = ["manor"], 2
     state.players[1].money = 30
     rows = wealth(state)
-    assert rows[0] == {"money": 20, "nobles": 5, "peasants": 8, "buildings": 1 + 3 + 3 + 25 + 4, "total": 69}
-    assert rows[1]["total"] == 30 + 10 + 8 + 5
+    assert rows[0] == {"money": 20, "nobles": 5, "peasants": 8, "buildings": 7 + 12 + 12 + 42 + 8, "total": 114}
+    assert rows[1]["total"] == 30 + 10 + 8 + 18
 
     def winners():
         return RULES.handle(state, Op("score", "final_scoring"), None)[0].data["winners"]
 
     assert winners() == [0]
-    b.buildings = ["manor", "motte"]  # motte 12 on top: 34 + 10 + 8 + 17 = 69
-    state.players[1].money = 34  # 69 each, seat 1 has more money
-    assert wealth(state)[1]["total"] == 69 and winners() == [1]
+    b.buildings = ["manor", "motte"]  # 30 more for the motte: 48 + 10 + 8 + 48 = 114
+    state.players[1].money = 48  # 114 each, seat 1 has more money
+    assert wealth(state)[1]["total"] == 114 and winners() == [1]
     a.buildings, a.stone_heads = ["manor", "motte"], 0
     a.nobles = 2
-    state.players[0].money = 34
+    state.players[0].money = 48
     assert wealth(state)[0] == wealth(state)[1] and winners() == [0, 1]
 
 

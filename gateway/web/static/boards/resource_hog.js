@@ -26,11 +26,12 @@ import {
   outcomeOf, seatLabel, secretsOf, statusLine, svgDoc, toMoveOf, text, title,
 } from "./svg.js";
 
-/** The land areas' names and coasts, and which have ore (house rules: the map). */
+/** The land areas' names and coasts (house rules: the map); which have ore depends on the number
+ * of players and comes with each land of the view (`ore`). */
 const LANDS = {
-  L1: ["Ashby", "west_sea", false], L2: ["Brackenholm", "west_sea", true], L3: ["Cragmoor", "west_sea", true],
-  L4: ["Dunfield", "west_sea", false], L5: ["Eastwold", "east_sea", false], L6: ["Fernhollow", "east_sea", true],
-  L7: ["Greystone", "east_sea", true], L8: ["Harrowmere", "east_sea", false],
+  L1: ["Ashby", "west_sea"], L2: ["Brackenholm", "west_sea"], L3: ["Cragmoor", "west_sea"],
+  L4: ["Dunfield", "west_sea"], L5: ["Eastwold", "east_sea"], L6: ["Fernhollow", "east_sea"],
+  L7: ["Greystone", "east_sea"], L8: ["Harrowmere", "east_sea"],
 };
 const WATERS = { west_sea: ["the Western Sea", 12], east_sea: ["the Eastern Sea", 12], mere: ["the Mere", 12] };
 /** Trading board prices, bottom row first (house rules: the trading board). */
@@ -43,7 +44,7 @@ const GOOD_COLOUR = { preserved: "#e07b24", salt: "#f4f4f4", weapons: "#7b4aa8",
 const SQUARE = { field: "#e8d36a", forest: "#3f7f3a", stone_head: "#9a9a9a" };
 const SLAVE_PRICE = 8, MERCENARY_PRICE = 10, ROUNDS = 8;
 /** Wealth at the end (house rules): money, 5 a noble, 2 a peasant, and the buildings. */
-const WEALTH = { noble: 5, peasant: 2, road: 1, harbour: 3, mine: 3, manor: 5, motte: 12, castle: 25, stone_head: 4 };
+const WEALTH = { noble: 5, peasant: 2, road: 7, harbour: 12, mine: 12, manor: 18, motte: 30, castle: 42, stone_head: 8 };
 const ACTIONS = { peasants: "Peasants", nobles: "Nobles", trade: "Trade" };
 const WORK = { fish: "fish", hunt: "hunt", toil: "toil", mine: "mine", clear: "clear", build: "build",
                population: "population", knight: "knighting" };
@@ -244,8 +245,9 @@ function buildingList(list) {
 }
 
 function land(t, id, L, x, y, w, h) {
-  const [name, coast, ore] = LANDS[id];
+  const [name, coast] = LANDS[id];
   const a = L || {};
+  const ore = Boolean(a.ore);
   const owner = a.owner;
   const colour = owner === null || owner === undefined ? null : t.colourOf(owner);
   const store = a.store || {};
