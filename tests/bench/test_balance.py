@@ -57,15 +57,28 @@ def test_targets_judge_the_resource_hog_measures():
     even = [_w([5, 4, 3], [s % 3], [["built:" + b for b in ("road", "harbour", "mine", "stone_head", "manor",
                                                               "motte", "castle")] if s % 3 == 0 else [], [], []],
                start=("L1", "L4", "L7"), counts={"fight": 1, "bought:mercenary": 1}) for s in range(3)]
-    lines = dict(report.targets("resource_hog", {"experts": even}))
+    def without(name, loss):  # the ablated seat (game i: seat i mod 3) ends ``loss`` below the expert's score
+        out = []
+        for i, rec in enumerate(even):
+            kinds = ["expert"] * 3
+            kinds[i % 3] = name
+            scores = list(rec.scores)
+            scores[i % 3] -= loss
+            out.append(core.Watched(kinds, scores, [], None, list(rec.start), [[], [], []], {}))
+        return out
+
+    mine = "resource_hog: mine built in ≥ 15 % of games and adds to its builder's wealth"
+    lines = dict(report.targets("resource_hog", {"experts": even, "ablation:without:mine": without("without:mine", 2)}))
     assert lines["resource_hog: every seat's win share within 33 % ± 8 points"]  # each seat won once
     assert lines["resource_hog: a fight in ≥ 40 % of games"]
     assert lines["resource_hog: mercenaries bought in ≥ 10 % of games"]
-    assert lines["resource_hog: mine built in ≥ 15 % of games and adds to its builder's wealth"]
+    assert lines[mine]
+    no_gain = dict(report.targets("resource_hog", {"experts": even, "ablation:without:mine": without("without:mine", 0)}))
+    assert not no_gain[mine]  # built, but the expert without it does as well: it adds nothing
     quiet = dict(report.targets("resource_hog", {"experts": [_w([5, 4, 3], [0], [[], [], []])] * 3}))
     assert not quiet["resource_hog: a fight in ≥ 40 % of games"]
     assert not quiet["resource_hog: every seat's win share within 33 % ± 8 points"]  # seat 0 won all
-    assert not quiet["resource_hog: mine built in ≥ 15 % of games and adds to its builder's wealth"]
+    assert not quiet[mine]
 
 
 def test_the_short_balance_report_runs_on_resource_hog(tmp_path, monkeypatch):

@@ -66,8 +66,7 @@ def targets(game: str, results: dict[str, list[Watched]]) -> list[tuple[str, boo
     for b in sorted(x.id for x in content().buildings.buildings):
         e = built.get(f"built:{b}")
         a = ablation_effect(f"without:{b}", experts, results.get(f"ablation:without:{b}", []))
-        out.append((f"{game}: {b} built in ≥ {_pct(BUILT_SHARE)} of games and adds to its builder's wealth "
-                    f"(the expert against the expert without it, paired games)",
+        out.append((f"{game}: {b} built in ≥ {_pct(BUILT_SHARE)} of games and adds to its builder's wealth",
                     e is not None and e.games_with >= BUILT_SHARE and a.gap > 0))
     seen = dict((k, g) for k, g, _ in occurrence(experts))
     out.append((f"{game}: mercenaries bought in ≥ {_pct(MERCENARY_SHARE)} of games",

@@ -642,27 +642,28 @@ def test_the_game_ends_after_the_eighth_round():
 @pytest.mark.rules("resource_hog:house rules/wealth-wins", "resource_hog:house rules/building-counts")
 def test_the_most_wealth_wins_then_the_most_money_then_a_shared_win():
     """House rule: wealth is money, 5 a noble, 2 a peasant and the buildings (road 7, harbour 12,
-    mine 12, manor 18, motte 30, castle 42, stone head 8: each its cost and 2 more, a stone head 3,
-    a motte and a castle the whole chain they replace); a tie goes to more money, then is shared."""
+    mine 12, manor 18, motte 30, castle 45, stone head 8: each its cost and 2 more, a stone head 3
+    and a castle 5 more, a motte and a castle the whole chain they replace); a tie goes to more
+    money, then is shared."""
     state, _ = _game()
     a, b = state.lands["L1"], state.lands["L5"]
     a.buildings, a.stone_heads = ["road", "harbour", "mine", "castle"], 1
     b.buildings, b.nobles = ["manor"], 2
     state.players[1].money = 30
     rows = wealth(state)
-    assert rows[0] == {"money": 20, "nobles": 5, "peasants": 8, "buildings": 7 + 12 + 12 + 42 + 8, "total": 114}
+    assert rows[0] == {"money": 20, "nobles": 5, "peasants": 8, "buildings": 7 + 12 + 12 + 45 + 8, "total": 117}
     assert rows[1]["total"] == 30 + 10 + 8 + 18
 
     def winners():
         return RULES.handle(state, Op("score", "final_scoring"), None)[0].data["winners"]
 
     assert winners() == [0]
-    b.buildings = ["manor", "motte"]  # 30 more for the motte: 48 + 10 + 8 + 48 = 114
-    state.players[1].money = 48  # 114 each, seat 1 has more money
-    assert wealth(state)[1]["total"] == 114 and winners() == [1]
+    b.buildings = ["manor", "motte"]  # 30 more for the motte: 51 + 10 + 8 + 48 = 117
+    state.players[1].money = 51  # 117 each, seat 1 has more money
+    assert wealth(state)[1]["total"] == 117 and winners() == [1]
     a.buildings, a.stone_heads = ["manor", "motte"], 0
     a.nobles = 2
-    state.players[0].money = 48
+    state.players[0].money = 51
     assert wealth(state)[0] == wealth(state)[1] and winners() == [0, 1]
 
 

@@ -44,7 +44,7 @@ const GOOD_COLOUR = { preserved: "#e07b24", salt: "#f4f4f4", weapons: "#7b4aa8",
 const SQUARE = { field: "#e8d36a", forest: "#3f7f3a", stone_head: "#9a9a9a" };
 const SLAVE_PRICE = 8, MERCENARY_PRICE = 10, ROUNDS = 8;
 /** Wealth at the end (house rules): money, 5 a noble, 2 a peasant, and the buildings. */
-const WEALTH = { noble: 5, peasant: 2, road: 7, harbour: 12, mine: 12, manor: 18, motte: 30, castle: 42, stone_head: 8 };
+const WEALTH = { noble: 5, peasant: 2, road: 7, harbour: 12, mine: 12, manor: 18, motte: 30, castle: 45, stone_head: 8 };
 const ACTIONS = { peasants: "Peasants", nobles: "Nobles", trade: "Trade" };
 const WORK = { fish: "fish", hunt: "hunt", toil: "toil", mine: "mine", clear: "clear", build: "build",
                population: "population", knight: "knighting" };
