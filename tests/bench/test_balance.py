@@ -89,3 +89,25 @@ def test_the_short_balance_report_runs_on_resource_hog(tmp_path, monkeypatch):
     assert 'make balance ARGS="--quick --game resource_hog --games 2 --workers 1 --write"' in text
     assert "| seat 0 |" in text and "| passive |" in text and "| warmonger |" in text
     assert "a fight in ≥ 40 % of games" in text and "0 failed" in text
+
+
+def test_noggins_shares_go_by_the_drawn_turn_order_not_by_seat_number():
+    """Noggin draws the turn order (set-up E): a game where seat 2 moved first and won counts for
+    the first place in the turn order, not for seat 2."""
+    nog = spec("noggin")
+    recs = [core.Watched(["expert"] * 3, [9, 5, 1], [0], "noggin", ["", "", ""], [[], [], []], {}, None, [0, 1, 2]),
+            core.Watched(["expert"] * 3, [1, 5, 9], [2], "noggin", ["", "", ""], [[], [], []], {}, None, [2, 0, 1])]
+    shares = core.seat_shares(nog, recs)
+    assert [s.label for s in shares] == ["turn 1", "turn 2", "turn 3"]
+    assert [s.wins for s in shares] == [2, 0, 0]
+    from services.rules.core import GameConfig
+    from services.rules.core.forward import chance_from, start
+    from services.rules.noggin import GAME
+
+    orders = set()
+    for i in range(8):
+        state, _ = start(GAME, GameConfig(game="noggin", players=3), chance_from(f"order-{i}"))
+        order = nog.order(state)
+        assert sorted(order) == [0, 1, 2]
+        orders.add(tuple(order))
+    assert len(orders) > 1  # drawn, not fixed

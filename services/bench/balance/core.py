@@ -26,7 +26,8 @@ from .specs import spec as spec_named
 class Watched:
     """One game as the report needs it: ``kinds`` by seat, ``scores`` and ``winners`` (empty when
     nobody won), ``crown`` (Noggin), each seat's ``start`` label, each seat's ``features``
-    (sorted keys), and ``counts`` of occurrences; ``error`` if the game failed."""
+    (sorted keys), and ``counts`` of occurrences; ``error`` if the game failed; ``order``: the
+    seats in turn order (empty: seat order)."""
 
     kinds: list[str]
     scores: list[float] = field(default_factory=list)
@@ -36,6 +37,7 @@ class Watched:
     features: list[list[str]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    order: list[int] = field(default_factory=list)
 
 
 def watch(spec: Spec, kinds: list[str], seed: str, iterations: dict[str, int] | None = None) -> Watched:
@@ -45,10 +47,12 @@ def watch(spec: Spec, kinds: list[str], seed: str, iterations: dict[str, int] | 
     features: list[set[str]] = [set() for _ in range(n)]
     counts: Counter[str] = Counter()
     start: list[str] = []
+    order: list[int] = []
 
     def observe(events: list[Any], state: Any) -> None:
         if not start:
             start.extend(spec.start(state, s) if spec.start else "" for s in range(n))
+            order.extend(spec.order(state) if spec.order else range(n))
         for event in events:
             for seat, key in spec.features(event):
                 if 0 <= seat < n:
@@ -58,7 +62,7 @@ def watch(spec: Spec, kinds: list[str], seed: str, iterations: dict[str, int] | 
     rec = play_game(spec.game, kinds, seed, iterations=iterations, policies={**spec.probes, **spec.ablations},
                     observe=observe)
     return Watched(list(kinds), rec.scores, rec.winners, rec.crown, start, [sorted(f) for f in features],
-                   dict(counts), rec.error)
+                   dict(counts), rec.error, order)
 
 
 def tasks(spec: Spec, games: int, seed: str) -> list[tuple[str, int, list[str]]]:
@@ -129,9 +133,14 @@ class Share:
 
 
 def seat_shares(spec: Spec, recs: list[Watched]) -> list[Share]:
-    """Each seat's win share by seat order (seat 0 moves first) over the fair games."""
+    """Each place in the turn order's win share over the fair games: ``seat k`` (seat ``k``
+    moves ``k``-th) where the game seats in order, else ``turn k`` (the seat that moves
+    ``k``-th, :attr:`Spec.order`; counted from 1)."""
     fair = [r for r in recs if not r.error and spec.fair_game({"crown": r.crown, "winners": r.winners})]
-    return [Share(f"seat {s}", sum(share(r, s) for r in fair), len(fair)) for s in range(spec.players)]
+    if spec.order is None:
+        return [Share(f"seat {s}", sum(share(r, s) for r in fair), len(fair)) for s in range(spec.players)]
+    return [Share(f"turn {k + 1}", sum(share(r, (r.order or list(range(spec.players)))[k]) for r in fair), len(fair))
+            for k in range(spec.players)]
 
 
 def start_shares(spec: Spec, recs: list[Watched]) -> list[Share]:

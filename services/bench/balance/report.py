@@ -82,7 +82,7 @@ def markdown(game: str, results: dict[str, list[Watched]], games: int) -> str:
     errors = sum(1 for recs in results.values() for r in recs if r.error)
     lines = [f"## {game}", "", f"{len(experts)} games with `expert` on all {spec.players} seats"
              + (" (seat-order shares over the games where Noggin was crowned)" if game == "noggin" else "")
-             + f"; {errors} failed.", "", "| seat (order) | wins | share | 95 % interval |", "|---|---|---|---|",
+             + f"; {errors} failed.", "", f"| {'seat (order)' if spec.order is None else 'place in the turn order'} | wins | share | 95 % interval |", "|---|---|---|---|",
              *_share_rows(seat_shares(spec, experts))]
     starts = start_shares(spec, experts)
     if starts:

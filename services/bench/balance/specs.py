@@ -36,6 +36,8 @@ class Spec:
             played against ``players - 1`` experts.
         fair_game: ``fair_game(outcome)`` whether a game counts toward the seat-order shares
             (Noggin: only games where Noggin was crowned); default every game.
+        order: ``order(state) -> [seat, ...]``: the seats in turn order after set-up (read once),
+            when that is not seat order (Noggin draws it, set-up E); ``None``: seat 0 first.
         ablations: the expert without one choice, by name (``"without:mine"``), each played on
             one seat (rotated) of the experts' games with the same seeds, so that what the
             choice adds is a paired difference.
@@ -49,6 +51,7 @@ class Spec:
     probes: dict[str, Policy] = field(default_factory=dict)
     fair_game: Callable[[dict[str, Any]], bool] = lambda outcome: True
     ablations: dict[str, Policy] = field(default_factory=dict)
+    order: Callable[[Any], list[int]] | None = None
 
 
 def _types(event: Any) -> list[str]:
@@ -99,6 +102,12 @@ def _nog_features(event: Any) -> Iterable[tuple[int, str]]:
     return []
 
 
+def _nog_order(state: Any) -> list[int]:
+    """The seats in Noggin's turn order: the large Nogs are drawn at random (set-up E), dummy
+    players' colours among them, so seat 0 is not always first."""
+    return [m.seat for m in state.markers if m.seat is not None]
+
+
 def _nog_occurrences(event: Any) -> Iterable[str]:
     out = _types(event)
     if event.type == "BuildingBuilt":
@@ -136,7 +145,7 @@ def spec(game: str) -> Spec:
         return Spec(game, 3, _hog_start, _hog_features, _hog_occurrences, probes(game), ablations=ablations(game))
     if game == "noggin":
         return Spec(game, 3, None, _nog_features, _nog_occurrences, probes(game),
-                    fair_game=lambda outcome: outcome.get("crown") == "noggin")
+                    fair_game=lambda outcome: outcome.get("crown") == "noggin", order=_nog_order)
     if game == "gnomes":
         return Spec(game, 3, None, _gnome_features, _gnome_occurrences, probes(game))
     raise ValueError(f"no balance report for {game!r}; games: noggin, gnomes, resource_hog")
