@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system containers-setup images venv protos sdk run test tournament-demo balance bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup system containers-setup images venv protos sdk docs run test tournament-demo balance bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -67,6 +67,12 @@ services/api/.generated: $(wildcard protos/*.proto) $(VENV)/.installed
 sdk: setup
 	$(PY) -m build --wheel --outdir dist sdk/longhouse_client
 	$(PY) -m build --wheel --outdir dist sdk/longhouse_agent
+
+# The docs site (mkdocs.yml, MkDocs Material) into site/, strict: a warning fails the build. Each
+# game's table of moves is generated from its move schema (docs/_hooks/moves.py); tests/docs and
+# tests/stack/test_docs_samples.py run every code sample of it.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 PYTHONPATH=. $(VENV)/bin/mkdocs build --strict
 
 run: setup
 	$(PY) -m services.launcher $(ARGS)
