@@ -3,13 +3,15 @@ the OpenSpiel, PettingZoo and Gymnasium adapters share.
 
 The forward model (:mod:`services.rules.core.forward`) resolves a move in one call, drawing
 chance as it goes. An :class:`Episode` runs the same resolution (plan, each operation's
-``handle``, ``evolve``, follow-ups, then any phase that falls due) in a greenlet whose chance
-has an outcome source (:func:`services.rules.core.forward.chance_with`): each uniform draw
-``below(n)`` suspends the resolution and becomes an explicit ``n``-way chance node, and the
-outcome chosen outside resumes it, so no move is ever run twice. An episode copied while a
-draw is pending (search clones, pickling) keeps where the resolution stands: the operations,
-the one under way and the outcomes it already drew; the copy runs that operation's ``handle``
-again with those outcomes (operations' ``handle`` never changes the state) and goes on.
+``handle``, ``evolve``, follow-ups, then any phase that falls due) in the caller's own stack;
+only a deck operation's ``handle`` (the one place the rules draw chance) runs in a worker
+greenlet whose chance has an outcome source (:func:`services.rules.core.forward.chance_with`):
+each uniform draw ``below(n)`` suspends that ``handle`` and becomes an explicit ``n``-way chance
+node, and the outcome chosen outside resumes it, so no operation is ever run twice and a move
+that draws nothing switches no greenlet. An episode copied while a draw is pending (search
+clones, pickling) keeps where the resolution stands: the operations, the one under way and the
+outcomes it already drew; the copy runs that operation's ``handle`` again with those outcomes
+(operations' ``handle`` never changes the state) and goes on.
 
 Bounds (issue 24): a decision offers at most :data:`BOUNDS` ``[game]`` actions. When a seat
 has more legal moves, it picks in steps of the same seat: a block of moves first, then a
@@ -67,6 +69,7 @@ CHANCE = -1
 TERMINAL = -4
 """``current()`` at the end (OpenSpiel's ``PlayerId.TERMINAL``)."""
 _DONE = object()
+"""What a worker answers when the ``handle`` it ran is over: ``(_DONE, events)``."""
 _POOL = threading.local()
 """Idle worker greenlets of this thread (greenlets run only in the thread that made them):
 making one costs about ten times a switch, so finished workers wait here for the next job."""
@@ -74,12 +77,13 @@ POOL_SIZE = 8
 
 
 def _work(job: tuple[Any, ...]) -> None:
-    """A worker greenlet: run jobs ``(episode, ops, start, replay)``, answering ``_DONE`` after each."""
+    """A worker greenlet: run jobs ``(episode, op, replay)`` (one deck operation's ``handle``),
+    answering ``(_DONE, events)`` after each."""
     while True:
-        ep, ops, start, replay = job
-        ep._job(ops, start, replay)
-        ep = ops = replay = job = None  # an idle worker holds no episode
-        job = greenlet.getcurrent().parent.switch(_DONE)
+        ep, op, replay = job
+        events = ep._deck(op, replay)
+        ep = op = replay = job = None  # an idle worker holds no episode
+        job = greenlet.getcurrent().parent.switch((_DONE, events))
 
 
 def _worker() -> Any:
@@ -224,8 +228,8 @@ class Episode:
     """
 
     __slots__ = ("rules", "config", "players", "max_moves", "bound", "state", "moves", "log", "cuts",
-                 "prefix", "draw", "draw_prefix", "_flight", "_plan", "_draws", "_replay", "_op",
-                 "_seat", "_over", "_legal", "_chance", "_views")
+                 "prefix", "draw", "draw_prefix", "_flight", "_cont", "_draws", "_replay",
+                 "_seat", "_over", "_legal", "_views")
 
     def __init__(self, game: str, players: int, variants: dict[str, Any] | None = None,
                  max_moves: int = DEFAULT_MAX_MOVES, bound: int | None = None, *, _empty: bool = False):
@@ -233,7 +237,6 @@ class Episode:
         self.players = players
         self.max_moves = max_moves
         self.bound = bound or BOUNDS.get(game, DEFAULT_BOUND)
-        self._chance = chance_with(self._source)
         self._views: dict[int | None, dict[str, Any]] = {}
         if _empty:
             return
@@ -248,15 +251,14 @@ class Episode:
         self.draw: int | None = None
         self.draw_prefix: tuple[int, ...] = ()
         self._flight: Any = None
-        self._plan: tuple[tuple[Op, ...], int, tuple[int, ...]] | None = None
+        self._cont: tuple[tuple[Op, ...], int] | None = None
         self._draws: list[int] = []
         self._replay: list[int] = []
-        self._op: tuple[tuple[Op, ...], int] | None = None
         self._legal: list[dict[str, Any]] | None = None
         self._seat, self._over = CHANCE, False
-        self._run(tuple(self.rules.setup_ops(self.config)))
+        self._resolve(tuple(self.rules.setup_ops(self.config)), 0)
 
-    # -- running the rules in a greenlet ----------------------------------------------------
+    # -- running the rules: deck operations' handle in a greenlet --------------------------------
     def _source(self, n: int) -> int:
         """The outcome source of every draw: a replayed outcome, else suspend until one is given
         (a draw among one needs no chance node)."""
@@ -269,63 +271,80 @@ class Episode:
         self._draws.append(v)
         return v
 
-    def _job(self, ops: tuple[Op, ...], start: int, replay: tuple[int, ...]) -> None:
-        rules, state = self.rules, self.state
-        i = start
+    def _deck(self, op: Op, replay: tuple[int, ...]) -> list[Event]:
+        """A deck operation's ``handle`` (run in a worker), its first draws taken from ``replay``."""
+        self._draws = []
         self._replay = list(reversed(replay))
+        return self.rules.handle(self.state, op, chance_with(self._source))
+
+    def _resolve(self, ops: tuple[Op, ...], i: int, events: list[Event] | None = None) -> None:
+        """Resolve ``ops`` from the ``i``-th (whose ``events``, if given, are already handled),
+        then follow-ups and any phase due, in the caller's stack, until a draw is pending or
+        nothing is left; then settle the node."""
+        rules, state = self.rules, self.state
         while True:
             while i < len(ops):
-                op = ops[i]
-                self._op = (ops, i)
-                self._draws = []
-                events = rules.handle(state, op, self._chance if op.domain == "deck" else None)
-                self._op = None
+                if events is None:
+                    op = ops[i]
+                    if op.domain == "deck":
+                        events = self._start(ops, i, ())
+                        if events is None:
+                            return  # a draw is pending: a chance node
+                    else:
+                        events = rules.handle(state, op, None)
                 for e in events:
                     rules.evolve(state, e)
                 if events:
                     self.log = Entry(self.log, events=facts(events))
+                events = None
                 i += 1
             ops, i = tuple(rules.follow_up(state)), 0
             if ops:
                 continue
             phase = rules.pending_phase(state) if rules.outcome(state) is None else None
             if not phase:
-                return
+                break
             ops = tuple(rules.phase_ops(state, phase))
+        self._settle()
 
-    def _run(self, ops: tuple[Op, ...], start: int = 0, replay: tuple[int, ...] = ()) -> None:
-        """Resolve ``ops`` (then follow-ups and phases) until a draw is needed or nothing is left."""
+    def _settle(self) -> None:
+        """Nothing left to resolve: the seat to decide, or the end."""
+        self._flight = self._cont = None
+        self.draw = None
+        movers = self.rules.to_move(self.state)
+        self._over = self.rules.outcome(self.state) is not None or self.moves >= self.max_moves or not movers
+        self._seat = TERMINAL if self._over else movers[0]
+
+    def _start(self, ops: tuple[Op, ...], i: int, replay: tuple[int, ...]) -> list[Event] | None:
+        """Run the deck operation ``ops[i]`` in a worker: its events, or ``None`` when it waits
+        for a draw (the node is then a chance node)."""
         flight = _worker()
-        self._settle(flight, flight.switch((self, ops, start, replay)))
+        return self._landed(flight, flight.switch((self, ops[i], replay)), ops, i)
 
-    def _settle(self, flight: Any, result: Any) -> None:
-        self._views = {}
-        if result is _DONE:
-            if flight is not None:
-                _rest(flight)
-            self._flight = None
-            self.draw = None
-            self._plan = None
-            self._legal = None
-            movers = self.rules.to_move(self.state)
-            self._over = self.rules.outcome(self.state) is not None or self.moves >= self.max_moves or not movers
-            self._seat = TERMINAL if self._over else movers[0]
-        else:
-            self._flight = flight
-            self.draw = int(result)
-            self._seat = CHANCE
-            self._legal = None
+    def _landed(self, flight: Any, result: Any, ops: tuple[Op, ...], i: int) -> list[Event] | None:
+        if isinstance(result, tuple):  # (_DONE, events)
+            _rest(flight)
+            return result[1]
+        self._flight, self._cont = flight, (ops, i)
+        self.draw = int(result)
+        self._seat = CHANCE
+        return None
 
     def _feed(self, value: int) -> None:
+        self._views = {}
+        self._legal = None
+        ops, i = self._cont
         flight = self._flight
         if flight is None:  # a copy: run the operation under way again with what it drew
-            ops, i, drawn = self._plan
             flight = _worker()
-            asked = flight.switch((self, ops, i, drawn))
+            asked = flight.switch((self, ops[i], tuple(self._draws)))
             if asked != self.draw:
                 raise RuntimeError(f"a resumed copy asked for a draw among {asked}, not {self.draw}")
         flight.parent = greenlet.getcurrent()
-        self._settle(flight, flight.switch(value))
+        events = self._landed(flight, flight.switch(value), ops, i)
+        if events is not None:
+            self._flight = None
+            self._resolve(ops, i, events)
 
     # -- the node -------------------------------------------------------------------------------
     def current(self) -> int:
@@ -383,8 +402,10 @@ class Episode:
         seat = self._seat
         self.prefix = ()
         self.moves += 1
+        self._views = {}
+        self._legal = None
         self.log = Entry(self.log, seat=seat, move=plain_json(move))
-        self._run(tuple(self.rules.plan(self.state, seat, move)))
+        self._resolve(tuple(self.rules.plan(self.state, seat, move)), 0)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` at a chance node (at most :data:`CHANCE_BOUND`), else []."""
@@ -549,9 +570,8 @@ class Episode:
         ep.log = Entry(None, seat=seat, note=f"view {plain_json(view)}")
         ep.cuts = ((seat, 1),)
         ep.prefix, ep.draw, ep.draw_prefix = (), None, ()
-        ep._flight = ep._plan = ep._op = None
-        ep._draws, ep._replay = [], []
-        ep._settle(None, _DONE)
+        ep._draws, ep._replay, ep._legal = [], [], None
+        ep._settle()
         return ep
 
     # -- copies -----------------------------------------------------------------------------------
@@ -562,23 +582,20 @@ class Episode:
         out = Episode.__new__(Episode)
         out.rules, out.config, out.players, out.max_moves, out.bound = (
             self.rules, self.config, self.players, self.max_moves, self.bound)
-        out._chance = chance_with(out._source)
         out._views = self._views if state is None else {}
         out.state = self.rules.copy(self.state) if state is None else state
         out.moves, out.log, out.cuts, out.prefix = self.moves, self.log, self.cuts, self.prefix
         out.draw, out.draw_prefix = self.draw, self.draw_prefix
         out._seat, out._legal = self._seat, self._legal
         out._over = self._over
-        out._flight, out._draws, out._replay, out._op = None, [], [], None
-        out._plan = self._pending()
+        out._flight, out._cont, out._draws, out._replay = None, self._cont, list(self._draws), []
         return out
 
     def _pending(self) -> tuple[tuple[Op, ...], int, tuple[int, ...]] | None:
-        if self.draw is None:
+        """Where a pending draw stands: ``(operations, the one under way, what it drew)``."""
+        if self._cont is None:
             return None
-        if self._flight is None:
-            return self._plan
-        ops, i = self._op
+        ops, i = self._cont
         return ops, i, tuple(self._draws)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
@@ -596,7 +613,6 @@ class Episode:
         self.rules = get_rules(d["game"])
         self.config = GameConfig(**d["config"])
         self.players, self.max_moves, self.bound = d["players"], d["max_moves"], d["bound"]
-        self._chance = chance_with(self._source)
         self._views = {}
         self.state, self.moves = d["state"], d["moves"]
         log = None
@@ -606,10 +622,9 @@ class Episode:
         self.cuts, self.prefix = tuple(tuple(c) for c in d["cuts"]), tuple(d["prefix"])
         self.draw, self.draw_prefix = d["draw"], tuple(d["draw_prefix"])
         self._seat, self._over, self._legal = d["seat"], d["over"], None
-        self._flight, self._draws, self._replay, self._op = None, [], [], None
-        self._plan = None
+        self._flight, self._cont, self._draws, self._replay = None, None, [], []
         for ops, i, drawn in d["plan"]:
-            self._plan = (tuple(Op.from_json(o) for o in ops), i, tuple(drawn))
+            self._cont, self._draws = (tuple(Op.from_json(o) for o in ops), i), list(drawn)
 
 
 __all__ = ["BOUNDS", "CHANCE", "CHANCE_BOUND", "DEFAULT_MAX_MOVES", "Entry", "Episode", "Fact", "facts", "MAX_LEVELS",
