@@ -539,10 +539,14 @@ class Episode:
         another seat's steps towards a decision are forgotten.
 
         Raises:
-            ValueError: at a chance node (a draw under way depends on the true state).
+            ValueError: at a chance node: the draw under way belongs to an operation already
+                running on the true state (a shuffle half done), which a sample cannot take over;
+                resample at a seat's decision (where OpenSpiel's ISMCTS does) or at the end.
         """
         if self.draw is not None:
-            raise ValueError("resample at a decision or at the end, not at a chance node")
+            raise ValueError(f"cannot resample at a chance node (a draw among {self.draw} is under way on the true "
+                             "state, part of an operation a sample cannot take over): resample at a seat's decision "
+                             "or at the end")
         out = self.copy(self.rules.determinise(self.state, seat, seed))
         out.cuts = self.cuts + ((seat, self.log.depth),)
         out._legal = None if self._seat != seat else self._legal

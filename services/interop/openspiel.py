@@ -266,10 +266,13 @@ class LonghouseState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LonghouseState:
         """A state ``player_id`` cannot tell from this one, drawn with ``probability_sampler``
         (called for two uniform numbers that seed the game's determinisation; see
-        :meth:`.episode.Episode.resample`). Its history is empty: only its state counts.
+        :meth:`.episode.Episode.resample`). Its OpenSpiel ``history()`` is empty and its
+        ``move_number()`` 0: the determinisation samples the hidden state itself, not chance
+        outcomes, so no action sequence leads to the sample; its information state, observation,
+        player to move and legal actions are what count.
 
         Raises:
-            ValueError: at a chance node.
+            ValueError: at a chance node (see :meth:`.episode.Episode.resample`).
         """
         seed = f"{player_id}:{probability_sampler():.17g}:{probability_sampler():.17g}"
         return LonghouseState(self.get_game(), self.episode.resample(int(player_id), seed))
