@@ -237,7 +237,7 @@ class Episode:
         self.players = players
         self.max_moves = max_moves
         self.bound = bound or BOUNDS.get(game, DEFAULT_BOUND)
-        self._views: dict[int | None, dict[str, Any]] = {}
+        self._views: dict[int | None, dict[str, Any]] | None = None
         if _empty:
             return
         self.config = GameConfig(game=game, players=players, options=options(self.rules, players, variants))
@@ -301,18 +301,22 @@ class Episode:
             ops, i = tuple(rules.follow_up(state)), 0
             if ops:
                 continue
-            phase = rules.pending_phase(state) if rules.outcome(state) is None else None
+            outcome = rules.outcome(state)
+            phase = rules.pending_phase(state) if outcome is None else None
             if not phase:
                 break
             ops = tuple(rules.phase_ops(state, phase))
-        self._settle()
+        self._settle(outcome)
 
-    def _settle(self) -> None:
-        """Nothing left to resolve: the seat to decide, or the end."""
+    def _settle(self, outcome: Any = _DONE) -> None:
+        """Nothing left to resolve: the seat to decide, or the end (``outcome``: the rules' outcome
+        of the state as it stands, if the caller has it)."""
         self._flight = self._cont = None
         self.draw = None
+        if outcome is _DONE:
+            outcome = self.rules.outcome(self.state)
         movers = self.rules.to_move(self.state)
-        self._over = self.rules.outcome(self.state) is not None or self.moves >= self.max_moves or not movers
+        self._over = outcome is not None or self.moves >= self.max_moves or not movers
         self._seat = TERMINAL if self._over else movers[0]
 
     def _start(self, ops: tuple[Op, ...], i: int, replay: tuple[int, ...]) -> list[Event] | None:
@@ -331,20 +335,27 @@ class Episode:
         return None
 
     def _feed(self, value: int) -> None:
-        self._views = {}
-        self._legal = None
-        ops, i = self._cont
+        self._views = self._legal = None
         flight = self._flight
         if flight is None:  # a copy: run the operation under way again with what it drew
+            ops, i = self._cont
             flight = _worker()
             asked = flight.switch((self, ops[i], tuple(self._draws)))
             if asked != self.draw:
                 raise RuntimeError(f"a resumed copy asked for a draw among {asked}, not {self.draw}")
-        flight.parent = greenlet.getcurrent()
-        events = self._landed(flight, flight.switch(value), ops, i)
-        if events is not None:
-            self._flight = None
-            self._resolve(ops, i, events)
+            self._flight = flight
+        else:
+            here = greenlet.getcurrent()
+            if flight.parent is not here:
+                flight.parent = here
+        result = flight.switch(value)
+        if result.__class__ is not tuple:  # the next draw of the same operation
+            self.draw = int(result)
+            return
+        _rest(flight)
+        ops, i = self._cont
+        self._flight = self._cont = None
+        self._resolve(ops, i, result[1])
 
     # -- the node -------------------------------------------------------------------------------
     def current(self) -> int:
@@ -402,8 +413,7 @@ class Episode:
         seat = self._seat
         self.prefix = ()
         self.moves += 1
-        self._views = {}
-        self._legal = None
+        self._views = self._legal = None
         self.log = Entry(self.log, seat=seat, move=plain_json(move))
         self._resolve(tuple(self.rules.plan(self.state, seat, move)), 0)
 
@@ -456,9 +466,12 @@ class Episode:
     def view(self, seat: int | None) -> dict[str, Any]:
         """The player view of ``seat`` (``rules.view``; ``None`` = a spectator), kept until the
         state changes: treat it as read-only."""
-        out = self._views.get(seat)
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        out = views.get(seat)
         if out is None:
-            out = self._views[seat] = self.rules.view(self.state, seat)
+            out = views[seat] = self.rules.view(self.state, seat)
         return out
 
     def observation(self, seat: int) -> str:
@@ -586,7 +599,7 @@ class Episode:
         out = Episode.__new__(Episode)
         out.rules, out.config, out.players, out.max_moves, out.bound = (
             self.rules, self.config, self.players, self.max_moves, self.bound)
-        out._views = self._views if state is None else {}
+        out._views = self._views if state is None else None
         out.state = self.rules.copy(self.state) if state is None else state
         out.moves, out.log, out.cuts, out.prefix = self.moves, self.log, self.cuts, self.prefix
         out.draw, out.draw_prefix = self.draw, self.draw_prefix
@@ -617,7 +630,7 @@ class Episode:
         self.rules = get_rules(d["game"])
         self.config = GameConfig(**d["config"])
         self.players, self.max_moves, self.bound = d["players"], d["max_moves"], d["bound"]
-        self._views = {}
+        self._views = None
         self.state, self.moves = d["state"], d["moves"]
         log = None
         for seat, move, events, note in d["log"]:
