@@ -5,13 +5,23 @@ The forward model (:mod:`services.rules.core.forward`) resolves a move in one ca
 chance as it goes. An :class:`Episode` runs the same resolution (plan, each operation's
 ``handle``, ``evolve``, follow-ups, then any phase that falls due) in the caller's own stack;
 only a deck operation's ``handle`` (the one place the rules draw chance) runs in a worker
-greenlet whose chance has an outcome source (:func:`services.rules.core.forward.chance_with`):
-each uniform draw ``below(n)`` suspends that ``handle`` and becomes an explicit ``n``-way chance
-node, and the outcome chosen outside resumes it, so no operation is ever run twice and a move
-that draws nothing switches no greenlet. An episode copied while a draw is pending (search
-clones, pickling) keeps where the resolution stands: the operations, the one under way and the
-outcomes it already drew; the copy runs that operation's ``handle`` again with those outcomes
-(operations' ``handle`` never changes the state) and goes on.
+greenlet whose chance has an outcome source (:class:`services.rules.core.chance.Chance`'s
+``source``): each uniform draw ``below(n)`` suspends that ``handle`` and becomes an explicit
+``n``-way chance node, and the outcome chosen outside resumes it, so no operation is ever run
+twice and a move that draws nothing switches no greenlet.
+
+Chance keeps the engine's meaning of a label: the engine's ``Chance(seed, label)`` is a fixed
+stream, so the rules draw the same outcomes whenever they ask again under the same label (a
+Noggin pile is shuffled again under its label at every draw from it, and must come out in the
+same order). An episode records each label's outcomes (:class:`_Stream`): the ``k``-th draw
+among ``n`` under a label is the ``k``-th recorded one if it was among the same ``n``, else a
+chance node whose outcome is recorded. The records are the episode's hidden future (the
+order of its piles): copies share them, a resample starts without them.
+
+An episode copied while a draw is pending (search clones, pickling) keeps where the resolution
+stands: the operations and the one under way; the copy runs that operation's ``handle`` again
+(operations' ``handle`` never changes the state), its earlier draws answered from the records,
+and stops at the same pending draw.
 
 Bounds (issue 24): a decision offers at most :data:`BOUNDS` ``[game]`` actions. When a seat
 has more legal moves, it picks in steps of the same seat: a block of moves first, then a
@@ -40,7 +50,7 @@ from services.bots import evaluation
 from services.rules.core import GameConfig, Rules, get_rules
 from services.rules.core.canonical import canonical_json, plain_json, state_hash
 from services.rules.core.events import Event
-from services.rules.core.forward import chance_with
+from services.rules.core.chance import Chance
 from services.rules.core.game import Op
 
 BOUNDS = {"noggin": 256, "gnomes": 128, "resource_hog": 64}
@@ -77,12 +87,12 @@ POOL_SIZE = 8
 
 
 def _work(job: tuple[Any, ...]) -> None:
-    """A worker greenlet: run jobs ``(episode, op, replay)`` (one deck operation's ``handle``),
-    answering ``(_DONE, events)`` after each."""
+    """A worker greenlet: run jobs ``(episode, op)`` (one deck operation's ``handle``), answering
+    ``(_DONE, events)`` after each."""
     while True:
-        ep, op, replay = job
-        events = ep._deck(op, replay)
-        ep = op = replay = job = None  # an idle worker holds no episode
+        ep, op = job
+        events = ep._deck(op)
+        ep = op = job = None  # an idle worker holds no episode
         job = greenlet.getcurrent().parent.switch((_DONE, events))
 
 
@@ -101,6 +111,28 @@ def _rest(worker: Any) -> None:
         idle = _POOL.idle = []
     if len(idle) < POOL_SIZE:
         idle.append(worker)
+
+
+class _Stream:
+    """The outcome source of one ``Chance(label)`` of an episode's deck operation: its ``k``-th
+    draw among ``n`` is the label's ``k``-th recorded draw if that was among ``n`` too (the
+    engine's seeded chance gives a label the same stream every time), else a chance node whose
+    outcome is recorded in place of the rest (a draw among one is recorded, never asked)."""
+
+    __slots__ = ("ep", "label", "k")
+
+    def __init__(self, ep: Episode, label: str):
+        self.ep, self.label, self.k = ep, label, 0
+
+    def __call__(self, n: int) -> int:
+        ep, k = self.ep, self.k
+        self.k = k + 1
+        known = ep._memo.get(self.label, ())
+        if k < len(known) and known[k][0] == n:
+            return known[k][1]
+        v = 0 if n == 1 else greenlet.getcurrent().parent.switch(n)
+        ep._record(self.label, known[:k] + ((n, v),))
+        return v
 
 
 Fact = tuple[str, "int | None", str]
@@ -228,7 +260,7 @@ class Episode:
     """
 
     __slots__ = ("rules", "config", "players", "max_moves", "bound", "state", "moves", "log", "cuts",
-                 "prefix", "draw", "draw_prefix", "_flight", "_cont", "_draws", "_replay",
+                 "prefix", "draw", "draw_prefix", "_flight", "_cont", "_memo", "_memo_shared",
                  "_seat", "_over", "_legal", "_views")
 
     def __init__(self, game: str, players: int, variants: dict[str, Any] | None = None,
@@ -252,30 +284,25 @@ class Episode:
         self.draw_prefix: tuple[int, ...] = ()
         self._flight: Any = None
         self._cont: tuple[tuple[Op, ...], int] | None = None
-        self._draws: list[int] = []
-        self._replay: list[int] = []
+        self._memo: dict[str, tuple[tuple[int, int], ...]] = {}
+        self._memo_shared = False
         self._legal: list[dict[str, Any]] | None = None
         self._seat, self._over = CHANCE, False
         self._resolve(tuple(self.rules.setup_ops(self.config)), 0)
 
     # -- running the rules: deck operations' handle in a greenlet --------------------------------
-    def _source(self, n: int) -> int:
-        """The outcome source of every draw: a replayed outcome, else suspend until one is given
-        (a draw among one needs no chance node)."""
-        if n == 1:
-            return 0
-        if self._replay:
-            v = self._replay.pop()
-        else:
-            v = greenlet.getcurrent().parent.switch(n)
-        self._draws.append(v)
-        return v
+    def _deck(self, op: Op) -> list[Event]:
+        """A deck operation's ``handle`` (run in a worker), each ``chance(label)`` drawing from the
+        label's records, then from chance nodes (:class:`_Stream`)."""
+        return self.rules.handle(self.state, op, lambda label: Chance("", label, _Stream(self, label)))
 
-    def _deck(self, op: Op, replay: tuple[int, ...]) -> list[Event]:
-        """A deck operation's ``handle`` (run in a worker), its first draws taken from ``replay``."""
-        self._draws = []
-        self._replay = list(reversed(replay))
-        return self.rules.handle(self.state, op, chance_with(self._source))
+    def _record(self, label: str, outcomes: tuple[tuple[int, int], ...]) -> None:
+        """Set ``label``'s recorded draws (``(n, outcome)`` in order), copying the records first
+        if a copy shares them."""
+        if self._memo_shared:
+            self._memo = dict(self._memo)
+            self._memo_shared = False
+        self._memo[label] = outcomes
 
     def _resolve(self, ops: tuple[Op, ...], i: int, events: list[Event] | None = None) -> None:
         """Resolve ``ops`` from the ``i``-th (whose ``events``, if given, are already handled),
@@ -287,7 +314,7 @@ class Episode:
                 if events is None:
                     op = ops[i]
                     if op.domain == "deck":
-                        events = self._start(ops, i, ())
+                        events = self._start(ops, i)
                         if events is None:
                             return  # a draw is pending: a chance node
                     else:
@@ -319,11 +346,11 @@ class Episode:
         self._over = outcome is not None or self.moves >= self.max_moves or not movers
         self._seat = TERMINAL if self._over else movers[0]
 
-    def _start(self, ops: tuple[Op, ...], i: int, replay: tuple[int, ...]) -> list[Event] | None:
+    def _start(self, ops: tuple[Op, ...], i: int) -> list[Event] | None:
         """Run the deck operation ``ops[i]`` in a worker: its events, or ``None`` when it waits
         for a draw (the node is then a chance node)."""
         flight = _worker()
-        return self._landed(flight, flight.switch((self, ops[i], replay)), ops, i)
+        return self._landed(flight, flight.switch((self, ops[i])), ops, i)
 
     def _landed(self, flight: Any, result: Any, ops: tuple[Op, ...], i: int) -> list[Event] | None:
         if isinstance(result, tuple):  # (_DONE, events)
@@ -337,10 +364,10 @@ class Episode:
     def _feed(self, value: int) -> None:
         self._views = self._legal = None
         flight = self._flight
-        if flight is None:  # a copy: run the operation under way again with what it drew
+        if flight is None:  # a copy: run the operation under way again up to its pending draw
             ops, i = self._cont
             flight = _worker()
-            asked = flight.switch((self, ops[i], tuple(self._draws)))
+            asked = flight.switch((self, ops[i]))
             if asked != self.draw:
                 raise RuntimeError(f"a resumed copy asked for a draw among {asked}, not {self.draw}")
             self._flight = flight
@@ -348,7 +375,7 @@ class Episode:
             here = greenlet.getcurrent()
             if flight.parent is not here:
                 flight.parent = here
-        result = flight.switch(value)
+        result = flight.switch(int(value))
         if result.__class__ is not tuple:  # the next draw of the same operation
             self.draw = int(result)
             return
@@ -587,7 +614,7 @@ class Episode:
         ep.log = Entry(None, seat=seat, note=f"view {plain_json(view)}")
         ep.cuts = ((seat, 1),)
         ep.prefix, ep.draw, ep.draw_prefix = (), None, ()
-        ep._draws, ep._replay, ep._legal = [], [], None
+        ep._memo, ep._memo_shared, ep._legal = {}, False, None
         ep._settle()
         return ep
 
@@ -605,15 +632,13 @@ class Episode:
         out.draw, out.draw_prefix = self.draw, self.draw_prefix
         out._seat, out._legal = self._seat, self._legal
         out._over = self._over
-        out._flight, out._cont, out._draws, out._replay = None, self._cont, list(self._draws), []
+        out._flight, out._cont = None, self._cont
+        if state is None:
+            out._memo, out._memo_shared = self._memo, True
+            self._memo_shared = True
+        else:  # a sample: its hidden future is its own
+            out._memo, out._memo_shared = {}, False
         return out
-
-    def _pending(self) -> tuple[tuple[Op, ...], int, tuple[int, ...]] | None:
-        """Where a pending draw stands: ``(operations, the one under way, what it drew)``."""
-        if self._cont is None:
-            return None
-        ops, i = self._cont
-        return ops, i, tuple(self._draws)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
         return self.copy()
@@ -624,7 +649,8 @@ class Episode:
                 "max_moves": self.max_moves, "bound": self.bound, "state": self.state, "moves": self.moves,
                 "log": entries, "cuts": self.cuts, "prefix": self.prefix, "draw": self.draw,
                 "draw_prefix": self.draw_prefix, "seat": self._seat, "over": self._over,
-                "plan": [([o.to_json() for o in p[0]], p[1], list(p[2])) for p in [self._pending()] if p]}
+                "plan": [([o.to_json() for o in c[0]], c[1]) for c in [self._cont] if c is not None],
+                "draws": {label: [list(x) for x in drawn] for label, drawn in self._memo.items()}}
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.rules = get_rules(d["game"])
@@ -639,9 +665,11 @@ class Episode:
         self.cuts, self.prefix = tuple(tuple(c) for c in d["cuts"]), tuple(d["prefix"])
         self.draw, self.draw_prefix = d["draw"], tuple(d["draw_prefix"])
         self._seat, self._over, self._legal = d["seat"], d["over"], None
-        self._flight, self._cont, self._draws, self._replay = None, None, [], []
-        for ops, i, drawn in d["plan"]:
-            self._cont, self._draws = (tuple(Op.from_json(o) for o in ops), i), list(drawn)
+        self._flight, self._cont = None, None
+        for ops, i in d["plan"]:
+            self._cont = (tuple(Op.from_json(o) for o in ops), i)
+        self._memo = {label: tuple((n, v) for n, v in drawn) for label, drawn in d["draws"].items()}
+        self._memo_shared = False
 
 
 __all__ = ["BOUNDS", "CHANCE", "CHANCE_BOUND", "DEFAULT_MAX_MOVES", "Entry", "Episode", "Fact", "facts", "MAX_LEVELS",
