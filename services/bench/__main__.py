@@ -156,8 +156,7 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     if bus:
         lines.append(latency_target(bus))
     for r in adapters or []:
-        lines.append(f"target 5, {r['game']} OpenSpiel adapter / engine decisions a second: {r['ratio']:.2f} "
-                     f"({'met' if r['ratio'] >= interop.TARGET else 'not met'}, >= {interop.TARGET})")
+        lines.append(interop.target_line(r))
     for line in lines:
         console.print(line)
     return lines
