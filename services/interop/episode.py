@@ -3,12 +3,14 @@ the OpenSpiel, PettingZoo and Gymnasium adapters share.
 
 The forward model (:mod:`services.rules.core.forward`) resolves a move in one call, drawing
 chance as it goes. An :class:`Episode` runs the same resolution (plan, each operation's
-``handle``, ``evolve``, follow-ups, then any phase that falls due) in the caller's own stack;
-only a deck operation's ``handle`` (the one place the rules draw chance) runs in a worker
-greenlet whose chance has an outcome source (:class:`services.rules.core.chance.Chance`'s
-``source``): each uniform draw ``below(n)`` suspends that ``handle`` and becomes an explicit
-``n``-way chance node, and the outcome chosen outside resumes it, so no operation is ever run
-twice and a move that draws nothing switches no greenlet.
+``handle``, ``evolve``, follow-ups, then any phase that falls due) in the caller's own stack.
+A deck operation's ``handle`` (the one place the rules draw chance) runs there too until it
+needs a new draw; it is then started again in a worker greenlet whose chance has an outcome
+source (:class:`services.rules.core.chance.Chance`'s ``source``), where each new uniform draw
+``below(n)`` suspends it and becomes an explicit ``n``-way chance node, and the outcome chosen
+outside resumes it. ``handle`` never changes the state, so the second start is safe; only the
+part of an operation before its first new draw ever runs twice, and a move that draws nothing
+new switches no greenlet.
 
 Chance keeps the engine's meaning of a label: the engine's ``Chance(seed, label)`` is a fixed
 stream, so the rules draw the same outcomes whenever they ask again under the same label (a
@@ -113,16 +115,22 @@ def _rest(worker: Any) -> None:
         idle.append(worker)
 
 
+class _NewDraw(BaseException):
+    """Raised out of a deck operation run directly (no worker) at its first draw that needs a
+    chance node; a ``BaseException`` so that no ``except Exception`` of the rules can take it."""
+
+
 class _Stream:
     """The outcome source of one ``Chance(label)`` of an episode's deck operation: its ``k``-th
     draw among ``n`` is the label's ``k``-th recorded draw if that was among ``n`` too (the
     engine's seeded chance gives a label the same stream every time), else a chance node whose
-    outcome is recorded in place of the rest (a draw among one is recorded, never asked)."""
+    outcome is recorded in place of the rest (a draw among one is recorded, never asked). Run
+    ``direct`` (in the caller's stack), it raises :class:`_NewDraw` instead of asking."""
 
-    __slots__ = ("ep", "label", "k")
+    __slots__ = ("ep", "label", "k", "direct")
 
-    def __init__(self, ep: Episode, label: str):
-        self.ep, self.label, self.k = ep, label, 0
+    def __init__(self, ep: Episode, label: str, direct: bool):
+        self.ep, self.label, self.k, self.direct = ep, label, 0, direct
 
     def __call__(self, n: int) -> int:
         ep, k = self.ep, self.k
@@ -130,7 +138,12 @@ class _Stream:
         known = ep._memo.get(self.label, ())
         if k < len(known) and known[k][0] == n:
             return known[k][1]
-        v = 0 if n == 1 else greenlet.getcurrent().parent.switch(n)
+        if n == 1:
+            v = 0
+        elif self.direct:
+            raise _NewDraw()
+        else:
+            v = greenlet.getcurrent().parent.switch(n)
         ep._record(self.label, known[:k] + ((n, v),))
         return v
 
@@ -291,10 +304,10 @@ class Episode:
         self._resolve(tuple(self.rules.setup_ops(self.config)), 0)
 
     # -- running the rules: deck operations' handle in a greenlet --------------------------------
-    def _deck(self, op: Op) -> list[Event]:
-        """A deck operation's ``handle`` (run in a worker), each ``chance(label)`` drawing from the
-        label's records, then from chance nodes (:class:`_Stream`)."""
-        return self.rules.handle(self.state, op, lambda label: Chance("", label, _Stream(self, label)))
+    def _deck(self, op: Op, direct: bool = False) -> list[Event]:
+        """A deck operation's ``handle`` (in a worker, or ``direct``), each ``chance(label)``
+        drawing from the label's records, then from chance nodes (:class:`_Stream`)."""
+        return self.rules.handle(self.state, op, lambda label: Chance("", label, _Stream(self, label, direct)))
 
     def _record(self, label: str, outcomes: tuple[tuple[int, int], ...]) -> None:
         """Set ``label``'s recorded draws (``(n, outcome)`` in order), copying the records first
@@ -314,9 +327,12 @@ class Episode:
                 if events is None:
                     op = ops[i]
                     if op.domain == "deck":
-                        events = self._start(ops, i)
-                        if events is None:
-                            return  # a draw is pending: a chance node
+                        try:  # directly, as long as it draws nothing new (handle changes nothing)
+                            events = self._deck(op, direct=True)
+                        except _NewDraw:  # again in a worker, up to that draw
+                            events = self._start(ops, i)
+                            if events is None:
+                                return  # a draw is pending: a chance node
                     else:
                         events = rules.handle(state, op, None)
                 for e in events:
