@@ -120,6 +120,12 @@ class _NewDraw(BaseException):
     chance node; a ``BaseException`` so that no ``except Exception`` of the rules can take it."""
 
 
+_DREW: dict[tuple[str, str], bool] = {}
+"""Whether a deck operation (game, name) needed a chance node the last time it ran in a worker:
+such an operation goes straight to a worker rather than being run directly and started again
+(a guess that only saves time; the outcome is the same either way)."""
+
+
 class _Stream:
     """The outcome source of one ``Chance(label)`` of an episode's deck operation: its ``k``-th
     draw among ``n`` is the label's ``k``-th recorded draw if that was among ``n`` too (the
@@ -155,7 +161,7 @@ costs the garbage collector nothing)."""
 
 def facts(events: list[Event] | tuple[Event, ...]) -> tuple[Fact, ...]:
     """The events some seat may see, as :data:`Fact` s (sealed events are left out)."""
-    return tuple((e.type, e.to, plain_json(e.data)) for e in events if e.to is None or e.to >= 0)
+    return tuple([(e.type, e.to, plain_json(e.data)) for e in events if e.to is None or e.to >= 0])
 
 
 class Entry:
@@ -327,10 +333,14 @@ class Episode:
                 if events is None:
                     op = ops[i]
                     if op.domain == "deck":
+                        key = (rules.name, op.name)
                         try:  # directly, as long as it draws nothing new (handle changes nothing)
+                            if _DREW.get(key):
+                                raise _NewDraw()
                             events = self._deck(op, direct=True)
-                        except _NewDraw:  # again in a worker, up to that draw
+                        except _NewDraw:  # in a worker, up to that draw
                             events = self._start(ops, i)
+                            _DREW[key] = events is None
                             if events is None:
                                 return  # a draw is pending: a chance node
                     else:
