@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system containers-setup images venv protos sdk docs run test tournament-demo balance bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup system containers-setup images venv protos sdk docs run test tournament-demo balance bench bench-interop bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -92,6 +92,11 @@ tournament-demo: setup
 # Benchmarks: the engine against OpenSpiel (installed in its own .venv-bench), the stack, memory.
 bench: setup bench-venv
 	$(PY) -m services.bench $(ARGS)
+
+# The research adapters' speed alone (target 5): random games through the OpenSpiel adapter against
+# the engine's, alternated round by round (ARGS: --rounds N (5) --seconds S (2) --game G --write).
+bench-interop: setup
+	$(PY) -m services.bench.interop $(ARGS)
 
 # The bot ladder: per game a round robin of random, greedy, scripted, ismcts and expert (seats
 # rotated, OpenSkill ratings), Noggin's and Gnomes' own cells, and the bots' targets, met or not
