@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system containers-setup images venv protos sdk run test tournament-demo balance bench bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup system containers-setup images venv protos sdk docs run test tournament-demo balance bench bench-interop bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -52,7 +52,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml constraints.txt sdk/longhouse_client/pyproject.toml sdk/longhouse_agent/pyproject.toml
 	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -c constraints.txt -e '.[dev,interop]' -e sdk/longhouse_client -e sdk/longhouse_agent
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev,interop]' -e 'sdk/longhouse_client[containers]' -e sdk/longhouse_agent
 	@touch $@
 
 protos: services/api/.generated
@@ -61,11 +61,18 @@ services/api/.generated: $(wildcard protos/*.proto) $(VENV)/.installed
 	  --python_out=. --grpc_python_out=. --pyi_out=. $(patsubst protos/%,services/api/%,$(wildcard protos/*.proto))
 	@touch $@
 
-# The two client-side distributions as wheels in dist/: longhouse_client (the typed HTTP client; its
-# users' container fixture still ships with the server, README "Containers") and longhouse_agent (serve a function as an agent).
+# The two client-side distributions as wheels in dist/: longhouse_client (the typed HTTP client, and with
+# its containers extra the users' pytest fixture of the stack in containers, README "Containers") and
+# longhouse_agent (serve a function as an agent).
 sdk: setup
 	$(PY) -m build --wheel --outdir dist sdk/longhouse_client
 	$(PY) -m build --wheel --outdir dist sdk/longhouse_agent
+
+# The docs site (mkdocs.yml, MkDocs Material) into site/, strict: a warning fails the build. Each
+# game's table of moves is generated from its move schema (docs/_hooks/moves.py); tests/docs and
+# tests/stack/test_docs_samples.py run every code sample of it.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 PYTHONPATH=. $(VENV)/bin/mkdocs build --strict
 
 run: setup
 	$(PY) -m services.launcher $(ARGS)
@@ -85,6 +92,11 @@ tournament-demo: setup
 # Benchmarks: the engine against OpenSpiel (installed in its own .venv-bench), the stack, memory.
 bench: setup bench-venv
 	$(PY) -m services.bench $(ARGS)
+
+# The research adapters' speed alone (target 5): random games through the OpenSpiel adapter against
+# the engine's, alternated round by round (ARGS: --rounds N (5) --seconds S (2) --game G --write).
+bench-interop: setup
+	$(PY) -m services.bench.interop $(ARGS)
 
 # The bot ladder: per game a round robin of random, greedy, scripted, ismcts and expert (seats
 # rotated, OpenSkill ratings), Noggin's and Gnomes' own cells, and the bots' targets, met or not

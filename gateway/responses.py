@@ -33,19 +33,30 @@ class Error(_Closed):
     """Every 4xx/5xx answer (``gateway/errors.py``): ``{"error": code, "reason": text}``.
 
     ``version`` is added to a 409 ``stale_version``: the game's current version;
-    ``retry_after`` to a 429 (``rate_limited``, ``quota_exceeded``): its ``Retry-After`` in seconds.
+    ``retry_after`` to a 429 (``rate_limited``, ``quota_exceeded``): its ``Retry-After`` in seconds;
+    ``checks`` to a 503 ``not_ready`` of ``GET /readyz``: each check's ``"ok"`` or its failure.
     """
 
     error: str = Field(description="machine-readable code, e.g. 'stale_version' (docs/API.md, Errors)")
     reason: str = Field(description="one sentence for a person")
     version: int | None = Field(default=None, description="409 stale_version only: the game's current version")
     retry_after: int | None = Field(default=None, ge=1, description="429 only: seconds to wait, as in Retry-After")
+    checks: dict[str, str] | None = Field(default=None, description="503 not_ready (GET /readyz) only: each "
+                                          "check's 'ok' or why it failed")
 
 
 class Health(_Closed):
     """``GET /healthz``: ``{"status": "ok"}`` while Redis answers a PING."""
 
     status: Literal["ok"]
+
+
+class Ready(_Closed):
+    """``GET /readyz``: ``{"status": "ready", "checks": {name: "ok"}}`` while every part of the
+    stack serves (gateway.readiness lists the checks)."""
+
+    status: Literal["ready"]
+    checks: dict[str, str]
 
 
 class Outcome(BaseModel):

@@ -156,8 +156,7 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     if bus:
         lines.append(latency_target(bus))
     for r in adapters or []:
-        lines.append(f"target 5, {r['game']} OpenSpiel adapter / engine decisions a second: {r['ratio']:.2f} "
-                     f"({'met' if r['ratio'] >= interop.TARGET else 'not met'}, >= {interop.TARGET})")
+        lines.append(interop.target_line(r))
     for line in lines:
         console.print(line)
     return lines
@@ -208,7 +207,7 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
         out += ["", "## Research adapters", "",
                 "Random games through the OpenSpiel adapter (`services.interop`: explicit chance nodes, legal "
                 "actions and actions through `pyspiel`) against the engine's own random playouts, alternated "
-                "round by round; both count the seats' decisions a second.", "",
+                "round by round; both count the seats' decisions a CPU second of the process.", "",
                 "| game | seats | engine decisions/s | OpenSpiel adapter decisions/s | ratio |", "|---|---:|---:|---:|---:|"]
         out += [f"| {r['game']} | {r['players']} | {r['engine_moves_per_s']:.0f} | {r['adapter_moves_per_s']:.0f} | "
                 f"{r['ratio']:.2f} |" for r in adapters]

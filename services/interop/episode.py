@@ -3,13 +3,27 @@ the OpenSpiel, PettingZoo and Gymnasium adapters share.
 
 The forward model (:mod:`services.rules.core.forward`) resolves a move in one call, drawing
 chance as it goes. An :class:`Episode` runs the same resolution (plan, each operation's
-``handle``, ``evolve``, follow-ups, then any phase that falls due) in a greenlet whose chance
-has an outcome source (:func:`services.rules.core.forward.chance_with`): each uniform draw
-``below(n)`` suspends the resolution and becomes an explicit ``n``-way chance node, and the
-outcome chosen outside resumes it, so no move is ever run twice. An episode copied while a
-draw is pending (search clones, pickling) keeps where the resolution stands: the operations,
-the one under way and the outcomes it already drew; the copy runs that operation's ``handle``
-again with those outcomes (operations' ``handle`` never changes the state) and goes on.
+``handle``, ``evolve``, follow-ups, then any phase that falls due) in the caller's own stack.
+A deck operation's ``handle`` (the one place the rules draw chance) runs there too until it
+needs a new draw; it is then started again in a worker greenlet whose chance has an outcome
+source (:class:`services.rules.core.chance.Chance`'s ``source``), where each new uniform draw
+``below(n)`` suspends it and becomes an explicit ``n``-way chance node, and the outcome chosen
+outside resumes it. ``handle`` never changes the state, so the second start is safe; only the
+part of an operation before its first new draw ever runs twice, and a move that draws nothing
+new switches no greenlet.
+
+Chance keeps the engine's meaning of a label: the engine's ``Chance(seed, label)`` is a fixed
+stream, so the rules draw the same outcomes whenever they ask again under the same label (a
+Noggin pile is shuffled again under its label at every draw from it, and must come out in the
+same order). An episode records each label's outcomes (:class:`_Stream`): the ``k``-th draw
+among ``n`` under a label is the ``k``-th recorded one if it was among the same ``n``, else a
+chance node whose outcome is recorded. The records are the episode's hidden future (the
+order of its piles): copies share them, a resample starts without them.
+
+An episode copied while a draw is pending (search clones, pickling) keeps where the resolution
+stands: the operations and the one under way; the copy runs that operation's ``handle`` again
+(operations' ``handle`` never changes the state), its earlier draws answered from the records,
+and stops at the same pending draw.
 
 Bounds (issue 24): a decision offers at most :data:`BOUNDS` ``[game]`` actions. When a seat
 has more legal moves, it picks in steps of the same seat: a block of moves first, then a
@@ -38,7 +52,7 @@ from services.bots import evaluation
 from services.rules.core import GameConfig, Rules, get_rules
 from services.rules.core.canonical import canonical_json, plain_json, state_hash
 from services.rules.core.events import Event
-from services.rules.core.forward import chance_with
+from services.rules.core.chance import Chance
 from services.rules.core.game import Op
 
 BOUNDS = {"noggin": 256, "gnomes": 128, "resource_hog": 64}
@@ -67,6 +81,7 @@ CHANCE = -1
 TERMINAL = -4
 """``current()`` at the end (OpenSpiel's ``PlayerId.TERMINAL``)."""
 _DONE = object()
+"""What a worker answers when the ``handle`` it ran is over: ``(_DONE, events)``."""
 _POOL = threading.local()
 """Idle worker greenlets of this thread (greenlets run only in the thread that made them):
 making one costs about ten times a switch, so finished workers wait here for the next job."""
@@ -74,12 +89,13 @@ POOL_SIZE = 8
 
 
 def _work(job: tuple[Any, ...]) -> None:
-    """A worker greenlet: run jobs ``(episode, ops, start, replay)``, answering ``_DONE`` after each."""
+    """A worker greenlet: run jobs ``(episode, op)`` (one deck operation's ``handle``), answering
+    ``(_DONE, events)`` after each."""
     while True:
-        ep, ops, start, replay = job
-        ep._job(ops, start, replay)
-        ep = ops = replay = job = None  # an idle worker holds no episode
-        job = greenlet.getcurrent().parent.switch(_DONE)
+        ep, op = job
+        events = ep._deck(op)
+        ep = op = job = None  # an idle worker holds no episode
+        job = greenlet.getcurrent().parent.switch((_DONE, events))
 
 
 def _worker() -> Any:
@@ -99,6 +115,45 @@ def _rest(worker: Any) -> None:
         idle.append(worker)
 
 
+class _NewDraw(BaseException):
+    """Raised out of a deck operation run directly (no worker) at its first draw that needs a
+    chance node; a ``BaseException`` so that no ``except Exception`` of the rules can take it."""
+
+
+_DREW: dict[tuple[str, str], bool] = {}
+"""Whether a deck operation (game, name) needed a chance node the last time it ran in a worker:
+such an operation goes straight to a worker rather than being run directly and started again
+(a guess that only saves time; the outcome is the same either way)."""
+
+
+class _Stream:
+    """The outcome source of one ``Chance(label)`` of an episode's deck operation: its ``k``-th
+    draw among ``n`` is the label's ``k``-th recorded draw if that was among ``n`` too (the
+    engine's seeded chance gives a label the same stream every time), else a chance node whose
+    outcome is recorded in place of the rest (a draw among one is recorded, never asked). Run
+    ``direct`` (in the caller's stack), it raises :class:`_NewDraw` instead of asking."""
+
+    __slots__ = ("ep", "label", "k", "direct")
+
+    def __init__(self, ep: Episode, label: str, direct: bool):
+        self.ep, self.label, self.k, self.direct = ep, label, 0, direct
+
+    def __call__(self, n: int) -> int:
+        ep, k = self.ep, self.k
+        self.k = k + 1
+        known = ep._memo.get(self.label, ())
+        if k < len(known) and known[k][0] == n:
+            return known[k][1]
+        if n == 1:
+            v = 0
+        elif self.direct:
+            raise _NewDraw()
+        else:
+            v = greenlet.getcurrent().parent.switch(n)
+        ep._record(self.label, known[:k] + ((n, v),))
+        return v
+
+
 Fact = tuple[str, "int | None", str]
 """An event as the log keeps it: ``(type, to, data as canonical JSON)`` (text, so a long log
 costs the garbage collector nothing)."""
@@ -106,7 +161,7 @@ costs the garbage collector nothing)."""
 
 def facts(events: list[Event] | tuple[Event, ...]) -> tuple[Fact, ...]:
     """The events some seat may see, as :data:`Fact` s (sealed events are left out)."""
-    return tuple((e.type, e.to, plain_json(e.data)) for e in events if e.to is None or e.to >= 0)
+    return tuple([(e.type, e.to, plain_json(e.data)) for e in events if e.to is None or e.to >= 0])
 
 
 class Entry:
@@ -224,8 +279,8 @@ class Episode:
     """
 
     __slots__ = ("rules", "config", "players", "max_moves", "bound", "state", "moves", "log", "cuts",
-                 "prefix", "draw", "draw_prefix", "_flight", "_plan", "_draws", "_replay", "_op",
-                 "_seat", "_over", "_legal", "_chance", "_views")
+                 "prefix", "draw", "draw_prefix", "_flight", "_cont", "_memo", "_memo_shared",
+                 "_seat", "_over", "_legal", "_views")
 
     def __init__(self, game: str, players: int, variants: dict[str, Any] | None = None,
                  max_moves: int = DEFAULT_MAX_MOVES, bound: int | None = None, *, _empty: bool = False):
@@ -233,8 +288,7 @@ class Episode:
         self.players = players
         self.max_moves = max_moves
         self.bound = bound or BOUNDS.get(game, DEFAULT_BOUND)
-        self._chance = chance_with(self._source)
-        self._views: dict[int | None, dict[str, Any]] = {}
+        self._views: dict[int | None, dict[str, Any]] | None = None
         if _empty:
             return
         self.config = GameConfig(game=game, players=players, options=options(self.rules, players, variants))
@@ -248,84 +302,113 @@ class Episode:
         self.draw: int | None = None
         self.draw_prefix: tuple[int, ...] = ()
         self._flight: Any = None
-        self._plan: tuple[tuple[Op, ...], int, tuple[int, ...]] | None = None
-        self._draws: list[int] = []
-        self._replay: list[int] = []
-        self._op: tuple[tuple[Op, ...], int] | None = None
+        self._cont: tuple[tuple[Op, ...], int] | None = None
+        self._memo: dict[str, tuple[tuple[int, int], ...]] = {}
+        self._memo_shared = False
         self._legal: list[dict[str, Any]] | None = None
         self._seat, self._over = CHANCE, False
-        self._run(tuple(self.rules.setup_ops(self.config)))
+        self._resolve(tuple(self.rules.setup_ops(self.config)), 0)
 
-    # -- running the rules in a greenlet ----------------------------------------------------
-    def _source(self, n: int) -> int:
-        """The outcome source of every draw: a replayed outcome, else suspend until one is given
-        (a draw among one needs no chance node)."""
-        if n == 1:
-            return 0
-        if self._replay:
-            v = self._replay.pop()
-        else:
-            v = greenlet.getcurrent().parent.switch(n)
-        self._draws.append(v)
-        return v
+    # -- running the rules: deck operations' handle in a greenlet --------------------------------
+    def _deck(self, op: Op, direct: bool = False) -> list[Event]:
+        """A deck operation's ``handle`` (in a worker, or ``direct``), each ``chance(label)``
+        drawing from the label's records, then from chance nodes (:class:`_Stream`)."""
+        return self.rules.handle(self.state, op, lambda label: Chance("", label, _Stream(self, label, direct)))
 
-    def _job(self, ops: tuple[Op, ...], start: int, replay: tuple[int, ...]) -> None:
+    def _record(self, label: str, outcomes: tuple[tuple[int, int], ...]) -> None:
+        """Set ``label``'s recorded draws (``(n, outcome)`` in order), copying the records first
+        if a copy shares them."""
+        if self._memo_shared:
+            self._memo = dict(self._memo)
+            self._memo_shared = False
+        self._memo[label] = outcomes
+
+    def _resolve(self, ops: tuple[Op, ...], i: int, events: list[Event] | None = None) -> None:
+        """Resolve ``ops`` from the ``i``-th (whose ``events``, if given, are already handled),
+        then follow-ups and any phase due, in the caller's stack, until a draw is pending or
+        nothing is left; then settle the node."""
         rules, state = self.rules, self.state
-        i = start
-        self._replay = list(reversed(replay))
         while True:
             while i < len(ops):
-                op = ops[i]
-                self._op = (ops, i)
-                self._draws = []
-                events = rules.handle(state, op, self._chance if op.domain == "deck" else None)
-                self._op = None
+                if events is None:
+                    op = ops[i]
+                    if op.domain == "deck":
+                        key = (rules.name, op.name)
+                        try:  # directly, as long as it draws nothing new (handle changes nothing)
+                            if _DREW.get(key):
+                                raise _NewDraw()
+                            events = self._deck(op, direct=True)
+                        except _NewDraw:  # in a worker, up to that draw
+                            events = self._start(ops, i)
+                            _DREW[key] = events is None
+                            if events is None:
+                                return  # a draw is pending: a chance node
+                    else:
+                        events = rules.handle(state, op, None)
                 for e in events:
                     rules.evolve(state, e)
                 if events:
                     self.log = Entry(self.log, events=facts(events))
+                events = None
                 i += 1
             ops, i = tuple(rules.follow_up(state)), 0
             if ops:
                 continue
-            phase = rules.pending_phase(state) if rules.outcome(state) is None else None
+            outcome = rules.outcome(state)
+            phase = rules.pending_phase(state) if outcome is None else None
             if not phase:
-                return
+                break
             ops = tuple(rules.phase_ops(state, phase))
+        self._settle(outcome)
 
-    def _run(self, ops: tuple[Op, ...], start: int = 0, replay: tuple[int, ...] = ()) -> None:
-        """Resolve ``ops`` (then follow-ups and phases) until a draw is needed or nothing is left."""
+    def _settle(self, outcome: Any = _DONE) -> None:
+        """Nothing left to resolve: the seat to decide, or the end (``outcome``: the rules' outcome
+        of the state as it stands, if the caller has it)."""
+        self._flight = self._cont = None
+        self.draw = None
+        if outcome is _DONE:
+            outcome = self.rules.outcome(self.state)
+        movers = self.rules.to_move(self.state)
+        self._over = outcome is not None or self.moves >= self.max_moves or not movers
+        self._seat = TERMINAL if self._over else movers[0]
+
+    def _start(self, ops: tuple[Op, ...], i: int) -> list[Event] | None:
+        """Run the deck operation ``ops[i]`` in a worker: its events, or ``None`` when it waits
+        for a draw (the node is then a chance node)."""
         flight = _worker()
-        self._settle(flight, flight.switch((self, ops, start, replay)))
+        return self._landed(flight, flight.switch((self, ops[i])), ops, i)
 
-    def _settle(self, flight: Any, result: Any) -> None:
-        self._views = {}
-        if result is _DONE:
-            if flight is not None:
-                _rest(flight)
-            self._flight = None
-            self.draw = None
-            self._plan = None
-            self._legal = None
-            movers = self.rules.to_move(self.state)
-            self._over = self.rules.outcome(self.state) is not None or self.moves >= self.max_moves or not movers
-            self._seat = TERMINAL if self._over else movers[0]
-        else:
-            self._flight = flight
-            self.draw = int(result)
-            self._seat = CHANCE
-            self._legal = None
+    def _landed(self, flight: Any, result: Any, ops: tuple[Op, ...], i: int) -> list[Event] | None:
+        if isinstance(result, tuple):  # (_DONE, events)
+            _rest(flight)
+            return result[1]
+        self._flight, self._cont = flight, (ops, i)
+        self.draw = int(result)
+        self._seat = CHANCE
+        return None
 
     def _feed(self, value: int) -> None:
+        self._views = self._legal = None
         flight = self._flight
-        if flight is None:  # a copy: run the operation under way again with what it drew
-            ops, i, drawn = self._plan
+        if flight is None:  # a copy: run the operation under way again up to its pending draw
+            ops, i = self._cont
             flight = _worker()
-            asked = flight.switch((self, ops, i, drawn))
+            asked = flight.switch((self, ops[i]))
             if asked != self.draw:
                 raise RuntimeError(f"a resumed copy asked for a draw among {asked}, not {self.draw}")
-        flight.parent = greenlet.getcurrent()
-        self._settle(flight, flight.switch(value))
+            self._flight = flight
+        else:
+            here = greenlet.getcurrent()
+            if flight.parent is not here:
+                flight.parent = here
+        result = flight.switch(int(value))
+        if result.__class__ is not tuple:  # the next draw of the same operation
+            self.draw = int(result)
+            return
+        _rest(flight)
+        ops, i = self._cont
+        self._flight = self._cont = None
+        self._resolve(ops, i, result[1])
 
     # -- the node -------------------------------------------------------------------------------
     def current(self) -> int:
@@ -383,8 +466,9 @@ class Episode:
         seat = self._seat
         self.prefix = ()
         self.moves += 1
+        self._views = self._legal = None
         self.log = Entry(self.log, seat=seat, move=plain_json(move))
-        self._run(tuple(self.rules.plan(self.state, seat, move)))
+        self._resolve(tuple(self.rules.plan(self.state, seat, move)), 0)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` at a chance node (at most :data:`CHANCE_BOUND`), else []."""
@@ -435,9 +519,12 @@ class Episode:
     def view(self, seat: int | None) -> dict[str, Any]:
         """The player view of ``seat`` (``rules.view``; ``None`` = a spectator), kept until the
         state changes: treat it as read-only."""
-        out = self._views.get(seat)
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        out = views.get(seat)
         if out is None:
-            out = self._views[seat] = self.rules.view(self.state, seat)
+            out = views[seat] = self.rules.view(self.state, seat)
         return out
 
     def observation(self, seat: int) -> str:
@@ -518,10 +605,14 @@ class Episode:
         another seat's steps towards a decision are forgotten.
 
         Raises:
-            ValueError: at a chance node (a draw under way depends on the true state).
+            ValueError: at a chance node: the draw under way belongs to an operation already
+                running on the true state (a shuffle half done), which a sample cannot take over;
+                resample at a seat's decision (where OpenSpiel's ISMCTS does) or at the end.
         """
         if self.draw is not None:
-            raise ValueError("resample at a decision or at the end, not at a chance node")
+            raise ValueError(f"cannot resample at a chance node (a draw among {self.draw} is under way on the true "
+                             "state, part of an operation a sample cannot take over): resample at a seat's decision "
+                             "or at the end")
         out = self.copy(self.rules.determinise(self.state, seat, seed))
         out.cuts = self.cuts + ((seat, self.log.depth),)
         out._legal = None if self._seat != seat else self._legal
@@ -549,9 +640,8 @@ class Episode:
         ep.log = Entry(None, seat=seat, note=f"view {plain_json(view)}")
         ep.cuts = ((seat, 1),)
         ep.prefix, ep.draw, ep.draw_prefix = (), None, ()
-        ep._flight = ep._plan = ep._op = None
-        ep._draws, ep._replay = [], []
-        ep._settle(None, _DONE)
+        ep._memo, ep._memo_shared, ep._legal = {}, False, None
+        ep._settle()
         return ep
 
     # -- copies -----------------------------------------------------------------------------------
@@ -562,24 +652,19 @@ class Episode:
         out = Episode.__new__(Episode)
         out.rules, out.config, out.players, out.max_moves, out.bound = (
             self.rules, self.config, self.players, self.max_moves, self.bound)
-        out._chance = chance_with(out._source)
-        out._views = self._views if state is None else {}
+        out._views = self._views if state is None else None
         out.state = self.rules.copy(self.state) if state is None else state
         out.moves, out.log, out.cuts, out.prefix = self.moves, self.log, self.cuts, self.prefix
         out.draw, out.draw_prefix = self.draw, self.draw_prefix
         out._seat, out._legal = self._seat, self._legal
         out._over = self._over
-        out._flight, out._draws, out._replay, out._op = None, [], [], None
-        out._plan = self._pending()
+        out._flight, out._cont = None, self._cont
+        if state is None:
+            out._memo, out._memo_shared = self._memo, True
+            self._memo_shared = True
+        else:  # a sample: its hidden future is its own
+            out._memo, out._memo_shared = {}, False
         return out
-
-    def _pending(self) -> tuple[tuple[Op, ...], int, tuple[int, ...]] | None:
-        if self.draw is None:
-            return None
-        if self._flight is None:
-            return self._plan
-        ops, i = self._op
-        return ops, i, tuple(self._draws)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
         return self.copy()
@@ -590,14 +675,14 @@ class Episode:
                 "max_moves": self.max_moves, "bound": self.bound, "state": self.state, "moves": self.moves,
                 "log": entries, "cuts": self.cuts, "prefix": self.prefix, "draw": self.draw,
                 "draw_prefix": self.draw_prefix, "seat": self._seat, "over": self._over,
-                "plan": [([o.to_json() for o in p[0]], p[1], list(p[2])) for p in [self._pending()] if p]}
+                "plan": [([o.to_json() for o in c[0]], c[1]) for c in [self._cont] if c is not None],
+                "draws": {label: [list(x) for x in drawn] for label, drawn in self._memo.items()}}
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.rules = get_rules(d["game"])
         self.config = GameConfig(**d["config"])
         self.players, self.max_moves, self.bound = d["players"], d["max_moves"], d["bound"]
-        self._chance = chance_with(self._source)
-        self._views = {}
+        self._views = None
         self.state, self.moves = d["state"], d["moves"]
         log = None
         for seat, move, events, note in d["log"]:
@@ -606,10 +691,11 @@ class Episode:
         self.cuts, self.prefix = tuple(tuple(c) for c in d["cuts"]), tuple(d["prefix"])
         self.draw, self.draw_prefix = d["draw"], tuple(d["draw_prefix"])
         self._seat, self._over, self._legal = d["seat"], d["over"], None
-        self._flight, self._draws, self._replay, self._op = None, [], [], None
-        self._plan = None
-        for ops, i, drawn in d["plan"]:
-            self._plan = (tuple(Op.from_json(o) for o in ops), i, tuple(drawn))
+        self._flight, self._cont = None, None
+        for ops, i in d["plan"]:
+            self._cont = (tuple(Op.from_json(o) for o in ops), i)
+        self._memo = {label: tuple((n, v) for n, v in drawn) for label, drawn in d["draws"].items()}
+        self._memo_shared = False
 
 
 __all__ = ["BOUNDS", "CHANCE", "CHANCE_BOUND", "DEFAULT_MAX_MOVES", "Entry", "Episode", "Fact", "facts", "MAX_LEVELS",

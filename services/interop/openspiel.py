@@ -41,7 +41,7 @@ import pyspiel
 from services.rules.core import get_rules
 
 from . import encode
-from .episode import BOUNDS, CHANCE_BOUND, DEFAULT_MAX_MOVES, MAX_LEVELS, TERMINAL, UTILITIES, Episode
+from .episode import BOUNDS, CHANCE, CHANCE_BOUND, DEFAULT_MAX_MOVES, MAX_LEVELS, TERMINAL, UTILITIES, Episode
 
 GAMES = {"noggin": "longhouse_noggin", "gnomes": "longhouse_gnomes", "resource_hog": "longhouse_resource_hog"}
 """OpenSpiel's short name of each game."""
@@ -199,31 +199,61 @@ class LonghouseState(pyspiel.State):
         return self._ep
 
     # -- OpenSpiel's state API ----------------------------------------------------------------
+    # ``is_terminal``, ``current_player``, ``chance_outcomes``, ``is_chance_node``,
+    # ``is_player_node`` and ``legal_actions`` are answered here in Python, so a Python caller
+    # (random play, the Python MCTS and ISMCTS) does not go through C++ and back (pybind11's
+    # ``LegalActions`` asks Python four times: is it over, a chance node, whose turn, the
+    # actions); C++ callers reach the same answers through ``current_player`` and
+    # ``_legal_actions``. ``apply_action`` stays OpenSpiel's, which keeps the history.
     def current_player(self) -> int:
         """The seat to decide, ``PlayerId.CHANCE`` (-1) or ``PlayerId.TERMINAL`` (-4)."""
-        return self.episode.current()
+        return (self._ep or self.episode)._seat
+
+    def is_chance_node(self) -> bool:
+        """True while a draw is pending."""
+        return (self._ep or self.episode)._seat == CHANCE
+
+    def is_player_node(self) -> bool:
+        """True when a seat decides."""
+        return (self._ep or self.episode)._seat >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``legal_actions``: the actions of the seat to decide (``player`` omitted or
+        that seat), the chance outcomes at a chance node, ``[]`` at the end or for another seat.
+        Raises ValueError for another pseudo-player (as OpenSpiel's C++ does)."""
+        ep = self._ep or self.episode
+        seat = ep._seat
+        if seat == TERMINAL:
+            return []
+        if seat == CHANCE:
+            return [k for k, _ in ep.chance_outcomes()]
+        if player is None or player == seat:
+            return ep.actions()
+        if player < 0:
+            raise ValueError(f"legal_actions for the pseudo-player {player}")
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        ep = self.episode
-        return ep.actions() if player == ep.current() else []
+        ep = self._ep or self.episode
+        return ep.actions() if player == ep._seat else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` of the draw under way (uniform unless taken in steps)."""
-        return self.episode.chance_outcomes()
+        return (self._ep or self.episode).chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        ep = self.episode
+        ep = self._ep or self.episode
         if ep.draw is not None:
-            ep.chance(int(action))
+            ep.chance(action)
         else:
-            ep.step(int(action))
+            ep.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.episode.action_string(player, int(action))
 
     def is_terminal(self) -> bool:
         """True once the rules ended the game or ``max_moves`` moves were made."""
-        return self.episode.current() == TERMINAL
+        return (self._ep or self.episode)._seat == TERMINAL
 
     def returns(self) -> list[float]:
         """Each seat's utility (the game's ``utility`` parameter); zeros before the end."""
@@ -236,10 +266,13 @@ class LonghouseState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LonghouseState:
         """A state ``player_id`` cannot tell from this one, drawn with ``probability_sampler``
         (called for two uniform numbers that seed the game's determinisation; see
-        :meth:`.episode.Episode.resample`). Its history is empty: only its state counts.
+        :meth:`.episode.Episode.resample`). Its OpenSpiel ``history()`` is empty and its
+        ``move_number()`` 0: the determinisation samples the hidden state itself, not chance
+        outcomes, so no action sequence leads to the sample; its information state, observation,
+        player to move and legal actions are what count.
 
         Raises:
-            ValueError: at a chance node.
+            ValueError: at a chance node (see :meth:`.episode.Episode.resample`).
         """
         seed = f"{player_id}:{probability_sampler():.17g}:{probability_sampler():.17g}"
         return LonghouseState(self.get_game(), self.episode.resample(int(player_id), seed))

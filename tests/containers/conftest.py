@@ -11,10 +11,8 @@ and the project image from it (``longhouse:test``).
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Iterator
 
 import pytest
@@ -25,15 +23,6 @@ from services.containers.images import ImageError, build_base_image, build_proje
 ROOT = Path(__file__).resolve().parents[2]
 TEST_IMAGE = "longhouse:test"
 """The project image the container tests build (FROM the debootstrap base image)."""
-
-
-def load_example() -> ModuleType:
-    """``examples/test_in_containers.py`` as a module (for its game-playing helper)."""
-    path = ROOT / "examples" / "test_in_containers.py"
-    spec = importlib.util.spec_from_file_location("longhouse_container_example", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="package")

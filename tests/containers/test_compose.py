@@ -5,6 +5,7 @@ healthy in dependency order, plays a whole game and goes down leaving nothing.""
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -15,10 +16,10 @@ import pytest
 import requests
 
 from gateway.operators import digest, new_key
-from services.bots.client import GatewayClient
+from longhouse_client import Client, play_seat
 from services.launcher.stack import free_port_settings
 
-from .conftest import ROOT, load_example
+from .conftest import ROOT
 
 BASE = ["-f", str(ROOT / "docker-compose.yml")]
 HOST_NETWORK = [*BASE, "-f", str(ROOT / "deploy" / "compose" / "host-network.yml")]
@@ -60,7 +61,6 @@ def test_compose_config_refuses_a_broken_file(tmp_path):
 @pytest.mark.containers
 @pytest.mark.timeout(900)
 def test_compose_stack_on_host_network_plays_a_game(docker_engine, test_image):
-    play_seat_until_over = load_example().play_seat_until_over
     s = free_port_settings()
     key = new_key()
     env = {**os.environ, "DOCKER_HOST": docker_engine.host, "LONGHOUSE_IMAGE": test_image,
@@ -92,13 +92,14 @@ def test_compose_stack_on_host_network_plays_a_game(docker_engine, test_image):
                 break
             assert time.monotonic() < deadline, f"not healthy within 120 s: {waiting}\n{states}"
             time.sleep(0.5)
-        with GatewayClient(url) as client:
-            for session in (client.session, client.once):
-                session.headers["X-Longhouse-Operator-Key"] = key
+        with Client(url, operator_key=key) as client:
+            assert client.ready().status == "ready"  # every part serves, by the gateway's own checks
             created = client.create_game("resource_hog", 2, seed="11", bots={"1": "greedy"})
-            token = client.take_seat(created["game_id"], 0, created["invitations"]["0"])
-            summary = play_seat_until_over(client, created["game_id"], token, "11")
-        assert summary["status"] == "over" and len(summary["outcome"]["scores"]) == 2
+            seat = client.take_seat(created.game_id, 0, created.invitations["0"])
+            rng = random.Random("11")
+            summary = play_seat(client, created.game_id, seat.token, lambda view, legal: rng.randrange(len(legal)),
+                                timeout_s=180)
+        assert summary.status == "over" and len(summary.outcome.scores) == 2
     finally:
         down = compose(HOST_NETWORK, "down", "-v", "-t", "10", "--remove-orphans", env=env, project=project)
     assert down.returncode == 0, down.stdout

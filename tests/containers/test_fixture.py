@@ -1,6 +1,7 @@
-"""The users' fixture (services/containers/pytest_plugin.py) through pytest itself: the example
-test of examples/ plays a whole game against the stack in containers, a failing test of a
-user's is reported as failed, and no container is left afterwards."""
+"""The users' fixture (``longhouse_client.testing``, the client's ``containers`` extra) through
+pytest itself: the example test of examples/ plays a whole game against the stack in containers,
+a failing test of a user's is reported as failed, no container is left afterwards, and neither
+the plugin nor the stack it starts imports a server package."""
 
 from __future__ import annotations
 
@@ -11,11 +12,18 @@ import sys
 
 import pytest
 
+from tests.conftest import SDK_SOURCES
+
 from .conftest import ROOT
 
 FAILING_TEST = '''
+import sys
+
 def test_fails_on_purpose(longhouse_client):
-    assert longhouse_client.health()
+    assert longhouse_client.ready().status == "ready"
+    assert longhouse_client.health().status == "ok"
+    server = sorted(name for name in sys.modules if name.split(".")[0] in ("services", "gateway"))
+    assert server == [], server
     assert False, "a user's test that fails"
 '''
 
@@ -25,11 +33,15 @@ def test_fails_on_purpose(longhouse_client):
 def test_users_fixture_plays_a_whole_game_and_leaves_no_container(docker_engine, test_image, tmp_path):
     assert docker_engine.containers() == [], "the engine is not empty before the test"
     (tmp_path / "test_user_fails.py").write_text(FAILING_TEST)
+    # only the client's sources on the path (never the checkout root, which holds the server's packages);
+    # -p loads the plugin whether or not its entry point is installed
     env = {**os.environ, "DOCKER_HOST": docker_engine.host, "LONGHOUSE_IMAGE": test_image,
-           "LONGHOUSE_REDIS_IMAGE": "same", "TESTCONTAINERS_RYUK_DISABLED": "true"}
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(ROOT),
+           "LONGHOUSE_REDIS_IMAGE": "same", "TESTCONTAINERS_RYUK_DISABLED": "true",
+           "PYTHONPATH": os.pathsep.join(str(source) for source in SDK_SOURCES)}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "longhouse_client.testing",
+                           "--rootdir", str(tmp_path), "-c", os.devnull,
                            str(ROOT / "examples" / "test_in_containers.py"), str(tmp_path / "test_user_fails.py")],
-                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+                          cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     out = proc.stdout
     assert re.search(r"\b1 failed, 1 passed\b", out), out[-4000:]
     assert "a user's test that fails" in out

@@ -143,7 +143,7 @@ def test_resample_keeps_information_state_current_player_and_legal_actions(case)
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            with pytest.raises(ValueError, match="chance"):
+            with pytest.raises(ValueError, match="cannot resample at a chance node"):
                 state.resample_from_infostate(0, sampler)
         else:
             decisions += 1
@@ -152,6 +152,7 @@ def test_resample_keeps_information_state_current_player_and_legal_actions(case)
                 assert sample.information_state_string(p) == state.information_state_string(p)
                 assert sample.observation_string(p) == state.observation_string(p)
                 assert sample.current_player() == state.current_player()
+                assert sample.history() == [] and sample.move_number() == 0  # docs/interop.md: no history
                 if p == state.current_player():
                     assert sample.legal_actions() == state.legal_actions()
                     assert ([sample.action_to_string(p, a) for a in sample.legal_actions()] ==

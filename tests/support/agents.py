@@ -29,20 +29,22 @@ SLEEP_S = 30.0
 
 
 class AgentProcess:
-    """One example agent (``protocol`` ``http`` or ``grpc``) with ``behaviour``."""
+    """One example agent (``protocol`` ``http`` or ``grpc``) with ``behaviour``; or, given ``argv``,
+    another example that serves the agent protocol (``argv``: its script and arguments after the
+    interpreter, with ``--port 0``; it must print the same ``listening on`` line)."""
 
     def __init__(self, protocol: str, behaviour: str, logdir: Path, sleep_s: float = SLEEP_S, seed: str = "7",
-                 secret: str = SECRET):
+                 secret: str = SECRET, argv: list[str] | None = None):
         self.protocol = protocol
         self.behaviour = behaviour
         self.log_path = logdir / f"{protocol}-{behaviour}.log"
         self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         env = {**os.environ, "LONGHOUSE_AGENT_SECRET": secret}
-        self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "examples" / f"{protocol}_agent.py"), "--port", "0",
-             "--behaviour", behaviour, "--sleep-s", str(sleep_s), "--seed", seed],
-            stdout=subprocess.PIPE, stderr=self._log, cwd=ROOT, env=env,
-        )
+        if argv is None:
+            argv = [str(ROOT / "examples" / f"{protocol}_agent.py"), "--port", "0",
+                    "--behaviour", behaviour, "--sleep-s", str(sleep_s), "--seed", seed]
+        self.proc = subprocess.Popen([sys.executable, *argv], stdout=subprocess.PIPE, stderr=self._log, cwd=ROOT,
+                                     env=env)
         try:
             self.port = self._wait_listening()
         except BaseException:

@@ -32,7 +32,7 @@ import httpx
 from pydantic import BaseModel
 
 from . import models
-from .errors import LonghouseError, error_for
+from .errors import LonghouseError, Unavailable, error_for
 from .sse import Parser
 
 OPERATOR_KEY_HEADER = "X-Longhouse-Operator-Key"
@@ -41,6 +41,7 @@ T = TypeVar("T", bound=BaseModel)
 
 ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/healthz"): "health",
+    ("GET", "/readyz"): "ready",
     ("GET", "/openapi.json"): "openapi",
     ("GET", "/catalog"): "catalog",
     ("GET", "/catalog/{game}"): "catalog_game",
@@ -69,9 +70,11 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/replay/{game_id}"): "page",
     ("GET", "/standings/{tid}"): "page",
     ("GET", "/board"): "page",
+    ("GET", "/docs"): "page",
+    ("GET", "/docs/assets/{name}"): "page",
 }
 """Every route of the API (method, OpenAPI path) -> the :class:`Client` method that calls it
-(the web pages share :meth:`Client.page`)."""
+(the web pages and the API reference's files share :meth:`Client.page`)."""
 
 
 def read_operator_key(path: str | os.PathLike[str]) -> str:
@@ -244,6 +247,32 @@ class Client:
         """``GET /healthz``. Raises Unavailable when the gateway's Redis does not answer."""
         return self._get(models.Health, "/healthz")
 
+    def ready(self) -> models.Ready:
+        """``GET /readyz``, asked once (no retry): every part of the stack serves.
+
+        Raises:
+            Unavailable: ``not_ready``; its ``body["checks"]`` says which part does not serve yet.
+            httpx.TransportError: the gateway does not answer at all.
+        """
+        return models.Ready.model_validate(self.request("GET", "/readyz").json())
+
+    def wait_ready(self, timeout_s: float = 120.0, poll_s: float = 0.25) -> models.Ready:
+        """Ask :meth:`ready` every ``poll_s`` seconds until the stack serves or ``timeout_s`` seconds
+        have passed (a stack just started: the gateway may not even answer yet).
+
+        Raises:
+            TimeoutError: not ready in time; the message holds the last answer's checks or error.
+        """
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                return self.ready()
+            except (Unavailable, httpx.TransportError) as exc:
+                last = (exc.body.get("checks") or exc.reason) if isinstance(exc, Unavailable) else exc
+            if time.monotonic() + poll_s > deadline:
+                raise TimeoutError(f"{self.base_url} not ready within {timeout_s:.0f} s: {last}")
+            self._sleep(poll_s)
+
     def openapi(self) -> dict[str, Any]:
         """``GET /openapi.json``: the OpenAPI 3.1 document of the gateway."""
         return self.request("GET", "/openapi.json", safe=True).json()
@@ -258,7 +287,8 @@ class Client:
 
     def page(self, path: str = "/") -> str:
         """A web page's HTML (``/``, ``/table/<id>``, ``/replay/<id>``, ``/standings/<tid>``,
-        ``/board``). Raises NotFound for an unknown game or tournament."""
+        ``/board``, the API reference ``/docs``), or a text file of the reference
+        (``/docs/assets/<name>``). Raises NotFound for an unknown game, tournament or file."""
         return self.request("GET", path, safe=True).text
 
     # -- games ---------------------------------------------------------------------------------

@@ -28,6 +28,14 @@ class Health(Model):
     status: str
 
 
+class Ready(Model):
+    """``GET /readyz``: ``{"status": "ready", "checks": {name: "ok"}}`` once Redis, the gRPC
+    services, a mover and a worker all serve."""
+
+    status: str
+    checks: dict[str, str]
+
+
 class Outcome(Model):
     """How a game ended: ``reason``; most games add ``scores`` (per seat) and ``winners`` (seats),
     and a game may add its own facts (Noggin's ``crown``, a forfeit's ``forfeited``)."""
