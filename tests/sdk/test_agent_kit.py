@@ -121,3 +121,18 @@ def test_the_local_runner_plays_whole_games_and_counts_strikes():
 
     lost = play_local(wrong, game="gnomes", opponents=["random"], games=1, seed="kit")
     assert lost.games[0].reason == "forfeit" and lost.games[0].strikes == 4 and lost.wins == 0
+
+
+@pytest.mark.parametrize("kwargs, says", [
+    ({"game": "gnomes", "opponents": ["random"] * 4}, "players"),
+    ({"game": "noggin", "opponents": []}, "at least one opponent"),
+    ({"game": "resource_hog", "opponents": ["random"] * 4}, "players"),
+    ({"game": "gnomes", "seat": 5}, "seat 5"),
+    ({"game": "gnomes", "options": {"nope": True}}, "nope"),
+])
+def test_the_local_runner_refuses_what_the_hosted_gateway_refuses(kwargs, says):
+    """A fresh user's trial: the local runner crashed inside the rules on 5 seats of Gnomes and
+    played on with an unknown variant; it now makes the gateway's checks first and says what
+    was wrong."""
+    with pytest.raises(ValueError, match=says):
+        play_local(lambda view, legal, clock: 0, **kwargs)

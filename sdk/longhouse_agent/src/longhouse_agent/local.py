@@ -68,15 +68,16 @@ class LocalMatch:
                 f"{per:.1f} ms a decision")
 
 
-def _engine() -> tuple[Any, Any, Any, Any]:
+def _engine() -> tuple[Any, Any, Any, Any, type[Exception]]:
     try:
         from services.bots.decide import decide
         from services.rules.core import forward
+        from services.rules.core.errors import BadConfig
         from services.rules.core.game import GameConfig, get_rules
     except ImportError as exc:
         raise EngineMissing("the local runner needs the Longhouse engine importable (run it from a checkout "
                             f"of the project, or install the server's wheel): {exc}") from None
-    return decide, forward, GameConfig, get_rules
+    return decide, forward, GameConfig, get_rules, BadConfig
 
 
 def play_local(fn: Choose, *, game: str = "gnomes", opponents: Sequence[str] = ("random",), games: int = 1,
@@ -95,11 +96,21 @@ def play_local(fn: Choose, *, game: str = "gnomes", opponents: Sequence[str] = (
     Returns:
         the :class:`LocalMatch`.
     Raises:
-        EngineMissing: the engine is not importable. UnknownGame / ValueError: a bad game or bot.
+        EngineMissing: the engine is not importable. UnknownGame: an unknown game. ValueError: an
+            unknown bot, no opponent, a seat outside the table, or players or variants the game
+            does not take (the hosted gateway's checks, ``Rules.validate_config``).
     """
-    decide, forward, GameConfig, get_rules = _engine()
+    decide, forward, GameConfig, get_rules, BadConfig = _engine()
     rules = get_rules(game)
     players = 1 + len(opponents)
+    if not opponents:
+        raise ValueError("a local match needs at least one opponent (opponents=['random'], say)")
+    try:  # the checks the hosted gateway makes before a game is created (players, variants)
+        rules.validate_config(GameConfig(game=game, players=players, options=dict(options or {})))
+    except BadConfig as exc:
+        raise ValueError(f"{game} cannot be played so: {exc}") from None
+    if seat is not None and not 0 <= seat < players:
+        raise ValueError(f"seat {seat} is not one of the {players} seats (0-{players - 1})")
     match = LocalMatch(game=game, opponents=list(opponents))
     decider = Decider(fn)
     for i in range(games):
