@@ -55,8 +55,9 @@ def reference():
 
 
 @bp.get("/docs/assets/<name>")
-@documented(responses={200: Media("application/octet-stream", {"type": "string"},
-                                  "One of Swagger UI's files (a script, a style sheet or an icon)")},
+@documented(responses={200: Media("text/css", {"type": "string"},
+                                  "One of Swagger UI's files (a script, a style sheet or an icon)",
+                                  also=tuple(sorted(set(ASSETS.values()) - {"text/css"})))},
             errors={404: "not_found"},
             path_params={"name": {"type": "string", "enum": sorted(ASSETS)}})
 def asset(name: str):

@@ -100,6 +100,8 @@ class Media:
     schema: Mapping[str, Any] | None
     description: str
     model: type[BaseModel] | None = None
+    also: tuple[str, ...] = ()
+    """More media types the answer may have, with the same schema (a file route's kinds of file)."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,8 @@ def build_document(app: Flask) -> dict[str, Any]:
                 if isinstance(answer, Media):
                     schema = refs[(answer.model, "validation")] if answer.model else dict(answer.schema or {})
                     op["responses"][str(status)] = {"description": answer.description,
-                                                    "content": {answer.media_type: {"schema": schema}}}
+                                                    "content": {t: {"schema": schema}
+                                                                for t in (answer.media_type, *answer.also)}}
                 else:
                     op["responses"][str(status)] = {
                         "description": _markdown((inspect.getdoc(answer) or answer.__name__).partition("\n")[0]),

@@ -154,6 +154,11 @@ def strategy_for(operation, world: World | None, mode: GenerationMode):
     return st.one_of(parts)
 
 
+READINESS = "GET /readyz"
+"""The readiness probe: 503 ``not_ready`` is its documented answer while a part of the stack is
+missing (this app runs no mover), so it is held to its schema but not to "no 5xx"."""
+
+
 def modes_for(operation) -> list[GenerationMode]:
     """Both modes, or only the positive one for an operation with nothing to break: no body,
     query or header, and only plain string path parameters (an empty one makes no URL)."""
@@ -180,14 +185,16 @@ def test_every_operation_gives_no_server_error_and_keeps_its_schema(fuzz_app, sc
             def run(case, headers, data):
                 bound(case)
                 name_a_real_game(case, data)
-                response = case.call_and_validate(headers=headers, checks=CHECKS)
+                checks = CHECKS if operation.label != READINESS else [c for c in CHECKS if c is not not_a_server_error]
+                response = case.call_and_validate(headers=headers, checks=checks)
                 counts[response.status_code] += 1
 
             run()
     report = "\n".join(f"{label:48} {dict(sorted(c.items()))}" for label, c in tally.items())
     print(f"\nschema fuzzing: {len(tally)} operations, {sum(sum(c.values()) for c in tally.values())} "
           f"requests, 0 server errors\n{report}")
-    assert all(status < 500 for c in tally.values() for status in c)
+    assert all(status < 500 for label, c in tally.items() if label != READINESS for status in c)
+    assert set(tally[READINESS]) <= {200, 503}  # the probe says "not ready" with 503 (no mover runs here)
     # the real ids were reached: every read of a real thing answered 200 at least once
     for label in ("GET /games/{game_id}", "GET /games/{game_id}/view", "GET /games/{game_id}/stream",
                   "GET /agents/{agent_id}", "GET /tournaments/{tid}", "GET /tournaments/{tid}/standings.csv"):

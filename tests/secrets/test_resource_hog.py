@@ -50,11 +50,13 @@ SPEC = SecretsSpec(
 COVERAGE = [  # (seed, players, bots' seed prefix): games of random bots on the bus with battles in them
     ("resource_hog-bots-seed-4", 4, "resource_hog-cov-4"),
     ("resource_hog-bots-seed-7", 4, "resource_hog-cov-7"),
-    ("resource_hog-bots-seed-11", 4, "resource_hog-cov-11"),  # food preserved (the others preserve none)
+    ("resource_hog-bots-seed-11", 4, "resource_hog-cov-11"),
 ]
 MIXED = [  # (seed, bot kind of each seat): the expert moves peasants to an outpost, seldom done at random;
-    # a building abandoned (allocated when the seat could pay, the money spent before the build event)
     ("resource_hog-bots-seed-16", ["expert", "random", "expert", "random"]),
+    # experts that mine, a building abandoned (allocated when the seat could pay, the money spent
+    # before the build event) and food preserved (found among seeds 20-21 after the rebalance)
+    ("resource_hog-bots-seed-21", ["expert", "expert", "random"]),
 ]
 
 

@@ -87,6 +87,9 @@ EXTRA = {
                                            "defenders_to": "L3", "left_map": 1}, "to": None},
         {"type": "BuildAbandoned", "data": {"area": "L1", "building": "manor", "reason": "the store lacks {'weapons': 1}"},
          "to": None},
+        # random play seldom mines or knights since no start has ore (house rule: the map, ore)
+        {"type": "MinesProduced", "data": {"produced": {"L2": {"gold": 2, "weapons": 1}}}, "to": None},
+        {"type": "NoblesProduced", "data": {"areas": ["L1"]}, "to": None},
     ],
 }
 """Events added to the seeded games' logs: the match events, and rare ones, so every type is read."""
