@@ -43,9 +43,9 @@ Against ISMCTS at 2 seats (80 seeded games, seeds ``h2h-0`` to ``h2h-79``, seats
 2026-12-03) counting the cart (:data:`CART_PLAYERS`) took the expert from 40-37 wins to 44-34,
 its mean score lead from -1.4±3.4 to +1.0±3.2 points (paired change +2.4±3.2, 95 %: within
 noise), with Noggin crowned 78/80 (77/80 before); in 240 games each against scripted it won
-159.5-80.5 (157-83 before) and against greedy 169-71 (161-79), Noggin crowned in all. The points it still gives away are the
-Inventions (6.5, 9.0): ISMCTS took 5.0 points a game from them, the expert none. What did not
-help (first 8 to 40 of the same seeds): working for an Invention whenever the Sagas lack
+159.5-80.5 (157-83 before) and against greedy 169-71 (161-79), Noggin crowned in all. The
+points it still gives away are the Inventions (6.5, 9.0): ISMCTS took 5.0 points a game from
+them, the expert none. What did not help (first 8 to 40 of the same seeds): working for an Invention whenever the Sagas lack
 nothing (13-24 in 40, crowned 37/40: the Sagas almost always lack something, and the Nogs and
 Market Days spent on the card went to waste); ISMCTS for every move but Saga contributions
 (Nogbad crowned in 3 of 8); ISMCTS for the moves inside an action (1 of 18, 7.5-9.5 wins) or
