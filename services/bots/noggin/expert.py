@@ -50,7 +50,7 @@ Invention whenever the Sagas lack nothing (13-24 in 40, crowned 37/40: the Sagas
 lack something, and the Nogs and Market Days spent on the card went to waste); ISMCTS for every
 move but Saga contributions (Nogbad crowned in 3 of 8); ISMCTS for the moves inside an action (1
 of 18, 7.5-9.5 wins) or for bids and Reserve draws (2 of 20, 11-7); drawing Reserve cards from B
-as ISMCTS prefers (16-10 in 28, score lead +1.1±8.2 over the same seeds: nothing). Counting an
+as ISMCTS prefers (16-10 in 28, score lead +1.1±8.2 over the same seeds: nothing). Working for an
 Invention first only while ISMCTS holds more of them (80 games) changed nothing: the same 44-34,
 score lead -1.1±1.3.
 """
