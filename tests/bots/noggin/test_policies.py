@@ -143,6 +143,24 @@ def test_expert_starts_an_early_auction_at_two_seats():
         assert _kind(move) in ("auction", "invention"), move
 
 
+def test_expert_counts_its_cart_and_digs_no_stone_the_sagas_have(monkeypatch):
+    """5.1: Stone in the mine cart reaches the Farm when the Miner action ends, so at 2 seats the
+    expert counts it: with the cart holding the Stone the Sagas lack, it finishes the action
+    instead of spending a Step on one more dig (without counting the cart it digs)."""
+
+    def want(state, seat, legal):
+        act = state.action
+        if act is None or act.seat != seat or act.kind != "miner" or not act.cart.get("stone"):
+            return False
+        view = RULES.view(state, seat)
+        return "stone" in scripted.missing(view, seat) and "stone" not in scripted.missing(expert.with_cart(view), seat)
+
+    found = _positions("cart", want, count=3, players=2)
+    assert all(_expert(state, seat, legal)["type"] == "finish" for state, seat, legal in found)
+    monkeypatch.setattr(expert, "CART_PLAYERS", ())
+    assert any(_expert(state, seat, legal).get("op") == "dig" for state, seat, legal in found)
+
+
 def test_greedy_weights_value_saga_cubes_and_progress():
     """The greedy bot's GREEDY_WEIGHTS: a cube an open Saga condition asks for (6.4) is worth
     saga_stock more than one it does not, and a Dragon space closer to the crown is worth
