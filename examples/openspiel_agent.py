@@ -2,7 +2,7 @@
 Resource Hog (docs/interop.md, "Search and train locally, then plug in").
 
     python examples/openspiel_agent.py local [--players 3] [--simulations 30] [--seed 1]
-    python examples/openspiel_agent.py serve --port 8603 --secret <secret> [--simulations 30]
+    python examples/openspiel_agent.py serve --port 8601 --secret <secret> [--simulations 30]
 
 ``local`` plays one game of ``longhouse_resource_hog`` (``import services.interop.openspiel``
 registers it with ``pyspiel``): seat 0 is OpenSpiel's Python ``ISMCTSBot`` (random rollouts),

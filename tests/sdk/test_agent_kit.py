@@ -136,3 +136,12 @@ def test_the_local_runner_refuses_what_the_hosted_gateway_refuses(kwargs, says):
     was wrong."""
     with pytest.raises(ValueError, match=says):
         play_local(lambda view, legal, clock: 0, **kwargs)
+
+
+@pytest.mark.parametrize("secret", ["short", "x" * 257, [SECRET, "short"]])
+def test_serve_refuses_a_secret_the_engine_would_not_register(secret):
+    """The gateway registers secrets of 16 to 256 characters (POST /agents); an agent served
+    with another would never verify a delivery, so serve says so at once (a fresh user's trial
+    found it accepted)."""
+    with pytest.raises(ValueError, match="16 to 256 characters"):
+        serve(lambda view, legal, clock: 0, secret=secret)

@@ -174,6 +174,10 @@ class AgentServer:
         self.close()
 
 
+SECRET_LENGTH = (16, 256)
+"""The lengths of secret the engine registers (``POST /agents``), in characters."""
+
+
 def serve(fn: Choose, *, protocol: str = "http", secret: str | Sequence[str], host: str = "127.0.0.1",
           port: int = 0, on_start: Callable[[MatchStart], None] | None = None,
           on_end: Callable[[MatchEnd], None] | None = None, tolerance_s: float = 300) -> AgentServer:
@@ -189,8 +193,13 @@ def serve(fn: Choose, *, protocol: str = "http", secret: str | Sequence[str], ho
     Returns:
         the running :class:`AgentServer` (``.address`` is what to register).
     Raises:
-        ValueError: an unknown protocol or an empty secret; OSError: the port is taken.
+        ValueError: an unknown protocol, or a secret the engine would not register (it takes 16
+            to 256 characters); OSError: the port is taken.
     """
+    for one in ([secret] if isinstance(secret, str) else list(secret)):
+        if not SECRET_LENGTH[0] <= len(one) <= SECRET_LENGTH[1]:
+            raise ValueError(f"a secret of {len(one)} characters: the engine registers secrets of "
+                             f"{SECRET_LENGTH[0]} to {SECRET_LENGTH[1]} characters (POST /agents)")
     verifier = Verifier(secret, tolerance_s=tolerance_s)
     decider = Decider(fn, on_start, on_end)
     if protocol == "http":
