@@ -58,27 +58,34 @@ def test_every_legal_move_of_seeded_games_validates_against_the_move_schema(entr
     schema = Draft202012Validator(entries[name]["move_schema"])
     checked_types: set[str] = set()
     for players, seed in ((2, "a"), (rules.max_players, "b")):
-        rng = random.Random(f"catalog-test:{name}:{seed}")
-        chance = forward.chance_from(f"catalog-test:{name}:{seed}")
-        state, _ = forward.start(rules, GameConfig(game=name, players=players), chance)
-        for _ in range(MAX_STEPS):
-            if rules.outcome(state) is not None:
-                break
-            if rules.pending_phase(state):
-                forward.apply_phase(rules, state, chance)
-                continue
-            seat = rules.to_move(state)[0]
-            legal = rules.legal_moves(state, seat)
+        for legal in _legal_moves_of_a_random_game(rules, players, f"catalog-test:{name}:{seed}"):
             for move in legal:
                 errors = [e.message for e in schema.iter_errors(move)]
                 assert not errors, (move, errors[:2])
                 checked_types.add(move["type"])
-            forward.apply(rules, state, seat, rng.choice(legal), chance, checked=True)
     assert len(checked_types) >= 4, checked_types  # many kinds of decision met, not one
     # and the schema is no rubber stamp: an extra field or a wrong type is refused
     move = next(iter(rules.legal_moves(*_first_decision(rules))))
     assert not schema.is_valid({**move, "unheard_of": 1})
     assert not schema.is_valid({"type": "no_such_move"})
+
+
+def _legal_moves_of_a_random_game(rules, players: int, seed: str):
+    """Each decision's legal moves in a game of ``players`` played by uniformly random moves
+    (choices and chance from ``seed``), at most :data:`MAX_STEPS` steps."""
+    rng = random.Random(seed)
+    chance = forward.chance_from(seed)
+    state, _ = forward.start(rules, GameConfig(game=rules.name, players=players), chance)
+    for _ in range(MAX_STEPS):
+        if rules.outcome(state) is not None:
+            return
+        if rules.pending_phase(state):
+            forward.apply_phase(rules, state, chance)
+            continue
+        seat = rules.to_move(state)[0]
+        legal = rules.legal_moves(state, seat)
+        yield legal
+        forward.apply(rules, state, seat, rng.choice(legal), chance, checked=True)
 
 
 def _first_decision(rules):
@@ -118,22 +125,13 @@ def test_a_schema_valid_but_illegal_move_gets_a_clear_422(client, api, entries, 
     legal = client.get(f"/games/{gid}/legal-moves", headers={"Authorization": f"Bearer {tokens[seat]}"}).json
     offered = {m["type"] for m in legal["moves"]}
     # moves of kinds this decision does not offer, taken from a seeded game of the same game
-    rng = random.Random("catalog-illegal")
-    chance = forward.chance_from("catalog-illegal")
-    state, _ = forward.start(rules, GameConfig(game=name, players=2), chance)
     elsewhere: dict[str, dict] = {}
-    for _ in range(MAX_STEPS):
-        if rules.outcome(state) is not None or len(elsewhere) >= 3:
-            break
-        if rules.pending_phase(state):
-            forward.apply_phase(rules, state, chance)
-            continue
-        mover = rules.to_move(state)[0]
-        moves = rules.legal_moves(state, mover)
+    for moves in _legal_moves_of_a_random_game(rules, 2, "catalog-illegal"):
         for move in moves:
             if move["type"] not in offered:
                 elsewhere.setdefault(move["type"], move)
-        forward.apply(rules, state, mover, rng.choice(moves), chance, checked=True)
+        if len(elsewhere) >= 3:
+            break
     assert elsewhere, "the seeded game offered no other kind of move"
     for move in elsewhere.values():
         assert schema.is_valid(move)
