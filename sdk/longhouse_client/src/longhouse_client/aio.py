@@ -18,7 +18,7 @@ import httpx
 from pydantic import BaseModel
 
 from . import models
-from .client import RetryPolicy, _decode, operator_key_from_env, read_operator_key, retry_wait, OPERATOR_KEY_HEADER
+from .client import RetryPolicy, _decode, commit_message, operator_key_from_env, read_operator_key, retry_wait, OPERATOR_KEY_HEADER
 from .errors import LonghouseError, error_for
 from .sse import Parser
 
@@ -175,11 +175,9 @@ class AsyncClient:
                         raise error_for(response.status_code, _decode(response), response.text)
                     parser = Parser()
                     async for line in response.aiter_lines():
-                        raw = parser.feed(line)
-                        if raw is None or raw.event != "commit":
+                        message = commit_message(parser.feed(line))
+                        if message is None:
                             continue
-                        message = models.StreamMessage(id=raw.id or "", event=raw.event,
-                                                       entry=models.StreamEntry.model_validate_json(raw.data))
                         last_event_id = message.id
                         received += 1
                         failures = 0

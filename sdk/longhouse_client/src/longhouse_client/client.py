@@ -146,6 +146,15 @@ def retry_wait(policy: RetryPolicy, response: httpx.Response, safe: bool, attemp
     return None
 
 
+def commit_message(raw: Any) -> models.StreamMessage | None:
+    """The event stream's ``commit`` message in ``raw`` (an SSE event the parser completed), or
+    None for anything else (a keep-alive, another event, a line that completes nothing)."""
+    if raw is None or raw.event != "commit":
+        return None
+    return models.StreamMessage(id=raw.id or "", event=raw.event,
+                                entry=models.StreamEntry.model_validate_json(raw.data))
+
+
 def _decode(response: httpx.Response) -> Any:
     try:
         return response.json()
@@ -409,11 +418,9 @@ class Client:
                         raise error_for(response.status_code, _decode(response), response.text)
                     parser = Parser()
                     for line in response.iter_lines():
-                        raw = parser.feed(line)
-                        if raw is None or raw.event != "commit":
+                        message = commit_message(parser.feed(line))
+                        if message is None:
                             continue
-                        message = models.StreamMessage(id=raw.id or "", event=raw.event,
-                                                       entry=models.StreamEntry.model_validate_json(raw.data))
                         last_event_id = message.id
                         received += 1
                         failures = 0
