@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=30, help="ISMCTS simulations a decision")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--horizon", type=int, default=30, help="moves the served bot looks ahead")
-    parser.add_argument("--port", type=int, default=8603, help="serve: port on 127.0.0.1 (0: any free port)")
+    parser.add_argument("--port", type=int, default=8601, help="serve: port on 127.0.0.1 (0: any free port; make run allows 8601)")
     parser.add_argument("--secret", default=os.environ.get("LONGHOUSE_AGENT_SECRET"), help="serve: the shared secret")
     args = parser.parse_args(argv)
     if args.mode == "local":
