@@ -3,9 +3,9 @@
 ``create_app(config)`` builds a Flask app with the blueprints ``games``, ``catalog``
 (``GET /catalog``), ``listing``
 (``GET /games``), ``seats``, ``moves``, ``stream``, ``agents``, ``tournaments``, ``openapi``,
-``apidocs`` (``GET /docs``, the rendered API reference), ``readiness`` (``GET /readyz``) and
-``web`` (the pages for people, :mod:`gateway.web`, whose scripts and styles are the app's static
-files at ``/static/``) plus ``GET /healthz``. Configuration (each key may be given in
+``apidocs`` (``GET /docs``, the rendered API reference), ``readiness`` (the probes ``GET /livez``
+and ``GET /readyz``) and ``web`` (the pages for people, :mod:`gateway.web`, whose scripts and
+styles are the app's static files at ``/static/``) plus ``GET /healthz``. Configuration (each key may be given in
 ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
 
 * ``REDIS_URL``: the game store;
@@ -42,7 +42,7 @@ from services.common.config import settings
 
 from . import agents, apidocs, catalog, games, limits, moves, openapi, operators, readiness, seats, stream
 from . import listing, tournaments, web
-from .clients import get_redis, init_clients
+from .clients import get_probe_redis, init_clients
 from .errors import error_response, register_error_handlers
 
 
@@ -99,9 +99,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz():
-        """200 ``{"status": "ok"}`` if Redis answers a PING, else 503."""
+        """200 ``{"status": "ok"}`` if Redis answers a PING within half a second, else 503."""
         try:
-            get_redis().ping()
+            get_probe_redis().ping()
         except (redis.RedisError, OSError) as exc:
             return error_response(503, "unavailable", f"redis does not answer: {exc.__class__.__name__}")
         return {"status": "ok"}
@@ -124,6 +124,10 @@ def _cooperate_with_gevent() -> None:
         grpc_gevent.init_gevent()
 
 
+PROBE_PATHS = frozenset({"/healthz", "/livez", "/readyz"})
+"""Paths probed every few seconds: their request lines are logged at DEBUG only."""
+
+
 def _log_requests(app: Flask) -> None:
     """One structured line per request: method, path, status, duration_ms, game_id.
 
@@ -142,5 +146,5 @@ def _log_requests(app: Flask) -> None:
         game_id = (request.view_args or {}).get("game_id")
         if game_id:
             fields["game_id"] = game_id
-        (log.info if request.path != "/healthz" else log.debug)("http", **fields)
+        (log.info if request.path not in PROBE_PATHS else log.debug)("http", **fields)
         return response

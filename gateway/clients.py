@@ -27,6 +27,12 @@ redis-py 8's default pool stops at 100: the 101st held request and everything af
 a 503 ``MaxConnectionsError``, ``/healthz`` too (found by ``make load-test``'s lock-out step;
 issue: reliability, fault 1). Override with the config key ``REDIS_MAX_CONNECTIONS``."""
 
+PROBE_TIMEOUT_S = 0.5
+"""Seconds a probe's Redis command may take to connect and to answer (``GET /healthz``,
+``GET /readyz``): a Redis that is stopped (SIGSTOP, a hung host) accepts connections but never
+answers, and the probes must say so within a second instead of waiting on the store client's
+long read timeout. Override with the config key ``PROBE_TIMEOUT_SECONDS``."""
+
 
 class Clients:
     """Lazily built shared clients of one app in one process.
@@ -40,6 +46,7 @@ class Clients:
         self.config = config
         self._lock = threading.Lock()
         self._redis: redis.Redis | None = None
+        self._probe_redis: redis.Redis | None = None
         self._table: Table | None = None
         self._feeds: FeedHub | None = None
 
@@ -57,6 +64,19 @@ class Clients:
                         socket_timeout=longest_block + 10, health_check_interval=30,
                         max_connections=int(self.config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)))
         return self._redis
+
+    def probe_redis(self) -> redis.Redis:
+        """A second client of the game store for the probes only: connect and read timeouts of
+        :data:`PROBE_TIMEOUT_S` (config ``PROBE_TIMEOUT_SECONDS``) and a pool of its own, so a
+        probe neither waits behind the streams' long reads nor waits long on a Redis that does not
+        answer (raises ``redis.TimeoutError`` then)."""
+        if self._probe_redis is None:
+            with self._lock:
+                if self._probe_redis is None:
+                    timeout = float(self.config.get("PROBE_TIMEOUT_SECONDS", PROBE_TIMEOUT_S))
+                    self._probe_redis = connect(self.config["REDIS_URL"], socket_connect_timeout=timeout,
+                                                socket_timeout=timeout, max_connections=64)
+        return self._probe_redis
 
     def feeds(self) -> FeedHub:
         """The shared tails of game logs that SSE streams subscribe to (:mod:`gateway.feeds`)."""
@@ -99,6 +119,11 @@ def clients() -> Clients:
 def get_redis() -> redis.Redis:
     """The current app's Redis client."""
     return clients().redis()
+
+
+def get_probe_redis() -> redis.Redis:
+    """The current app's Redis client for probes (short timeouts, :meth:`Clients.probe_redis`)."""
+    return clients().probe_redis()
 
 
 def get_feeds() -> FeedHub:

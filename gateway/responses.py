@@ -51,6 +51,12 @@ class Health(_Closed):
     status: Literal["ok"]
 
 
+class Alive(_Closed):
+    """``GET /livez``: ``{"status": "alive"}`` whenever the gateway process answers (no dependency)."""
+
+    status: Literal["alive"]
+
+
 class Ready(_Closed):
     """``GET /readyz``: ``{"status": "ready", "checks": {name: "ok"}}`` while every part of the
     stack serves (gateway.readiness lists the checks)."""

@@ -1,0 +1,85 @@
+"""The gateway's probes (gateway/readiness.py, ``GET /healthz``): ``/livez`` touches no dependency;
+``/readyz`` and ``/healthz`` say 503 within about a second when Redis does not answer, whether it
+is gone or stopped (a socket that accepts connections but never replies, as a SIGSTOPped
+redis-server does)."""
+
+from __future__ import annotations
+
+import socket
+import time
+from typing import Iterator
+
+import pytest
+
+from gateway import readiness
+from gateway.limits import category
+from services.common.config import Settings
+from tests.gateway.conftest import make_app
+from tests.support.ports import free_port
+
+ANSWER_WITHIN_S = 1.5
+"""How long a probe may take while Redis does not answer (the readiness budget is about 1 s)."""
+
+
+@pytest.fixture
+def silent_redis() -> Iterator[str]:
+    """A Redis URL on 127.0.0.1 whose server accepts connections (the kernel's backlog) and never
+    answers: what a stopped redis-server looks like to a client."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    try:
+        yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    finally:
+        listener.close()
+
+
+def timed(client, path: str):
+    """``(answer, seconds)`` of ``GET path``."""
+    started = time.monotonic()
+    answer = client.get(path)
+    return answer, time.monotonic() - started
+
+
+def test_livez_answers_whatever_redis_does(silent_redis):
+    for url in (silent_redis, f"redis://127.0.0.1:{free_port()}/0"):
+        client = make_app(url).test_client()
+        answer, took = timed(client, "/livez")
+        assert answer.status_code == 200 and answer.get_json() == {"status": "alive"}
+        assert took < 0.5
+
+
+def test_readyz_and_healthz_fail_fast_on_a_stopped_redis(silent_redis):
+    client = make_app(silent_redis).test_client()
+    answer, took = timed(client, "/readyz")
+    assert answer.status_code == 503, answer.get_json()
+    assert took < ANSWER_WITHIN_S
+    checks = answer.get_json()["checks"]
+    assert checks["redis"].startswith("TimeoutError")
+    assert checks["movers"] == "not checked: redis does not answer"
+    answer, took = timed(client, "/healthz")
+    assert answer.status_code == 503 and answer.get_json()["error"] == "unavailable"
+    assert took < ANSWER_WITHIN_S
+
+
+def test_readyz_with_grpc_ports_and_celery_answers_within_the_budget(silent_redis):
+    # nothing listens on the services' ports and the broker is the silent Redis too
+    nowhere = Settings(host="127.0.0.1", **{f"{name}_port": free_port()
+                                            for name in ("decks", "market", "boards", "scoring")})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(readiness, "settings", lambda: nowhere)
+        client = make_app(silent_redis, PORTS_MODE="grpc", PHASE_MODE="celery",
+                          CELERY_BROKER_URL=silent_redis).test_client()
+        answer, took = timed(client, "/readyz")
+    assert answer.status_code == 503
+    assert took < ANSWER_WITHIN_S
+    checks = answer.get_json()["checks"]
+    assert set(checks) == {"redis", "decks", "market", "boards", "scoring", "movers", "worker"}
+    assert checks["worker"] == "not checked: redis does not answer"
+    assert all(checks[name] != "ok" for name in ("decks", "market", "boards", "scoring"))
+
+
+def test_probes_are_never_rate_limited():
+    assert category("readiness.livez", "GET") is None
+    assert category("readiness.readyz", "GET") is None
+    assert category("healthz", "GET") is None
