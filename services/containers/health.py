@@ -1,5 +1,6 @@
-"""The containers' health check: ``python -m services.containers.health [ROLE]`` exits 0 if the
-process of ``ROLE`` serves, 1 if not (the reason on standard error).
+"""The containers' health check: ``python -m services.containers.health [--live] [ROLE]`` exits 0
+if the process of ``ROLE`` serves (with ``--live``: is alive), 1 if not (the reason on standard
+error).
 
 The role comes from the argument, else ``LONGHOUSE_ROLE``, else the file the entrypoint
 (:mod:`services.containers.roles`) wrote, :data:`STATE_FILE`. Each role is probed as the launcher probes it
@@ -7,10 +8,17 @@ The role comes from the argument, else ``LONGHOUSE_ROLE``, else the file the ent
 ``0.0.0.0`` means loopback, else ``LONGHOUSE_HOST``):
 
 * ``decks``, ``market``, ``boards``, ``scoring``: gRPC health (``grpc.health.v1``) says SERVING;
-* ``gateway``: ``GET /healthz`` answers 200 (Redis answers the gateway);
+* ``gateway``: ``GET /readyz`` answers 200 (Redis, the services, a mover and a worker serve);
 * ``worker``: the container's Celery node answers a control ping through the broker;
 * ``mover``: its heartbeat key is in the game store;
 * ``redis``: ``PING`` answers.
+
+Those are readiness checks, and all but Redis's own go through Redis. ``--live`` checks liveness
+instead, which never touches Redis, so that an orchestrator that restarts what is not alive
+never restarts the stack for a Redis outage: the services' health service ``liveness``
+(:data:`LIVENESS_SERVICE`) says SERVING, the gateway's ``GET /livez`` answers 200, Redis answers
+``PING``. The worker and the mover have no liveness check (their process exits when it fails, and
+the container with it); ``--live`` refuses them.
 
 Docker and Kubernetes run it every few seconds in every container, so it reads the
 ``LONGHOUSE_*`` variables itself (:data:`DEFAULTS`, the defaults of
@@ -35,6 +43,11 @@ DEFAULTS = {"host": "127.0.0.1", "redis_port": "6479", "redis_db": "0", "celery_
 """The settings' defaults (a test keeps them equal to :class:`~services.common.config.Settings`'s)."""
 TIMEOUT = 3.0
 """Seconds one probe may take."""
+LIVENESS_SERVICE = "liveness"
+"""The gRPC health service name of the services' liveness
+(:data:`services.coordinator.grpc_server.LIVENESS_SERVICE`; a test keeps them equal)."""
+LIVE_FLAG = "--live"
+"""The option that asks for liveness instead of readiness."""
 
 
 def setting(name: str) -> str:
@@ -106,28 +119,31 @@ def key_exists(url: str, key: str) -> bool:
     return exists == b":1"
 
 
-def probe_for(role: str, node: str = "") -> Callable[[], bool]:
-    """The readiness probe of ``role`` (a callable returning True when it serves).
+def probe_for(role: str, node: str = "", live: bool = False) -> Callable[[], bool]:
+    """The readiness probe of ``role``, or with ``live`` its liveness probe (a callable returning
+    True when it serves, or is alive).
 
     Raises:
-        ValueError: an unknown role, or a worker or mover without a node name.
+        ValueError: an unknown role, a worker or mover without a node name, or ``live`` for a
+            worker or a mover (they have no liveness check).
     """
     here = local_host()
     if role in ("decks", "market", "boards", "scoring"):
         address = f"{here}:{setting(f'{role}_port')}"
+        service = LIVENESS_SERVICE if live else ""
 
         def grpc_serving() -> bool:
             import grpc
             from grpc_health.v1 import health_pb2, health_pb2_grpc
 
             with grpc.insecure_channel(address) as channel:
-                reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""),
+                reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=service),
                                                                   timeout=TIMEOUT)
             return reply.status == health_pb2.HealthCheckResponse.SERVING
 
         return grpc_serving
     if role == "gateway":
-        url = f"http://{here}:{setting('gateway_port')}/healthz"
+        url = f"http://{here}:{setting('gateway_port')}/{'livez' if live else 'readyz'}"
 
         def gateway_ok() -> bool:
             with urllib.request.urlopen(url, timeout=TIMEOUT) as answer:
@@ -136,6 +152,8 @@ def probe_for(role: str, node: str = "") -> Callable[[], bool]:
         return gateway_ok
     if role == "redis":
         return lambda: redis_command(here, int(setting("redis_port")), ("PING",)) == [b"+PONG"]
+    if role in ("worker", "mover") and live:
+        raise ValueError(f"the {role} has no liveness check (its process exits when it fails)")
     if role in ("worker", "mover") and not node:
         raise ValueError(f"no node name for the {role}; is this the container the entrypoint started?")
     if role == "worker":
@@ -152,8 +170,10 @@ def probe_for(role: str, node: str = "") -> Callable[[], bool]:
 
 
 def main(args: list[str] | None = None) -> int:
-    """Probe once; 0 if the role serves, 1 if not."""
+    """Probe once; 0 if the role serves (with ``--live`` first: is alive), 1 if not."""
     args = list(sys.argv[1:] if args is None else args)
+    live = LIVE_FLAG in args
+    args = [arg for arg in args if arg != LIVE_FLAG]
     recorded = {}
     try:
         recorded = json.loads(STATE_FILE.read_text())
@@ -162,12 +182,12 @@ def main(args: list[str] | None = None) -> int:
     role = (args[0] if args else "") or os.environ.get("LONGHOUSE_ROLE") or recorded.get("role", "")
     node = recorded.get("node", "") if recorded.get("role") == role else ""
     try:
-        ok = bool(probe_for(role, node)())
+        ok = bool(probe_for(role, node, live)())
     except Exception as exc:  # any failure to probe is "not healthy", with its reason
         print(f"{role or 'unknown role'}: not serving: {exc.__class__.__name__}: {exc}", file=sys.stderr)
         return 1
     if not ok:
-        print(f"{role}: not serving yet", file=sys.stderr)
+        print(f"{role}: {'not alive' if live else 'not serving yet'}", file=sys.stderr)
     return 0 if ok else 1
 
 

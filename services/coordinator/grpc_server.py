@@ -7,7 +7,9 @@ SIGINT:
   cache (the deck service alone also gets the seed store);
 * the library's health servicer (grpcio-health-checking), whose status follows Redis:
   a background thread pings Redis and sets SERVING / NOT_SERVING for the overall
-  server (``""``) and the domain service; at shutdown it turns NOT_SERVING for good;
+  server (``""``) and the domain service (readiness); the service name
+  :data:`LIVENESS_SERVICE` (``"liveness"``) is SERVING from the start and never asks Redis
+  (liveness: the server's threads answer calls); at shutdown all turn NOT_SERVING for good;
 * server reflection (grpcio-reflection) listing the domain service, health and
   reflection itself;
 * two interceptors: :class:`LoggingInterceptor` writes one JSON line per call
@@ -40,6 +42,11 @@ from services.coordinator.wire import status_of
 
 HEALTH_INTERVAL = 0.5
 """Seconds between two Redis pings of the health checker."""
+LIVENESS_SERVICE = "liveness"
+"""The health service name of the liveness probe (Kubernetes' ``grpc: {service: liveness}``). It
+says SERVING while the server answers health calls at all, whatever Redis does, so a Redis
+outage makes the services unready (``""`` and the domain's name follow Redis) but never gets
+them restarted; it turns NOT_SERVING only at shutdown."""
 SHUTDOWN_GRACE = 5.0
 """Seconds calls in flight get to finish after SIGTERM."""
 SLOW_RPC_MS = 100.0
@@ -228,6 +235,7 @@ def build_server(spec: ServiceSpec, cfg: Settings, max_workers: int = 16) -> tup
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     for name in ("", spec.full_name):  # the library starts the server SERVING: not before Redis answers
         health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+    health_servicer.set(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (spec.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME), server)

@@ -1,7 +1,8 @@
 """deploy/k8s against the Kubernetes JSON schemas (offline, kubernetes-validate's bundled schemas,
 strict: no unknown field), and what the issue asks of them: Deployments, Services, native gRPC
-readiness probes for the services, HorizontalPodAutoscalers for the gateway, services and
-workers, resource requests, non-root security contexts, Redis as a StatefulSet."""
+readiness probes for the services, liveness probes that never touch Redis (issue 27, "Probes"),
+HorizontalPodAutoscalers for the gateway, services and workers, resource requests, non-root
+security contexts, Redis as a StatefulSet."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 import kubernetes_validate
 import pytest
 import yaml
+
+from services.coordinator.grpc_server import LIVENESS_SERVICE
 
 from .conftest import ROOT
 
@@ -61,9 +64,12 @@ def test_deployments_probes_autoscalers_and_security():
     for name, port in SERVICES.items():
         container = deployments[name]["spec"]["template"]["spec"]["containers"][0]
         assert container["readinessProbe"]["grpc"] == {"port": port}
+        assert container["livenessProbe"]["grpc"] == {"port": port, "service": LIVENESS_SERVICE}
         assert container["args"] == [name]
         assert services[name]["spec"]["ports"][0]["port"] == port
-    assert deployments["gateway"]["spec"]["template"]["spec"]["containers"][0]["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    gateway = deployments["gateway"]["spec"]["template"]["spec"]["containers"][0]
+    assert gateway["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert gateway["livenessProbe"]["httpGet"]["path"] == "/livez"
     for name, deployment in {**deployments, **by_kind("StatefulSet")}.items():
         pod = deployment["spec"]["template"]["spec"]
         assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["runAsUser"] > 0, name
@@ -74,6 +80,27 @@ def test_deployments_probes_autoscalers_and_security():
     redis = by_kind("StatefulSet")["redis"]
     assert "--appendonly" in redis["spec"]["template"]["spec"]["containers"][0]["args"]
     assert redis["spec"]["volumeClaimTemplates"]
+
+
+@pytest.mark.containers
+def test_no_liveness_probe_goes_through_redis():
+    """A liveness probe that needs Redis restarts every pod in a Redis outage: only the gateway's
+    ``/livez``, the services' health service ``liveness`` and Redis's own port may be liveness."""
+    seen = []
+    for name, workload in {**by_kind("Deployment"), **by_kind("StatefulSet")}.items():
+        for container in workload["spec"]["template"]["spec"]["containers"]:
+            probe = container.get("livenessProbe")
+            if probe is None:
+                continue
+            seen.append(name)
+            assert "exec" not in probe, f"{name}: an exec liveness probe (the health check goes through Redis)"
+            if "httpGet" in probe:
+                assert probe["httpGet"]["path"] == "/livez", name
+            elif "grpc" in probe:
+                assert probe["grpc"].get("service") == LIVENESS_SERVICE, name
+            else:
+                assert name == "redis" and "tcpSocket" in probe, name
+    assert sorted(seen) == sorted([*SERVICES, "gateway", "redis"])
 
 
 @pytest.mark.containers

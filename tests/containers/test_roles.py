@@ -77,3 +77,45 @@ def test_mover_health_follows_its_heartbeat(redis_server, redis_client, monkeypa
     assert health.main([]) == 0
     monkeypatch.setenv("LONGHOUSE_REDIS_DB", "5")  # another database: not there
     assert health.main([]) == 1
+
+
+@pytest.mark.containers
+def test_liveness_asks_the_gateway_livez_and_readiness_its_readyz(monkeypatch, tmp_path, capsys):
+    """A gateway on 127.0.0.1 that is alive but not ready (Redis away): ``--live`` passes, the
+    readiness check fails; the worker and the mover have no liveness check."""
+    import http.server
+    import threading
+
+    from services.coordinator.grpc_server import LIVENESS_SERVICE
+
+    assert health.LIVENESS_SERVICE == LIVENESS_SERVICE
+    asked: list[str] = []
+
+    class Gateway(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the library's name
+            asked.append(self.path)
+            self.send_response(200 if self.path == "/livez" else 503)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Gateway)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        monkeypatch.setattr(health, "STATE_FILE", tmp_path / "role.json")
+        monkeypatch.setenv("LONGHOUSE_HOST", "127.0.0.1")
+        monkeypatch.delenv("LONGHOUSE_BIND_HOST", raising=False)
+        monkeypatch.setenv("LONGHOUSE_GATEWAY_PORT", str(server.server_address[1]))
+        assert health.main(["--live", "gateway"]) == 0
+        assert health.main(["gateway"]) == 1
+        assert asked == ["/livez", "/readyz"]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+    capsys.readouterr()
+    (tmp_path / "role.json").write_text(json.dumps({"role": "worker", "node": "phases.x@h"}))
+    assert health.main(["--live"]) == 1
+    assert "no liveness check" in capsys.readouterr().err

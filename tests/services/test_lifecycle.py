@@ -1,4 +1,5 @@
-"""A service's life: health follows Redis, SIGTERM ends it cleanly with exit 0."""
+"""A service's life: health (readiness) follows Redis while liveness does not, SIGTERM ends it
+cleanly with exit 0."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import subprocess
 
 from tests.conftest import RedisServer
 from tests.support.ports import free_port
+
+from services.coordinator.grpc_server import LIVENESS_SERVICE
 
 from .conftest import NOT_SERVING, SERVING, ServiceProcess, health_status, service_env, wait_for
 
@@ -21,9 +24,11 @@ def test_health_turns_not_serving_when_redis_stops_and_back_when_it_returns(tmp_
     revived = None
     try:
         svc.wait_serving()
+        assert health_status(svc.address, LIVENESS_SERVICE) == SERVING
         redis.stop()
         wait_for(lambda: health_status(svc.address) == NOT_SERVING, 10, "NOT_SERVING after Redis stopped")
         assert health_status(svc.address, BOARD) == NOT_SERVING
+        assert health_status(svc.address, LIVENESS_SERVICE) == SERVING  # alive: never restarted for Redis
         revived = subprocess.Popen(
             ["redis-server", "--port", str(redis.port), "--bind", "127.0.0.1", "--dir", str(tmp_path),
              "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -42,6 +47,7 @@ def test_sigterm_ends_the_service_with_exit_0(redis_server, tmp_path):
     svc = ServiceProcess("deck", service_env(redis_server.port, {"deck": port}), tmp_path / "decks.log",
                          f"127.0.0.1:{port}").start()
     svc.wait_serving()
+    assert health_status(svc.address, LIVENESS_SERVICE) == SERVING
     assert svc.stop() == 0
     assert health_status(svc.address, timeout=0.5) is None
     events = [json.loads(line)["event"] for line in svc.log().splitlines() if line.startswith("{")]

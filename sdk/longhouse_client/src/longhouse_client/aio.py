@@ -96,6 +96,10 @@ class AsyncClient:
         """``GET /healthz``."""
         return await self._get(models.Health, "/healthz")
 
+    async def alive(self) -> models.Alive:
+        """``GET /livez``: the gateway process answers (whatever Redis and the services do)."""
+        return await self._get(models.Alive, "/livez")
+
     async def catalog(self) -> models.Catalog:
         """``GET /catalog``."""
         return await self._get(models.Catalog, "/catalog")

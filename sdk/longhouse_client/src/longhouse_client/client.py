@@ -41,6 +41,7 @@ T = TypeVar("T", bound=BaseModel)
 
 ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/healthz"): "health",
+    ("GET", "/livez"): "alive",
     ("GET", "/readyz"): "ready",
     ("GET", "/openapi.json"): "openapi",
     ("GET", "/catalog"): "catalog",
@@ -255,6 +256,10 @@ class Client:
     def health(self) -> models.Health:
         """``GET /healthz``. Raises Unavailable when the gateway's Redis does not answer."""
         return self._get(models.Health, "/healthz")
+
+    def alive(self) -> models.Alive:
+        """``GET /livez``: the gateway process answers (whatever Redis and the services do)."""
+        return self._get(models.Alive, "/livez")
 
     def ready(self) -> models.Ready:
         """``GET /readyz``, asked once (no retry): every part of the stack serves.

@@ -28,6 +28,13 @@ class Health(Model):
     status: str
 
 
+class Alive(Model):
+    """``GET /livez``: ``{"status": "alive"}`` whenever the gateway process answers (it asks no
+    dependency: the liveness probe)."""
+
+    status: str
+
+
 class Ready(Model):
     """``GET /readyz``: ``{"status": "ready", "checks": {name: "ok"}}`` once Redis, the gRPC
     services, a mover and a worker all serve."""
