@@ -27,7 +27,10 @@ tournament, the load and crash tools, the benchmarks, the tests), and the stack 
 loopback unless told otherwise. Behind a reverse proxy on the same machine every client
 would look like loopback: set ``TRUSTED_PROXIES`` to the proxy hops in front of the gateway
 (1 for one proxy) so the client's address is read from ``X-Forwarded-For``; by default that
-header is ignored, since any client can send it.
+header is ignored, since any client can send it. Werkzeug's
+:class:`~werkzeug.middleware.proxy_fix.ProxyFix` (``x_for`` = ``TRUSTED_PROXIES``) does the
+reading, so ``request.remote_addr`` is the client's address everywhere: the limits and the
+audit lines (:func:`gateway.operators.audit`) see the same one.
 
 **Quota.** ``POST /games`` is refused with ``429 quota_exceeded`` while the creator
 (:func:`creator`: the operator key the request carries, :func:`gateway.operators.operator_id`)
@@ -53,6 +56,7 @@ import redis
 from flask import Flask, current_app, g, request
 from flask_limiter import Limit, Limiter, RateLimitExceeded
 from limits import parse_many
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.common import logs
 from services.common.config import settings
@@ -114,25 +118,10 @@ def default_config() -> dict[str, Any]:
 
 # -- who is asking -------------------------------------------------------------------------
 
-def client_address() -> str:
-    """The address of the client of the current request.
-
-    The TCP peer's address, unless ``TRUSTED_PROXIES`` is ``n`` > 0: then the ``n``-th address
-    from the right of ``X-Forwarded-For`` (each proxy appends the address it saw), or the
-    peer's if the header has fewer than ``n`` entries. IP addresses come back in their
-    canonical form (``::1``, not ``0:0:0:0:0:0:0:1``).
-    """
-    address = request.remote_addr or ""
-    hops = int(current_app.config.get("TRUSTED_PROXIES", 0) or 0)
-    if hops > 0:
-        forwarded = [part.strip() for value in request.headers.getlist("X-Forwarded-For")
-                     for part in value.split(",") if part.strip()]
-        if len(forwarded) >= hops:
-            address = forwarded[-hops]
-    try:
-        return str(ipaddress.ip_address(address))
-    except ValueError:
-        return address
+client_address = operators.client_address
+"""The address of the client of the current request (:func:`gateway.operators.client_address`:
+the peer's, or behind trusted proxies the one ``ProxyFix`` read from ``X-Forwarded-For``), so the
+limits count the same address the audit lines name."""
 
 
 def is_exempt(address: str) -> bool:
@@ -288,6 +277,7 @@ def init_limits(app: Flask) -> Limiter:
         storage_uri=cfg["REDIS_URL"], headers_enabled=False, enabled=bool(cfg.get("RATE_LIMITS", True)),
         storage_options={"max_connections": int(cfg.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)),
                          "socket_connect_timeout": 5, "socket_timeout": 10, "health_check_interval": 30})
+    trust_proxies(app)
     limiter.init_app(app)
     # Its own line per breach names the counter's key (an address, a token's digest): the
     # 429 handler logs one without either.
@@ -298,6 +288,17 @@ def init_limits(app: Flask) -> Limiter:
     app.after_request(_record_game)
     app.teardown_request(_release_slot)
     return limiter
+
+
+def trust_proxies(app: Flask) -> None:
+    """Wrap ``app.wsgi_app`` in Werkzeug's ``ProxyFix`` believing ``TRUSTED_PROXIES`` hops of
+    ``X-Forwarded-For`` (each proxy appends the address it saw; the ``n``-th from the right is the
+    client's, and with fewer than ``n`` entries the peer's address stands). With 0 (the default)
+    nothing is wrapped and the header is ignored. Only ``X-Forwarded-For`` is believed: no route
+    builds an absolute URL from the scheme, host or prefix."""
+    hops = int(app.config.get("TRUSTED_PROXIES", 0) or 0)
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=0, x_host=0, x_port=0, x_prefix=0)
 
 
 def _too_many_requests(limiter: Limiter, exc: RateLimitExceeded):

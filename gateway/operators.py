@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import hmac
+import ipaddress
 import os
 import re
 import secrets
@@ -156,8 +157,19 @@ def init_operators(app) -> None:
 
 
 def client_address() -> str:
-    """The address of the request's peer (for audit lines)."""
-    return request.remote_addr or "-"
+    """The address of the client of the current request, for the audit lines and the rate limits
+    alike (:func:`gateway.limits.client_address` is this function).
+
+    ``request.remote_addr``: the TCP peer's address, or, behind ``TRUSTED_PROXIES`` = ``n`` > 0
+    proxy hops, the one Werkzeug's ``ProxyFix`` took from ``X-Forwarded-For`` (the ``n``-th from
+    the right; installed by :func:`gateway.limits.init_limits`). An IP address comes back in its
+    canonical form (``::1``, not ``0:0:0:0:0:0:0:1``); ``"-"`` when the server gave none.
+    """
+    address = request.remote_addr or "-"
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return address
 
 
 def require_operator() -> str:

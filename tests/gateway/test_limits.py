@@ -274,3 +274,46 @@ def test_the_openapi_document_lists_the_429s_with_retry_after(client):
     assert "quota_exceeded" in doc["paths"]["/games"]["post"]["responses"]["429"]["description"]
     for path in ("/healthz", "/openapi.json"):
         assert "429" not in doc["paths"][path]["get"]["responses"]
+
+
+class AuditLines:
+    """Stands in for :mod:`gateway.operators`' logger: keeps each audit line's fields."""
+
+    def __init__(self):
+        self.lines: list[dict] = []
+
+    def info(self, event: str, **fields):
+        if event == "audit":
+            self.lines.append(fields)
+
+
+@pytest.mark.parametrize("hops", [0, 1])
+def test_the_limits_and_the_audit_log_see_the_same_client_address(app, redis_client, monkeypatch, hops):
+    """ProxyFix (``TRUSTED_PROXIES`` hops of X-Forwarded-For) sets the request's address once: the
+    creation's audit line and its per-address counter name the same client; with no trusted hop
+    that is the proxy (the peer), with one the address the proxy appended."""
+    from gateway import operators
+
+    audit = AuditLines()
+    monkeypatch.setattr(operators, "log", audit)
+    limited = limited_app(app, TRUSTED_PROXIES=hops, RATE_LIMIT_EXEMPT="", RATE_LIMIT_CREATE_ADDRESS="100/minute")
+    proxy = Client(limited, OTHER)  # the peer: a reverse proxy
+    forwarded = {"X-Forwarded-For": f"10.9.9.9, {ATTACKER}"}  # a spoofed entry, then what the proxy saw
+    created = proxy.post("/games", json={"game": "sealed_bid", "players": 2, "seed": "7"}, headers=forwarded)
+    assert created.status_code == 201, created.json
+    client = OTHER if hops == 0 else ATTACKER
+    assert [line["client"] for line in audit.lines if line["action"] == "game.create"] == [client]
+    counted = [k.decode() for k in redis_client.scan_iter(match="LIMITS*create:address*", count=1000)]
+    assert counted and all(f"/address:{client}/" in k for k in counted), counted
+
+
+def test_a_trusted_hop_without_the_header_leaves_the_peer_address(app, monkeypatch):
+    from gateway import operators
+
+    audit = AuditLines()
+    monkeypatch.setattr(operators, "log", audit)
+    limited = limited_app(app, TRUSTED_PROXIES=2, RATE_LIMIT_EXEMPT="")
+    answer = Client(limited, "::ffff:0:1", key="lhop_wrong").post("/games", json={"game": "sealed_bid"},
+                                                                   headers={"X-Forwarded-For": ATTACKER})
+    assert answer.status_code == 403  # one entry for two hops: not enough, the peer's address stands
+    assert [line["client"] for line in audit.lines] == ["::ffff:0:1"]
