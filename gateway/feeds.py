@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import threading
 from typing import Any
 
@@ -32,15 +33,35 @@ def version_of(stream_id: bytes | str) -> int:
     return int(raw.split("-", 1)[0])
 
 
-def sse_message(entry: Entry, seat: int | None) -> bytes:
-    """One SSE message (UTF-8) for a log entry, with only the events ``seat`` may see."""
+EVENT_ID_PATTERN = r"^([A-Za-z0-9_-]{1,64}):(0|[1-9][0-9]{0,17})-0$"
+"""An SSE message id, ``<game_id>:<version>-0``: the game (its ids are letters, digits, ``_`` and
+``-``, never ``:``) and the log entry's Redis stream id, so an id names one entry of one game
+(issue 27, "Stream ids carry the game")."""
+_EVENT_ID = re.compile(EVENT_ID_PATTERN)
+
+
+def event_id(game_id: str, version: int) -> str:
+    """The SSE id of ``game_id``'s log entry at ``version``: ``"<game_id>:<version>-0"``."""
+    return f"{game_id}:{entry_id(version)}"
+
+
+def parse_event_id(raw: str) -> tuple[str, int] | None:
+    """``(game_id, version)`` of an SSE id made by :func:`event_id` (surrounding blanks ignored),
+    or ``None`` if ``raw`` is not one."""
+    match = _EVENT_ID.match(raw.strip())
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def sse_message(game_id: str, entry: Entry, seat: int | None) -> bytes:
+    """One SSE message (UTF-8) for ``game_id``'s log entry, with only the events ``seat`` may see;
+    its id is :func:`event_id`."""
     data = {
         "version": entry.version,
         "kind": entry.kind,
         "seat": entry.seat,
         "events": [e.to_json() for e in entry.events if e.visible_to(seat)],
     }
-    return (f"id: {entry_id(entry.version)}\nevent: commit\n"
+    return (f"id: {event_id(game_id, entry.version)}\nevent: commit\n"
             f"data: {json.dumps(data, separators=(',', ':'), sort_keys=True)}\n\n").encode("utf-8")
 
 
@@ -48,10 +69,12 @@ class Batch:
     """New entries of one game's log, read once and shared by every stream of the game.
 
     Attributes:
+        game_id: the game.
         rows: ``(version, raw fields)`` in log order.
     """
 
-    def __init__(self, rows: list[tuple[int, dict[Any, Any]]]):
+    def __init__(self, game_id: str, rows: list[tuple[int, dict[Any, Any]]]):
+        self.game_id = game_id
         self.rows = rows
         self._entries: list[Any] | None = None
         self._messages: dict[int | None, list[bytes]] = {}
@@ -64,7 +87,7 @@ class Batch:
             if self._entries is None:
                 self._entries = [entry_from_fields(fields) for _, fields in self.rows]
             if seat not in self._messages:
-                self._messages[seat] = [sse_message(entry, seat) for entry in self._entries]
+                self._messages[seat] = [sse_message(self.game_id, entry, seat) for entry in self._entries]
             return [(v, m) for (v, _), m in zip(self.rows, self._messages[seat])]
 
 
@@ -174,7 +197,7 @@ class FeedHub:
                 continue
             entries = rows[0][1]
             feed.cursor = entries[-1][0]
-            batch = Batch([(version_of(stream_id), fields) for stream_id, fields in entries])
+            batch = Batch(feed.game_id, [(version_of(stream_id), fields) for stream_id, fields in entries])
             with self.lock:
                 subscribers = list(feed.subscribers)
             for sub in subscribers:

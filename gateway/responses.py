@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, Json
 from services.tournament.jobs import TournamentSpec
 from services.tournament.standings import MatchResult, Standings
 
+from .feeds import EVENT_ID_PATTERN
+
 GameStatus = Literal["active", "phase", "over"]
 """``active`` (seats to decide), ``phase`` (the rules run a phase between turns), ``over``
 (:func:`services.coordinator.table.status_of`)."""
@@ -184,9 +186,10 @@ class StreamEntry(_Closed):
 
 class StreamMessage(_Closed):
     """One message of ``GET /games/<id>/stream`` (``gateway.stream.format_entry``), as an SSE
-    parser reads it: ``id: <version>-0``, ``event: commit``, ``data: <StreamEntry as JSON>``."""
+    parser reads it: ``id: <game_id>:<version>-0``, ``event: commit``, ``data: <StreamEntry as JSON>``."""
 
-    id: str = Field(pattern=r"^[0-9]+-0$", description="resume after it with Last-Event-ID")
+    id: str = Field(pattern=EVENT_ID_PATTERN, description="'<game_id>:<version>-0': the game and the log "
+                    "entry; resume after it with Last-Event-ID (an id of another game is refused)")
     event: Literal["commit"]
     data: Json[StreamEntry]
 

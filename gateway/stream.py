@@ -2,14 +2,16 @@
 
 ``GET /games/<id>/stream`` sends one message per log entry, in order::
 
-    id: <version>-0
+    id: <game_id>:<version>-0
     event: commit
     data: {"version": v, "kind": "move", "seat": 0, "events": [...]}
 
 ``events`` holds only what this client may see (its seat's private events and the
-public ones; a spectator, without a token, sees public events only). The stream
-resumes after ``Last-Event-ID`` (header, or ``?last_event_id=``) and otherwise starts
-at the first entry; an id ahead of the game's log is a 400 ``bad_last_event_id``. New entries
+public ones; a spectator, without a token, sees public events only). A message's id names
+the game and the entry (:func:`gateway.feeds.event_id`). The stream resumes after
+``Last-Event-ID`` (header, or ``?last_event_id=``) and otherwise starts at the first entry; an
+id that is not ``<game_id>:<version>-0``, or is ahead of the game's log, is a 400
+``bad_last_event_id``, and one of another game a 400 ``wrong_game_last_event_id``. New entries
 come from the game's shared feed (:mod:`gateway.feeds`: one ``XREAD BLOCK`` per watched game
 and process, not one per stream); while nothing
 happens a ``: keep-alive`` comment goes out every ``SSE_KEEPALIVE_SECONDS`` (15).
@@ -19,7 +21,6 @@ seconds without one, so tools and tests can bound every stream.
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Iterator
 
@@ -30,14 +31,12 @@ from services.coordinator.redis_store import entry_from_fields, entry_id, key
 
 from .clients import get_feeds, get_redis, get_table
 from .errors import ApiError
-from .feeds import FeedHub, sse_message, version_of
+from .feeds import EVENT_ID_PATTERN, FeedHub, event_id, parse_event_id, sse_message, version_of
 from .lookup import caller_seat, require_game
 from .responses import StreamMessage
 from .openapi import Media, Param, documented
 
 bp = Blueprint("stream", __name__)
-
-_LAST_EVENT_ID = re.compile(r"^(0|[1-9][0-9]{0,17})-0$")
 
 SSE_HEADERS = {
     "Cache-Control": "no-cache",
@@ -45,14 +44,28 @@ SSE_HEADERS = {
 }
 
 
-def _resume_version() -> int:
+def resume_version(game_id: str) -> int:
+    """The version after which the current request's stream of ``game_id`` resumes: that of its
+    ``Last-Event-ID`` header (or ``?last_event_id=``), 0 without one.
+
+    Raises:
+        ApiError 400 ``bad_last_event_id``: not an id this API sends (``<game_id>:<version>-0``).
+        ApiError 400 ``wrong_game_last_event_id``: the id of another game's entry (resuming by its
+            version alone would skip or repeat entries of this one).
+    """
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     if not raw:
         return 0
-    match = _LAST_EVENT_ID.match(raw.strip())
-    if match is None:
-        raise ApiError(400, "bad_last_event_id", 'Last-Event-ID must look like "<version>-0"')
-    return int(match.group(1))
+    parsed = parse_event_id(raw)
+    if parsed is None:
+        raise ApiError(400, "bad_last_event_id",
+                       'Last-Event-ID must be an id this stream sent: "<game_id>:<version>-0"')
+    of_game, version = parsed
+    if of_game != game_id:
+        raise ApiError(400, "wrong_game_last_event_id",
+                       f"Last-Event-ID {raw.strip()} is an entry of game {of_game}, not of this game {game_id}; "
+                       f"resume from an id this game's stream sent, or without one to start over")
+    return version
 
 
 def _positive(name: str, integer: bool) -> float | None:
@@ -68,9 +81,10 @@ def _positive(name: str, integer: bool) -> float | None:
     return value
 
 
-def format_entry(fields: dict, seat: int | None) -> str:
-    """One SSE message for a log entry's raw fields, with only the events ``seat`` may see."""
-    return sse_message(entry_from_fields(fields), seat).decode("utf-8")
+def format_entry(game_id: str, fields: dict, seat: int | None) -> str:
+    """One SSE message for a log entry's raw fields of ``game_id``, with only the events ``seat``
+    may see."""
+    return sse_message(game_id, entry_from_fields(fields), seat).decode("utf-8")
 
 
 def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int,
@@ -99,7 +113,7 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
                 if not rows:
                     caught_up = True
                     continue
-                messages = [(version_of(stream_id), sse_message(entry_from_fields(fields), seat))
+                messages = [(version_of(stream_id), sse_message(game_id, entry_from_fields(fields), seat))
                             for stream_id, fields in rows[0][1]]
             else:
                 block = keepalive
@@ -133,11 +147,12 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
 @documented(
     responses={200: Media("text/event-stream", None, "Server-Sent Events: one 'commit' message per log entry "
                           "(the schema is one message's), ': keep-alive' comments between", StreamMessage)},
-    auth="stream", errors={400: "bad_last_event_id, bad_request", 401: "unknown_token, bad_authorization",
-                           403: "wrong_game", 404: "game_not_found"},
-    params=(Param("Last-Event-ID", "header", {"type": "string", "pattern": _LAST_EVENT_ID.pattern},
-                  "resume after this entry ('<version>-0'; not ahead of the log)"),
-            Param("last_event_id", "query", {"type": "string", "pattern": _LAST_EVENT_ID.pattern},
+    auth="stream", errors={400: "bad_last_event_id, wrong_game_last_event_id, bad_request",
+                           401: "unknown_token, bad_authorization", 403: "wrong_game", 404: "game_not_found"},
+    params=(Param("Last-Event-ID", "header", {"type": "string", "pattern": EVENT_ID_PATTERN},
+                  "resume after this entry ('<game_id>:<version>-0', an id this game's stream sent; "
+                  "not ahead of the log)"),
+            Param("last_event_id", "query", {"type": "string", "pattern": EVENT_ID_PATTERN},
                   "the same as the Last-Event-ID header, for clients that cannot set it"),
             Param("max_events", "query", {"type": "integer", "minimum": 1},
                   "end the stream after this many messages"),
@@ -147,13 +162,14 @@ def stream(game_id: str):
     """The SSE stream of a game (see the module docstring). 404 unknown game; 401/403 token."""
     require_game(game_id)
     seat = caller_seat(game_id, required=False, allow_query_token=True)
-    after = _resume_version()
+    after = resume_version(game_id)
     version = get_table().store.version(game_id)
     if after > version:
-        # an id this log has not reached (another game's, or made up) would skip the
-        # versions in between without a word: refuse it
+        # an id this log has not reached (made up) would skip the versions in between
+        # without a word: refuse it
         raise ApiError(400, "bad_last_event_id",
-                       f"Last-Event-ID {after}-0 is ahead of this game's log, which is at version {version}; "
+                       f"Last-Event-ID {event_id(game_id, after)} is ahead of this game's log, which is at "
+                       f"version {version}; "
                        f"resume from an id this game's stream sent, or without one to start over")
     max_events = _positive("max_events", integer=True)
     idle_timeout = _positive("idle_timeout", integer=False)

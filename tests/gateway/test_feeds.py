@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from gateway.feeds import FeedHub, version_of
+from gateway.feeds import FeedHub, event_id, parse_event_id, version_of
 from gateway.stream import sse_messages
 from services.coordinator.redis_store import key
 
@@ -47,10 +47,18 @@ def test_a_stream_resuming_behind_a_running_feed_reads_what_it_missed_then_the_f
     _add(redis_client, "g2", 4)
     _add(redis_client, "g2", 5)
     ids = [m.split(b"\n", 1)[0] for m in stream if m.startswith(b"id: ")]
-    assert ids == [b"id: 2-0", b"id: 3-0", b"id: 4-0", b"id: 5-0"]
+    assert ids == [b"id: g2:2-0", b"id: g2:3-0", b"id: g2:4-0", b"id: g2:5-0"]
     assert ahead.get(timeout=5) is not None
     ahead.close()
 
 
 def test_version_of_a_stream_id():
     assert version_of(b"17-0") == 17 and version_of("3-0") == 3
+
+
+def test_an_event_id_names_the_game_and_the_entry():
+    assert event_id("0123abcd", 17) == "0123abcd:17-0"
+    assert parse_event_id(" 0123abcd:17-0 ") == ("0123abcd", 17)
+    assert parse_event_id("g_1-x:0-0") == ("g_1-x", 0)
+    for bad in ("17-0", "0123abcd:17", "0123abcd:17-1", "a:b:1-0", "0123abcd:017-0", "0123abcd:1-0\n1"):
+        assert parse_event_id(bad) is None, bad

@@ -45,10 +45,12 @@ def test_seats_must_be_plain_digits(client, api, seat):
     assert resp.status_code == 400 and resp.json["error"] == "bad_request"
 
 
-@pytest.mark.parametrize("bad", ["18446744073709551616-0", "5", "1-1", "1-abc", "+1-0", "1-0-0", "1_0-0", "-1-0"])
+@pytest.mark.parametrize("bad", ["{gid}:18446744073709551616-0", "{gid}:5", "{gid}:1-1", "{gid}:1-abc", "{gid}:+1-0",
+                                 "{gid}:1-0-0", "{gid}:1_0-0", "{gid}:-1-0", "1-0", "{gid}1-0", ":1-0", "{gid}::1-0",
+                                 "{gid}:1-0:{gid}", "x" * 65 + ":1-0", "a.b:1-0"])
 def test_garbage_last_event_id_is_a_400(client, api, bad):
     gid = api.create("step_race", 2)
-    resp = client.get(f"/games/{gid}/stream", headers={"Last-Event-ID": bad})
+    resp = client.get(f"/games/{gid}/stream", headers={"Last-Event-ID": bad.format(gid=gid)})
     assert resp.status_code == 400 and resp.json["error"] == "bad_last_event_id"
 
 

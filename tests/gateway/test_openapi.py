@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import schemathesis
 from openapi_spec_validator import validate
@@ -78,6 +80,8 @@ def test_errors_parameters_and_the_seat_token_are_documented(doc):
     stream = params("/games/{game_id}/stream")
     assert {"Last-Event-ID", "last_event_id", "max_events", "idle_timeout", "game_id"} == set(stream)
     assert stream["Last-Event-ID"]["in"] == "header"
+    assert re.match(stream["Last-Event-ID"]["schema"]["pattern"], "0123abcdef012345:7-0")  # the game, the entry
+    assert not re.match(stream["last_event_id"]["schema"]["pattern"], "7-0")
     assert {"seatTokenQuery": []} in doc["paths"]["/games/{game_id}/stream"]["get"]["security"]
     assert doc["components"]["securitySchemes"]["seatTokenQuery"]["name"] == "token"
     assert params("/games/{game_id}/seats/{seat}", "post")["seat"]["schema"]["type"] == "integer"

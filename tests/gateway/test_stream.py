@@ -107,11 +107,11 @@ def test_stream_headers_and_immediate_flush(http, gateway_url):
         assert reader.resp.headers["Content-Type"].startswith("text/event-stream")
         assert reader.resp.headers["Cache-Control"] == "no-cache"
         assert reader.resp.headers["X-Accel-Buffering"] == "no"
-        assert [reader.next_commit()["id"] for _ in range(2)] == ["1-0", "2-0"]
+        assert [reader.next_commit()["id"] for _ in range(2)] == [f"{gid}:1-0", f"{gid}:2-0"]
         v = http.bid(gid, t0, 1)
         started = time.monotonic()
         msg = reader.next_commit()  # arrives while the stream stays open: flushed at once
-        assert msg["id"] == f"{v}-0" and msg["data"]["version"] == v and msg["data"]["kind"] == "move"
+        assert msg["id"] == f"{gid}:{v}-0" and msg["data"]["version"] == v and msg["data"]["kind"] == "move"
         assert time.monotonic() - started < 5
     finally:
         reader.close()
@@ -135,10 +135,10 @@ def test_acceptance_b_reconnect_with_last_event_id_gets_every_later_event_once(h
     later.append(http.bid(gid, t0, 1))  # committed while the client is connected
     got += second.rest()
     assert [m["data"]["version"] for m in got] == later
-    assert [m["id"] for m in got] == [f"{n}-0" for n in later]
+    assert [m["id"] for m in got] == [f"{gid}:{n}-0" for n in later]
     assert seen == [1, 2, v] and later == list(range(v + 1, v + 5))
 
-    third = SseReader(f"{gateway_url}/games/{gid}/stream?idle_timeout=1&last_event_id={later[1]}-0")
+    third = SseReader(f"{gateway_url}/games/{gid}/stream?idle_timeout=1&last_event_id={gid}:{later[1]}-0")
     assert [m["data"]["version"] for m in third.rest()] == later[2:]
 
 
@@ -172,25 +172,46 @@ def test_stream_keepalive_and_bad_resume_id(redis_client, redis_server):
     app = make_app(redis_server.url, SSE_KEEPALIVE_SECONDS=0.1)
     client = app.test_client()
     gid = client.post("/games", json={"game": "sealed_bid", "players": 2}).json["game_id"]
-    text = client.get(f"/games/{gid}/stream?idle_timeout=0.5&last_event_id=2-0").get_data(as_text=True)
+    text = client.get(f"/games/{gid}/stream?idle_timeout=0.5&last_event_id={gid}:2-0").get_data(as_text=True)
     assert ": keep-alive" in text and "event: commit" not in text
     resp = client.get(f"/games/{gid}/stream", headers={"Last-Event-ID": "zz"})
     assert resp.status_code == 400 and resp.json["error"] == "bad_last_event_id"
     assert client.get(f"/games/{gid}/stream?max_events=0").status_code == 400
     text = client.get(f"/games/{gid}/stream?max_events=1").get_data(as_text=True)
-    assert text.count("event: commit") == 1 and "id: 1-0" in text
+    assert text.count("event: commit") == 1 and f"id: {gid}:1-0\n" in text
 
 
 def test_a_resume_id_ahead_of_the_log_is_refused(client):
-    """Issue: reliability, fault 2. A Last-Event-ID the log has not reached (another game's, or a
-    made-up one) was taken, and the versions up to it were never sent: now a 400."""
+    """Issue: reliability, fault 2. A Last-Event-ID the log has not reached (a made-up one) was
+    taken, and the versions up to it were never sent: now a 400."""
     import tests.core_games.sealed_bid  # noqa: F401
 
     gid = client.post("/games", json={"game": "sealed_bid", "players": 2}).json["game_id"]
     version = client.get(f"/games/{gid}").json["version"]
-    for ahead in (f"{version + 1}-0", "9999-0"):
+    for ahead in (f"{gid}:{version + 1}-0", f"{gid}:9999-0"):
         resp = client.get(f"/games/{gid}/stream", headers={"Last-Event-ID": ahead})
         assert resp.status_code == 400 and resp.json["error"] == "bad_last_event_id"
         assert f"version {version}" in resp.json["reason"]
-    text = client.get(f"/games/{gid}/stream?max_events=1&last_event_id={version - 1}-0").get_data(as_text=True)
-    assert f"id: {version}-0" in text  # an id the log has reached still resumes
+    text = client.get(f"/games/{gid}/stream?max_events=1&last_event_id={gid}:{version - 1}-0").get_data(as_text=True)
+    assert f"id: {gid}:{version}-0\n" in text  # an id the log has reached still resumes
+
+
+def test_a_resume_id_of_another_game_is_refused(client):
+    """Issue 27: stream ids carry the game. An id of another game's entry was taken by its version
+    alone; now it is a 400 wrong_game_last_event_id, whatever its version, and an id without a game
+    (the old ``<version>-0``) is a 400 bad_last_event_id."""
+    import tests.core_games.sealed_bid  # noqa: F401
+
+    gid = client.post("/games", json={"game": "sealed_bid", "players": 2}).json["game_id"]
+    other = client.post("/games", json={"game": "sealed_bid", "players": 2}).json["game_id"]
+    text = client.get(f"/games/{other}/stream?max_events=1").get_data(as_text=True)
+    foreign = f"{other}:1-0"
+    assert f"id: {foreign}\n" in text  # a real id, of the other game
+    for sent in ({"headers": {"Last-Event-ID": foreign}}, {"query_string": {"last_event_id": foreign}}):
+        resp = client.get(f"/games/{gid}/stream", **sent)
+        assert resp.status_code == 400 and resp.json["error"] == "wrong_game_last_event_id"
+        assert other in resp.json["reason"] and gid in resp.json["reason"]
+    resp = client.get(f"/games/{gid}/stream", headers={"Last-Event-ID": "1-0"})
+    assert resp.status_code == 400 and resp.json["error"] == "bad_last_event_id"
+    text = client.get(f"/games/{gid}/stream?max_events=1", headers={"Last-Event-ID": f"{gid}:1-0"}).get_data(as_text=True)
+    assert f"id: {gid}:2-0\n" in text  # its own id resumes
