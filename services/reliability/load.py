@@ -370,7 +370,7 @@ class Load:
                     if self.stop.is_set():
                         break
                     if line.startswith(b"id: "):
-                        version = int(line[4:].split(b"-")[0])
+                        version = int(line[4:].rpartition(b":")[2].split(b"-")[0])  # <game_id>:<version>-0
                         if version != expected:
                             self.meter.error("gap in an SSE stream", f"{game_id}: {version} after {expected - 1}")
                         expected = version + 1
@@ -736,7 +736,7 @@ def run_lockout(url: str, streams: int = 1000, polls: int = 200, samples: int = 
     fewest = [0, 0]
     redis_clients = blocked = None
     try:
-        opened_s = holder.open_streams([f"/games/{g}/stream?last_event_id={versions[g]}-0" for g in watched])
+        opened_s = holder.open_streams([f"/games/{g}/stream?last_event_id={g}:{versions[g]}-0" for g in watched])
         say(f"lock-out: {holder.streams_open} SSE streams open in {opened_s:.1f} s")
         holder.start()
         holder.open_polls([f"/games/{idle[k % 9]}/wait?after={versions[idle[k % 9]]}&timeout=30"

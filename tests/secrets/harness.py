@@ -379,7 +379,7 @@ def _read_streams(client: Any, run: Run) -> None:
             for f in frames:
                 run.record(who, "stream", f["version"], f)
         resumed = _sse(client, f"/games/{gid}/stream?max_events={version - middle}",
-                       {**({"Authorization": f"Bearer {token}"} if token else {}), "Last-Event-ID": f"{middle}-0"})
+                       {**({"Authorization": f"Bearer {token}"} if token else {}), "Last-Event-ID": f"{gid}:{middle}-0"})
         assert [f["version"] for f in resumed] == list(range(middle + 1, version + 1))
         for f in resumed:
             run.record(who, "stream", f["version"], f)

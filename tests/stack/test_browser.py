@@ -153,7 +153,8 @@ def check_log_complete(page, base: str, game_id: str) -> dict:
     seen = page.evaluate("window.longhouseTable.seen")
     logged = page.evaluate("window.longhouseTable.logged")
     assert logged == list(range(1, summary["version"] + 1))
-    assert sorted(set(seen), key=lambda i: int(i.split("-")[0])) == [f"{v}-0" for v in range(1, summary["version"] + 1)]
+    expected = [f"{game_id}:{v}-0" for v in range(1, summary["version"] + 1)]  # ids carry the game
+    assert sorted(set(seen), key=lambda i: int(i.rpartition(":")[2].split("-")[0])) == expected
     return summary
 
 

@@ -81,7 +81,7 @@ def test_open_streams_and_long_polls_leave_health_creation_and_moves_answering(s
         version = client.game(gid)["version"]
         streams = []
         for _ in range(STREAMS):
-            raw = RawRequest(stack.gateway_url, f"/games/{gid}/stream?last_event_id={version}-0")
+            raw = RawRequest(stack.gateway_url, f"/games/{gid}/stream?last_event_id={gid}:{version}-0")
             held.callback(raw.close)
             raw.read_until(b"retry: 2000")  # the stream is open and served
             streams.append(raw)
@@ -104,6 +104,6 @@ def test_open_streams_and_long_polls_leave_health_creation_and_moves_answering(s
 
         # every held request was still open and now hears of the move
         for raw in streams:
-            assert f"id: {version + 1}-0".encode() in raw.read_until(f"id: {version + 1}-0".encode())
+            assert f"id: {gid}:{version + 1}-0".encode() in raw.read_until(f"id: {gid}:{version + 1}-0".encode())
         for raw in polls:
             assert raw.read_until(b"\r\n\r\n").startswith(b"HTTP/1.1 200")

@@ -21,7 +21,7 @@ def test_gateway_log_has_json_request_lines_and_no_tokens(stack):
         # EventSource clients must send the token in the query string
         resp = requests.get(f"{stack.gateway_url}/games/{gid}/stream",
                             params={"token": token, "max_events": 1}, timeout=10)
-        assert resp.status_code == 200 and "id: 1-0" in resp.text
+        assert resp.status_code == 200 and f"id: {gid}:1-0\n" in resp.text
         client.legal_moves(gid, token)
     log = (stack.data_dir / "logs" / "gateway.log").read_text()
     assert token not in log and token.split(".")[-1] not in log

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from longhouse_client import AsyncClient, Client, Conflict, IllegalMove, NotFound, ROUTES, play_seat
+from longhouse_client import AsyncClient, BadRequest, Client, Conflict, IllegalMove, NotFound, ROUTES, event_id, play_seat
 from longhouse_client.models import CatalogGame, GameSummary, StreamMessage
 from tests.support.tcp_proxy import TcpProxy
 
@@ -46,7 +46,8 @@ def test_a_whole_game_through_the_client_and_its_stream(lh):
     assert played and played == sorted(played)
     log = lh.replay(game.game_id, seat.token)
     assert [m.version for m in log] == list(range(1, summary.version + 1))
-    assert all(isinstance(m, StreamMessage) and m.id == f"{m.version}-0" for m in log)
+    assert all(isinstance(m, StreamMessage) and m.id == event_id(game.game_id, m.version) == f"{game.game_id}:{m.version}-0"
+               and m.game_id == game.game_id for m in log)
     first = lh.view(game.game_id, version=1)
     assert first.version == 1 and first.seat is None
     assert game.game_id in {g.game_id for g in lh.all_games(game="gnomes", status="over")}
@@ -72,7 +73,7 @@ def test_an_illegal_move_and_a_stale_version_raise_their_errors(lh):
         lh.game("0" * 16)
 
 
-def test_the_stream_resumes_after_a_cut_connection_without_loss_or_repeat(stack, lh):
+def test_the_stream_resumes_after_an_id_of_its_game_and_refuses_another_games(stack, lh):
     game = lh.create_game("gnomes", 2, seed="sdk-3", bots={"0": "random", "1": "random"})
     over = lh.wait(game.game_id, after=0, timeout=25, until_over=True)
     for _ in range(10):
@@ -84,6 +85,10 @@ def test_the_stream_resumes_after_a_cut_connection_without_loss_or_repeat(stack,
     assert [m.version for m in first] == [1, 2, 3]
     rest = list(lh.events(game.game_id, last_event_id=first[-1].id, max_events=2))
     assert [m.version for m in rest] == [4, 5]
+    other = lh.create_game("gnomes", 2, seed="sdk-3-other")
+    with pytest.raises(BadRequest) as info:  # an id of the first game names none of this one's entries
+        list(lh.events(other.game_id, last_event_id=first[-1].id, max_events=1))
+    assert info.value.error == "wrong_game_last_event_id"
 
 
 

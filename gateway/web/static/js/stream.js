@@ -1,10 +1,17 @@
 // A game's event stream (GET /games/<id>/stream), each log entry handed on exactly once.
 //
-// EventSource reconnects by itself after a dropped connection and sends Last-Event-ID, so the
-// server resumes after the last entry it delivered. On top of that this keeps the last version
-// handed on: an entry at or below it (a repeat) is dropped, and an entry that skips versions, or a
-// stream the browser gave up on, is answered by opening the stream again from that version
-// (?last_event_id=<version>-0). Entries thus arrive once each, in order, without a gap.
+// A message's id is "<game id>:<version>-0": the game and the log entry (an id of another game is
+// refused with a 400). EventSource reconnects by itself after a dropped connection and sends
+// Last-Event-ID, so the server resumes after the last entry it delivered. On top of that this keeps
+// the last version handed on: an entry at or below it (a repeat) is dropped, and an entry that
+// skips versions, or a stream the browser gave up on, is answered by opening the stream again from
+// that version (?last_event_id=<game id>:<version>-0). Entries thus arrive once each, in order,
+// without a gap.
+
+/** The stream id of a game's log entry at a version: "<game id>:<version>-0". */
+export function eventId(gameId, version) {
+  return `${gameId}:${version}-0`;
+}
 
 /**
  * Follow a game's stream. onEntry({version, kind, seat, events}) is called once per version, in
@@ -21,7 +28,7 @@ export function follow(gameId, { token, after = 0, onEntry, onState = () => {} }
   function url() {
     const q = new URLSearchParams();
     if (token) q.set("token", token);
-    if (last > 0) q.set("last_event_id", `${last}-0`);
+    if (last > 0) q.set("last_event_id", eventId(gameId, last));
     const s = q.toString();
     return `/games/${encodeURIComponent(gameId)}/stream${s ? "?" + s : ""}`;
   }

@@ -10,9 +10,10 @@ from .aio import AsyncClient
 from .client import ROUTES, Client, RetryPolicy, operator_key_from_env, read_operator_key
 from .errors import (BadRequest, Conflict, Forbidden, IllegalMove, LonghouseError, MalformedMove, NotFound,
                      RateLimited, Unauthorized, Unavailable, Unprocessable)
+from .models import event_id
 from .play import play_seat
 
 __all__ = ["AsyncClient", "BadRequest", "Client", "Conflict", "Forbidden", "IllegalMove", "LonghouseError",
            "MalformedMove", "NotFound", "ROUTES", "RateLimited", "RetryPolicy", "Unauthorized", "Unavailable",
-           "Unprocessable", "operator_key_from_env", "play_seat", "read_operator_key"]
+           "Unprocessable", "event_id", "operator_key_from_env", "play_seat", "read_operator_key"]
 __version__ = "0.1.0"

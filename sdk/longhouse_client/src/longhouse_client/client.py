@@ -392,7 +392,8 @@ class Client:
                max_events: int | None = None, idle_timeout: float | None = None,
                reconnects: int = 5) -> Iterator[models.StreamMessage]:
         """``GET /games/<id>/stream`` as an iterator of :class:`~longhouse_client.models.StreamMessage`,
-        from the start of the log, or after ``last_event_id`` (``"<version>-0"``).
+        from the start of the log, or after ``last_event_id`` (an id the game's stream sent,
+        ``"<game_id>:<version>-0"``; :func:`~longhouse_client.models.event_id` makes one).
 
         A dropped connection (or a stream the server ends though neither bound was asked for) is
         opened again with ``Last-Event-ID`` set to the last message received, so no entry is lost
@@ -401,7 +402,8 @@ class Client:
         bounds), or when the caller stops reading (``break``).
 
         Raises:
-            LonghouseError: the stream was refused (NotFound, BadRequest ``bad_last_event_id``).
+            LonghouseError: the stream was refused (NotFound; BadRequest ``bad_last_event_id``, or
+                ``wrong_game_last_event_id`` for an id of another game).
         """
         received = 0
         failures = 0

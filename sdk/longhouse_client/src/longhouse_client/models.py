@@ -157,9 +157,16 @@ class StreamEntry(Model):
     events: list[Event]
 
 
+def event_id(game_id: str, version: int) -> str:
+    """The stream id of ``game_id``'s log entry at ``version``, ``"<game_id>:<version>-0"``: what
+    ``Last-Event-ID`` (``last_event_id=`` of the clients' ``events``) resumes after. The gateway
+    refuses an id of another game (400 ``wrong_game_last_event_id``)."""
+    return f"{game_id}:{version}-0"
+
+
 class StreamMessage(Model):
-    """One Server-Sent Event of ``GET /games/<id>/stream``: its ``id`` (``<version>-0``, what
-    ``Last-Event-ID`` resumes after) and its entry."""
+    """One Server-Sent Event of ``GET /games/<id>/stream``: its ``id`` (``<game_id>:<version>-0``,
+    :func:`event_id`, what ``Last-Event-ID`` resumes after) and its entry."""
 
     id: str
     event: str = "commit"
@@ -169,6 +176,11 @@ class StreamMessage(Model):
     def version(self) -> int:
         """The entry's version."""
         return self.entry.version
+
+    @property
+    def game_id(self) -> str:
+        """The game the message's id names."""
+        return self.id.rpartition(":")[0]
 
 
 class AgentRecord(Model):

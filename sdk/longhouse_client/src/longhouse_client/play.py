@@ -64,7 +64,7 @@ def play_seat(client: Client, game_id: str, token: str, choose: Choose, *, timeo
     start = client.game(game_id).version
     if act():
         return client.game(game_id)
-    for _ in client.events(game_id, token, last_event_id=f"{start}-0", idle_timeout=idle_s):
+    for _ in client.events(game_id, token, last_event_id=models.event_id(game_id, start), idle_timeout=idle_s):
         if time.monotonic() > deadline:
             raise TimeoutError(f"game {game_id} did not end within {timeout_s:g} s")
         if act():
