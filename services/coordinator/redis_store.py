@@ -12,13 +12,17 @@ one slot:
 * ``game:{G}:moves``: hash ``"<seat>:<client move id>"`` -> first result (JSON);
 * ``game:{G}:ended``: a stream with one entry, written by the commit that ends the game
   (waiters block on it instead of waking at every move);
-* ``game:{G}:seed``: the secret seed, read and written by the deck service only;
+* ``game:{G}:seed``: the secret seed, encrypted (:mod:`services.common.sealing`), read and
+  written by the deck service only; it expires unless the game's creation commits;
 * ``game:{G}:seats``: seat tokens' digests (written by the gateway, :mod:`gateway.auth`);
 * ``game:{G}:phase_nudge``: a short-lived marker of the gateway's nudges.
 
 A commit (append the entry, bump the version, store the move result) is one Lua script,
-so it is atomic and fails with nothing written if the version moved on. Every script
-touches only keys of one game (one hash slot), as a Redis Cluster requires.
+so it is atomic and fails with nothing written if the version moved on. A game's creation is
+one script too: its ``create`` and ``setup`` entries, its meta and (on a single server) its
+place in the listing, so no game is ever stored half made (:meth:`RedisStore.create`). On a
+Redis Cluster every script touches only keys of one game (one hash slot), as the cluster
+requires, and the listing is written right after the creation script.
 
 Retention: the log and the meta hash are the record of a game and stay. The commit that
 ends a game sets a time to live (``finished_ttl`` seconds, ``LONGHOUSE_FINISHED_TTL``,
