@@ -36,16 +36,16 @@ bp = Blueprint("games", __name__)
             422: "unknown_game, bad_config, unknown_agent, idempotency_key_reused"},
     params=(Param("Idempotency-Key", "header", {"type": "string", "minLength": 1, "maxLength": 128},
                   "1-128 printable characters: a retry with the same key and body answers with the game the "
-                  "first attempt made (and finishes its set-up)"),))
+                  "first attempt made, or makes it if that attempt stored nothing"),))
 def create_game():
     """Create a game (operator key required). 201 ``{"game_id", "version", "status", "open",
     "invitations"}``; 400 bad body; 422 bad game/config.
 
     ``invitations`` holds one invitation per seat that no bot or agent holds, made from the
     operator's key (:mod:`gateway.invitations`; only their digests are stored), ``{}`` when the
-    body says ``"open": true``. With an ``Idempotency-Key`` header a retry answers with the game
-    the first attempt made, and the same invitations (and finishes its set-up if a failure cut it
-    short): see :func:`_create_once`."""
+    body says ``"open": true``. A game is stored whole, set up, or not at all
+    (:meth:`Table.create`). With an ``Idempotency-Key`` header a retry answers with the game the
+    first attempt made, and the same invitations: see :func:`_create_once`."""
     operators.require_operator()
     body = parse_body(CreateGameBody)
     table = get_table()
@@ -85,8 +85,9 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody,
     """Create the game of idempotency key ``key``, or answer with the one it created before.
 
     The game's id is derived from the key and the operator key's id, so a retry after any failure
-    (a domain service down mid-set-up, a lost answer) finds the game the first attempt stored and
-    finishes its set-up instead of making another; the same key with a different body is a 422.
+    finds the game the first attempt stored (whole: a game is stored set up or not at all), or,
+    if it stored nothing (a domain service down mid-set-up), makes it; it never makes a second one.
+    The same key with a different body is a 422.
     The game's access record (its invitations' salt and digests) is the first attempt's, so the
     retry shows the same invitations.
 
@@ -118,7 +119,6 @@ def _create_once(table, key: str, config: GameConfig, body: CreateGameBody,
     if (meta.get("labels") or {}).get("request") != digest:
         raise ApiError(422, "idempotency_key_reused",
                        "this Idempotency-Key was used to create a different game; use a new key")
-    table.finish_setup(game_id)
     return game_id, False, meta.get("access")
 
 

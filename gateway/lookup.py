@@ -35,11 +35,7 @@ def require_game(game_id: str) -> dict[str, Any]:
     """
     if not _GAME_ID.match(game_id):
         raise GameNotFound(game_id)
-    meta = get_table().store.meta(game_id)
-    if int(meta.get("version", 0)) == 1:  # created, but a failure cut its set-up short: finish it
-        get_table().finish_setup(game_id)
-        meta = get_table().store.meta(game_id)
-    return meta
+    return get_table().store.meta(game_id)
 
 
 def caller_seat(game_id: str, required: bool, allow_query_token: bool = False) -> int | None:

@@ -11,7 +11,9 @@ Only addresses the operator's allow-list permits can be registered (:mod:`servic
 ``LONGHOUSE_AGENT_ALLOW``): the host is resolved and every address checked, and a refused address
 registers nothing. The engine checks again at every connection it opens to the agent.
 
-Records live in the game store's Redis (hash :data:`KEY`), or in memory for an embedded table.
+Records live in the game store's Redis (hash :data:`KEY`), or in memory for an embedded table;
+the secrets in them (``secret``, ``previous_secret``) are stored encrypted
+(:mod:`services.common.sealing`, :data:`SEALED_FIELDS`), the rest of the record in plain JSON.
 """
 
 from __future__ import annotations
@@ -28,7 +30,28 @@ from services.agents.addresses import AllowList, configured_allow_list
 from services.agents.protocol import SECRET_PREFIX, signing_key
 
 KEY = "longhouse:agents"
-"""Redis hash: agent id -> the record as JSON."""
+"""Redis hash: agent id -> the record as JSON (its :data:`SEALED_FIELDS` encrypted)."""
+SEALED_FIELDS = ("secret", "previous_secret")
+"""The fields of a stored record that hold secrets: stored sealed, never in plain text."""
+
+
+def seal_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A record's fields as stored: each of :data:`SEALED_FIELDS` that is set, sealed."""
+    from services.common.sealing import sealer
+
+    return {k: (sealer().seal(v) if k in SEALED_FIELDS and isinstance(v, str) else v) for k, v in record.items()}
+
+
+def load_record(raw: str | bytes) -> "AgentRecord":
+    """The :class:`AgentRecord` of a stored record (sealed fields opened; a field stored before
+    encryption is taken as it is). Raises UnsealError if no configured key opens one."""
+    from services.common.sealing import sealer
+
+    data = json.loads(raw)
+    for name in SEALED_FIELDS:
+        if isinstance(data.get(name), str):
+            data[name] = sealer().unseal(data[name])
+    return AgentRecord.model_validate(data)
 
 
 class AgentSpec(BaseModel):
@@ -194,15 +217,15 @@ class AgentRegistry:
         raw = self.client.hget(KEY, agent_id) if self.client is not None else self._memory.get(agent_id)
         if raw is None:
             raise UnknownAgent(f"no agent is registered as {agent_id!r}")
-        return AgentRecord.model_validate_json(raw)
+        return load_record(raw)
 
     def all(self) -> list[AgentRecord]:
         """Every registered agent, by id."""
         raw = self.client.hgetall(KEY) if self.client is not None else dict(self._memory)
-        return [AgentRecord.model_validate_json(v) for _, v in sorted(raw.items())]
+        return [load_record(v) for _, v in sorted(raw.items())]
 
     def _put(self, record: AgentRecord) -> None:
-        text = json.dumps(record.model_dump(), sort_keys=True)
+        text = json.dumps(seal_record(record.model_dump()), sort_keys=True)
         if self.client is not None:
             self.client.hset(KEY, record.agent_id, text)
         else:

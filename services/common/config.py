@@ -73,6 +73,9 @@ class Settings(BaseSettings):
     # Operator keys the gateway accepts (gateway.operators): sha256 hex digests, never the keys
     operator_keys: str = ""  # digests separated by commas, read at start
     operator_keys_file: str = ""  # a file of digests, one a line, read again whenever it changes
+    # Keys that encrypt agent secrets and game seeds at rest (services/common/sealing.py): Fernet
+    # keys separated by commas, the first encrypts, all decrypt. Empty: a development key (warned).
+    secret_keys: str = Field(default="", repr=False)
 
     @property
     def redis_url(self) -> str:

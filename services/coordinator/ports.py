@@ -45,6 +45,18 @@ class MemorySeeds:
             return self._seeds[game_id]
 
 
+def creation_start(pending: list[Event]) -> tuple[Any, Any]:
+    """``(rules, empty state)`` of a game whose creation event (``GameCreated``, carrying its
+    config) is the first of ``pending``: a set-up resolved before the game is stored.
+    Raises ValueError if it is not there; UnknownGame for a game this process does not know."""
+    from services.rules.core import get_rules
+
+    if not pending or pending[0].type != "GameCreated" or not isinstance(pending[0].data.get("config"), dict):
+        raise ValueError("a call at base version 0 (a game's set-up) starts with its GameCreated event")
+    rules = get_rules(str(pending[0].data["config"].get("game")))
+    return rules, rules.new_state()
+
+
 class DomainEngine:
     """Runs one domain's operations for any game; shared by embedded and gRPC adapters.
 
@@ -73,13 +85,19 @@ class DomainEngine:
               recent: list[tuple[int, list[Event]]] | None = None) -> list[Event]:
         """Run ``ops`` on the state at ``base_version`` plus ``pending``; return new events.
         ``recent``: the caller's last committed entries up to ``base_version`` (catch-up hint).
+        Base version 0 is a game's set-up before anything of it is stored: ``pending`` then
+        starts with its ``GameCreated`` event, and the store is not read.
 
         Raises:
-            ValueError: an operation belongs to another domain.
+            ValueError: an operation belongs to another domain; base version 0 without the
+                creation event first in ``pending``.
             GameNotFound, VersionConflict: from the projection.
             RulesError: from the rules.
         """
-        rules, state, _ = self.projections.state_at(game_id, base_version, recent)
+        if base_version == 0:  # a game being created: nothing is stored yet (Table.create)
+            rules, state = creation_start(pending)
+        else:
+            rules, state, _ = self.projections.state_at(game_id, base_version, recent)
         for event in pending:
             rules.evolve(state, event)
         chance = partial(Chance, self.seeds.get(game_id)) if self.seeds is not None else None

@@ -12,13 +12,17 @@ one slot:
 * ``game:{G}:moves``: hash ``"<seat>:<client move id>"`` -> first result (JSON);
 * ``game:{G}:ended``: a stream with one entry, written by the commit that ends the game
   (waiters block on it instead of waking at every move);
-* ``game:{G}:seed``: the secret seed, read and written by the deck service only;
+* ``game:{G}:seed``: the secret seed, encrypted (:mod:`services.common.sealing`), read and
+  written by the deck service only; it expires unless the game's creation commits;
 * ``game:{G}:seats``: seat tokens' digests (written by the gateway, :mod:`gateway.auth`);
 * ``game:{G}:phase_nudge``: a short-lived marker of the gateway's nudges.
 
 A commit (append the entry, bump the version, store the move result) is one Lua script,
-so it is atomic and fails with nothing written if the version moved on. Every script
-touches only keys of one game (one hash slot), as a Redis Cluster requires.
+so it is atomic and fails with nothing written if the version moved on. A game's creation is
+one script too: its ``create`` and ``setup`` entries, its meta and (on a single server) its
+place in the listing, so no game is ever stored half made (:meth:`RedisStore.create`). On a
+Redis Cluster every script touches only keys of one game (one hash slot), as the cluster
+requires, and the listing is written right after the creation script.
 
 Retention: the log and the meta hash are the record of a game and stay. The commit that
 ends a game sets a time to live (``finished_ttl`` seconds, ``LONGHOUSE_FINISHED_TTL``,
@@ -42,10 +46,27 @@ from .store import Commit, Entry, GameNotFound, VersionConflict
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'game', ARGV[1], 'players', ARGV[2], 'version', 1, 'status', 'active', 'meta', ARGV[3])
+local v = 1
 redis.call('XADD', KEYS[2], '1-0', 'v', 1, 'kind', 'create', 'seat', -1, 'events', ARGV[4])
-return 1
+local now = redis.call('TIME')
+if ARGV[5] ~= '' then
+  local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  redis.call('XADD', KEYS[2], '2-0', 'v', 2, 'kind', 'setup', 'seat', -1, 'events', ARGV[5], 't', ms)
+  v = 2
+end
+redis.call('HSET', KEYS[1], 'game', ARGV[1], 'players', ARGV[2], 'version', v, 'status', ARGV[6], 'meta', ARGV[3])
+redis.call('PERSIST', KEYS[5])
+if ARGV[6] == 'over' then
+  redis.call('XADD', KEYS[4], '1-0', 'version', v)
+  for i = 3, 7 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
+end
+if #KEYS > 7 then redis.call('ZADD', KEYS[8], tonumber(now[1]), ARGV[8]) end
+return v
 """
+# The creation: the ``create`` entry and (when given) the ``setup`` entry, the meta hash, and
+# the listing (:data:`GAMES_INDEX`, KEYS[8]) on a single server, all in one script, so a game is
+# stored whole or not at all. The seed the deck service stored for the game (KEYS[5]) stops
+# expiring (:data:`UNCLAIMED_SEED_TTL`). KEYS: meta, log, then :data:`RETIRED`, then the listing.
 
 _COMMIT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'version'))
@@ -70,6 +91,10 @@ return {1, nv}
 RETIRED = ("moves", "ended", "seed", "seats", "phase_nudge")
 
 GAMES_INDEX = "longhouse:games"
+
+UNCLAIMED_SEED_TTL = 3600
+"""Seconds a seed stored for a game not (yet) created lives: the creation that stored it died
+before its commit, so no game will use it. The creation's commit makes it last."""
 
 
 def key(game_id: str, name: str) -> str:
@@ -134,24 +159,36 @@ class RedisStore:
 
         return cls(connect(url))
 
-    def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
-        """Create the game with its first entry. Raises ValueError if the id is taken."""
+    def create(self, game_id: str, meta: dict[str, Any], events: list[Event],
+               setup: list[Event] | None = None, status: str = "active") -> int:
+        """Store a new game in one atomic step (one Lua script): entry 1 (``create``) with
+        ``events``, and, with ``setup`` (a list, maybe empty), entry 2 (``setup``) with the
+        set-up's events, the game then being in ``status``; its meta hash; and, on a single
+        server, its place in the listing (:data:`GAMES_INDEX`). A crash before the script leaves
+        no trace of the game, after it the whole game. Returns the version stored (2 with
+        ``setup``, else 1).
 
-        ok = self._create(
-            keys=[key(game_id, "meta"), key(game_id, "log")],
-            args=[meta["game"], meta["players"], canonical_json(meta), events_to_json(events)],
+        On a Redis Cluster the listing lies in another hash slot, so it is written right after
+        the script (a game whose creator died between the two is whole but not listed).
+
+        Raises:
+            ValueError: the id is taken (nothing is written).
+        """
+        cluster = isinstance(self.r, RedisCluster)
+        keys = [key(game_id, "meta"), key(game_id, "log"), *(key(game_id, name) for name in RETIRED)]
+        if not cluster:
+            keys.append(GAMES_INDEX)
+        version = self._create(
+            keys=keys,
+            args=[meta["game"], meta["players"], canonical_json(meta), events_to_json(events),
+                  events_to_json(setup) if setup is not None else "", status if setup is not None else "active",
+                  self.finished_ttl, game_id],
         )
-        if not ok:
+        if not version:
             raise ValueError(f"game {game_id!r} exists")
-        # The index is outside the game's hash slot, so it is not part of the script
-        # (a script may only touch one slot of a Redis Cluster); it is only a listing.
-        self.r.zadd(GAMES_INDEX, {game_id: int(time.time())})
-        return 1
-
-    def ensure_listed(self, game_id: str) -> None:
-        """Put the game in the listing (:data:`GAMES_INDEX`) if a creator died between its
-        create and its listing (they are two steps: the index lies outside the game's slot)."""
-        self.r.zadd(GAMES_INDEX, {game_id: int(time.time())}, nx=True)
+        if cluster:
+            self.r.zadd(GAMES_INDEX, {game_id: int(time.time())})
+        return int(version)
 
     def meta(self, game_id: str) -> dict[str, Any]:
         """``game``, ``players``, ``version``, ``status`` of a game. Raises GameNotFound."""
@@ -241,18 +278,24 @@ class RedisStore:
 
 
 class RedisSeeds:
-    """The deck service's seed store: ``game:{G}:seed``, first write wins."""
+    """The deck service's seed store: ``game:{G}:seed``, first write wins, encrypted at rest
+    (:mod:`services.common.sealing`: a seed stored before encryption is read as it is)."""
 
     def __init__(self, client: redis.Redis):
         self.r = client
 
     def put(self, game_id: str, seed: str) -> None:
-        """Store the secret seed of a game unless one is stored already."""
-        self.r.set(key(game_id, "seed"), seed, nx=True)
+        """Store the secret seed of a game unless one is stored already. It expires after
+        :data:`UNCLAIMED_SEED_TTL` seconds unless the game's creation commits meanwhile."""
+        from services.common.sealing import sealer
+
+        self.r.set(key(game_id, "seed"), sealer().seal(seed), nx=True, ex=UNCLAIMED_SEED_TTL)
 
     def get(self, game_id: str) -> str:
-        """The seed of a game. Raises KeyError if none."""
+        """The seed of a game. Raises KeyError if none; UnsealError if no configured key opens it."""
+        from services.common.sealing import sealer
+
         raw = self.r.get(key(game_id, "seed"))
         if raw is None:
             raise KeyError(f"no seed stored for game {game_id!r}")
-        return raw.decode()
+        return sealer().unseal(raw)

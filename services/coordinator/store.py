@@ -42,8 +42,8 @@ class Entry:
 
     Attributes:
         version: the game version this entry creates (1 for the creation entry).
-        kind: ``"create"``, ``"move"`` or ``"phase"``.
-        seat: the seat that moved (``-1`` for create and phase entries).
+        kind: ``"create"``, ``"setup"``, ``"move"`` or ``"phase"``.
+        seat: the seat that moved (``-1`` for create, set-up and phase entries).
         events: what happened, in order.
     """
 
@@ -76,7 +76,8 @@ class Commit:
 class EventStore(Protocol):
     """What the coordinator and the services need from a store."""
 
-    def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int: ...
+    def create(self, game_id: str, meta: dict[str, Any], events: list[Event],
+               setup: list[Event] | None = None, status: str = "active") -> int: ...
     def meta(self, game_id: str) -> dict[str, Any]: ...
     def version(self, game_id: str) -> int: ...
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Entry]: ...
@@ -105,19 +106,25 @@ class MemoryStore:
         except KeyError:
             raise GameNotFound(game_id) from None
 
-    def create(self, game_id: str, meta: dict[str, Any], events: list[Event]) -> int:
-        """Store a new game whose first entry holds ``events``. Returns version 1.
+    def create(self, game_id: str, meta: dict[str, Any], events: list[Event],
+               setup: list[Event] | None = None, status: str = "active") -> int:
+        """Store a new game in one step: entry 1 (``create``) holds ``events`` and, with
+        ``setup`` (a list, maybe empty), entry 2 (``setup``) holds the set-up's events, the game
+        then being in ``status``. Returns the version stored (2 with ``setup``, else 1).
 
         Raises:
-            ValueError: the id is taken.
+            ValueError: the id is taken (nothing is written).
         """
         with self._lock:
             if game_id in self._games:
                 raise ValueError(f"game {game_id!r} exists")
-            g = _MemGame(dict(meta, status="active", version=1))
-            g.entries.append(Entry(1, "create", -1, tuple(events)))
+            entries = [Entry(1, "create", -1, tuple(events))]
+            if setup is not None:
+                entries.append(Entry(2, "setup", -1, tuple(setup)))
+            g = _MemGame(dict(meta, status=status if setup is not None else "active", version=len(entries)))
+            g.entries.extend(entries)
             self._games[game_id] = g
-            return 1
+            return len(entries)
 
     def meta(self, game_id: str) -> dict[str, Any]:
         """Game metadata: ``game``, ``players``, ``status``, ``version``, ..."""

@@ -173,7 +173,13 @@ class Table:
                bots: dict[int, dict[str, Any]] | None = None, game_id: str | None = None,
                control: dict[str, int] | None = None, labels: dict[str, Any] | None = None,
                access: dict[str, Any] | None = None) -> str:
-        """Create a game and run its set-up; returns the game id.
+        """Create a game and run its set-up, stored in one commit; returns the game id.
+
+        The set-up's operations are resolved by the domains before anything of the game is
+        stored (they get the creation event as pending on base version 0), then the store
+        writes the creation entry (version 1) and the set-up entry (version 2) in one atomic
+        step (:meth:`EventStore.create`): a failure or a crash at any point before it leaves no
+        game, after it a whole one. No game is ever stored half made.
 
         The seed goes to the deck port only (a fresh secret one if ``None``). ``bots``
         gives seats to built-in bots that decide on the bus: ``{seat: {"kind", "seed"}}``
@@ -184,7 +190,9 @@ class Table:
         and match it belongs to). ``access``: who may claim its seats (the gateway's
         :func:`gateway.invitations.access_record`: whether it is open, its invitations' digests),
         kept in the meta, so it is stored by the same atomic step as the game.
-        Raises UnknownGame or BadConfig (also for a bad bot seat or kind).
+        Raises UnknownGame or BadConfig (also for a bad bot seat or kind); ValueError if
+        ``game_id`` is taken (also when a concurrent creation of that id committed first);
+        whatever a domain call raises (DomainCallFailed: nothing is stored then).
         """
         rules = get_rules(config.game)
         rules.validate_config(config)
@@ -197,18 +205,22 @@ class Table:
         created = rules.created_event(config)
         meta: dict[str, Any] = {"game": config.game, "players": config.players}
         if bots:
-            meta["bots"] = {str(s): b for s, b in sorted(bots.items())}
+            meta["bots"] = {str(s): seal_bot(b) for s, b in sorted(bots.items())}
         if agent_seats(bots):
             meta["control"] = parse_time_control(control)
         if labels:
             meta["labels"] = dict(labels)
         if access is not None:
             meta["access"] = dict(access)
-        self.store.create(game_id, meta, [created])
         state = rules.new_state()
         rules.evolve(state, created)
-        events = self._resolve(game_id, 1, rules, state, rules.setup_ops(config))
-        self._commit(game_id, 1, rules, state, events, Commit("setup"))
+        # base version 0: nothing of the game is stored yet; the domains start from its creation event
+        events = self._resolve(game_id, 0, rules, state, rules.setup_ops(config), before=[created])[1:]
+        version = self.store.create(game_id, meta, [created], setup=events, status=status_of(rules, state))
+        self.projections.put(game_id, version, rules, state)
+        self.projections.remember(game_id, 1, [created])
+        self.projections.remember(game_id, version, events)
+        self._schedule_next(game_id, rules, state, version)
         return game_id
 
     def _exists(self, game_id: str) -> bool:
@@ -217,23 +229,6 @@ class Table:
         try:
             self.store.meta(game_id)
         except GameNotFound:
-            return False
-        return True
-
-    def finish_setup(self, game_id: str) -> bool:
-        """Run the set-up of a game that was created but whose set-up commit never happened
-        (its creator died between the two writes): idempotent by version, so it does nothing
-        to a game past version 1. Returns True if this call committed the set-up."""
-        rules, state, version = self.state(game_id)
-        if version != 1:
-            return False
-        if hasattr(self.store, "ensure_listed"):
-            self.store.ensure_listed(game_id)
-        config = GameConfig.model_validate(self.store.read(game_id, 0, 1)[0].events[0].data["config"])
-        events = self._resolve(game_id, 1, rules, state, rules.setup_ops(config))
-        try:
-            self._commit(game_id, 1, rules, state, events, Commit("setup"))
-        except VersionConflict:
             return False
         return True
 
@@ -360,7 +355,7 @@ class Table:
         cached = self._bots.get(game_id)
         if cached is None:
             raw = self.store.meta(game_id).get("bots") or {}
-            cached = {int(s): dict(b) for s, b in raw.items()}
+            cached = {int(s): unseal_bot(b) for s, b in raw.items()}
             if len(self._bots) > 4096:
                 self._bots.clear()
             self._bots[game_id] = cached
@@ -679,6 +674,22 @@ def parse_time_control(control: dict[str, Any] | None) -> dict[str, int]:
         return TimeControl.model_validate(control or {}).model_dump()
     except ValidationError as exc:
         raise BadConfig(f"time_control: {validation_reason(exc)}") from None
+
+
+def seal_bot(bot: dict[str, Any]) -> dict[str, Any]:
+    """A seat's controller as the game's meta stores it: its ``seed`` (which fixes every choice
+    of the bot, and an agent seat's default moves) encrypted (:mod:`services.common.sealing`)."""
+    from services.common.sealing import sealer
+
+    return {**bot, "seed": sealer().seal(str(bot["seed"]))} if "seed" in bot else dict(bot)
+
+
+def unseal_bot(stored: dict[str, Any]) -> dict[str, Any]:
+    """The controller of :func:`seal_bot`'s form with its seed in plain text (a seed stored before
+    encryption is taken as it is). Raises UnsealError if no configured key opens it."""
+    from services.common.sealing import sealer
+
+    return {**stored, "seed": sealer().unseal(stored["seed"])} if "seed" in stored else dict(stored)
 
 
 def agent_seats(bots: dict[int, dict[str, Any]]) -> list[int]:

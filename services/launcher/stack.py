@@ -23,6 +23,12 @@ accepts it: the key's digest goes into the file of digests the gateway reads
 (``LONGHOUSE_OPERATOR_KEYS_FILE``, by default ``<data_dir>/operator_keys``) unless that file or
 ``LONGHOUSE_OPERATOR_KEYS`` lists it already. The key itself is never passed to a child.
 
+The secret key (README, "Rotating the secret key"): without ``LONGHOUSE_SECRET_KEYS`` the stack
+makes a Fernet key of its own, ``<data_dir>/secret.key`` (mode 0600; kept if the file is there),
+and gives it to every child as ``LONGHOUSE_SECRET_KEYS``, so agent secrets and game seeds are
+encrypted in Redis with a key of this run, not the development key
+(:mod:`services.common.sealing`).
+
 With ``LONGHOUSE_STORE_URL`` the game store is a Redis elsewhere (a Redis Cluster with
 ``redis+cluster://``); the ``redis`` child then serves only as the Celery broker, and with
 ``LONGHOUSE_BROKER_URL`` too it is not started at all (:attr:`Settings.own_redis`).
@@ -62,6 +68,9 @@ WORKER_QUEUES = ("longhouse.phases", "longhouse.agents", "longhouse.tournaments"
 """The broker queues the Celery worker consumes: phases, agent decisions, tournament steps."""
 OPERATOR_KEY_FILE = "operator.key"
 """The stack's own operator key, in its data directory (mode 0600; made when absent)."""
+SECRET_KEY_FILE = "secret.key"
+"""The stack's own secret key (a Fernet key) in its data directory, made when
+``LONGHOUSE_SECRET_KEYS`` is unset (mode 0600; kept if the file is there)."""
 OPERATOR_DIGESTS_FILE = "operator_keys"
 """The file of accepted key digests in the data directory, when ``LONGHOUSE_OPERATOR_KEYS_FILE``
 names no other."""
@@ -187,6 +196,8 @@ class Stack:
         if not self.settings.operator_keys_file:
             self.settings = self.settings.model_copy(
                 update={"operator_keys_file": str(self.data_dir / OPERATOR_DIGESTS_FILE)})
+        if not self.settings.secret_keys:
+            self.settings = self.settings.model_copy(update={"secret_keys": self._own_secret_key()})
         self.python = python
         self.env = {**os.environ, **(extra_env or {}), **settings_env(self.settings), "PYTHONUNBUFFERED": "1"}
         self.supervisor = Supervisor(self.data_dir / "logs")
@@ -213,6 +224,23 @@ class Stack:
     def log_dir(self) -> Path:
         """Where the children's logs go."""
         return self.supervisor.log_dir
+
+    def _own_secret_key(self) -> str:
+        """The stack's own secret key, ``<data_dir>/secret.key``, made (mode 0600) if absent.
+        Raises LaunchError if the file cannot be made or holds no Fernet key."""
+        from gateway.operators import read_key_file, write_key_file
+        from services.common.sealing import generate_key, parse_keys
+
+        path = self.data_dir / SECRET_KEY_FILE
+        try:
+            if not path.exists():
+                self.data_dir.mkdir(parents=True, exist_ok=True)
+                write_key_file(path, generate_key())
+            key = read_key_file(path)
+            parse_keys(key)
+        except (OSError, ValueError) as exc:
+            raise LaunchError(f"secret key: {exc}") from None
+        return key
 
     # -- the operator key ---------------------------------------------------------
     @property

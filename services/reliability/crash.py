@@ -18,8 +18,10 @@ issue: reliability, "a crash harness" and acceptance 2. A short run is part of `
    shuffled rounds of :data:`KINDS`, so every kind is hit) and the moment (after a random
    number of acknowledged moves, then a random delay under half a second), sends SIGKILL,
    and waits until the process is back: the gunicorn arbiter replaces a gateway worker,
-   :meth:`Stack.heal` restarts the others. Kills are held off while a game is being created
-   and its seats claimed (a seat claim is sent once: its token cannot be asked for again).
+   :meth:`Stack.heal` restarts the others. Kills may strike while a game is being created (it
+   is stored whole or not at all, and the retry with the same ``Idempotency-Key`` finds it or
+   makes it), but are held off while its seats are claimed (a seat claim is sent once: its
+   token cannot be asked for again).
 4. At the end each game's log is read from Redis and compared with the same seeds and
    moves played embedded (one process, embedded ports, phases inline), entry for entry,
    byte for byte, as ``tests/stack/test_determinism.py`` does.
@@ -176,7 +178,8 @@ class Played:
 
 
 class Run:
-    """Shared state of one harness run: acknowledged moves, games being set up, the game plan."""
+    """Shared state of one harness run: acknowledged moves, games whose seats are being claimed,
+    the game plan."""
 
     def __init__(self, seed: str, games: int):
         self.seed = seed
@@ -204,7 +207,7 @@ class Run:
             self.lock.notify_all()
 
     def setup(self, delta: int) -> None:
-        """A game's creation and seat claims start (+1) or end (-1)."""
+        """A game's seat claims start (+1) or end (-1) (kills wait: a claim is sent once)."""
         with self.lock:
             self.setting_up += delta
             self.lock.notify_all()
@@ -230,15 +233,19 @@ class Player:
 
         played = Played(spec)
         with GatewayClient(self.url, timeout=20.0, operator_key=self.operator_key) as client:
+            try:  # kills may strike here: a game is stored whole or not at all, and a retry finds it
+                created = self._retry(lambda: self._create(client, spec))
+            except Exception as exc:  # noqa: BLE001 - reported as the game's failure
+                played.error = f"creation: {exc}"
+                return played
+            played.game_id = created["game_id"]
+            invited = created["invitations"]  # a retried creation shows the same ones
             self.run.setup(+1)
             try:
-                created = self._retry(lambda: self._create(client, spec))
-                played.game_id = created["game_id"]
-                invited = created["invitations"]  # a retried creation shows the same ones
                 tokens = {s: self._retry(lambda s=s: client.take_seat(played.game_id, s, invited[str(s)]))
                           for s in spec.http_seats}
             except Exception as exc:  # noqa: BLE001 - reported as the game's failure
-                played.error = f"set-up: {exc}"
+                played.error = f"seat claims: {exc}"
                 return played
             finally:
                 self.run.setup(-1)
@@ -363,7 +370,7 @@ class Killer:
 
     Args:
         stack: a started :class:`~services.launcher.stack.Stack`.
-        run: the run's shared state (acknowledged moves, set-ups in progress).
+        run: the run's shared state (acknowledged moves, seat claims in progress).
         seed: seeds the kinds, the pids among a kind's processes and the moments.
         spacing: a kill strikes after 1 to ``2 * spacing`` more acknowledged moves.
         say: told one line per kill.
@@ -417,7 +424,7 @@ class Killer:
             if time.monotonic() > deadline or self.run.stop.wait(0.1):
                 self.failure = f"{', '.join(self.stack.supervisor.dead())} not restarted before kill {n}"
                 return False
-        with self.run.lock:  # a game may have started its set-up during the delay
+        with self.run.lock:  # a game may have started claiming its seats during the delay
             self.run.lock.wait_for(lambda: self.run.setting_up == 0, timeout=RECOVERY_TIMEOUT)
             pid, before = self._strike(kind)
             acked = self.run.acked

@@ -8,7 +8,7 @@ Each run of :func:`advance` (under a per-tournament lock; any worker may run it)
 2. creates the games of planned matches, up to ``parallel`` in flight. A match's game id is
    derived from the tournament and the match index (:func:`match_game_id`), so a match is
    created at most once whatever crashes: a run that finds the game already there goes on
-   with it (and finishes its set-up if a crash cut it short);
+   with it (a game is stored whole, set up, or not at all: :meth:`Table.create`);
 3. plans the next Swiss round once a round is complete;
 4. when every match has its result, computes the standings (:mod:`.standings`) and ends.
 
@@ -386,7 +386,7 @@ def match_result(table: Any, match: MatchSpec, game_id: str) -> tuple[MatchResul
 def start_match(table: Any, tid: str, spec: TournamentSpec, match: MatchSpec) -> str:
     """Create the game of ``match`` (or find it: a match is created at most once) and return
     its id. Raises BadConfig/UnknownGame for a game the spec cannot make."""
-    from services.coordinator.store import GameNotFound, VersionConflict
+    from services.coordinator.store import GameNotFound
 
     game_id = match_game_id(tid, match.index)
     try:
@@ -397,14 +397,9 @@ def start_match(table: Any, tid: str, spec: TournamentSpec, match: MatchSpec) ->
         try:
             table.create(config, seed=match.seed, bots=bots, game_id=game_id, control=spec.time_control,
                          labels={"tournament": tid, "match": match.index})
-        except VersionConflict:
-            pass  # a read of the new game finished its set-up first (creation and set-up are two commits)
-        except ValueError as exc:  # created by a step that died after the store's create
+        except ValueError as exc:  # another step made it meanwhile (whole: creation is one commit)
             if "exists" not in str(exc):
                 raise
-        else:
-            return game_id
-    table.finish_setup(game_id)  # a no-op unless a creation was cut short (it lists the game too)
     return game_id
 
 
@@ -449,7 +444,7 @@ def _advance(table: Any, store: TournamentStore, tid: str) -> str:
                 continue
             game_id = match_game_id(tid, match.index)
             try:
-                meta = table.store.meta(game_id)
+                table.store.meta(game_id)
             except GameNotFound:
                 if in_play >= spec.parallel:
                     continue
@@ -457,8 +452,6 @@ def _advance(table: Any, store: TournamentStore, tid: str) -> str:
                 in_play += 1
                 log.info("match_started", tournament=tid, match=match.index, game_id=game_id, game=match.game)
                 continue
-            if int(meta.get("version", 0)) <= 1:
-                table.finish_setup(game_id)  # a creation cut short: set it up (and list it)
             got = match_result(table, match, game_id)
             if got is not None:
                 if store.record(tid, *got):

@@ -1,7 +1,8 @@
-"""Issue: reliability, fault 4. A domain service killed during ``POST /games`` left a game
-committed at version 1 with nobody to move, and every retry made another. Now a retry with the
-same ``Idempotency-Key`` gets the same game, its set-up finished; a game whose set-up was cut
-short is finished when it is first read; the same key with another body is refused."""
+"""Issue: reliability, fault 4, and operability, atomic creation. A domain service killed during
+``POST /games`` left a game committed at version 1 with nobody to move, and every retry made
+another. Now a game is created and set up in one commit, so the failed attempt stores no game at
+all; a retry with the same ``Idempotency-Key`` makes it (once), and the same key with another
+body is refused."""
 
 from services.coordinator.wire import DomainCallFailed
 from gateway.clients import get_table
@@ -45,19 +46,32 @@ def test_a_retry_with_the_same_key_finishes_the_same_game(app, client):
     assert client.post("/games", json=body, headers={"Idempotency-Key": ""}).status_code == 400
 
 
-def test_a_game_whose_set_up_was_cut_short_is_finished_when_read(app, client):
-    from services.rules.core import GameConfig
+def _stored_games(app) -> set[bytes]:
+    """Every key of every game in the store but the seeds (which the deck stores first, to expire
+    unless a creation commits), and every id in the listing."""
+    from gateway.clients import get_redis
+    from services.coordinator.redis_store import GAMES_INDEX
 
-    restore = failing_once(app, "deck")
-    try:
-        with app.app_context():
-            try:
-                get_table().create(GameConfig(game="noggin", players=2), seed="half", game_id="00000000000000aa")
-            except DomainCallFailed:
-                pass
-    finally:
-        restore()
     with app.app_context():
-        assert get_table().store.version("00000000000000aa") == 1  # the half-made game
-    summary = client.get("/games/00000000000000aa").json
-    assert summary["version"] >= 2 and summary["to_move"] != []
+        redis = get_redis()
+        return ({k for k in redis.scan_iter(match="game:*") if not k.endswith(b":seed")}
+                | set(redis.zrange(GAMES_INDEX, 0, -1)))
+
+
+def test_a_set_up_that_fails_stores_no_game_and_a_retry_stores_a_whole_one(app, client):
+    body = {"game": "noggin", "players": 2, "seed": "no-half"}
+    for domain in ("deck", "board"):  # noggin's set-up calls the deck, then the board
+        before = _stored_games(app)
+        restore = failing_once(app, domain)
+        try:
+            failed = client.post("/games", json=body, headers={"Idempotency-Key": f"k-{domain}"})
+        finally:
+            restore()
+        assert failed.status_code == 503
+        assert _stored_games(app) == before  # no game, not even half of one
+        made = client.post("/games", json=body, headers={"Idempotency-Key": f"k-{domain}"})
+        assert made.status_code == 201 and made.json["version"] == 2 and made.json["status"] == "active"
+        gid = made.json["game_id"]
+        with app.app_context():
+            assert [(e.version, e.kind) for e in get_table().store.read(gid)] == [(1, "create"), (2, "setup")]
+        assert gid.encode() in _stored_games(app) - before  # listed by the same commit

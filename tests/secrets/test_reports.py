@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 
 from services.coordinator.redis_store import key
+from services.coordinator.table import unseal_bot
 from services.tournament import jobs
 
 
 def test_a_finished_tournaments_report_names_no_bots_seed(client, redis_client):
     """Each match's seat seeds (:func:`services.tournament.jobs.seat_seed`) are stored with its
-    game, so the check can fail, and are in no report, standings row or CSV line; the game seeds,
+    game (encrypted at rest), so the check can fail, and are in no report, standings row or CSV line; the game seeds,
     shown once the tournament is done, are its matches' own."""
     body = {"games": ["resource_hog"], "format": "round_robin", "players": 2, "seed": "report-hidden-seed-5b",
             "participants": [{"name": "r", "kind": "random"}, {"name": "g", "kind": "greedy"}]}
@@ -28,10 +29,10 @@ def test_a_finished_tournaments_report_names_no_bots_seed(client, redis_client):
     results = {r.index: r for r in store.results(tid)}
     assert len(plan) == 2 and json.loads(doc)["status"] == "done"
     for match in plan:
-        stored = redis_client.hget(key(results[match.index].game_id, "meta"), "meta").decode()
+        stored = json.loads(redis_client.hget(key(results[match.index].game_id, "meta"), "meta"))["bots"]
         for seat in range(spec.players):
             seat_seed = jobs.seat_seed(spec, match, seat)
-            assert seat_seed in stored  # the server holds it
+            assert unseal_bot(stored[str(seat)])["seed"] == seat_seed  # the server holds it (encrypted)
             assert seat_seed not in doc and seat_seed not in csv and seat_seed not in listing
         assert match.seed in doc  # done: the game seeds may be shown
 

@@ -19,7 +19,7 @@ import tests.core_games.step_race  # noqa: F401 - registers the game
 import tests.services.dice_race  # noqa: F401 - registers the game
 import tests.services.guarded_step as guarded_step
 from services.coordinator.grpc_ports import GrpcPort, grpc_ports
-from services.coordinator.redis_store import RedisStore, key
+from services.coordinator.redis_store import RedisSeeds, RedisStore, key
 from services.coordinator.store import GameNotFound, VersionConflict
 from services.coordinator.table import Table, embedded_table
 from services.rules.core import GameConfig, IllegalMove, MalformedMove, NotYourTurn, Op, events_to_json
@@ -109,7 +109,9 @@ def test_sealed_bid_over_grpc_equals_embedded(hosted):
 def test_dice_race_over_all_four_services_equals_embedded(hosted, redis_server):
     gid = same_game_both_ways(hosted, GameConfig(game="dice_race", players=3),
                               lambda legal, seat, version: legal[0])
-    assert redis_server.client.get(key(gid, "seed")).decode().startswith("seed-")
+    stored = redis_server.client.get(key(gid, "seed")).decode()
+    assert stored.startswith("fernet:") and "seed-" not in stored  # encrypted at rest
+    assert RedisSeeds(redis_server.client).get(gid).startswith("seed-")
     assert hosted.summary(gid)["outcome"]["winners"]
 
 
@@ -117,9 +119,10 @@ def test_deck_keeps_the_first_seed(ports, redis_server):
     gid = "seed-" + uuid.uuid4().hex[:12]
     ports["deck"].open_game(gid, "first")
     ports["deck"].open_game(gid, "second")
-    assert redis_server.client.get(key(gid, "seed")) == b"first"
+    assert RedisSeeds(redis_server.client).get(gid) == "first"
+    assert b"first" not in redis_server.client.get(key(gid, "seed"))
     ports["deck"].open_game(gid + "x", None)
-    assert len(redis_server.client.get(key(gid + "x", "seed"))) == 64
+    assert len(RedisSeeds(redis_server.client).get(gid + "x")) == 64
 
 
 def test_illegal_move_from_the_board_service_raises_illegal_move(stack, hosted):
