@@ -13,7 +13,7 @@ import pytest
 from opentelemetry.trace import SpanKind
 
 from services.boards.server import SPEC as BOARDS
-from services.common import tracing
+from services.common import logs, tracing
 from services.common.config import Settings
 from services.coordinator.grpc_server import build_server
 from services.decks.server import SPEC as DECKS
@@ -113,3 +113,39 @@ def test_with_nothing_configured_tracing_stays_off(monkeypatch):
     assert tracing.wanted()
     monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
     assert not tracing.wanted()
+
+
+
+def test_a_domain_call_carries_the_request_id_to_the_services_log_lines():
+    """The port sends the request id being served; the server's logging interceptor binds it
+    while the call runs (every line then carries it: tests/gateway/test_request_ids.py)."""
+    import grpc
+    from concurrent import futures
+
+    from services.coordinator.grpc_ports import GrpcPort
+    from services.coordinator.grpc_server import LoggingInterceptor
+
+    seen = []
+
+    def apply(request: bytes, context) -> bytes:
+        seen.append(logs.request_id.get())
+        return b""
+
+    handler = grpc.method_handlers_generic_handler(
+        "longhouse.v1.BoardService", {"Apply": grpc.unary_unary_rpc_method_handler(apply)})
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2), interceptors=[LoggingInterceptor()])
+    server.add_generic_rpc_handlers((handler,))
+    port_number = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    port = GrpcPort("board", f"127.0.0.1:{port_number}", timeout=5.0)
+    try:
+        token = logs.request_id.set("rid-grpc-1")
+        try:
+            port.apply("g1", 0, [], [])
+        finally:
+            logs.request_id.reset(token)
+        port.apply("g2", 0, [], [])  # outside a request: nothing is sent, nothing bound
+    finally:
+        port.close()
+        server.stop(0).wait(5)
+    assert seen == ["rid-grpc-1", None]
