@@ -8,6 +8,8 @@ reads the standard ``OTEL_EXPORTER_OTLP_*`` variables itself: headers, timeout, 
 The service name is ``longhouse-<process>`` unless ``OTEL_SERVICE_NAME`` says otherwise. With
 nothing configured nothing is built: every helper here returns its input unchanged or an empty
 carrier, and the OpenTelemetry API stays the no-op one (no instrumentation is installed).
+Unless ``OTEL_TRACES_SAMPLER`` chooses a sampler, every trace is kept but those that would
+begin with a call out (a Redis command no request, task or round is behind: idle polling).
 
 Trace context travels as W3C trace context (``traceparent``, ``tracestate``, the OpenTelemetry
 API's default propagator):
@@ -96,7 +98,8 @@ def configure(service: str, exporter: Any = None) -> bool:
         from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
 
         attributes = {} if os.environ.get("OTEL_SERVICE_NAME") else {SERVICE_NAME: f"longhouse-{service}"}
-        provider = TracerProvider(resource=Resource.create(attributes))
+        sampler = None if os.environ.get("OTEL_TRACES_SAMPLER") else _sampler()  # None: the variable's
+        provider = TracerProvider(resource=Resource.create(attributes), sampler=sampler)
         if exporter is None:
             from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
 
@@ -110,6 +113,26 @@ def configure(service: str, exporter: Any = None) -> bool:
         _provider = provider
         _tracer = provider.get_tracer(TRACER_NAME)
         return True
+
+
+def _sampler() -> Any:
+    """The default sampler: a span with a parent follows its parent's decision (ParentBased); a
+    root span is kept, except a CLIENT one (a Redis command, a call out) that no request, task or
+    round is behind: a mover's idle ``BRPOP``, a heartbeat, the broker's own polling would
+    otherwise each be a trace of their own, several a second."""
+    from opentelemetry.sdk.trace.sampling import ALWAYS_ON, Decision, ParentBased, Sampler, SamplingResult
+
+    class KeepRootsButIdleCalls(Sampler):
+        def should_sample(self, parent_context, trace_id, name, kind=None, attributes=None, links=None,
+                          trace_state=None):
+            if kind == trace.SpanKind.CLIENT:
+                return SamplingResult(Decision.DROP)
+            return ALWAYS_ON.should_sample(parent_context, trace_id, name, kind, attributes, links, trace_state)
+
+        def get_description(self) -> str:
+            return "KeepRootsButIdleCalls"
+
+    return ParentBased(root=KeepRootsButIdleCalls())
 
 
 def shutdown() -> None:

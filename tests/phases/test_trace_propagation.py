@@ -32,9 +32,9 @@ from tests.support.tracing import finished_spans, hex_ids, in_memory_tracing
 TIMEOUT_S = 5.0
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def exporter():
-    """Tracing on in this process, into an in-memory exporter; off again after the module."""
+    """Tracing on in this process, into an in-memory exporter; off again after the test."""
     yield from in_memory_tracing()
 
 
@@ -155,17 +155,24 @@ def test_a_grpc_agent_call_carries_the_trace_context(exporter):
     assert "webhook-signature" in got
 
 
-def test_with_tracing_off_nothing_is_added(exporter, redis_client):
-    tracing.shutdown()
-    try:
-        with tracing.span("request"):
-            assert tracing.carrier() == {} and tracing.celery_headers() is None
-            assert schedulers.task_headers() == {}
-            schedulers.BusScheduler(redis_client, phases=None).schedule_bot("g-off", 0, 1)
-        assert redis_client.keys("game:*ready_trace") == []
-        assert Mover(None, redis_client)._links(["g-off"]) is None
-        channel = grpc.insecure_channel("127.0.0.1:1")
-        assert tracing.intercept_channel(channel) is channel and tracing.server_interceptors() == []
-        channel.close()
-    finally:
-        assert tracing.configure("tests", exporter=exporter)
+def test_with_tracing_off_nothing_is_added(redis_client):
+    assert not tracing.enabled()
+    with tracing.span("request"):
+        assert tracing.carrier() == {} and tracing.celery_headers() is None
+        assert schedulers.task_headers() == {}
+        schedulers.BusScheduler(redis_client, phases=None).schedule_bot("g-off", 0, 1)
+    assert redis_client.keys("game:*ready_trace") == []
+    assert Mover(None, redis_client)._links(["g-off"]) is None
+    channel = grpc.insecure_channel("127.0.0.1:1")
+    assert tracing.intercept_channel(channel) is channel and tracing.server_interceptors() == []
+    channel.close()
+
+
+def test_idle_calls_out_make_no_trace_of_their_own(exporter, redis_client):
+    exporter.clear()
+    redis_client.ping()  # a Redis command with no request, task or round behind it: dropped
+    with tracing.span("mover round"):
+        redis_client.ping()  # inside a round: kept, as the round's child
+    spans = exporter.get_finished_spans()
+    assert [(s.name, s.kind) for s in spans] == [("PING", SpanKind.CLIENT), ("mover round", SpanKind.INTERNAL)]
+    assert spans[0].parent.span_id == spans[1].context.span_id
