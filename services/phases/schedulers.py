@@ -9,8 +9,9 @@ version)``. :class:`CeleryScheduler` turns that into the Celery task
 (DESIGN "Phases on Celery"); tasks are sent by name, so senders need not import the worker.
 The task is idempotent by version, so the broker may deliver it twice and a worker may die
 holding it. Each task's message carries the request id being served and the trace context
-(:func:`task_headers`), so the worker's lines and spans follow the request that queued it. :class:`BusScheduler` adds the bot seats: their games go on :data:`READY`, which
-the movers (:mod:`services.phases.mover`) pop.
+(:func:`task_headers`), so the worker's lines and spans follow the request that queued it.
+:class:`BusScheduler` adds the bot seats: their games go on :data:`READY`, which the movers
+(:mod:`services.phases.mover`) pop.
 """
 
 from __future__ import annotations
