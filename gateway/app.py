@@ -5,7 +5,9 @@
 (``GET /games``), ``seats``, ``moves``, ``stream``, ``agents``, ``tournaments``, ``openapi``,
 ``apidocs`` (``GET /docs``, the rendered API reference), ``readiness`` (the probes ``GET /livez``
 and ``GET /readyz``) and ``web`` (the pages for people, :mod:`gateway.web`, whose scripts and
-styles are the app's static files at ``/static/``) plus ``GET /healthz``. Configuration (each key may be given in
+styles are the app's static files at ``/static/``) plus ``GET /healthz``. Every request has an id
+(:mod:`gateway.request_ids`) and, with tracing on (``OTEL_EXPORTER_OTLP_ENDPOINT``,
+:mod:`services.common.tracing`), a span. Configuration (each key may be given in
 ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
 
 * ``REDIS_URL``: the game store;
@@ -37,11 +39,12 @@ from typing import Any
 import redis
 from flask import Flask, g, request
 
-from services.common import logs
+from services.common import logs, tracing
 from services.common.config import settings
 
 from . import agents, apidocs, catalog, games, limits, moves, openapi, operators, readiness, seats, stream
 from . import listing, tournaments, web
+from . import request_ids
 from .clients import get_probe_redis, init_clients
 from .errors import error_response, register_error_handlers
 
@@ -84,10 +87,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         raise ValueError(f"PHASE_MODE must be 'celery' or 'inline', not {app.config['PHASE_MODE']!r}")
     app.json.sort_keys = False
     logs.configure("gateway")
+    tracing.configure("gateway")  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     _cooperate_with_gevent()
     from services.rules.core.game import warm_up
 
     warm_up()  # every game loads now, not in the first request
+    tracing.instrument_flask(app)
+    request_ids.init_request_ids(app)  # first of the hooks: every line and answer has the id
     _log_requests(app)
     init_clients(app)
     operators.init_operators(app)  # before the limits: the quota is kept per operator key

@@ -1,4 +1,5 @@
-"""JSON errors of the gateway: every 4xx/5xx answer is ``{"error": code, "reason": text}``.
+"""JSON errors of the gateway: every 4xx/5xx answer is ``{"error": code, "reason": text,
+"request_id": id}`` (the request's id, :mod:`gateway.request_ids`, also in its ``X-Request-ID``).
 
 Domain exceptions map to statuses here, once, so the views stay short:
 
@@ -33,6 +34,8 @@ from services.coordinator.store import GameNotFound
 from services.coordinator.table import MoveIdReused, StaleVersion
 from services.rules.core import NotYourTurn, RulesError
 
+from . import request_ids
+
 log = logs.get_logger()
 
 
@@ -55,8 +58,13 @@ class ApiError(Exception):
 
 
 def error_response(status: int, code: str, reason: str, **extra: Any):
-    """A Flask response ``(json, status)`` with ``{"error", "reason", **extra}``."""
-    return jsonify({"error": code, "reason": reason, **extra}), status
+    """A Flask response ``(json, status)`` with ``{"error", "reason", **extra, "request_id"}``
+    (the request's id; left out only outside a request)."""
+    body = {"error": code, "reason": reason, **extra}
+    rid = request_ids.current()
+    if rid is not None:
+        body["request_id"] = rid
+    return jsonify(body), status
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -260,7 +260,8 @@ def build_document(app: Flask) -> dict[str, Any]:
         "openapi": OPENAPI_VERSION,
         "info": {"title": "Longhouse gateway", "version": _version(),
                  "description": "Games, seats, moves, event streams, agents and tournaments over HTTP. "
-                                "Every error is {\"error\": code, \"reason\": text} (docs/API.md)."},
+                                "Every error is {\"error\": code, \"reason\": text, \"request_id\": id} "
+                                "(docs/API.md)."},
         "paths": paths,
         "components": {"schemas": defs.get("$defs", {}), "securitySchemes": SECURITY_SCHEMES},
     }

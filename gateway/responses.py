@@ -32,7 +32,7 @@ class _Closed(BaseModel):
 
 
 class Error(_Closed):
-    """Every 4xx/5xx answer (``gateway/errors.py``): ``{"error": code, "reason": text}``.
+    """Every 4xx/5xx answer (``gateway/errors.py``): ``{"error": code, "reason": text, "request_id": id}``.
 
     ``version`` is added to a 409 ``stale_version``: the game's current version;
     ``retry_after`` to a 429 (``rate_limited``, ``quota_exceeded``): its ``Retry-After`` in seconds;
@@ -41,6 +41,8 @@ class Error(_Closed):
 
     error: str = Field(description="machine-readable code, e.g. 'stale_version' (docs/API.md, Errors)")
     reason: str = Field(description="one sentence for a person")
+    request_id: str = Field(description="the request's id, as in the answer's X-Request-ID header: the client's "
+                            "X-Request-ID if sane, else one the gateway made (quote it when reporting a fault)")
     version: int | None = Field(default=None, description="409 stale_version only: the game's current version")
     retry_after: int | None = Field(default=None, ge=1, description="429 only: seconds to wait, as in Retry-After")
     checks: dict[str, str] | None = Field(default=None, description="503 not_ready (GET /readyz) only: each "

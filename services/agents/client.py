@@ -29,6 +29,10 @@ answer otherwise). A refused address is a ``crash`` whose message says why. Answ
 ``max_reply_bytes`` (``LONGHOUSE_AGENT_MAX_REPLY_BYTES``, 64 KiB by default; read as a stream and
 given up at the cap over HTTP, gRPC's receive limit over gRPC).
 
+Each call is a CLIENT span when tracing is on (:mod:`services.common.tracing`), and carries the
+trace context to the agent: the W3C ``traceparent`` (and ``tracestate``) header of the webhook's
+POST, or the same keys in the gRPC call's metadata; outside the signature, which covers the body.
+
 No client retries: one call is one attempt, and what to do about a failure (a strike, a
 default move) is the caller's business. Neither the secret nor anything that might hold
 a credential (a URL's user or query) ever appears in a message or a repr.
@@ -67,6 +71,7 @@ from services.agents.addresses import (
     configured_allow_list,
 )
 
+from services.common import tracing
 from services.agents.protocol import (
     BadPayload,
     IllegalChoice,
@@ -149,13 +154,13 @@ class AgentClient(ABC):
 
     def start(self, payload: MatchStart | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent a match starts. Raises AgentFailure (``timeout`` or ``crash``)."""
-        self._call("start", _as(MatchStart, payload), _check_timeout(timeout_s))
+        self._traced("start", _as(MatchStart, payload), _check_timeout(timeout_s))
 
     def choose(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float) -> MoveChoice:
         """Ask the agent for a move; its choice, always an index into ``payload.legal_moves_json``.
         Raises AgentFailure (any kind)."""
         request = _as(MoveRequest, payload)
-        choice = self._call("move", request, _check_timeout(timeout_s))
+        choice = self._traced("move", request, _check_timeout(timeout_s))
         assert isinstance(choice, MoveChoice)
         try:
             choice_to_move(choice, request.legal_moves_json)
@@ -165,7 +170,18 @@ class AgentClient(ABC):
 
     def end(self, payload: MatchEnd | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent the match ended. Raises AgentFailure (``timeout`` or ``crash``)."""
-        self._call("end", _as(MatchEnd, payload), _check_timeout(timeout_s))
+        self._traced("end", _as(MatchEnd, payload), _check_timeout(timeout_s))
+
+    def _traced(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
+        """:meth:`_call` in a CLIENT span (tracing on) that records a failure's kind."""
+        with tracing.span(f"agent {_CALL_NAMES[kind]}", kind=tracing.SpanKind.CLIENT,
+                          longhouse__agent=self.name, longhouse__agent_call=kind) as current:
+            try:
+                return self._call(kind, payload, timeout_s)
+            except AgentFailure as exc:
+                if current.is_recording():
+                    current.set_attribute("longhouse.agent_failure", exc.kind)
+                raise
 
     @abstractmethod
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
@@ -286,7 +302,8 @@ class GrpcAgentClient(AgentClient):
         if remaining <= 0:
             raise AgentFailure("timeout", f"agent {self.name} did not answer {method} within {timeout_s:g} s")
         try:
-            raw = methods[kind](body, timeout=remaining, metadata=signed_metadata(self._secret, body))
+            metadata = signed_metadata(self._secret, body) + list(tracing.carrier().items())
+            raw = methods[kind](body, timeout=remaining, metadata=metadata)
         except grpc.RpcError as exc:
             raise self._failure(method, exc, timeout_s) from None
         if kind != "move":
@@ -501,7 +518,7 @@ class HttpAgentClient(AgentClient):
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         body = encode(payload)
-        headers = {"Content-Type": "application/json", **signed_headers(self._secret, body)}
+        headers = {"Content-Type": "application/json", **signed_headers(self._secret, body), **tracing.carrier()}
         what = _CALL_NAMES[kind]
         deadline = time.monotonic() + timeout_s
         call = _CallSockets(self.allow)

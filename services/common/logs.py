@@ -5,6 +5,11 @@ Call :func:`configure` once at process start (servers, workers, the gateway); th
 (ISO 8601, UTC), ``level``, ``service`` and ``event`` plus the call's own keys. Records
 from the standard library's ``logging`` (grpc, redis, celery) go through the same
 renderer, so a process never mixes formats.
+
+A line written while a request is served also carries ``request_id`` (:data:`request_id`: the
+gateway's ``X-Request-ID``, passed on to the domain services in the calls' metadata and to the
+Celery tasks in their headers), and, while a span is current (tracing on,
+:mod:`services.common.tracing`), ``trace_id`` and ``span_id`` in hex.
 """
 
 from __future__ import annotations
@@ -13,12 +18,35 @@ import logging
 import os
 import sys
 import threading
+from contextvars import ContextVar
 from typing import Any
 
 import structlog
 
+from services.common.tracing import current_ids
+
 _lock = threading.Lock()
 _configured: str | None = None
+
+request_id: ContextVar[str | None] = ContextVar("longhouse_request_id", default=None)
+"""The id of the request being served (the gateway's ``X-Request-ID``), ``None`` outside one;
+set it with ``request_id.set(...)`` and reset it with the token when the request ends."""
+
+REQUEST_ID_METADATA = "x-request-id"
+"""The gRPC metadata key (and, in Celery, the message header ``longhouse_request_id``) the
+request id travels in."""
+
+
+def _add_request(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+    """Adds ``request_id`` (when one is set) and ``trace_id``/``span_id`` (when a span is current)."""
+    rid = request_id.get()
+    if rid is not None:
+        event.setdefault("request_id", rid)
+    ids = current_ids()
+    if ids is not None:
+        event.setdefault("trace_id", ids[0])
+        event.setdefault("span_id", ids[1])
+    return event
 
 
 def _service_adder(service: str):
@@ -48,6 +76,7 @@ def configure(service: str, level: str | None = None) -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             _service_adder(service),
+            _add_request,
         ]
         structlog.configure(
             processors=[*shared, structlog.processors.format_exc_info,

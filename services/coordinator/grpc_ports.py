@@ -8,10 +8,15 @@ error code; GameNotFound; VersionConflict; ValueError for a bad operation), so a
 :class:`~services.coordinator.table.Table` behaves identically whichever adapter runs;
 anything with no embedded counterpart (service down, deadline) raises
 :class:`services.coordinator.wire.DomainCallFailed`.
+
+A call carries the request id being served (``x-request-id`` metadata, when there is one) and,
+with tracing on, the trace context (the channel's OpenTelemetry interceptor); a call made on the
+pool's threads runs in a copy of the caller's context, so both follow it there.
 """
 
 from __future__ import annotations
 
+import contextvars
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -25,6 +30,7 @@ from services.api import (
     market_pb2_grpc,
     scoring_pb2_grpc,
 )
+from services.common import logs, tracing
 from services.common.config import Settings
 from services.common.config import settings as load_settings
 from services.coordinator.wire import (
@@ -67,9 +73,10 @@ class GrpcPort:
         self.address = address
         self.timeout = timeout if timeout is not None else load_settings().grpc_timeout
         self.channel = grpc.insecure_channel(address)
+        self._calls = tracing.intercept_channel(self.channel)  # the channel itself when tracing is off
         self._pb_cache: dict[int, tuple[Event, Any]] = {}
         self._sent: dict[str, int] = {}
-        self.stub = STUBS[domain](self.channel)
+        self.stub = STUBS[domain](self._calls)
 
     def apply(self, game_id: str, base_version: int, pending: list[Event], ops: list[Op],
               recent: list[tuple[int, list[Event]]] | None = None) -> list[Event]:
@@ -105,7 +112,8 @@ class GrpcPort:
         def call() -> Any:
             return self._call(self.stub.ApplyBatch, request, game_id)
 
-        future = _POOL.submit(call)  # a worker thread, not one new thread per call (grpc's own future)
+        # a worker thread, not one new thread per call (grpc's own future), in the caller's context
+        future = _POOL.submit(contextvars.copy_context().run, call)
 
         def result() -> list[list[Event] | Exception]:
             return self._results(calls, future.result())
@@ -151,8 +159,11 @@ class GrpcPort:
         return out
 
     def _call(self, method: Any, request: Any, game_id: str) -> Any:
+        rid = logs.request_id.get()
         try:
-            return method(request, timeout=self.timeout)
+            if rid is None:
+                return method(request, timeout=self.timeout)
+            return method(request, timeout=self.timeout, metadata=((logs.REQUEST_ID_METADATA, rid),))
         except grpc.RpcError as err:
             raise exception_of(err, game_id) from None
 

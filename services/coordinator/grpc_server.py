@@ -13,8 +13,11 @@ SIGINT:
 * server reflection (grpcio-reflection) listing the domain service, health and
   reflection itself;
 * two interceptors: :class:`LoggingInterceptor` writes one JSON line per call
-  (method, game_id, duration_ms, status) and :class:`ErrorInterceptor` turns the
-  domain's exceptions into status codes (:func:`services.coordinator.wire.status_of`);
+  (method, game_id, duration_ms, status, and the caller's request id) and
+  :class:`ErrorInterceptor` turns the domain's exceptions into status codes
+  (:func:`services.coordinator.wire.status_of`); with tracing on
+  (:mod:`services.common.tracing`), OpenTelemetry's server interceptor before them, so each
+  call is a span in the caller's trace;
 * graceful shutdown: on SIGTERM/SIGINT, health goes NOT_SERVING, ``server.stop(grace)``
   lets calls in flight finish, and :func:`serve` returns 0.
 
@@ -35,7 +38,7 @@ import redis
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from services.common import logs
+from services.common import logs, tracing
 from services.common.config import Settings, settings as load_settings
 from services.common.redis_client import connect, redact
 from services.coordinator.wire import status_of
@@ -69,6 +72,10 @@ def _wrap_unary(handler: grpc.RpcMethodHandler | None,
 class LoggingInterceptor(grpc.ServerInterceptor):
     """Writes one structured line per unary call: method, game_id, duration_ms, status.
 
+    The caller's request id (metadata ``x-request-id``, :data:`services.common.logs.REQUEST_ID_METADATA`)
+    is the call's :data:`~services.common.logs.request_id`, so every line written while
+    serving it carries it.
+
     Failed calls and calls slower than :data:`SLOW_RPC_MS` are written at INFO; the rest
     (a hosted game makes several calls per move, and health probes come every few
     seconds) at DEBUG, so a busy server does not spend its time writing its log.
@@ -85,6 +92,9 @@ class LoggingInterceptor(grpc.ServerInterceptor):
             def logged(request, context):
                 start = time.perf_counter()
                 status = "OK"
+                rid = next((v for k, v in context.invocation_metadata() or ()
+                            if k == logs.REQUEST_ID_METADATA), None)
+                token = logs.request_id.set(rid[:128]) if isinstance(rid, str) else None
                 try:
                     return inner(request, context)
                 except BaseException:
@@ -99,6 +109,8 @@ class LoggingInterceptor(grpc.ServerInterceptor):
                     if game_id is not None:
                         fields["game_id"] = game_id
                     (self.log.info if loud else self.log.debug)("rpc", **fields)
+                    if token is not None:
+                        logs.request_id.reset(token)
             return logged
 
         return _wrap_unary(continuation(handler_call_details), wrap)
@@ -230,7 +242,7 @@ def build_server(spec: ServiceSpec, cfg: Settings, max_workers: int = 16) -> tup
     cannot be bound.
     """
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=spec.process),
-                         interceptors=[LoggingInterceptor(), ErrorInterceptor()])
+                         interceptors=[*tracing.server_interceptors(), LoggingInterceptor(), ErrorInterceptor()])
     spec.add(spec.servicer(build_engine(spec.domain, cfg.redis_url)), server)
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     for name in ("", spec.full_name):  # the library starts the server SERVING: not before Redis answers
@@ -253,6 +265,7 @@ def serve(spec: ServiceSpec, cfg: Settings | None = None, grace: float = SHUTDOW
     """
     cfg = cfg or load_settings()
     logs.configure(spec.process)
+    tracing.configure(spec.process)  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     log = logs.get_logger()
     server, checker, address = build_server(spec, cfg)
     from services.rules.core.game import warm_up

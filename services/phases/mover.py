@@ -16,6 +16,10 @@ step is never applied twice, and a game whose id was popped but not played is pu
 again by the mover that starts next (:func:`requeue_waiting`), by the gateway's ``/wait``
 or by the Celery worker's start-up sweep. A game waiting for a phase and no bot goes to
 the Celery worker as before.
+
+With tracing on (:mod:`services.common.tracing`), each round is a span linked to the traces that
+queued its newly popped games (their :data:`~services.phases.schedulers.READY_TRACE` keys): a
+round serves many games, so it follows from their requests rather than being a child of one.
 """
 
 from __future__ import annotations
@@ -29,14 +33,14 @@ from typing import Any, Iterator
 import grpc
 import redis
 
-from services.common import logs
+from services.common import logs, tracing
 from services.coordinator.wire import DomainCallFailed
 from services.common.config import settings
 from services.common.redis_client import connect
 from services.coordinator.redis_store import games_in_status
 from services.coordinator.store import GameNotFound, VersionConflict
 from services.phases.hosting import build_table
-from services.phases.schedulers import READY
+from services.phases.schedulers import READY, READY_TRACE
 
 HEARTBEAT = "longhouse:mover:{name}"
 """A mover's liveness key (refreshed while it serves; the launcher's readiness probe)."""
@@ -105,6 +109,17 @@ class Mover:
         first = self.client.brpop(READY, timeout=block)
         return [first[1].decode()] if first is not None else []
 
+    def _links(self, fresh: list[str]) -> list[Any] | None:
+        """Span links to the traces that queued the games ``fresh`` (``None`` when tracing is off:
+        no key is read then)."""
+        if not fresh or not tracing.enabled():
+            return None
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in fresh:
+            pipe.get(READY_TRACE.format(game_id=game_id))
+        found = (tracing.link_to({"traceparent": raw.decode()}) for raw in pipe.execute() if raw)
+        return [link for link in found if link is not None] or None
+
     def round(self, games: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
         """Play one step of each game (in one batch); return those still waiting on the bus,
         with the version this mover just committed (``None``: read the latest)."""
@@ -152,7 +167,8 @@ class Mover:
                 fresh = self._pop(self.batch - len(hand), block=0 if hand else 1.0)
                 games = hand + [(g, None) for g in fresh if g not in dict(hand)]
                 if games:
-                    hand = self.round(games)
+                    with tracing.span("mover round", links=self._links(fresh), longhouse__games=len(games)):
+                        hand = self.round(games)
                 pause = 0.0
             except (redis.ConnectionError, redis.TimeoutError, DomainCallFailed) as exc:
                 if not outage(exc):
@@ -209,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--name", default=f"mover-{os.getpid()}")
     args = parser.parse_args(argv)
     logs.configure("mover")
+    tracing.configure("mover")  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     s = settings()
     client = connect(s.redis_url)
     table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode, settings=s)

@@ -8,8 +8,10 @@ version)``. :class:`CeleryScheduler` turns that into the Celery task
 ``run_phase(game_id, phase, version)`` served by :mod:`services.phases.worker`
 (DESIGN "Phases on Celery"); tasks are sent by name, so senders need not import the worker.
 The task is idempotent by version, so the broker may deliver it twice and a worker may die
-holding it. :class:`BusScheduler` adds the bot seats: their games go on :data:`READY`, which
-the movers (:mod:`services.phases.mover`) pop.
+holding it. Each task's message carries the request id being served and the trace context
+(:func:`task_headers`), so the worker's lines and spans follow the request that queued it.
+:class:`BusScheduler` adds the bot seats: their games go on :data:`READY`, which the movers
+(:mod:`services.phases.mover`) pop.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 import redis
 from celery import Celery
 
-from services.common import logs
+from services.common import logs, tracing
 from services.common.config import settings
 from services.common.redis_client import is_cluster, redact
 from services.phases import agents
@@ -35,8 +37,40 @@ QUEUE = "longhouse.phases"
 READY = "longhouse:ready"
 """The Redis list of games waiting for a bot seat's move (ids; duplicates are harmless)."""
 
+READY_TRACE = "game:{{{game_id}}}:ready_trace"
+"""With tracing on: the trace context (W3C ``traceparent``) of the last push of a game on
+:data:`READY`, for the mover's round span to link to; expires after :data:`READY_TRACE_TTL`."""
+
+READY_TRACE_TTL = 60
+"""Seconds a :data:`READY_TRACE` key lives (a mover reads it when it pops the game)."""
+
+REQUEST_ID_HEADER = "longhouse_request_id"
+"""The task message header that carries the request id (:data:`services.common.logs.request_id`)."""
+
 log = logging.getLogger("longhouse.phases")
 bus_log = logs.get_logger()
+
+
+def task_headers() -> dict[str, str]:
+    """The headers to send a task with: the request id being served (if any) and the current trace
+    context (W3C ``traceparent``/``tracestate``, when tracing is on); often empty."""
+    headers = tracing.carrier()
+    rid = logs.request_id.get()
+    if rid is not None:
+        headers[REQUEST_ID_HEADER] = rid
+    return headers
+
+
+def send_task(celery_app: Any, task: str, args: tuple[Any, ...], queue: str) -> None:
+    """``celery_app.send_task(task, args, queue=queue)`` with :func:`task_headers`, in a PRODUCER
+    span when tracing is on. Raises what ``send_task`` raises."""
+    with tracing.span(f"send {task}", kind=tracing.SpanKind.PRODUCER, messaging__system="celery",
+                      messaging__destination__name=queue):
+        headers = task_headers()
+        if headers:
+            celery_app.send_task(task, args=args, queue=queue, headers=headers)
+        else:
+            celery_app.send_task(task, args=args, queue=queue)
 
 
 def make_celery(broker_url: str | None = None) -> Celery:
@@ -108,7 +142,7 @@ class CeleryScheduler:
         it (the gateway's ``/wait`` does; running a phase is idempotent by version).
         """
         try:
-            self.app.send_task(TASK_NAME, args=(game_id, phase, version), queue=QUEUE)
+            send_task(self.app, TASK_NAME, (game_id, phase, version), QUEUE)
         except Exception:
             log.exception("phase not queued game_id=%s phase=%s version=%d", game_id, phase, version)
             return
@@ -125,7 +159,7 @@ class CeleryScheduler:
 
     def _send(self, task: str, args: tuple[Any, ...], queue: str) -> None:
         try:
-            self.app.send_task(task, args=args, queue=queue)
+            send_task(self.app, task, args, queue)
         except Exception:
             log.exception("task not queued task=%s args=%s", task, args)
 
@@ -159,6 +193,11 @@ class BusScheduler:
         """A bot seat's decision: the game's id on the ready list. Never raises (like a phase:
         the commit is durable; a lost push is repaired by whoever notices the wait)."""
         try:
-            self.client.lpush(READY, game_id)
+            context = tracing.carrier().get("traceparent")
+            if context is None:
+                self.client.lpush(READY, game_id)
+            else:  # tracing on: the mover's round links to this trace
+                self.client.set(READY_TRACE.format(game_id=game_id), context, ex=READY_TRACE_TTL)
+                self.client.lpush(READY, game_id)
         except redis.RedisError:
             bus_log.exception("bot_not_queued", game_id=game_id, seat=seat, version=version)

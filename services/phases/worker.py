@@ -8,6 +8,10 @@ version)``, which calls :meth:`Table.run_phase
 acknowledged late and prefetched one at a time, so a worker killed while it holds a
 task loses nothing: after ``celery_visibility_timeout`` seconds the broker hands the
 task to another worker, and a task for a version the game has left is a no-op.
+
+A task runs with the request id its message carries (the log lines it writes carry it) and,
+with tracing on (``OTEL_EXPORTER_OTLP_ENDPOINT``), in a span continuing the trace that sent it
+(:func:`services.common.tracing.instrument_celery_worker`).
 """
 
 from __future__ import annotations
@@ -19,9 +23,9 @@ from typing import Any
 
 import redis
 from celery import Celery
-from celery.signals import setup_logging, worker_ready
+from celery.signals import setup_logging, task_postrun, task_prerun, worker_ready
 
-from services.common import logs
+from services.common import logs, tracing
 from services.common.config import settings
 from services.common.redis_client import connect
 from services.coordinator.projection import Projections
@@ -30,7 +34,7 @@ from services.coordinator.store import GameNotFound
 from services.phases import agents
 from services.phases.hosting import build_table
 from services.phases.mover import waiting_seats
-from services.phases.schedulers import QUEUE, TASK_NAME, make_celery
+from services.phases.schedulers import QUEUE, REQUEST_ID_HEADER, TASK_NAME, make_celery
 from services.tournament import jobs
 
 log = logs.get_logger()
@@ -38,8 +42,29 @@ log = logs.get_logger()
 
 @setup_logging.connect
 def _json_logs(**_kwargs: Any) -> None:
-    """Celery's own logs and the task's lines, all as JSON (one object per line)."""
+    """Celery's own logs and the task's lines, all as JSON (one object per line); traces too,
+    if the environment asks for them."""
     logs.configure("worker")
+    if tracing.configure("worker"):
+        tracing.instrument_celery_worker()
+
+
+_request_ids: dict[str, Any] = {}  # task id -> token of its request id, while it runs
+
+
+@task_prerun.connect
+def _bind_request_id(task_id: str | None = None, task: Any = None, **_kwargs: Any) -> None:
+    """While a task runs, its message's request id (:data:`REQUEST_ID_HEADER`) is the log's."""
+    rid = getattr(task.request, REQUEST_ID_HEADER, None) if task is not None else None
+    if task_id is not None and isinstance(rid, str):
+        _request_ids[task_id] = logs.request_id.set(rid[:128])
+
+
+@task_postrun.connect
+def _unbind_request_id(task_id: str | None = None, **_kwargs: Any) -> None:
+    token = _request_ids.pop(task_id, None) if task_id is not None else None
+    if token is not None:
+        logs.request_id.reset(token)
 
 
 app = make_celery()

@@ -28,7 +28,7 @@ def snapshot(redis_client) -> dict[bytes, bytes]:
 def assert_error(resp, status: int, code: str, *secrets: str) -> None:
     """The API's JSON error, naming none of ``secrets``."""
     assert resp.status_code == status, (resp.status_code, resp.get_data(as_text=True))
-    assert resp.mimetype == "application/json" and set(resp.json) == {"error", "reason"}, resp.json
+    assert resp.mimetype == "application/json" and set(resp.json) == {"error", "reason", "request_id"}, resp.json
     assert resp.json["error"] == code, resp.json
     text = resp.get_data(as_text=True)
     assert not any(s in text for s in secrets if s)

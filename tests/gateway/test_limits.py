@@ -95,7 +95,7 @@ def assert_429(resp, code: str = "rate_limited", counted_by: str | None = None) 
     """The answer is the API's JSON 429 with a Retry-After that the reason repeats; returns it."""
     assert resp.status_code == 429, (resp.status_code, resp.get_json(silent=True))
     body = resp.json
-    assert set(body) == {"error", "reason", "retry_after"} and body["error"] == code, body
+    assert set(body) == {"error", "reason", "retry_after", "request_id"} and body["error"] == code, body
     retry = resp.headers["Retry-After"]
     assert re.fullmatch(r"[1-9][0-9]*", retry), retry
     assert int(retry) == body["retry_after"]

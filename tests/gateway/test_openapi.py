@@ -64,7 +64,7 @@ def test_errors_parameters_and_the_seat_token_are_documented(doc):
         assert moves["responses"][status]["content"]["application/json"]["schema"] == {
             "$ref": "#/components/schemas/Error"}, status
     assert "stale_version" in moves["responses"]["409"]["description"]
-    assert set(doc["components"]["schemas"]["Error"]["required"]) == {"error", "reason"}
+    assert set(doc["components"]["schemas"]["Error"]["required"]) == {"error", "reason", "request_id"}
     assert moves["security"] == [{"seatToken": []}]
     scheme = doc["components"]["securitySchemes"]["seatToken"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
