@@ -321,20 +321,25 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
     clock = clock_for(table)
     attempt = f"{token or 'inline'}.{uuid.uuid4().hex[:12]}"
     taken = _take(table, clock, game_id, seat, start, attempt)
+    if taken == "mine" and _open_decision(table, game_id, seat) != start:
+        # the decision was committed while this task worked out its start (from a state just
+        # before the commit): another claim, now void
+        clock.renew(game_id, seat, start, attempt, release=True)
+        taken = "answered"
     if taken != "mine":
         log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
-                 outcome=taken, task_version=version)
+                 outcome=taken, task=token, task_version=version)
         return taken
     lease = _Lease(clock, game_id, seat, start, attempt,
                    (control.move_ms + control.bank_ms) / 1000 + START_TIMEOUT_S + 60)
     try:
-        return _decide(table, clock, game_id, seat, start, bot, control, attempt)
+        return _decide(table, clock, game_id, seat, start, bot, control, attempt, token)
     finally:
         lease.stop()
 
 
 def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: dict[str, Any], control: Any,
-            attempt: str) -> str:
+            attempt: str, token: str | None) -> str:
     """Ask the agent for decision ``(seat, start)`` (this attempt holds its claim) and commit."""
     asked = clock.asked_at(game_id, seat, start)
     bank = clock.bank(game_id, seat, control.bank_ms)
@@ -368,7 +373,7 @@ def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: 
     outcome = ("skipped" if result is None else "played" if failure is None
                else "forfeit" if result["move"] is None else "default")
     log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
-             outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left)
+             outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left, task=token)
     if outcome == "forfeit":
         log.info("audit", action="seat.forfeit", game_id=game_id, seat=seat, agent=bot.get("agent"),
                  failure=failure, max_strikes=control.max_strikes)
