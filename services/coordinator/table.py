@@ -26,6 +26,11 @@ from .projection import Projections
 from .store import Commit, EventStore, VersionConflict
 
 
+MAX_SIMULTANEOUS = 8
+"""Most commits :meth:`Table.decision_start` walks back, and :meth:`Table.play_for_agent` retries,
+over one simultaneous decision (one per other seat deciding at once: at most 3 in the games' 4 seats)."""
+
+
 class StaleVersion(Exception):
     """The client's expected version is not the game's current version."""
 
@@ -406,45 +411,77 @@ class Table:
         """The time control of the game's agent seats (defaults if it has none). Raises GameNotFound."""
         return TimeControl.model_validate(self.store.meta(game_id).get("control") or {})
 
+    def decision_start(self, game_id: str, seat: int, current: int) -> int:
+        """The version at which the decision ``seat`` faces at version ``current`` began.
+
+        That is ``current``, or an earlier version when ``seat`` is one of several seats deciding
+        at once (Resource Hog's orders) and every commit since is another of those seats' move
+        (:meth:`_independent`): one decision however many of the others answered first, so it is
+        asked, timed and charged once. The caller has checked that ``seat`` is to move at
+        ``current``. Reads at most :data:`MAX_SIMULTANEOUS` log entries back.
+        Raises GameNotFound.
+        """
+        start = current
+        for _ in range(MAX_SIMULTANEOUS):
+            if start <= 1:
+                break
+            last = self.store.read(game_id, after=start - 1, upto=start)
+            if not last or last[-1].kind != "move" or last[-1].seat == seat:
+                break  # cheap test first: only another seat's move can continue a simultaneous decision
+            if not self._independent(game_id, seat, start - 1, current):
+                break
+            start -= 1
+        return start
+
     def play_for_agent(self, game_id: str, seat: int, version: int, move: dict[str, Any] | None,
                        failure: str | None = None) -> dict[str, Any] | None:
         """Commit the agent seat's decision at ``version``: ``move`` (one of the legal moves it
         was offered), or, with ``failure`` (``timeout``, ``crash``, ``malformed``, ``illegal``),
         a strike and the default move (a seeded random legal move, from the seat's seed and
-        the version), or the forfeit when the strike reaches the game's ``max_strikes``.
+        the version it is committed at), or the forfeit when the strike reaches the game's
+        ``max_strikes``.
 
-        One controller per seat: whatever commits first at ``version`` stands, and anything
-        later for that version is refused by the version check, so a late answer changes
-        nothing. Returns ``{"version", "move", "events"}`` (public events) of the commit, or
-        None if the game was no longer at ``version`` waiting for ``seat``.
+        ``version`` is the version the decision was asked at (or began at,
+        :meth:`decision_start`). When only other seats of the same simultaneous decision have
+        committed since (:meth:`_independent`), the decision is committed at the current
+        version, ``move`` checked again against the current state: each seat's answer to a
+        simultaneous decision counts. One controller per seat: whatever commits first for the
+        decision stands, and anything later is refused (the seat has moved), so a late answer
+        changes nothing. Returns ``{"version", "move", "events"}`` (public events) of the
+        commit, or None if the game was no longer waiting for that decision of ``seat``.
         Raises GameNotFound; IllegalMove if ``move`` is not legal (the caller offered it, so
         this is a bug, not the agent's fault).
         """
         from services.bots.decide import decide
         from services.rules.core import match as core_match
 
-        rules, state, current = self.state(game_id)
-        if current != version or seat not in rules.to_move(state):
-            return None
-        bot = self.bots(game_id).get(seat) or {}
-        prefix: list[Event] = []
-        if failure is not None:
-            prefix = core_match.strike_events(state, seat, failure, self.control(game_id).max_strikes)
-            for event in prefix:
-                rules.evolve(state, event)
-            move = None if core_match.over(state) else decide("random", str(bot.get("seed", "")), rules, state,
-                                                               seat, version)
-        elif move is None:
+        if failure is None and move is None:
             raise ValueError("play_for_agent needs a move or a failure")
-        else:
-            rules.check(state, seat, move)
-        events = (self._resolve(game_id, version, rules, state, rules.plan(state, seat, move), before=prefix)
-                  if move is not None else prefix)
-        try:
-            new_version = self._commit(game_id, version, rules, state, events, Commit("move", seat))
-        except VersionConflict:
-            return None
-        return {"version": new_version, "move": move, "events": [e.to_json() for e in visible(events, None)]}
+        for _ in range(MAX_SIMULTANEOUS):
+            rules, state, current = self.state(game_id)
+            if seat not in rules.to_move(state):
+                return None
+            if current != version and not self._independent(game_id, seat, version, current):
+                return None
+            bot = self.bots(game_id).get(seat) or {}
+            prefix: list[Event] = []
+            chosen = move
+            if failure is not None:
+                prefix = core_match.strike_events(state, seat, failure, self.control(game_id).max_strikes)
+                for event in prefix:
+                    rules.evolve(state, event)
+                chosen = None if core_match.over(state) else decide("random", str(bot.get("seed", "")), rules,
+                                                                     state, seat, current)
+            else:
+                rules.check(state, seat, chosen)
+            events = (self._resolve(game_id, current, rules, state, rules.plan(state, seat, chosen), before=prefix)
+                      if chosen is not None else prefix)
+            try:
+                new_version = self._commit(game_id, current, rules, state, events, Commit("move", seat))
+            except VersionConflict:
+                continue  # another seat of the decision committed meanwhile: look again
+            return {"version": new_version, "move": chosen, "events": [e.to_json() for e in visible(events, None)]}
+        return None
 
     def _hand_over(self, game_id: str, version: int) -> None:
         """Give the scheduler what the game at ``version`` waits for (a phase, bot seats)."""

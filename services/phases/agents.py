@@ -1,19 +1,27 @@
-"""Asking external agents for their moves, under the server's clock.
+"""Asking external agents for their moves, under the server's clock, exactly once a decision.
 
 When a commit leaves a game waiting for a seat held by an agent (``{"kind": "agent"}``), the
 Table's scheduler queues :func:`ask_agent` (the Celery task ``longhouse.ask_agent`` on the queue
 :data:`QUEUE`; inline in an embedded table). The task:
 
-1. claims the decision ``(game, seat, version)`` so that a duplicate task asks nobody (a task the
-   broker redelivers after its worker died has the same id and may go on);
-2. reads the seat's clock (:class:`Clock`): when the agent was first asked for this decision
-   (recorded once, so a redelivered task gives it no more time) and its bank;
-3. sends the agent its player view, the legal moves and the time left (``move_ms`` plus bank,
-   less the time already gone), and waits at most that long by the engine's clock;
-4. commits the answer (a choice among the legal moves offered) with
+1. finds the decision: the version it began at (:meth:`~services.coordinator.table.Table.decision_start`:
+   seats deciding at once, as Resource Hog's orders, each face one decision however many of the
+   others have answered since), and skips a task of a decision that is over;
+2. claims it (:meth:`Clock.claim`): a claim is a lease of :data:`LEASE_MS` that its asker renews
+   while it waits for the answer. Another task for the same decision (a duplicate, a copy the
+   broker redelivers while the first still waits, a worker's start-up re-arm) that finds the
+   lease renewed leaves the decision to its holder and asks nobody; one that finds it lapsed
+   (the holder's worker died) takes the decision over;
+3. reads the seat's clock (:class:`Clock`): when the decision was first asked (stored once, so
+   no redelivery or re-arm gives it more time) and the seat's bank;
+4. sends the agent its player view, the legal moves and the time left (``move_ms`` plus bank,
+   less the time already gone since the first ask), and waits at most that long by the
+   engine's clock (no time left: a strike at once);
+5. commits the answer (a choice among the legal moves offered) with
    :meth:`~services.coordinator.table.Table.play_for_agent`, or, for a late, crashed, malformed
-   or illegal answer, a strike and the default move (or the forfeit): the time over ``move_ms``
-   comes out of the bank.
+   or illegal answer, or any exception while asking, a strike and the default move (or the
+   forfeit). Only the attempt whose commit counts takes the time over ``move_ms`` from the
+   bank, once per decision.
 
 Every commit is version-checked, so whatever plays first for a decision stands and a late
 answer changes nothing. At the end of a game, :func:`end_match` tells each agent the result,
@@ -22,6 +30,7 @@ once. A forfeit writes the audit line ``seat.forfeit`` (game, seat, agent, the f
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import uuid
@@ -39,6 +48,14 @@ END_TIMEOUT_S = 5.0
 """How long the end-of-match notice may take (a failure is logged)."""
 CLOCK_TTL_S = 86_400
 """A game's clock keys expire a day after their last write."""
+LEASE_MS = 3_000
+"""How long a claim on a decision lasts unless its asker renews it (ms): a task that finds a
+lease lapsed takes the decision over, so a killed worker's decision is asked again within this
+of a re-arm, always within the decision's stored deadline if time is left."""
+RENEW_S = 1.0
+"""How often an asker renews its lease while it waits for the agent (seconds)."""
+POLL_S = 0.2
+"""How often a task that found a decision claimed looks at the claim again (seconds)."""
 
 log = logs.get_logger()
 
@@ -48,10 +65,42 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+_CLAIM = """
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if held then
+  local lapses = tonumber(string.match(held, '@(%d+)$'))
+  if lapses and lapses > tonumber(ARGV[3]) then return {0, held} end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return {1, ARGV[2]}
+"""
+"""Take a claim field (ARGV[1]) for ARGV[2] (``token@lapses_ms``) unless it holds a lease that
+lapses after ARGV[3] (now, ms); returns ``{taken, the claim held now}``."""
+
+_RENEW = """
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if held and string.sub(held, 1, string.len(ARGV[2]) + 1) == ARGV[2] .. '@' then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  if ARGV[4] == '1' then redis.call('HDEL', KEYS[1], ARGV[1]) end
+  return 1
+end
+return 0
+"""
+"""Renew (or, with ARGV[4] ``1``, release) the claim field ARGV[1] if token ARGV[2] holds it."""
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 class Clock:
-    """Per-game decision records: who is asking, when each decision was first asked, each
-    seat's bank, the once-only notices. In Redis (``client``; keys in the game's hash slot) or
-    in memory.
+    """Per-game decision records: who is asking (a lease per decision), when each decision was
+    first asked, each seat's bank, the once-only notices. In Redis (``client``; one hash per
+    game, in the game's hash slot) or in memory.
+
+    A decision is ``(seat, start)``: the seat and the version its decision began at
+    (:meth:`~services.coordinator.table.Table.decision_start`).
 
     Args:
         client: Redis client of the game store, or None.
@@ -61,12 +110,19 @@ class Clock:
         self.client = client
         self._memory: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._scripts: dict[str, Any] = {}
 
     @staticmethod
     def _key(game_id: str) -> str:
         from services.coordinator.redis_store import key
 
         return key(game_id, "clock")
+
+    def _script(self, text: str) -> Any:
+        script = self._scripts.get(text)
+        if script is None:
+            script = self._scripts[text] = self.client.register_script(text)
+        return script
 
     def _setnx(self, game_id: str, field: str, value: str) -> str:
         """Set ``field`` if unset; return its value."""
@@ -79,39 +135,64 @@ class Clock:
         pipe.hget(k, field)
         pipe.expire(k, CLOCK_TTL_S)
         _, got, _ = pipe.execute()
-        return got.decode() if isinstance(got, bytes) else got
+        return _text(got)
 
-    def claim(self, game_id: str, seat: int, version: int, token: str, hold_ms: int) -> bool:
-        """True if ``token`` may ask for decision ``(seat, version)``: the first to claim it,
-        the same token again (a redelivered task), or anyone once the holder's claim is
-        ``hold_ms`` old (its task died and was not redelivered). A second asker can only ever
-        cause a second question: the commit's version check still lets one answer count."""
-        field = f"claim:{seat}:{version}"
-        mine = f"{token}@{now_ms() + hold_ms}"
-        held = self._setnx(game_id, field, mine)
-        holder, _, until = held.rpartition("@")
-        if holder == token:
-            return True
-        if now_ms() < int(until or 0):
-            return False
+    def claim(self, game_id: str, seat: int, start: int, token: str,
+              lease_ms: int = LEASE_MS) -> tuple[bool, str]:
+        """Claim decision ``(seat, start)`` for ``token`` (one asking attempt) for ``lease_ms``,
+        unless another claim on it has not lapsed.
+
+        Returns:
+            ``(True, claim)`` if ``token`` holds it now (it was free, or its lease had lapsed:
+            its asker died); ``(False, claim)`` with the live claim, ``"<token>@<lapses, ms>"``,
+            whose change shows that its holder is alive and renewing it.
+        """
+        field = f"claim:{seat}:{start}"
+        now = now_ms()
+        mine = f"{token}@{now + lease_ms}"
         if self.client is None:
             with self._lock:
+                held = self._memory.get(f"{game_id}:{field}")
+                if held is not None and int(held.rpartition("@")[2] or 0) > now:
+                    return False, held
                 self._memory[f"{game_id}:{field}"] = mine
-        else:
-            self.client.hset(self._key(game_id), field, mine)
-        return True
+                return True, mine
+        taken, held = self._script(_CLAIM)(keys=[self._key(game_id)], args=[field, mine, now, CLOCK_TTL_S])
+        return bool(int(taken)), _text(held)
 
-    def asked_at(self, game_id: str, seat: int, version: int) -> int:
-        """When decision ``(seat, version)`` was first asked (ms; recorded now if it was not)."""
-        return int(self._setnx(game_id, f"asked:{seat}:{version}", str(now_ms())))
+    def renew(self, game_id: str, seat: int, start: int, token: str, lease_ms: int = LEASE_MS,
+              release: bool = False) -> bool:
+        """Extend ``token``'s claim on decision ``(seat, start)`` by ``lease_ms`` from now (or,
+        with ``release``, give it up so another task may take it at once). False if ``token``
+        no longer holds it (its lease lapsed and another attempt took it)."""
+        field = f"claim:{seat}:{start}"
+        mine = f"{token}@{now_ms() + lease_ms}"
+        if self.client is None:
+            with self._lock:
+                held = self._memory.get(f"{game_id}:{field}", "")
+                if held.rpartition("@")[0] != token:
+                    return False
+                if release:
+                    del self._memory[f"{game_id}:{field}"]
+                else:
+                    self._memory[f"{game_id}:{field}"] = mine
+                return True
+        done = self._script(_RENEW)(keys=[self._key(game_id)], args=[field, token, mine, "1" if release else "0"])
+        return bool(int(done))
+
+    def asked_at(self, game_id: str, seat: int, start: int) -> int:
+        """When decision ``(seat, start)`` was first asked (ms; recorded now if it was not): its
+        deadline is this plus ``move_ms`` and the bank, whoever asks later."""
+        return int(self._setnx(game_id, f"asked:{seat}:{start}", str(now_ms())))
 
     def bank(self, game_id: str, seat: int, initial: int) -> int:
         """The seat's bank in ms (``initial`` until the first overage)."""
         return int(self._setnx(game_id, f"bank:{seat}", str(initial)))
 
-    def spend(self, game_id: str, seat: int, version: int, overage: int, initial: int) -> int:
-        """Take ``overage`` ms from the seat's bank, once per decision; returns the bank left."""
-        if overage <= 0 or not self.once(game_id, f"spent:{seat}:{version}"):
+    def spend(self, game_id: str, seat: int, start: int, overage: int, initial: int) -> int:
+        """Take ``overage`` ms from the seat's bank, once per decision ``(seat, start)``; returns
+        the bank left."""
+        if overage <= 0 or not self.once(game_id, f"spent:{seat}:{start}"):
             return self.bank(game_id, seat, initial)
         left = max(0, self.bank(game_id, seat, initial) - overage)
         if self.client is None:
@@ -125,6 +206,35 @@ class Clock:
         """True the first time ``what`` is asked for this game, False ever after."""
         token = uuid.uuid4().hex
         return self._setnx(game_id, f"once:{what}", token) == token
+
+
+class _Lease:
+    """Renews an asker's claim every :data:`RENEW_S` in a daemon thread until :meth:`stop`, at
+    most ``for_s`` seconds (the decision's time and a margin)."""
+
+    def __init__(self, clock: Clock, game_id: str, seat: int, start: int, token: str, for_s: float):
+        self._stop = threading.Event()
+        self._args = (clock, game_id, seat, start, token)
+        self._rounds = int(for_s / RENEW_S) + 1
+        self._thread = threading.Thread(target=self._run, name=f"lease-{game_id}-{seat}", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        clock, game_id, seat, start, token = self._args
+        for _ in range(self._rounds):
+            if self._stop.wait(RENEW_S):
+                return
+            try:
+                if not clock.renew(game_id, seat, start, token):
+                    log.warning("agent_claim_lost", game_id=game_id, seat=seat, start=start)
+                    return
+            except Exception as exc:  # noqa: BLE001 - a blip: the next round tries again
+                log.warning("agent_claim_renew_failed", game_id=game_id, seat=seat, error=type(exc).__name__)
+
+    def stop(self) -> None:
+        """Stop renewing (the thread ends at once)."""
+        self._stop.set()
+        self._thread.join(RENEW_S + 1)
 
 
 _clients: dict[tuple[str, str, str, tuple[str, ...]], Any] = {}
@@ -155,80 +265,159 @@ def clock_for(table: Any) -> Clock:
     return existing
 
 
+def _open_decision(table: Any, game_id: str, seat: int) -> int | None:
+    """The version the decision ``seat`` faces now began at, or None if it is not to move."""
+    rules, state, current = table.state(game_id)
+    if seat not in rules.to_move(state):
+        return None
+    return table.decision_start(game_id, seat, current)
+
+
+def _take(table: Any, clock: Clock, game_id: str, seat: int, start: int, token: str) -> str:
+    """Claim decision ``(seat, start)`` for ``token``, watching a live claim until it lapses (its
+    asker died: ``"mine"``), is renewed (its asker is alive: ``"busy"``) or the decision is
+    committed (``"answered"``). Bounded by a lease and a second."""
+    seen: str | None = None
+    rounds = int((LEASE_MS / 1000 + 1) / POLL_S) + 1
+    for _ in range(rounds):
+        taken, held = clock.claim(game_id, seat, start, token)
+        if taken:
+            return "mine"
+        if seen is not None and held != seen:
+            return "busy"
+        seen = held
+        if _open_decision(table, game_id, seat) != start:
+            return "answered"
+        time.sleep(POLL_S)
+    return "busy"
+
+
 def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | None = None) -> str:
-    """Ask the agent of ``seat`` for its decision at ``version`` and commit what it counts for.
+    """Ask the agent of ``seat`` for its decision at ``version`` and commit what it counts for,
+    exactly once per decision whatever the broker redelivers (module docstring).
 
     Args:
         table: the Table (hosted or embedded).
-        token: the asking task's id (a redelivered task keeps it); None: a fresh one.
+        version: the version the task was queued at (the decision's start or a later version
+            of the same simultaneous decision).
+        token: the asking task's id (each call adds its own attempt suffix); None: a fresh one.
     Returns:
         ``"played"`` (the agent's move), ``"default"`` (a strike and the default move),
-        ``"forfeit"``, ``"busy"`` (another task holds the decision), or ``"skipped"`` (the game
-        has moved on, or the seat is not an agent's).
+        ``"forfeit"``, ``"busy"`` (a live asker holds the decision), ``"answered"`` (the
+        decision was committed while this task looked), or ``"skipped"`` (the game has moved
+        on, or the seat is not an agent's).
     Raises:
-        GameNotFound.
+        GameNotFound; the store's errors before the decision is claimed, and when even the
+        strike cannot be committed (the claim is then released, so a retry takes it at once).
     """
+    rules, state, current = table.state(game_id)
+    bot = table.bots(game_id).get(seat)
+    if version > current or seat not in rules.to_move(state) or not bot or bot.get("kind") != "agent":
+        return "skipped"
+    start = table.decision_start(game_id, seat, current)
+    if version < start:
+        return "skipped"  # a task of a decision the seat has made
+    control = table.control(game_id)
+    clock = clock_for(table)
+    attempt = f"{token or 'inline'}.{uuid.uuid4().hex[:12]}"
+    taken = _take(table, clock, game_id, seat, start, attempt)
+    if taken == "mine" and _open_decision(table, game_id, seat) != start:
+        # the decision was committed while this task worked out its start (from a state just
+        # before the commit): another claim, now void
+        clock.renew(game_id, seat, start, attempt, release=True)
+        taken = "answered"
+    if taken != "mine":
+        log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
+                 outcome=taken, task=token, task_version=version)
+        return taken
+    lease = _Lease(clock, game_id, seat, start, attempt,
+                   (control.move_ms + control.bank_ms) / 1000 + START_TIMEOUT_S + 60)
+    try:
+        return _decide(table, clock, game_id, seat, start, bot, control, attempt, token)
+    finally:
+        lease.stop()
+
+
+def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: dict[str, Any], control: Any,
+            attempt: str, token: str | None) -> str:
+    """Ask the agent for decision ``(seat, start)`` (this attempt holds its claim) and commit."""
+    asked = clock.asked_at(game_id, seat, start)
+    bank = clock.bank(game_id, seat, control.bank_ms)
+    failure: str | None = None
+    move: dict[str, Any] | None = None
+    detail = ""
+    try:
+        failure, detail, move = _ask(table, clock, game_id, seat, bot, control, asked, bank)
+    except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
+        log.exception("agent_ask_failed", game_id=game_id, seat=seat, version=start)
+        failure, detail, move = "crash", f"{type(exc).__name__}: {exc}", None
+    used = now_ms() - asked
+    if failure is None and used > control.move_ms + bank:
+        failure, detail, move = "timeout", f"answered after {used} ms", None
+    try:
+        try:
+            result = table.play_for_agent(game_id, seat, start, None if failure else move, failure)
+        except Exception as exc:
+            if failure is not None:
+                raise
+            log.exception("agent_commit_failed", game_id=game_id, seat=seat, version=start)
+            failure, detail, move = "crash", f"{type(exc).__name__}: {exc}", None
+            result = table.play_for_agent(game_id, seat, start, None, failure)
+    except BaseException:
+        with contextlib.suppress(Exception):  # the store may be what failed: the lease lapses anyway
+            clock.renew(game_id, seat, start, attempt, release=True)
+        raise
+    # only the attempt whose commit counts charges the bank, once per decision
+    bank_left = (clock.spend(game_id, seat, start, used - control.move_ms, control.bank_ms)
+                 if result is not None else clock.bank(game_id, seat, control.bank_ms))
+    outcome = ("skipped" if result is None else "played" if failure is None
+               else "forfeit" if result["move"] is None else "default")
+    log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
+             outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left, task=token)
+    if outcome == "forfeit":
+        log.info("audit", action="seat.forfeit", game_id=game_id, seat=seat, agent=bot.get("agent"),
+                 failure=failure, max_strikes=control.max_strikes)
+    return outcome
+
+
+def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any], control: Any, asked: int,
+         bank: int) -> tuple[str | None, str, dict[str, Any] | None]:
+    """Send the agent its request for the seat's decision (the time left counted from ``asked``)
+    and read its answer: ``(failure, detail, move)``, failure None for a legal answer in time.
+    Raises whatever else goes wrong (the caller makes it a strike)."""
     from services.agents.client import AgentFailure
     from services.agents.protocol import MatchStart, MoveRequest, choice_to_move
     from services.agents.registry import UnknownAgent, registry_for
     from services.rules.core import canonical_json
 
-    rules, state, current = table.state(game_id)
-    bot = table.bots(game_id).get(seat)
-    if current != version or seat not in rules.to_move(state) or not bot or bot.get("kind") != "agent":
-        return "skipped"
-    clock = clock_for(table)
-    control = table.control(game_id)
-    hold_ms = control.move_ms + control.bank_ms + int((START_TIMEOUT_S + 30) * 1000)
-    if not clock.claim(game_id, seat, version, token or uuid.uuid4().hex, hold_ms):
-        return "busy"
-    asked = clock.asked_at(game_id, seat, version)
-    bank = clock.bank(game_id, seat, control.bank_ms)
-    legal = rules.legal_moves(state, seat)
-    failure: str | None = None
-    move: dict[str, Any] | None = None
-    detail = ""
+    rules, state, version = table.state(game_id)
     try:
         record = registry_for(table).get(bot["agent"])
-        client = client_for(record)
     except UnknownAgent as exc:
-        failure, detail = "crash", str(exc)
-    else:
-        if clock.once(game_id, f"started:{seat}"):
-            start = MatchStart(match_id=game_id, game=rules.name, seat=seat, players=_players(table, game_id),
-                               options_json=canonical_json(_options(state)), time_control=control.model_dump())
-            try:
-                client.start(start, min(START_TIMEOUT_S, control.move_ms / 1000))
-            except AgentFailure as exc:
-                log.info("agent_start_failed", game_id=game_id, seat=seat, agent=record.agent_id, kind=exc.kind)
-        left = control.move_ms + bank - (now_ms() - asked)
-        if left <= 0:
-            failure, detail = "timeout", "no time left for this decision"
-        else:
-            request = MoveRequest(match_id=game_id, game=rules.name, seat=seat, version=version,
-                                  view_json=canonical_json(rules.view(state, seat)),
-                                  legal_moves_json=[canonical_json(m) for m in legal],
-                                  time_left_ms=left, bank_ms=bank)
-            try:
-                choice = client.choose(request, left / 1000)
-                move = choice_to_move(choice, legal)
-            except AgentFailure as exc:
-                failure, detail = exc.kind, str(exc)
-            except (ValueError, IndexError, TypeError) as exc:
-                failure, detail = "illegal", str(exc)
-    used = now_ms() - asked
-    if failure is None and used > control.move_ms + bank:
-        failure, detail, move = "timeout", f"answered after {used} ms", None
-    bank_left = clock.spend(game_id, seat, version, used - control.move_ms, control.bank_ms)
-    result = table.play_for_agent(game_id, seat, version, None if failure else move, failure)
-    outcome = ("skipped" if result is None else "played" if failure is None
-               else "forfeit" if result["move"] is None else "default")
-    log.info("agent_decision", game_id=game_id, seat=seat, version=version, agent=bot.get("agent"),
-             outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left)
-    if outcome == "forfeit":
-        log.info("audit", action="seat.forfeit", game_id=game_id, seat=seat, agent=bot.get("agent"),
-                 failure=failure, max_strikes=control.max_strikes)
-    return outcome
+        return "crash", str(exc), None
+    client = client_for(record)
+    if clock.once(game_id, f"started:{seat}"):
+        start = MatchStart(match_id=game_id, game=rules.name, seat=seat, players=_players(table, game_id),
+                           options_json=canonical_json(_options(state)), time_control=control.model_dump())
+        try:
+            client.start(start, min(START_TIMEOUT_S, control.move_ms / 1000))
+        except AgentFailure as exc:
+            log.info("agent_start_failed", game_id=game_id, seat=seat, agent=record.agent_id, kind=exc.kind)
+    left = control.move_ms + bank - (now_ms() - asked)
+    if left <= 0:
+        return "timeout", "no time left for this decision", None
+    legal = rules.legal_moves(state, seat)
+    request = MoveRequest(match_id=game_id, game=rules.name, seat=seat, version=version,
+                          view_json=canonical_json(rules.view(state, seat)),
+                          legal_moves_json=[canonical_json(m) for m in legal],
+                          time_left_ms=left, bank_ms=bank)
+    try:
+        choice = client.choose(request, left / 1000)
+        return None, "", choice_to_move(choice, legal)
+    except AgentFailure as exc:
+        return exc.kind, str(exc), None
+    except (ValueError, IndexError, TypeError) as exc:
+        return "illegal", str(exc), None
 
 
 def _players(table: Any, game_id: str) -> int:

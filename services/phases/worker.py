@@ -116,9 +116,9 @@ def run_phase(game_id: str, phase: str, version: int) -> bool:
           retry_backoff=True, retry_backoff_max=30, max_retries=10)
 def ask_agent(self: Any, game_id: str, seat: int, version: int) -> str:
     """Ask the agent of ``seat`` for its move at ``version`` and commit what counts
-    (:func:`services.phases.agents.ask_agent`; the task id is the claim, so a redelivered task
-    may go on and a duplicate asks nobody). Returns its outcome; an unknown game is
-    ``"unknown_game"``."""
+    (:func:`services.phases.agents.ask_agent`: once per decision; a duplicate or a copy the broker
+    redelivers while its asker is alive asks nobody, one whose asker died takes over within the
+    decision's stored deadline). Returns its outcome; an unknown game is ``"unknown_game"``."""
     try:
         return agents.ask_agent(worker_table(), game_id, int(seat), int(version), token=self.request.id)
     except GameNotFound:
@@ -146,8 +146,9 @@ def tournament_step(self: Any, tournament_id: str, chain: str) -> str:
 
 def requeue_agent_decisions(table: Any, client: redis.Redis, limit: int = 10_000) -> int:
     """Ask again every agent whose decision an active game waits for (newest ``limit`` games):
-    a decision whose task died with its worker is asked again at once (the clock keeps the
-    time already gone; the claim lets only one task ask)."""
+    a decision whose task died with its worker is taken over as soon as its asker's lease lapses
+    and asked for the time its stored deadline leaves (a strike at once if none); a decision
+    whose asker is alive stays with it (:func:`services.phases.agents.ask_agent`)."""
     sent = 0
     for game_id, version, seat, bot in waiting_seats(table, client, limit):
         if bot["kind"] == "agent":

@@ -1,17 +1,31 @@
-"""The agent decision clock (services/phases/agents.py): one asker per decision, the first ask's
-time kept for a redelivered task, the bank spent once per decision."""
+"""The agent decision clock (services/phases/agents.py): one live asker per decision (a lease that
+a dead asker's successor takes over), the first ask's time kept for a redelivered task, the bank
+spent once per decision."""
 
 from services.phases.agents import Clock
 
 
-def test_one_asker_per_decision_until_its_claim_runs_out():
+def test_one_live_asker_per_decision_and_a_lapsed_claim_is_taken_over():
     clock = Clock()
-    assert clock.claim("g", 1, 5, "task-a", hold_ms=60_000)
-    assert not clock.claim("g", 1, 5, "task-b", hold_ms=60_000)  # a duplicate task asks nobody
-    assert clock.claim("g", 1, 5, "task-a", hold_ms=60_000)  # the same task redelivered goes on
-    assert clock.claim("g", 1, 6, "task-b", hold_ms=60_000)  # another decision is free
-    assert clock.claim("g", 2, 9, "task-c", hold_ms=0)
-    assert clock.claim("g", 2, 9, "task-d", hold_ms=0)  # a claim that ran out is taken over
+    taken, held = clock.claim("g", 1, 5, "task-a.1", lease_ms=60_000)
+    assert taken and held.startswith("task-a.1@")
+    assert clock.claim("g", 1, 5, "task-b.1", lease_ms=60_000) == (False, held)  # a duplicate asks nobody
+    assert not clock.claim("g", 1, 5, "task-a.2", lease_ms=60_000)[0]  # nor does a redelivered copy
+    assert clock.claim("g", 1, 6, "task-b.1", lease_ms=60_000)[0]  # another decision is free
+    assert clock.claim("g", 2, 9, "task-c.1", lease_ms=0)[0]
+    assert clock.claim("g", 2, 9, "task-d.1", lease_ms=0)[0]  # a claim that lapsed is taken over
+    assert not clock.renew("g", 2, 9, "task-c.1")  # and its old holder no longer holds it
+
+
+def test_a_renewed_claim_shows_its_holder_is_alive_and_a_released_one_is_free():
+    clock = Clock()
+    _, first = clock.claim("g", 0, 3, "a.1", lease_ms=60_000)
+    assert clock.renew("g", 0, 3, "a.1", lease_ms=120_000)
+    taken, held = clock.claim("g", 0, 3, "b.1")
+    assert not taken and held != first and held.startswith("a.1@")
+    assert not clock.renew("g", 0, 3, "b.1", release=True)  # only the holder releases
+    assert clock.renew("g", 0, 3, "a.1", release=True)
+    assert clock.claim("g", 0, 3, "b.1")[0]
 
 
 def test_the_first_ask_time_is_kept_and_the_bank_is_spent_once():

@@ -63,7 +63,8 @@ def test_a_games_keys_stay_in_the_slot_of_its_tag_through_its_whole_life(redis_c
         assert store.create(gid, META, [Event("GameCreated", {"config": {}})]) == 1
         RedisSeeds(cluster_client).put(gid, f"seed-{gid}")
         assert claim_seat(cluster_client, gid, 0) is not None
-        assert clock.claim(gid, 0, 1, "task-1", hold_ms=60_000) and not clock.claim(gid, 0, 1, "task-2", 60_000)
+        assert clock.claim(gid, 0, 1, "task-1", 60_000)[0] and not clock.claim(gid, 0, 1, "task-2", 60_000)[0]
+        assert clock.renew(gid, 0, 1, "task-1") and not clock.renew(gid, 0, 1, "task-2")
         cluster_client.set(key(gid, "phase_nudge"), 1, ex=600)
     # one pipeline of commit scripts over all three masters, each checked by version on its own
     assert store.commit_many([(gid, 1, [Event("Stepped", {"n": 1})], Commit("move", 0, move_key=(0, "m1"),

@@ -1,0 +1,170 @@
+"""Agent decisions exactly once (services/phases/agents.py) on an embedded table: seats deciding at
+once (Resource Hog's orders) are each asked once and each answer commits, whatever order their
+tasks run in and however often they are queued again; a task that finds a live asker asks nobody
+and one that finds a lapsed claim takes the decision over; any exception while asking is a strike
+and the default move; the claims hold on a real Redis (their Lua scripts)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from services.agents.protocol import MoveChoice
+from services.agents.registry import registry_for
+from services.coordinator.ports import embedded_ports
+from services.coordinator.projection import Projections
+from services.coordinator.store import MemoryStore
+from services.coordinator.table import Table
+from services.phases import agents as phase_agents
+from services.phases.agents import Clock
+from services.rules.core import GameConfig
+
+
+class Queued:
+    """A scheduler that runs phases at once and queues each agent task, as the broker would."""
+
+    table: Table
+
+    def __init__(self) -> None:
+        self.tasks: list[tuple[str, int, int]] = []
+
+    def schedule(self, game_id, phase, version):
+        self.table.run_phase(game_id, phase, version)
+
+    def schedule_bot(self, *args):
+        raise AssertionError("no built-in bot in these games")
+
+    def schedule_agent(self, game_id, seat, version):
+        self.tasks.append((game_id, seat, version))
+
+    def schedule_end(self, *args):
+        pass
+
+
+class Agent:
+    """An agent client that counts its requests per (seat, version) and answers with a move."""
+
+    def __init__(self, fail: Exception | None = None) -> None:
+        self.requests: list[tuple[int, int]] = []
+        self.fail = fail
+        self.lock = threading.Lock()
+        self.barrier: threading.Barrier | None = None
+
+    def start(self, payload, timeout_s):
+        pass
+
+    def choose(self, payload, timeout_s):
+        with self.lock:
+            self.requests.append((payload.seat, payload.version))
+        if self.fail is not None:
+            raise self.fail
+        if self.barrier is not None:
+            try:
+                self.barrier.wait()
+            except threading.BrokenBarrierError:
+                pass  # a seat was not asked: the counts below fail
+        return MoveChoice(index=len(payload.legal_moves_json) - 1)
+
+    def end(self, payload, timeout_s):
+        pass
+
+
+def agent_game(game: str, players: int, agent: Agent, monkeypatch, control=None) -> tuple[Table, Queued, str]:
+    store = MemoryStore()
+    projections = Projections(store)
+    scheduler = Queued()
+    table = Table(store, embedded_ports(store, projections=projections), scheduler, projections=projections)
+    scheduler.table = table
+    agent_id = registry_for(table).register({"name": "a", "protocol": "http", "address": "http://127.0.0.1:9/",
+                                             "secret": "s" * 20}).agent_id
+    monkeypatch.setattr(phase_agents, "client_for", lambda record: agent)
+    game_id = table.create(GameConfig(game=game, players=players), seed="exactly-once",
+                           bots={s: {"kind": "agent", "agent": agent_id, "seed": f"d{s}"} for s in range(players)},
+                           control=control or {"move_ms": 60_000, "bank_ms": 1_000, "max_strikes": 3})
+    return table, scheduler, game_id
+
+
+def strikes(table: Table, game_id: str) -> list[dict]:
+    return [e.data for entry in table.store.read(game_id) for e in entry.events if e.type == "StrikeRecorded"]
+
+
+def test_seats_deciding_at_once_are_each_asked_once_and_each_answer_counts(monkeypatch):
+    monkeypatch.setattr(phase_agents, "RENEW_S", 0.05)
+    monkeypatch.setattr(phase_agents, "POLL_S", 0.02)
+    agent = Agent()
+    table, scheduler, game_id = agent_game("resource_hog", 3, agent, monkeypatch)
+    simultaneous = 0
+    for _ in range(200):
+        rules, state, _ = table.state(game_id)
+        if not scheduler.tasks or len(agent.requests) >= 60:
+            break
+        deciding = len(rules.to_move(state))
+        simultaneous += deciding > 1
+        # every queued task runs at once, each twice (a broker's redelivered copy), and the agent
+        # answers only when every seat deciding now has been asked: the answers cross
+        agent.barrier = threading.Barrier(deciding, timeout=2)
+        tasks, scheduler.tasks = scheduler.tasks, []
+        threads = [threading.Thread(target=phase_agents.ask_agent, args=(table, *task), kwargs={"token": "t"})
+                   for task in tasks + tasks]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        assert not any(thread.is_alive() for thread in threads)
+    moves = [entry for entry in table.store.read(game_id) if entry.kind == "move"]
+    assert simultaneous > 3, "the stretch held few simultaneous decisions"
+    assert len(agent.requests) == len(moves) > 30  # one request per committed decision, none thrown away
+    assert len(set(agent.requests)) == len(agent.requests)
+    assert strikes(table, game_id) == []
+
+
+def test_any_exception_while_asking_is_a_strike_and_the_default_move(monkeypatch):
+    agent = Agent(fail=RuntimeError("the task's own bug"))
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
+    game_id, seat, version = scheduler.tasks.pop(0)
+    assert phase_agents.ask_agent(table, game_id, seat, version) == "default"
+    assert strikes(table, game_id) == [{"seat": seat, "reason": "crash", "strikes": 1}]
+    assert table.state(game_id)[2] == version + 1
+
+
+def test_a_live_asker_keeps_its_decision_and_a_dead_ones_is_taken_over(monkeypatch):
+    agent = Agent()
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
+    game_id, seat, version = scheduler.tasks.pop(0)
+    clock = phase_agents.clock_for(table)
+    assert clock.claim(game_id, seat, version, "alive.1")[0]
+    stop = threading.Event()
+
+    def renew() -> None:
+        for _ in range(100):
+            if stop.wait(0.1):
+                return
+            clock.renew(game_id, seat, version, "alive.1")
+
+    renewer = threading.Thread(target=renew, daemon=True)
+    renewer.start()
+    try:
+        assert phase_agents.ask_agent(table, game_id, seat, version, token="copy") == "busy"
+    finally:
+        stop.set()
+        renewer.join(5)
+    assert agent.requests == [] and table.state(game_id)[2] == version
+    # the holder died: its lease lapses and the next task asks, within the decision's first deadline
+    asked = clock.asked_at(game_id, seat, version)
+    assert clock.renew(game_id, seat, version, "alive.1", lease_ms=0)
+    assert phase_agents.ask_agent(table, game_id, seat, version, token="re-armed") == "played"
+    assert agent.requests == [(seat, version)] and clock.asked_at(game_id, seat, version) == asked
+
+
+def test_the_claims_hold_on_redis(redis_client):
+    clock = Clock(redis_client)
+    taken, first = clock.claim("g1", 0, 4, "a.1", lease_ms=60_000)
+    assert taken and first.startswith("a.1@")
+    assert clock.claim("g1", 0, 4, "b.1") == (False, first)
+    assert clock.renew("g1", 0, 4, "a.1", lease_ms=120_000) and not clock.renew("g1", 0, 4, "b.1")
+    assert clock.claim("g1", 0, 4, "b.1")[1] != first  # the renewal shows
+    assert clock.renew("g1", 0, 4, "a.1", release=True)
+    assert clock.claim("g1", 0, 4, "b.1", lease_ms=0)[0]
+    assert clock.claim("g1", 0, 4, "c.1")[0]  # b's lease of 0 ms lapsed
+    assert redis_client.ttl("game:{g1}:clock") > 0
