@@ -3,7 +3,8 @@
 ``create_app(config)`` builds a Flask app with the blueprints ``games``, ``catalog``
 (``GET /catalog``), ``listing``
 (``GET /games``), ``seats``, ``moves``, ``stream``, ``agents``, ``tournaments``, ``openapi``,
-``apidocs`` (``GET /docs``, the rendered API reference), ``readiness`` (``GET /readyz``) and
+``apidocs`` (``GET /docs``, the rendered API reference), ``readiness`` (``GET /readyz``), ``metrics``
+(``GET /metrics``, Prometheus; :mod:`gateway.metrics`) and
 ``web`` (the pages for people, :mod:`gateway.web`, whose scripts and styles are the app's static
 files at ``/static/``) plus ``GET /healthz``. Configuration (each key may be given in
 ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
@@ -41,7 +42,7 @@ from services.common import logs
 from services.common.config import settings
 
 from . import agents, apidocs, catalog, games, limits, moves, openapi, operators, readiness, seats, stream
-from . import listing, tournaments, web
+from . import listing, metrics, tournaments, web
 from .clients import get_redis, init_clients
 from .errors import error_response, register_error_handlers
 
@@ -89,12 +90,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     warm_up()  # every game loads now, not in the first request
     _log_requests(app)
+    metrics.init_metrics(app)
     init_clients(app)
     operators.init_operators(app)  # before the limits: the quota is kept per operator key
     limits.init_limits(app)  # before other checks: a refused flood costs one counter
     register_error_handlers(app)
     for module in (games, catalog, listing, seats, moves, stream, agents, tournaments, openapi, apidocs, readiness,
-                   web):
+                   web, metrics):
         app.register_blueprint(module.bp)
 
     @app.get("/healthz")

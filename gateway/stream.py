@@ -32,6 +32,7 @@ from .clients import get_feeds, get_redis, get_table
 from .errors import ApiError
 from .feeds import FeedHub, sse_message, version_of
 from .lookup import caller_seat, require_game
+from .metrics import stream_opened
 from .responses import StreamMessage
 from .openapi import Media, Param, documented
 
@@ -88,8 +89,13 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
     log_key = key(game_id, "log")
     last = after
     sent = 0
-    yield b"retry: 2000\n\n"
-    subscription = feeds.subscribe(game_id)
+    closed = stream_opened()  # longhouse_event_streams_open, until the stream ends below
+    try:
+        yield b"retry: 2000\n\n"
+        subscription = feeds.subscribe(game_id)
+    except BaseException:  # closed at once, or Redis failed: no longer open
+        closed()
+        raise
     try:
         idle_deadline = time.monotonic() + idle_timeout if idle_timeout else None
         caught_up = False
@@ -127,6 +133,7 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
                 idle_deadline = time.monotonic() + idle_timeout
     finally:
         subscription.close()
+        closed()
 
 
 @bp.get("/games/<game_id>/stream")

@@ -27,7 +27,7 @@ import time
 import uuid
 from typing import Any
 
-from services.common import logs
+from services.common import logs, metrics
 
 QUEUE = "longhouse.agents"
 """Broker queue of agent decisions (and result notices)."""
@@ -223,6 +223,8 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
     result = table.play_for_agent(game_id, seat, version, None if failure else move, failure)
     outcome = ("skipped" if result is None else "played" if failure is None
                else "forfeit" if result["move"] is None else "default")
+    if result is not None:
+        metrics.agent_decision(failure)  # answered, late, crashed or illegal (README, Metrics)
     log.info("agent_decision", game_id=game_id, seat=seat, version=version, agent=bot.get("agent"),
              outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left)
     if outcome == "forfeit":
