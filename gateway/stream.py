@@ -84,7 +84,8 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
     without blocking; it goes back to the log whenever a batch from the feed does not follow
     the last version it sent. Ends after ``max_events`` messages, or after ``idle_timeout``
     seconds without an entry; otherwise runs until the client goes away (noticed at the next
-    write, a keep-alive at the latest).
+    write, a keep-alive at the latest). From its first byte to its end it counts in
+    ``longhouse_event_streams_open`` (:func:`gateway.metrics.stream_opened`).
     """
     log_key = key(game_id, "log")
     last = after

@@ -219,15 +219,16 @@ def _sweep_on_start(**_kwargs: Any) -> None:
 
 QUEUES = (QUEUE, agents.QUEUE, jobs.QUEUE)
 """The broker queues whose depth the worker reports (those the launcher's worker consumes)."""
-_started: dict[str, float] = {}
+_started: dict[tuple[str, int], float] = {}
 _started_lock = threading.Lock()
 
 
 @task_prerun.connect
 def _task_started(task_id: str | None = None, **_kwargs: Any) -> None:
-    """Note when a task starts running (its id: the pool's threads run several at once)."""
+    """Note when a task starts running, by its id and thread (the pool's threads run several at
+    once, and a redelivered task keeps its id; Celery sends both signals from the running thread)."""
     with _started_lock:
-        _started[task_id or ""] = time.perf_counter()
+        _started[(task_id or "", threading.get_ident())] = time.perf_counter()
 
 
 @task_postrun.connect
@@ -235,7 +236,7 @@ def _task_ended(task_id: str | None = None, task: Any = None, state: str | None 
     """Observe the task's run time in ``longhouse_celery_task_duration_seconds`` (task name, final
     state: ``SUCCESS``, ``FAILURE``, ``RETRY``...)."""
     with _started_lock:
-        start = _started.pop(task_id or "", None)
+        start = _started.pop((task_id or "", threading.get_ident()), None)
     if start is not None:
         metrics.families().task_duration.labels(task=getattr(task, "name", "?"), state=state or "UNKNOWN").observe(
             time.perf_counter() - start)
