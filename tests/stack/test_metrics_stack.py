@@ -124,10 +124,15 @@ def test_moves_total_equals_the_moves_of_the_log_and_every_family_is_exposed(sta
     routes = {labels["route"] for name, labels, _ in samples(gateway)
               if name == "longhouse_http_request_duration_seconds_count"}
     assert "/games/<game_id>/moves" in routes and not any(gid in route for route in routes)
-    with requests.get(f"{stack.gateway_url}/games/{gid}/stream", params={"idle_timeout": 10}, stream=True,
-                      timeout=10) as stream:
-        assert next(stream.iter_lines()).startswith(b"retry:")
-        assert total(scrape(urls["gateway"]), "longhouse_event_streams_open") >= 1
+    streams = lambda: total(scrape(urls["gateway"]), "longhouse_event_streams_open")  # noqa: E731
+    base = streams()
+    with requests.get(f"{stack.gateway_url}/games/{gid}/stream", params={"idle_timeout": 120}, stream=True,
+                      timeout=30) as stream:
+        lines = stream.iter_lines()  # kept while the stream is read: a dropped iterator closes the connection
+        assert next(lines).startswith(b"retry:")
+        assert poll(streams, base + 1) == base + 1
+    # the client went away: the gateway notices at its next write, a keep-alive (15 s) at the latest
+    assert poll(streams, base, seconds=30) == base
     assert "longhouse_games_in_play" in families_in(gateway)  # both games are over: no sample needs to be in it
 
     # the gRPC services: call latency by method (the lap race runs on the board and score domains)
