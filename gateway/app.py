@@ -4,10 +4,11 @@
 (``GET /catalog``), ``listing``
 (``GET /games``), ``seats``, ``moves``, ``stream``, ``agents``, ``tournaments``, ``openapi``,
 ``apidocs`` (``GET /docs``, the rendered API reference), ``readiness`` (the probes ``GET /livez``
-and ``GET /readyz``) and ``web`` (the pages for people, :mod:`gateway.web`, whose scripts and
-styles are the app's static files at ``/static/``) plus ``GET /healthz``. Every request has an id
-(:mod:`gateway.request_ids`) and, with tracing on (``OTEL_EXPORTER_OTLP_ENDPOINT``,
-:mod:`services.common.tracing`), a span. Configuration (each key may be given in
+and ``GET /readyz``), ``metrics`` (``GET /metrics``, Prometheus; :mod:`gateway.metrics`) and ``web``
+(the pages for people, :mod:`gateway.web`, whose scripts and styles are the app's static files at
+``/static/``) plus ``GET /healthz``. Every request has an id (:mod:`gateway.request_ids`) and, with
+tracing on (``OTEL_EXPORTER_OTLP_ENDPOINT``, :mod:`services.common.tracing`), a span.
+Configuration (each key may be given in
 ``config``; the defaults come from the ``LONGHOUSE_*`` settings):
 
 * ``REDIS_URL``: the game store;
@@ -43,7 +44,7 @@ from services.common import logs, tracing
 from services.common.config import settings
 
 from . import agents, apidocs, catalog, games, limits, moves, openapi, operators, readiness, seats, stream
-from . import listing, tournaments, web
+from . import listing, metrics, tournaments, web
 from . import request_ids
 from .clients import get_probe_redis, init_clients
 from .errors import error_response, register_error_handlers
@@ -95,12 +96,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     tracing.instrument_flask(app)
     request_ids.init_request_ids(app)  # first of the hooks: every line and answer has the id
     _log_requests(app)
+    metrics.init_metrics(app)
     init_clients(app)
     operators.init_operators(app)  # before the limits: the quota is kept per operator key
     limits.init_limits(app)  # before other checks: a refused flood costs one counter
     register_error_handlers(app)
     for module in (games, catalog, listing, seats, moves, stream, agents, tournaments, openapi, apidocs, readiness,
-                   web):
+                   web, metrics):
         app.register_blueprint(module.bp)
 
     @app.get("/healthz")

@@ -11,7 +11,8 @@ gateway process of a stack counts in the same place). Each request falls in one 
 ``create``  every other ``POST``: games, tournaments, seat claims, agents
 =========  =====================================================================================
 
-The probes (``GET /healthz``, ``/livez``, ``/readyz``) and ``GET /openapi.json`` are never limited.
+The probes (``GET /healthz``, ``/livez``, ``/readyz``), ``GET /openapi.json`` and ``GET /metrics``
+are never limited.
 Each category has a limit per seat token (the ``Authorization: Bearer`` token, or the stream's ``?token=``; counted under
 a digest of it, never the token itself) and one per client address (:func:`client_address`),
 both configuration (``RATE_LIMIT_<CATEGORY>_TOKEN`` / ``_ADDRESS``, from the
@@ -85,8 +86,8 @@ LIMIT_SETTINGS: dict[tuple[str, str], str] = {
 is counted by address; what an operator key may hold at once is the quota's business."""
 
 UNLIMITED_ENDPOINTS = frozenset({"healthz", "readiness.livez", "readiness.readyz", "openapi.openapi_json",
-                                 "static"})
-"""Endpoints no limit applies to: probes and the API description."""
+                                 "static", "metrics.metrics_view"})
+"""Endpoints no limit applies to: probes, the API description and the metrics."""
 
 QUOTA_KEY_PREFIX = "longhouse:quota:"
 """``longhouse:quota:<creator>``: sorted set of the creator's games in play (and pending slots)."""

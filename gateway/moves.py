@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
+from services.coordinator.table import MoveIdReused, StaleVersion
+from services.rules.core import RulesError
+
 from .bodies import MoveBody, parse_body
 from .clients import get_table
 from . import responses
+from .metrics import count_refusal
 from .lookup import caller_seat, check_claimed_seat, parse_index, require_game
 from .openapi import SEAT_QUERY, documented
 
@@ -45,8 +49,12 @@ def legal_moves(game_id: str):
                     422: "illegal_move, malformed_move"})
 def play(game_id: str):
     """Resolve and commit one move of the token's seat."""
-    require_game(game_id)
+    meta = require_game(game_id)
     seat = caller_seat(game_id, required=True)
     body = parse_body(MoveBody)
     check_claimed_seat(body.seat, seat)
-    return get_table().play(game_id, seat, body.move, body.expected_version, move_id=body.move_id)
+    try:
+        return get_table().play(game_id, seat, body.move, body.expected_version, move_id=body.move_id)
+    except (StaleVersion, MoveIdReused, RulesError) as exc:
+        count_refusal(str(meta.get("game", "")), exc)  # longhouse_moves_total{outcome="refused"}
+        raise

@@ -33,6 +33,7 @@ from .clients import get_feeds, get_redis, get_table
 from .errors import ApiError
 from .feeds import EVENT_ID_PATTERN, FeedHub, event_id, parse_event_id, sse_message, version_of
 from .lookup import caller_seat, require_game
+from .metrics import stream_opened
 from .responses import StreamMessage
 from .openapi import Media, Param, documented
 
@@ -97,13 +98,19 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
     without blocking; it goes back to the log whenever a batch from the feed does not follow
     the last version it sent. Ends after ``max_events`` messages, or after ``idle_timeout``
     seconds without an entry; otherwise runs until the client goes away (noticed at the next
-    write, a keep-alive at the latest).
+    write, a keep-alive at the latest). From its first byte to its end it counts in
+    ``longhouse_event_streams_open`` (:func:`gateway.metrics.stream_opened`).
     """
     log_key = key(game_id, "log")
     last = after
     sent = 0
-    yield b"retry: 2000\n\n"
-    subscription = feeds.subscribe(game_id)
+    closed = stream_opened()  # longhouse_event_streams_open, until the stream ends below
+    try:
+        yield b"retry: 2000\n\n"
+        subscription = feeds.subscribe(game_id)
+    except BaseException:  # closed at once, or Redis failed: no longer open
+        closed()
+        raise
     try:
         idle_deadline = time.monotonic() + idle_timeout if idle_timeout else None
         caught_up = False
@@ -141,6 +148,7 @@ def sse_messages(client: redis.Redis, game_id: str, seat: int | None, after: int
                 idle_deadline = time.monotonic() + idle_timeout
     finally:
         subscription.close()
+        closed()
 
 
 @bp.get("/games/<game_id>/stream")

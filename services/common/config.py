@@ -39,6 +39,14 @@ class Settings(BaseSettings):
     market_port: int = 29152
     boards_port: int = 29153
     scoring_port: int = 29154
+    # Prometheus metrics ports (services.common.metrics; 0: not served). The gateway serves its own at
+    # GET /metrics on gateway_port. The k-th mover the launcher starts serves on mover_metrics_port + k.
+    decks_metrics_port: int = Field(default=29161, ge=0, le=65535)
+    market_metrics_port: int = Field(default=29162, ge=0, le=65535)
+    boards_metrics_port: int = Field(default=29163, ge=0, le=65535)
+    scoring_metrics_port: int = Field(default=29164, ge=0, le=65535)
+    worker_metrics_port: int = Field(default=29165, ge=0, le=65535)
+    mover_metrics_port: int = Field(default=29166, ge=0, le=65535)
     # Containers and Kubernetes, where each process has its own address: what the servers bind
     # to and where each peer is found. Empty (the default): ``host``, as on one machine.
     bind_host: str = ""  # e.g. 0.0.0.0 in a container that others reach by name
@@ -97,6 +105,18 @@ class Settings(BaseSettings):
         name = {"deck": "decks", "market": "market", "board": "boards", "score": "scoring"}[domain]
         host = getattr(self, f"{name}_host") or self.host
         return f"{host}:{getattr(self, f'{name}_port')}"
+
+    def metrics_port(self, process: str) -> int:
+        """The Prometheus metrics port of ``process`` (``decks``, ``market``, ``boards``, ``scoring``,
+        ``worker`` or ``mover``; 0: not served). Raises KeyError for another name."""
+        if process not in ("decks", "market", "boards", "scoring", "worker", "mover"):
+            raise KeyError(f"no metrics port for {process!r}")
+        return getattr(self, f"{process}_metrics_port")
+
+    @property
+    def metrics_host(self) -> str:
+        """The address the metrics servers bind to (``bind_host``, else ``host``)."""
+        return self.bind_host or self.host
 
     def bind_address(self, domain: str) -> str:
         """``host:port`` the gRPC service of ``domain`` listens on (``bind_host``, else ``host``)."""

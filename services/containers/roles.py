@@ -6,7 +6,8 @@ role       process (the same commands as the launcher's, :mod:`services.launcher
 ========== ==================================================================================
 gateway    gunicorn's gevent worker serving ``gateway.app:create_app()`` on
            ``LONGHOUSE_BIND_HOST`` (else ``LONGHOUSE_HOST``) : ``LONGHOUSE_GATEWAY_PORT``;
-           ``LONGHOUSE_GATEWAY_WORKERS`` processes (1)
+           ``LONGHOUSE_GATEWAY_WORKERS`` processes (1), metrics at ``/metrics`` (multiprocess
+           mode: :mod:`gateway.gunicorn_conf`)
 decks      ``python -m services.decks`` (likewise ``market``, ``boards``, ``scoring``)
 worker     the Celery worker on the stack's queues, node name ``LONGHOUSE_WORKER_NAME``
            (default ``phases.<random>@<hostname>``), ``LONGHOUSE_WORKER_CONCURRENCY`` threads (8)
@@ -16,6 +17,9 @@ redis      ``redis-server`` (where the image has it), data in ``LONGHOUSE_DATA_D
            append-only file on
 health     the container's health check (:mod:`services.containers.health`)
 ========== ==================================================================================
+
+The services, the worker and the mover serve their Prometheus metrics on their
+``LONGHOUSE_*_METRICS_PORT`` (:class:`services.common.config.Settings`).
 
 Any other first word is run as a command (``docker run IMAGE python -c ...``). The chosen
 role and node name are written to :data:`services.containers.health.STATE_FILE`, where the health
@@ -54,7 +58,7 @@ def argv_for(role: str, node: str = "", extra: list[str] | None = None) -> list[
         ValueError: ``role`` is not one of :data:`ROLES`.
     """
     from services.common.config import Settings
-    from services.launcher.stack import GATEWAY_CONNECTIONS, WORKER_QUEUES, _gunicorn_extra
+    from services.launcher.stack import GATEWAY_CONFIG, GATEWAY_CONNECTIONS, WORKER_QUEUES, _gunicorn_extra
 
     s = Settings()
     extra = list(extra or [])
@@ -69,8 +73,8 @@ def argv_for(role: str, node: str = "", extra: list[str] | None = None) -> list[
     if role == "mover":
         return [py, "-m", "services.phases.mover", "--name", node, *extra]
     if role == "gateway":
-        return [py, "-m", "gunicorn", "-k", "gevent", "--worker-connections", str(GATEWAY_CONNECTIONS),
-                "-w", os.environ.get("LONGHOUSE_GATEWAY_WORKERS", "1"), "-b", f"{bind}:{s.gateway_port}",
+        return [py, "-m", "gunicorn", "-c", GATEWAY_CONFIG, "-k", "gevent",
+                "--worker-connections", str(GATEWAY_CONNECTIONS), "-w", os.environ.get("LONGHOUSE_GATEWAY_WORKERS", "1"), "-b", f"{bind}:{s.gateway_port}",
                 "--graceful-timeout", "5", *_gunicorn_extra(), *extra, "gateway.app:create_app()"]
     if role == "redis":
         data = Path(s.data_dir)

@@ -12,12 +12,15 @@ SIGINT:
   (liveness: the server's threads answer calls); at shutdown all turn NOT_SERVING for good;
 * server reflection (grpcio-reflection) listing the domain service, health and
   reflection itself;
-* two interceptors: :class:`LoggingInterceptor` writes one JSON line per call
+* three interceptors: :class:`MetricsInterceptor` times every call into
+  ``longhouse_grpc_server_handling_seconds`` (served on the process's metrics port,
+  :meth:`Settings.metrics_port <services.common.config.Settings.metrics_port>`),
+  :class:`LoggingInterceptor` writes one JSON line per call
   (method, game_id, duration_ms, status, and the caller's request id) and
   :class:`ErrorInterceptor` turns the domain's exceptions into status codes
   (:func:`services.coordinator.wire.status_of`); with tracing on
-  (:mod:`services.common.tracing`), OpenTelemetry's server interceptor before them, so each
-  call is a span in the caller's trace;
+  (:mod:`services.common.tracing`), OpenTelemetry's server interceptor after the metrics one,
+  so each call is a span in the caller's trace;
 * graceful shutdown: on SIGTERM/SIGINT, health goes NOT_SERVING, ``server.stop(grace)``
   lets calls in flight finish, and :func:`serve` returns 0.
 
@@ -38,7 +41,7 @@ import redis
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from services.common import logs, tracing
+from services.common import logs, metrics, tracing
 from services.common.config import Settings, settings as load_settings
 from services.common.redis_client import connect, redact
 from services.coordinator.wire import status_of
@@ -67,6 +70,44 @@ def _wrap_unary(handler: grpc.RpcMethodHandler | None,
         request_deserializer=handler.request_deserializer,
         response_serializer=handler.response_serializer,
     )
+
+
+def _code_name(context: Any) -> str:
+    """The name of the status code ``context`` carries (``OK`` if none was set)."""
+    code = context.code()
+    return code.name if isinstance(code, grpc.StatusCode) else "OK"
+
+
+class MetricsInterceptor(grpc.ServerInterceptor):
+    """Observes every unary call's time in ``longhouse_grpc_server_handling_seconds``
+    (:mod:`services.common.metrics`), labelled by the service and method of the call's full
+    name (``/longhouse.v1.BoardService/ApplyBatch``) and the status code it ended with.
+    Place it first (outermost), so the code is the one the client gets."""
+
+    def __init__(self) -> None:
+        self.histogram = metrics.families().grpc_latency
+
+    def intercept_service(self, continuation, handler_call_details):
+        service, _, method = handler_call_details.method.lstrip("/").rpartition("/")
+
+        def wrap(inner):
+            def timed(request, context):
+                start = time.perf_counter()
+                code = "UNKNOWN"
+                try:
+                    answer = inner(request, context)
+                    code = _code_name(context)
+                    return answer
+                except BaseException:
+                    code = _code_name(context)
+                    code = "UNKNOWN" if code == "OK" else code
+                    raise
+                finally:
+                    self.histogram.labels(service=service, method=method, code=code).observe(
+                        time.perf_counter() - start)
+            return timed
+
+        return _wrap_unary(continuation(handler_call_details), wrap)
 
 
 class LoggingInterceptor(grpc.ServerInterceptor):
@@ -242,7 +283,7 @@ def build_server(spec: ServiceSpec, cfg: Settings, max_workers: int = 16) -> tup
     cannot be bound.
     """
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=spec.process),
-                         interceptors=[*tracing.server_interceptors(), LoggingInterceptor(), ErrorInterceptor()])
+                         interceptors=[MetricsInterceptor(), *tracing.server_interceptors(), LoggingInterceptor(), ErrorInterceptor()])
     spec.add(spec.servicer(build_engine(spec.domain, cfg.redis_url)), server)
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     for name in ("", spec.full_name):  # the library starts the server SERVING: not before Redis answers
@@ -283,6 +324,7 @@ def serve(spec: ServiceSpec, cfg: Settings | None = None, grace: float = SHUTDOW
     # Log before health can say SERVING: a client that stops us as soon as it sees
     # SERVING must find "serving" before "stopping" in the log.
     log.info("serving", grpc_service=spec.full_name, address=address, redis=redact(cfg.redis_url))
+    metrics.serve(cfg.metrics_port(spec.process), cfg.metrics_host)
     checker.start()
     server.wait_for_termination()
     log.info("stopped")

@@ -20,6 +20,7 @@ from typing import Any, Callable, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from services.common import metrics
 from services.rules.core import Event, GameConfig, Op, canonical_json, get_rules, state_hash, visible
 
 from .projection import Projections
@@ -595,6 +596,8 @@ class Table:
                 job.error = outcome
                 continue
             job.version = outcome
+            if job.commit.kind == "move":
+                metrics.move_accepted(job.rules.name)
             self.projections.put(job.game_id, outcome, job.rules, job.state, owned=True)
             self.projections.remember(job.game_id, outcome, job.events)
         return jobs
@@ -656,6 +659,8 @@ class Table:
                 commit: Commit, hand_over: bool = True) -> int:
         commit.status = status_of(rules, state)
         new_version = self.store.commit(game_id, version, events, commit)
+        if commit.kind == "move":
+            metrics.move_accepted(rules.name)  # one per "move" entry of the log (README, Metrics)
         self.projections.put(game_id, new_version, rules, state)
         self.projections.remember(game_id, new_version, events)
         if hand_over:

@@ -17,6 +17,12 @@ name          command                                                         re
 Every child gets the launcher's environment plus every setting written out as a
 ``LONGHOUSE_*`` variable, so all processes agree on ports and addresses.
 
+Metrics (README, "Metrics"): the gateway serves ``GET /metrics`` (its gunicorn workers count in
+prometheus-client's multiprocess mode, in ``<data_dir>/metrics/gateway``, with the hooks of
+:mod:`gateway.gunicorn_conf`); each gRPC service, the worker and each mover serve theirs on the
+``LONGHOUSE_*_METRICS_PORT`` of :class:`Settings` (the ``k``-th mover on
+``mover_metrics_port + k``), checked free before anything starts like every other port.
+
 Operator keys (README, "Operator keys"): before it starts anything the stack makes its own key,
 ``<data_dir>/operator.key`` (mode 0600), if the file is not there, and makes sure the gateway
 accepts it: the key's digest goes into the file of digests the gateway reads
@@ -46,7 +52,7 @@ from typing import Any
 
 from services.common.config import Settings
 
-from .supervisor import ChildSpec, LaunchError, Supervisor, free_port
+from .supervisor import ChildSpec, LaunchError, Supervisor, free_port, port_is_free
 
 MAX_RESTARTS = 10
 """Restarts of one child before the launcher gives up on it (:meth:`Stack.heal`)."""
@@ -64,6 +70,8 @@ on it: the request meets a reset, which a client that does not retry reports as 
 load test found two in ten minutes at 2 s). 75 s is the common proxy default, far above the idle
 time of a playing client."""
 
+GATEWAY_CONFIG = "python:gateway.gunicorn_conf"
+"""gunicorn's configuration module of the gateway: the hooks of its multiprocess metrics."""
 WORKER_QUEUES = ("longhouse.phases", "longhouse.agents", "longhouse.tournaments")
 """The broker queues the Celery worker consumes: phases, agent decisions, tournament steps."""
 OPERATOR_KEY_FILE = "operator.key"
@@ -90,11 +98,29 @@ def free_port_settings(base: Settings | None = None) -> Settings:
     For test stacks that must not collide with a running ``make run`` or each other.
     """
     base = base or Settings()
+    names = ["redis_port", "gateway_port", "decks_port", "market_port", "boards_port", "scoring_port",
+             *(f"{name}_metrics_port" for name in ("decks", "market", "boards", "scoring", "worker"))]
     ports: set[int] = set()
-    while len(ports) < 6:
+    while len(ports) < len(names):
         ports.add(free_port())
-    names = ["redis_port", "gateway_port", "decks_port", "market_port", "boards_port", "scoring_port"]
-    return base.model_copy(update=dict(zip(names, sorted(ports))))
+    movers = free_port_block(mover_count(), avoid=ports)
+    return base.model_copy(update={**dict(zip(names, sorted(ports))), "mover_metrics_port": movers})
+
+
+def mover_count() -> int:
+    """How many movers the stack runs (``LONGHOUSE_MOVERS``, default 2, at least 1)."""
+    return max(1, int(os.environ.get("LONGHOUSE_MOVERS", "2")))
+
+
+def free_port_block(count: int, avoid: set[int] = frozenset(), attempts: int = 100) -> int:
+    """The first of ``count`` consecutive loopback ports that are free now and not in ``avoid``
+    (the movers' metrics ports). Raises LaunchError if ``attempts`` tries find none."""
+    for _ in range(attempts):
+        first = free_port()
+        block = range(first, first + count)
+        if block[-1] <= 65535 and not avoid & set(block) and all(port_is_free(p) for p in block):
+            return first
+    raise LaunchError(f"no {count} consecutive free ports found in {attempts} tries")
 
 
 def redis_probe(host: str, port: int):
@@ -200,6 +226,7 @@ class Stack:
             self.settings = self.settings.model_copy(update={"secret_keys": self._own_secret_key()})
         self.python = python
         self.env = {**os.environ, **(extra_env or {}), **settings_env(self.settings), "PYTHONUNBUFFERED": "1"}
+        self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # the gateway's alone (gateway_spec), never inherited
         self.supervisor = Supervisor(self.data_dir / "logs")
         self._restarts: dict[str, int] = {}
         self._due: dict[str, float] = {}
@@ -304,12 +331,13 @@ class Stack:
                          env=self.env, cwd=self.root, ready_timeout=20)
 
     def service_specs(self) -> list[ChildSpec]:
-        """The four gRPC services."""
+        """The four gRPC services (each also serves its metrics on its ``*_metrics_port``)."""
         out = []
         for module, field in SERVICES:
             port = getattr(self.settings, field)
+            ports = [port, *self._metrics_ports(self.settings.metrics_port(module))]
             out.append(ChildSpec(module, [self.python, "-m", f"services.{module}"],
-                                 grpc_health_probe(f"{self.settings.host}:{port}"), ports=[port],
+                                 grpc_health_probe(f"{self.settings.host}:{port}"), ports=ports,
                                  env=self.env, cwd=self.root, ready_timeout=60))
         return out
 
@@ -321,19 +349,23 @@ class Stack:
                 "-Q", ",".join(WORKER_QUEUES),
                 "--without-gossip", "--without-mingle"]
         return ChildSpec("worker", argv, celery_probe(self.settings.celery_broker_url, self.worker_node),
+                         ports=self._metrics_ports(self.settings.worker_metrics_port),
                          env=self.env, cwd=self.root, ready_timeout=60, stop_grace=15)
 
     def mover_spec(self) -> ChildSpec:
         """The bus movers: play built-in bots' moves for many games at once, one process per
         core (``LONGHOUSE_MOVERS``), under one shell so they start and stop together."""
-        n = max(1, int(os.environ.get("LONGHOUSE_MOVERS", "2")))
+        n = mover_count()
         names = [f"{self.mover_node}.{k}" for k in range(n)]
+        base = self.settings.mover_metrics_port
+        metrics_ports = [base + k if base else 0 for k in range(n)]  # the k-th mover's (0: none)
         # Each mover replaces its subshell (exec), so a signal to a pid reaches the mover. On
         # TERM or INT the shell passes SIGTERM on to the movers only (never to its own group,
         # which would signal the shell again), then waits for each, again after an
         # interrupted wait, and exits with the first mover's failure, if any.
-        starts = " ".join(f"mover {name} & pids=\"$pids $!\";" for name in names)
-        script = (f"mover() {{ exec {self.python} -m services.phases.mover --name \"$1\"; }}; pids=; {starts} "
+        starts = " ".join(f"mover {name} {port} & pids=\"$pids $!\";" for name, port in zip(names, metrics_ports))
+        script = (f"mover() {{ exec {self.python} -m services.phases.mover --name \"$1\" --metrics-port \"$2\"; }}; "
+                  f"pids=; {starts} "
                   "trap 'kill -TERM $pids 2>/dev/null' TERM INT; status=0; "
                   "for p in $pids; do "
                   "while :; do wait $p; rc=$?; [ $rc -gt 128 ] && kill -0 $p 2>/dev/null && continue; break; done; "
@@ -341,7 +373,8 @@ class Stack:
                   "done; exit $status")
         probes = [redis_key_probe(self.settings.redis_url, f"longhouse:mover:{name}") for name in names]
         return ChildSpec("mover", ["/bin/sh", "-c", script], lambda: all(p() for p in probes),
-                         env=self.env, cwd=self.root, ready_timeout=60, stop_grace=10)
+                         ports=[p for p in metrics_ports if p], env=self.env, cwd=self.root, ready_timeout=60,
+                         stop_grace=10)
 
     def gateway_spec(self) -> ChildSpec:
         """The Flask gateway under gunicorn's gevent worker: a greenlet per request, so open
@@ -349,13 +382,22 @@ class Stack:
         reliability, fault 1); up to ``GATEWAY_CONNECTIONS`` open connections, idle ones kept
         ``GATEWAY_KEEPALIVE`` seconds."""
         s = self.settings
-        argv = [self.python, "-m", "gunicorn", "-k", "gevent", "--worker-connections", str(GATEWAY_CONNECTIONS),
-                "-b", f"{s.host}:{s.gateway_port}", "--graceful-timeout", "5",
-                "--keep-alive", str(GATEWAY_KEEPALIVE), *_gunicorn_extra(), "gateway.app:create_app()"]
+        argv = [self.python, "-m", "gunicorn", "-c", GATEWAY_CONFIG, "-k", "gevent",
+                "--worker-connections", str(GATEWAY_CONNECTIONS), "-b", f"{s.host}:{s.gateway_port}",
+                "--graceful-timeout", "5", "--keep-alive", str(GATEWAY_KEEPALIVE), *_gunicorn_extra(),
+                "gateway.app:create_app()"]
+        # the workers' metrics files (multiprocess mode), in the run's directory; gunicorn's hooks
+        # clear them at each start (gateway.gunicorn_conf)
+        env = {**self.env, "PROMETHEUS_MULTIPROC_DIR": str(self.data_dir / "metrics" / "gateway")}
         # No gunicorn access log: it would write query strings, and an EventSource client
         # sends its seat token as ?token=. The app logs each request itself, without them.
         return ChildSpec("gateway", argv, http_probe(f"{self.gateway_url}/healthz"), ports=[s.gateway_port],
-                         env=self.env, cwd=self.root, ready_timeout=60)
+                         env=env, cwd=self.root, ready_timeout=60)
+
+    @staticmethod
+    def _metrics_ports(port: int) -> list[int]:
+        """``[port]``, or none when it is 0 (metrics off)."""
+        return [port] if port else []
 
     def specs(self) -> list[ChildSpec]:
         """All children, in start order (``redis`` first, unless both the store and the broker are

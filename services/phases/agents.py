@@ -36,7 +36,7 @@ import time
 import uuid
 from typing import Any
 
-from services.common import logs
+from services.common import logs, metrics
 
 QUEUE = "longhouse.agents"
 """Broker queue of agent decisions (and result notices)."""
@@ -372,6 +372,8 @@ def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: 
                  if result is not None else clock.bank(game_id, seat, control.bank_ms))
     outcome = ("skipped" if result is None else "played" if failure is None
                else "forfeit" if result["move"] is None else "default")
+    if result is not None:
+        metrics.agent_decision(failure)  # answered, late, crashed or illegal (README, Metrics)
     log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
              outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left, task=token)
     if outcome == "forfeit":

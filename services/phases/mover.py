@@ -33,7 +33,7 @@ from typing import Any, Iterator
 import grpc
 import redis
 
-from services.common import logs, tracing
+from services.common import logs, metrics, tracing
 from services.coordinator.wire import DomainCallFailed
 from services.common.config import settings
 from services.common.redis_client import connect
@@ -218,15 +218,18 @@ def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000) -> int
 
 def main(argv: list[str] | None = None) -> None:
     """Build the Table from the settings, sweep, then serve until SIGTERM or SIGINT
-    (``--name NAME`` names the mover's heartbeat key)."""
+    (``--name NAME`` names the mover's heartbeat key; ``--metrics-port PORT`` is where it serves
+    its Prometheus metrics, by default ``LONGHOUSE_MOVER_METRICS_PORT``, 0 for none)."""
     import argparse
 
+    s = settings()
     parser = argparse.ArgumentParser(prog="python -m services.phases.mover")
     parser.add_argument("--name", default=f"mover-{os.getpid()}")
+    parser.add_argument("--metrics-port", type=int, default=s.mover_metrics_port)
     args = parser.parse_args(argv)
     logs.configure("mover")
     tracing.configure("mover")  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
-    s = settings()
+    metrics.serve(args.metrics_port, s.metrics_host)  # the moves it commits (services.common.metrics)
     client = connect(s.redis_url)
     table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode, settings=s)
     mover = Mover(table, client, name=args.name)

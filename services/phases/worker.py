@@ -12,6 +12,11 @@ task to another worker, and a task for a version the game has left is a no-op.
 A task runs with the request id its message carries (the log lines it writes carry it) and,
 with tracing on (``OTEL_EXPORTER_OTLP_ENDPOINT``), in a span continuing the trace that sent it
 (:func:`services.common.tracing.instrument_celery_worker`).
+Metrics (:mod:`services.common.metrics`), on ``LONGHOUSE_WORKER_METRICS_PORT``: every task's run
+time (``longhouse_celery_task_duration_seconds``, from Celery's ``task_prerun``/``task_postrun``
+signals), the depth of each queue it consumes and of the movers' ready list
+(``longhouse_queue_depth``, read at each scrape: :class:`QueueDepth`), the agent decisions it
+commits and the agents' moves (counted where they are committed).
 """
 
 from __future__ import annotations
@@ -23,9 +28,11 @@ from typing import Any
 
 import redis
 from celery import Celery
-from celery.signals import setup_logging, task_postrun, task_prerun, worker_ready
+from celery.signals import setup_logging, task_postrun, task_prerun, worker_init, worker_ready
+from kombu.exceptions import ChannelError, KombuError
+from prometheus_client.core import GaugeMetricFamily
 
-from services.common import logs, tracing
+from services.common import logs, metrics, tracing
 from services.common.config import settings
 from services.common.redis_client import connect
 from services.coordinator.projection import Projections
@@ -34,7 +41,7 @@ from services.coordinator.store import GameNotFound
 from services.phases import agents
 from services.phases.hosting import build_table
 from services.phases.mover import waiting_seats
-from services.phases.schedulers import QUEUE, REQUEST_ID_HEADER, TASK_NAME, make_celery
+from services.phases.schedulers import QUEUE, READY, REQUEST_ID_HEADER, TASK_NAME, make_celery
 from services.tournament import jobs
 
 log = logs.get_logger()
@@ -233,3 +240,72 @@ def _sweep_on_start(**_kwargs: Any) -> None:
         log.warning("sweep_skipped", error=exc.__class__.__name__)
         return
     log.info("work_requeued", agent_decisions=asked, tournaments=chains)
+
+
+QUEUES = (QUEUE, agents.QUEUE, jobs.QUEUE)
+"""The broker queues whose depth the worker reports (those the launcher's worker consumes)."""
+_started: dict[tuple[str, int], float] = {}
+_started_lock = threading.Lock()
+
+
+@task_prerun.connect
+def _task_started(task_id: str | None = None, **_kwargs: Any) -> None:
+    """Note when a task starts running, by its id and thread (the pool's threads run several at
+    once, and a redelivered task keeps its id; Celery sends both signals from the running thread)."""
+    with _started_lock:
+        _started[(task_id or "", threading.get_ident())] = time.perf_counter()
+
+
+@task_postrun.connect
+def _task_ended(task_id: str | None = None, task: Any = None, state: str | None = None, **_kwargs: Any) -> None:
+    """Observe the task's run time in ``longhouse_celery_task_duration_seconds`` (task name, final
+    state: ``SUCCESS``, ``FAILURE``, ``RETRY``...)."""
+    with _started_lock:
+        start = _started.pop((task_id or "", threading.get_ident()), None)
+    if start is not None:
+        metrics.families().task_duration.labels(task=getattr(task, "name", "?"), state=state or "UNKNOWN").observe(
+            time.perf_counter() - start)
+
+
+class QueueDepth:
+    """A Prometheus collector of ``longhouse_queue_depth`` read at each scrape: the messages waiting
+    in each of ``queues`` on the broker of ``celery_app`` (kombu's passive ``queue_declare``: every
+    priority of the queue; a queue that does not exist yet holds 0), and the game ids waiting on
+    the movers' ready list (:data:`~services.phases.schedulers.READY`) in the store at
+    ``store_url``. A broker or store that does not answer leaves its part out of that scrape."""
+
+    def __init__(self, celery_app: Celery, store_url: str, queues: tuple[str, ...] = QUEUES):
+        self.app = celery_app
+        self.queues = queues
+        self.store = connect(store_url, socket_timeout=2.0, socket_connect_timeout=2.0)
+
+    def collect(self) -> Any:
+        """Yield the gauge family (see the class docstring)."""
+        family = GaugeMetricFamily("longhouse_queue_depth", "Messages waiting in each broker queue, and game "
+                                   "ids on the movers' ready list (longhouse:ready)", labels=["queue"])
+        try:
+            with self.app.connection_for_read() as connection:
+                connection.ensure_connection(max_retries=1)  # a scrape must not wait out a broker outage
+                channel = connection.default_channel
+                for name in self.queues:
+                    try:
+                        waiting = channel.queue_declare(queue=name, passive=True).message_count
+                    except ChannelError:  # never declared, or empty: kombu's Redis transport keeps no key
+                        waiting = 0
+                    family.add_metric([name], waiting)
+        except (OSError, redis.RedisError, KombuError) as exc:
+            log.warning("queue_depth_unread", part="broker", error=exc.__class__.__name__)
+        try:
+            family.add_metric([READY], self.store.llen(READY))
+        except (OSError, redis.RedisError) as exc:
+            log.warning("queue_depth_unread", part="store", error=exc.__class__.__name__)
+        yield family
+
+
+@worker_init.connect
+def _serve_metrics(**_kwargs: Any) -> None:
+    """Serve the worker's metrics on ``LONGHOUSE_WORKER_METRICS_PORT`` (0: none), with
+    :class:`QueueDepth` read at each scrape; every agent decision status starts at 0."""
+    s = settings()
+    metrics.init_agent_decisions()
+    metrics.serve(s.worker_metrics_port, s.metrics_host, extra=[QueueDepth(app, s.redis_url)])
