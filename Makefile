@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system containers-setup images venv protos sdk docs run test tournament-demo balance bench bench-interop bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup system containers-setup images venv protos sdk docs run test batch tournament-demo balance bench bench-interop bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos
 
@@ -78,10 +78,20 @@ run: setup
 	$(PY) -m services.launcher $(ARGS)
 
 # lint-imports checks the layers of pyproject.toml ([tool.importlinter], docs/ARCHITECTURE.md)
-# first: a broken contract fails the target before the tests run.
+# first: a broken contract fails the target before the tests run. The tests run in TEST_WORKERS
+# processes (pytest-xdist, one a core), a file's tests together in one (its fixtures set up once);
+# TEST_WORKERS=0 runs them in this process. The seeded bot batches play their covers here (make batch:
+# all 300 games of each).
+TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 test: setup containers-setup
 	PYTHONPATH=. $(VENV)/bin/lint-imports
-	$(PY) -m pytest -q -rs $(TEST_ARGS)
+	$(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile $(TEST_ARGS)
+
+# The seeded batches of 300 bot games of every game, whole (make test plays a cover of each: the
+# games that together see every part the batch sees; see services/bots/batch.py, cover).
+batch: setup
+	LONGHOUSE_BATCH=full $(PY) -m pytest -q -p no:cacheprovider tests/rules/noggin/test_batch.py \
+	  tests/rules/gnomes/test_batch.py tests/rules/resource_hog/test_batch.py $(ARGS)
 
 # A tournament of built-in bots and the two sample agents over every game, through the stack it
 # starts and stops itself: make tournament-demo ARGS="--out DIR" writes DIR/standings.json,

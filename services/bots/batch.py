@@ -179,12 +179,37 @@ def expected(game: str = "noggin") -> dict[str, list[str]]:
             "year2": [b.id for b in c.buildings.year2], "variant": list(VARIANTS), "ending": ["noggin", "nogbad"]}
 
 
-def run_batch(games: int, seed: str, workers: int, game: str = "noggin") -> list[dict[str, Any]]:
-    """Play the batch (in ``workers`` processes) and return every game's result, in order."""
-    if workers <= 1:
-        return [play_one(seed, i, game) for i in range(games)]
+def run_batch(games: int, seed: str, workers: int, game: str = "noggin",
+              indices: list[int] | None = None) -> list[dict[str, Any]]:
+    """Play the batch (in ``workers`` processes) and return every game's result, in order.
+
+    ``indices`` plays only those games of the batch (each as the whole batch would play it:
+    a game depends only on the seed and its index), e.g. a :func:`cover` of it; ``games`` is
+    then ignored."""
+    chosen = list(range(games)) if indices is None else list(indices)
+    if workers <= 1 or len(chosen) <= 1:
+        return [play_one(seed, i, game) for i in chosen]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(play_one, [seed] * games, range(games), [game] * games, chunksize=4))
+        return list(pool.map(play_one, [seed] * len(chosen), chosen, [game] * len(chosen), chunksize=2))
+
+
+def cover(results: list[dict[str, Any]]) -> list[int]:
+    """A small set of the batch's game indices that together see everything the whole batch
+    saw (every count of :func:`totals` above zero, leaks aside, and every player count), by the greedy set cover
+    (Chvátal, "A greedy heuristic for the set-covering problem", 1979): sorted indices.
+
+    ``make test`` plays such a cover of each batch instead of all of it (the whole batch is
+    ``make batch``); re-derive it with ``python -m services.bots.batch --cover`` when a rule
+    change moves what the games do."""
+    seen = {r["index"]: {k for k in totals([r]) if not k.startswith("leak:")} | {f"players:{r['players']}"}
+            for r in results if "error" not in r}
+    wanted = set().union(*seen.values()) if seen else set()
+    chosen: list[int] = []
+    while wanted:
+        best = max(sorted(seen), key=lambda i: len(seen[i] & wanted))
+        chosen.append(best)
+        wanted -= seen[best]
+    return sorted(chosen)
 
 
 def totals(results: list[dict[str, Any]]) -> Counter[str]:
@@ -207,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--report", help="write the counts as JSON")
+    parser.add_argument("--cover", action="store_true",
+                        help="also print a small set of game indices that sees all the batch saw (see cover)")
     parser.add_argument("--require-all", action="store_true",
                         help="exit 1 if a game failed or anything expected never occurred")
     args = parser.parse_args(argv)
@@ -230,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     moves = sum(r.get("moves", 0) for r in results)
     print(f"batch: {args.game}, {args.games} games, seed {args.seed}, {moves} moves in {elapsed:.1f} s; "
           f"{len(failed)} failed; never occurred: {', '.join(missing) or 'none'}")
+    if args.cover:
+        print(f"cover: {cover(results)}")
     for r in failed:
         print(f"game {r['index']} (players {r['players']}, options {r['options']}, bots {r['bots']}): {r['error']}")
     if args.report:
