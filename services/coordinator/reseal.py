@@ -7,7 +7,12 @@ then be dropped. It also seals secrets stored before encryption existed. It cove
 
 * game seeds, ``game:{G}:seed`` (:class:`services.coordinator.redis_store.RedisSeeds`);
 * the bot seats' seeds in each game's meta (``game:{G}:meta``, field ``meta``, ``bots``);
-* agents' secrets, the hash ``longhouse:agents`` (:data:`services.agents.registry.SEALED_FIELDS`).
+* agents' secrets, the hash ``longhouse:agents`` (:data:`services.agents.registry.SEALED_FIELDS`);
+* tournaments' seeds (:data:`TOURNAMENT_DOCUMENTS`): the tournament seed in its spec
+  (``tournament:{t:<id>}:spec``) and the game seed of each planned match (``:plan``) and of each
+  result (``:results``), the field ``seed`` of each JSON document
+  (:data:`services.tournament.jobs.SEALED_FIELDS`; named here because the tournament layer sits
+  above this one).
 
 Each value is replaced by a compare-and-set script (only if it is still what was read; a time to
 live is kept), so the command may run while the stack serves. It is idempotent: a second run
@@ -37,6 +42,11 @@ return 1
 """
 SCAN_COUNT = 500
 """Keys asked for per SCAN call."""
+TOURNAMENT_DOCUMENTS = {"tournament:*:spec": "string", "tournament:*:plan": "hash", "tournament:*:results": "hash"}
+"""Where tournaments store JSON documents with a sealed ``seed`` (key pattern -> Redis type: one
+document, or one per hash field), as :class:`services.tournament.jobs.TournamentStore` writes them."""
+TOURNAMENT_FIELDS = ("seed",)
+"""The sealed fields of those documents (:data:`services.tournament.jobs.SEALED_FIELDS`)."""
 
 
 @dataclass
@@ -69,6 +79,20 @@ def _new_value(sealer: Sealer, stored: str, where: str, counts: ResealCounts) ->
     if fresh is None:
         counts.current += 1
     return fresh
+
+
+def _new_document(sealer: Sealer, raw: Any, fields: tuple[str, ...], where: str,
+                  counts: ResealCounts) -> str | None:
+    """The JSON document ``raw`` with each of ``fields`` sealed under the first key, or None if
+    nothing in it changes (each field counted: already current, or unreadable)."""
+    record = json.loads(raw)
+    changed = False
+    for name in fields:
+        if isinstance(record.get(name), str):
+            fresh = _new_value(sealer, record[name], f"{where} {name}", counts)
+            if fresh is not None:
+                record[name], changed = fresh, True
+    return json.dumps(record, separators=(",", ":")) if changed else None
 
 
 def reseal_all(client: Any, sealer: Sealer) -> ResealCounts:
@@ -116,6 +140,18 @@ def reseal_all(client: Any, sealer: Sealer) -> ResealCounts:
                     record[name], changed = fresh, True
         if changed:
             swapped(swap_field(keys=[AGENTS], args=[agent_id, raw, json.dumps(record, sort_keys=True)]))
+    for pattern, kind in TOURNAMENT_DOCUMENTS.items():
+        for name in client.scan_iter(match=pattern, count=SCAN_COUNT):
+            if kind == "string":
+                raw = client.get(name)
+                fresh = None if raw is None else _new_document(sealer, raw, TOURNAMENT_FIELDS, _decode(name), counts)
+                if fresh is not None:
+                    swapped(swap_string(keys=[name], args=[raw, fresh]))
+                continue
+            for index, raw in client.hgetall(name).items():
+                fresh = _new_document(sealer, raw, TOURNAMENT_FIELDS, f"{_decode(name)} {_decode(index)}", counts)
+                if fresh is not None:
+                    swapped(swap_field(keys=[name], args=[index, raw, fresh]))
     return counts
 
 

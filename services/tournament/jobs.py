@@ -19,7 +19,11 @@ every running tournament (:func:`requeue_running`), so killing the worker at any
 nothing and plays no match twice.
 
 Keys share the hash tag ``{t:<id>}``: ``tournament:{t:<id>}:spec``, ``:plan`` (index -> match),
-``:results`` (index -> result), ``:status``; the index of tournaments is :data:`INDEX`.
+``:results`` (index -> result), ``:status``; the index of tournaments is :data:`INDEX`. The seeds
+in them (the spec's tournament seed, from which every match's game and bot seeds derive, and each
+planned match's and result's game seed) are stored encrypted (:mod:`services.common.sealing`,
+:data:`SEALED_FIELDS`), the rest of each document in plain JSON; ``python -m
+services.coordinator.reseal`` re-encrypts them after a key rotation.
 """
 
 from __future__ import annotations
@@ -27,12 +31,13 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Any, Callable, Iterator, Literal
+from typing import Any, Callable, Iterator, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from services.bots.decide import SEARCH_KINDS
 from services.common import logs
+from services.common.sealing import sealer
 from services.rules.core import GameConfig
 from services.rules.core import match as core_match
 
@@ -50,10 +55,15 @@ LOCK_S = 15
 """A step's lock expires after this long (a worker killed while holding it); a step takes
 well under a second."""
 FORMATS = ("round_robin", "swiss", "gauntlet", "series")
+SEALED_FIELDS = ("seed",)
+"""The fields of the stored spec, planned matches and results that hold seeds: stored sealed,
+never in plain text (:func:`seal_document`). ``services.coordinator.reseal`` names the same
+keys and fields (it sits in a lower layer than this module)."""
 MAX_MATCHES = 20_000
 """The most matches one tournament may plan (checked before the plan is made)."""
 
 log = logs.get_logger()
+M = TypeVar("M", bound=BaseModel)
 
 
 class Participant(BaseModel):
@@ -203,6 +213,31 @@ def _key(tid: str, part: str) -> str:
     return f"tournament:{{t:{tid}}}:{part}"
 
 
+def seal_document(model: BaseModel) -> str:
+    """``model`` (a :class:`TournamentSpec`, :class:`MatchSpec` or :class:`MatchResult`) as JSON
+    as it is stored: each of :data:`SEALED_FIELDS` that is set encrypted (``fernet:...``)."""
+    data = model.model_dump(mode="json")
+    for name in SEALED_FIELDS:
+        if isinstance(data.get(name), str):
+            data[name] = sealer().seal(data[name])
+    return json.dumps(data, separators=(",", ":"))
+
+
+def open_document(raw: str | bytes, model: type[M]) -> M:
+    """The ``model`` of a stored document of :func:`seal_document`'s form, its sealed fields opened
+    (a field stored before encryption is taken as it is).
+
+    Raises:
+        UnsealError: no configured key opens a sealed field.
+        pydantic.ValidationError: the document is not a valid ``model``.
+    """
+    data = json.loads(raw)
+    for name in SEALED_FIELDS:
+        if isinstance(data.get(name), str):
+            data[name] = sealer().unseal(data[name])
+    return model.model_validate(data)
+
+
 def match_game_id(tid: str, index: int) -> str:
     """The game id of match ``index`` of tournament ``tid`` (16 hex digits, derived)."""
     return derive_seed(tid, "match", index)
@@ -255,7 +290,7 @@ class TournamentStore:
         tid = tid or uuid.uuid4().hex[:12]
         spec.check_playable()
         matches = initial_plan(spec)
-        if not self.r.set(_key(tid, "spec"), spec.model_dump_json(), nx=True):
+        if not self.r.set(_key(tid, "spec"), seal_document(spec), nx=True):
             raise ValueError(f"tournament {tid!r} exists")
         self._add_matches(tid, matches)
         self.r.hset(_key(tid, "status"), mapping={"status": "running", "created": str(time.time()), "round": "0"})
@@ -264,28 +299,29 @@ class TournamentStore:
 
     def _add_matches(self, tid: str, matches: list[MatchSpec]) -> None:
         if matches:
-            self.r.hset(_key(tid, "plan"), mapping={str(m.index): m.model_dump_json() for m in matches})
+            self.r.hset(_key(tid, "plan"), mapping={str(m.index): seal_document(m) for m in matches})
 
     def exists(self, tid: str) -> bool:
         """True if ``tid`` names a tournament."""
         return bool(self.r.exists(_key(tid, "spec")))
 
     def spec(self, tid: str) -> TournamentSpec:
-        """The spec. Raises KeyError for an unknown tournament."""
+        """The spec, its seed opened. Raises KeyError for an unknown tournament, UnsealError if no
+        configured key opens its seed."""
         raw = self.r.get(_key(tid, "spec"))
         if raw is None:
             raise KeyError(tid)
-        return TournamentSpec.model_validate_json(raw)
+        return open_document(raw, TournamentSpec)
 
     def plan(self, tid: str) -> list[MatchSpec]:
-        """Every match planned so far, by index."""
+        """Every match planned so far, by index (seeds opened; UnsealError if no key opens one)."""
         raw = self.r.hgetall(_key(tid, "plan"))
-        return sorted((MatchSpec.model_validate_json(v) for v in raw.values()), key=lambda m: m.index)
+        return sorted((open_document(v, MatchSpec) for v in raw.values()), key=lambda m: m.index)
 
     def results(self, tid: str) -> list[MatchResult]:
-        """Every recorded result, by index."""
+        """Every recorded result, by index (seeds opened; UnsealError if no key opens one)."""
         raw = self.r.hgetall(_key(tid, "results"))
-        return sorted((MatchResult.model_validate_json(v) for v in raw.values()), key=lambda m: m.index)
+        return sorted((open_document(v, MatchResult) for v in raw.values()), key=lambda m: m.index)
 
     def outcomes(self, tid: str) -> dict[int, dict[str, Any]]:
         """Each recorded match's game outcome as the rules gave it (index -> outcome)."""
@@ -299,7 +335,7 @@ class TournamentStore:
 
     def record(self, tid: str, result: MatchResult, outcome: dict[str, Any] | None = None) -> bool:
         """Record a match's result once; True if this call recorded it."""
-        done = bool(self.r.hsetnx(_key(tid, "results"), str(result.index), result.model_dump_json()))
+        done = bool(self.r.hsetnx(_key(tid, "results"), str(result.index), seal_document(result)))
         if done and outcome is not None:
             self.r.hset(_key(tid, "outcomes"), str(result.index), json.dumps(outcome, sort_keys=True))
         return done

@@ -14,8 +14,10 @@ import uuid
 
 import pytest
 import requests
+import yaml
 
 from gateway.operators import digest, new_key
+from services.common.sealing import generate_key
 from longhouse_client import Client, play_seat
 from services.launcher.stack import free_port_settings
 
@@ -33,10 +35,19 @@ def compose_binary() -> str:
     return binary
 
 
+SECRET_KEYS = generate_key()
+"""The tests' ``LONGHOUSE_SECRET_KEYS`` (docker-compose.yml requires it): one fresh key per session,
+so every command of one compose project interpolates the same file."""
+LONGHOUSE_SERVICES = ("decks", "market", "boards", "scoring", "worker", "mover", "gateway")
+"""The compose services that run Longhouse processes (every one but Redis)."""
+
+
 def compose(files: list[str], *args: str, env: dict[str, str] | None = None, timeout: float = 300,
             project: str = "longhouse") -> subprocess.CompletedProcess:
-    """``docker-compose -p PROJECT FILES ARGS`` from the repository root."""
-    return subprocess.run([compose_binary(), "-p", project, *files, *args], cwd=ROOT, env=env or dict(os.environ),
+    """``docker-compose -p PROJECT FILES ARGS`` from the repository root; ``LONGHOUSE_SECRET_KEYS``
+    is :data:`SECRET_KEYS` unless ``env`` (default: this process's environment) sets it."""
+    env = {"LONGHOUSE_SECRET_KEYS": SECRET_KEYS, **(env or os.environ)}
+    return subprocess.run([compose_binary(), "-p", project, *files, *args], cwd=ROOT, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
 
 
@@ -48,6 +59,26 @@ def test_compose_config_accepts_every_variant():
     merged = compose(HOST_NETWORK, "config").stdout
     assert merged.count("network_mode: host") == 8, merged  # redis, four services, worker, mover, gateway
     assert "ports:" not in merged  # nothing published: loopback only
+
+
+@pytest.mark.containers
+def test_every_longhouse_process_gets_the_same_secret_keys_and_none_starts_without(tmp_path):
+    """Secrets at rest: every Longhouse container is given the one ``LONGHOUSE_SECRET_KEYS`` (a
+    process with another key could not open what the others sealed), Redis none; without the
+    variable the file is refused, naming it, rather than started on the development key."""
+    for files in (BASE, HOST_NETWORK):
+        proc = compose(files, "config", env={**os.environ, "LONGHOUSE_SECRET_KEYS": SECRET_KEYS})
+        assert proc.returncode == 0, proc.stdout
+        services = yaml.safe_load(proc.stdout)["services"]
+        for name in LONGHOUSE_SERVICES:
+            assert services[name]["environment"]["LONGHOUSE_SECRET_KEYS"] == SECRET_KEYS, name
+        assert "LONGHOUSE_SECRET_KEYS" not in (services["redis"].get("environment") or {})
+    unset = {k: v for k, v in os.environ.items() if k != "LONGHOUSE_SECRET_KEYS"}
+    (tmp_path / "empty.env").write_text("")  # not the .env an operator may keep beside the file
+    refused = subprocess.run([compose_binary(), "--env-file", str(tmp_path / "empty.env"), *BASE, "config", "-q"],
+                             cwd=ROOT, env=unset, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             timeout=300)
+    assert refused.returncode != 0 and "set LONGHOUSE_SECRET_KEYS" in refused.stdout, refused.stdout
 
 
 @pytest.mark.containers

@@ -117,3 +117,21 @@ def test_settings_name_every_peer_by_its_service():
                            if key.startswith("LONGHOUSE_")})
     assert settings.service_address("deck") == "decks:29151"
     assert settings.redis_url == "redis://redis:6479/0"
+
+
+@pytest.mark.containers
+def test_every_deployment_reads_the_secret_keys_from_one_secret_the_manifests_do_not_hold():
+    """Secrets at rest: every Deployment (each touches Redis) takes ``LONGHOUSE_SECRET_KEYS`` from
+    the Secret ``longhouse-secret-keys``, not optional (a pod without it waits rather than start
+    on the development key), and no manifest holds that Secret, so applying them again can never
+    replace the key that opens what is stored."""
+    deployments = by_kind("Deployment")
+    assert set(deployments) == {*SERVICES, "worker", "mover", "gateway"}
+    for name, deployment in deployments.items():
+        [container] = deployment["spec"]["template"]["spec"]["containers"]
+        env = {e["name"]: e for e in container.get("env", [])}
+        assert "LONGHOUSE_SECRET_KEYS" in env, name
+        ref = env["LONGHOUSE_SECRET_KEYS"]["valueFrom"]["secretKeyRef"]
+        assert ref == {"name": "longhouse-secret-keys", "key": "LONGHOUSE_SECRET_KEYS"}, name
+    assert "longhouse-secret-keys" not in by_kind("Secret")
+    assert not any("LONGHOUSE_SECRET_KEYS" in doc.get("data", {}) for doc in by_kind("ConfigMap").values())

@@ -6,9 +6,11 @@ whole stack.
   call waits; the deck's set-up calls are done by then). Before, the creation entry was already
   committed at that point, a game at version 1 that nobody could play; now nothing of the game
   is stored (the seed the deck stored expires), and creating it again makes one whole game.
-* After an agent is registered and a seeded game with a seeded bot is created, no key of any
-  Redis database (read by type, and its ``DUMP``) and no byte of Redis's append-only files holds
-  the agent's secret, the game's seed or the bot's seed in plain text.
+* After an agent is registered, a seeded game with a seeded bot is created and a seeded
+  tournament is played to its end, no key of any Redis database (read by type, and its ``DUMP``)
+  and no byte of Redis's append-only files holds the agent's secret, the game's seed, the bot's
+  seed, the tournament's seed or any seed derived from it (its matches' game seeds and their bot
+  seats' seeds) in plain text.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import redis
 import requests
 
 from services.coordinator.redis_store import GAMES_INDEX, UNCLAIMED_SEED_TTL, RedisStore, key
+from services.tournament import jobs
+from tests.stack.test_tournament_stack import wait_done
 from tests.support.wait import wait_for
 
 pytestmark = pytest.mark.stack
@@ -164,10 +168,20 @@ def test_no_agent_secret_or_seed_is_stored_in_plain_text(stack):
                          json={"game": "noggin", "players": 2, "seed": seed,
                                "bots": {"1": {"kind": "random", "seed": bot_seed}}})
     assert made.status_code == 201, made.text
+    spec = {"games": ["resource_hog"], "format": "round_robin", "players": 2, "seed": f"tournament-seed-{tag}",
+            "participants": [{"name": f"random-{tag}", "kind": "random"}, {"name": "greedy", "kind": "greedy"}]}
+    created = requests.post(f"{stack.gateway_url}/tournaments", headers=stack.operator, json=spec, timeout=30)
+    assert created.status_code == 201, created.text
+    doc = wait_done(stack.gateway_url, created.json()["tournament_id"])
+    plan = jobs.initial_plan(jobs.TournamentSpec.model_validate(spec))
+    assert doc["played"] == len(plan) == 2 and {m["seed"] for m in doc["matches"]} == {m.seed for m in plan}
+    derived = [m.seed for m in plan]
+    derived += [jobs.seat_seed(jobs.TournamentSpec.model_validate(spec), m, s) for m in plan for s in range(2)]
     stored = b"\n".join(_everything_stored(stack.redis_url))
     on_disk = _append_only_files(stack.data_dir)
-    assert name.encode() in stored and name.encode() in on_disk  # the reading sees plain text where it is
-    for plain in (secret, seed, bot_seed):
+    for visible in (name, f"random-{tag}"):  # the reading sees plain text where it is
+        assert visible.encode() in stored and visible.encode() in on_disk, visible
+    for plain in (secret, seed, bot_seed, spec["seed"], *derived):
         assert plain.encode() not in stored, plain
         assert plain.encode() not in on_disk, plain
     # and the stack still uses them: the seeded game plays on (its bot moves on the bus)

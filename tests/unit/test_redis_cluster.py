@@ -154,3 +154,38 @@ def test_a_cluster_out_of_reach_raises_connection_errors_as_one_server_does(tmp_
     with pytest.raises(RedisClusterException) as misuse:  # a misuse stays what redis-py says it is
         client.pipeline(shard_hint="x")
     assert not unreachable(misuse.value)
+
+
+def test_reseal_re_encrypts_the_seeds_of_tournaments_on_every_master(redis_cluster, cluster_client, monkeypatch):
+    """The re-encryption of a key rotation scans every master and rewrites each tournament's
+    sealed seeds with a one-key script in its own slot (the tag ``{t:<id>}``): one tournament
+    on each master, all moved to the new key, readable once the old key is dropped."""
+    from services.common import sealing
+    from services.common.config import settings
+    from services.coordinator import reseal
+    from services.tournament import jobs
+
+    def use(*keys: str) -> None:
+        monkeypatch.setenv(sealing.ENV, ",".join(keys))
+        settings.cache_clear()
+        sealing.sealer.cache_clear()
+
+    old, new = sealing.generate_key(), sealing.generate_key()
+    tids = one_per_master(redis_cluster, "t", slot_of=lambda name: key_slot(f"t:{name}".encode()))
+    spec = jobs.TournamentSpec(games=["resource_hog"], players=2, seed="cluster-tournament-seed",
+                               participants=[{"name": "r", "kind": "random"}, {"name": "g", "kind": "greedy"}])
+    try:
+        use(old)
+        store = jobs.TournamentStore(cluster_client)
+        for tid in tids:
+            store.create(spec, tid=tid)
+        use(new, old)
+        counts = reseal.reseal_all(cluster_client, sealing.sealer())
+        assert (counts.resealed, counts.raced, counts.failed) == (3 * 3, 0, [])  # a spec and two matches each
+        use(new)
+        assert [store.spec(tid).seed for tid in tids] == [spec.seed] * 3
+        assert all(m.seed == jobs.initial_plan(spec)[0].seed for tid in tids for m in store.plan(tid))
+    finally:
+        monkeypatch.undo()
+        settings.cache_clear()
+        sealing.sealer.cache_clear()

@@ -122,6 +122,60 @@ def test_a_rotation_re_encrypts_seeds_bot_seeds_and_agent_secrets(redis_client, 
         RedisSeeds(redis_client).get(gid)
 
 
+def test_a_tournaments_seeds_are_stored_sealed_and_a_rotation_re_encrypts_them(redis_client, keys):
+    """The tournament seed (every match's game and bot seeds derive from it) and each planned
+    match's and result's game seed are in no stored byte; the store reads them back; a spec stored
+    before encryption is read as it is; the re-encryption moves them all to the new key."""
+    from services.tournament import jobs
+
+    old, new = generate_key(), generate_key()
+    keys(old)
+    store = jobs.TournamentStore(redis_client)
+    spec = jobs.TournamentSpec(games=["resource_hog"], players=2, seed="rotating-tournament-seed",
+                               participants=[{"name": "r", "kind": "random"}, {"name": "g", "kind": "greedy"}])
+    tid = store.create(spec)
+    plan = jobs.initial_plan(spec)
+    assert len(plan) == 2 and len({m.seed for m in plan}) == 1  # two seat rotations of one deal
+    store.record(tid, jobs.MatchResult(index=0, game="resource_hog", seats=plan[0].seats, scores=[1, 2],
+                                       winners=[1], strikes=[0, 0], default_moves=[0, 0], seed=plan[0].seed))
+    legacy = spec.model_copy(update={"seed": "legacy-plain-tournament-seed"})
+    redis_client.set("tournament:{t:legacy}:spec", legacy.model_dump_json())  # stored before encryption
+    plain = [spec.seed, plan[0].seed, *(jobs.seat_seed(spec, m, s) for m in plan for s in range(2))]
+    text = _stored_text(redis_client)
+    assert "rotating-tournament-seed" not in text and plan[0].seed not in text and PREFIX in text
+    assert "legacy-plain-tournament-seed" in text  # the reading sees plain text where it is
+    assert store.spec(tid).seed == spec.seed and [m.seed for m in store.plan(tid)] == [m.seed for m in plan]
+    assert [r.seed for r in store.results(tid)] == [plan[0].seed]
+    assert store.spec("legacy").seed == "legacy-plain-tournament-seed"
+
+    keys(new, old)
+    counts = reseal.reseal_all(redis_client, sealing.sealer())
+    assert (counts.resealed, counts.current, counts.failed) == (5, 0, [])  # spec, two matches, result, legacy
+    assert reseal.reseal_all(redis_client, sealing.sealer()).resealed == 0
+    keys(new)
+    assert store.spec(tid).seed == spec.seed and store.results(tid)[0].seed == plan[0].seed
+    assert store.spec("legacy").seed == "legacy-plain-tournament-seed"
+    text = _stored_text(redis_client)
+    assert not any(seed in text for seed in [*plain, "legacy-plain-tournament-seed"])
+    keys(generate_key())
+    assert len(reseal.reseal_all(redis_client, sealing.sealer()).failed) == 5
+    with pytest.raises(UnsealError):
+        store.spec(tid)
+
+
+def test_reseal_names_every_document_the_tournament_store_seals():
+    """The re-encryption sits below the tournament layer and names its keys itself: they must be
+    the ones the store writes, with the same sealed fields."""
+    from fnmatch import fnmatchcase
+
+    from services.tournament import jobs
+
+    assert reseal.TOURNAMENT_FIELDS == jobs.SEALED_FIELDS
+    for part, kind in (("spec", "string"), ("plan", "hash"), ("results", "hash")):
+        matched = [p for p in reseal.TOURNAMENT_DOCUMENTS if fnmatchcase(jobs._key("abc123", part), p)]
+        assert matched and reseal.TOURNAMENT_DOCUMENTS[matched[0]] == kind, part
+
+
 def test_the_command_refuses_to_run_without_keys(keys, capsys):
     keys()
     assert reseal.main(["--url", "redis://127.0.0.1:1/0"]) == 2
