@@ -34,3 +34,11 @@ def test_the_stack_settings_are_the_servers(monkeypatch):
     assert settings.redis_url == stack.redis_url
     assert len(set(stack.ports.values())) == 6
     assert stack.environment("worker")["LONGHOUSE_WORKER_NAME"] == stack.worker_node
+    # every process of the stack seals secrets with the stack's own key, one the server accepts
+    from services.common import sealing
+
+    keys = {stack.environment(role)["LONGHOUSE_SECRET_KEYS"] for role in ("gateway", "worker", "mover", "boards")}
+    assert keys == {stack.secret_keys} and stack.secret_keys != ContainerStack(image="x").secret_keys
+    assert settings.secret_keys == stack.secret_keys
+    made, development = sealing.sealer_from(stack.secret_keys)
+    assert not development and made.unseal(made.seal("seed")) == "seed"

@@ -16,6 +16,7 @@ an image from a registry, and this class removes its containers itself.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
 import secrets
@@ -95,6 +96,8 @@ class ContainerStack:
     def __post_init__(self) -> None:
         self.ports = dict(zip(PORTS, free_ports(len(PORTS))))
         self.run_id = uuid.uuid4().hex[:8]
+        # the stack's own key for secrets at rest (a Fernet key: 32 random bytes, URL-safe base64)
+        self.secret_keys = base64.urlsafe_b64encode(os.urandom(32)).decode()
 
     # -- addresses ---------------------------------------------------------------------------
     @property
@@ -125,9 +128,10 @@ class ContainerStack:
     # -- life cycle --------------------------------------------------------------------------
     def environment(self, role: str) -> dict[str, str]:
         """The ``LONGHOUSE_*`` variables of the ``role`` container: loopback, the stack's ports,
-        the worker's and mover's names, the gateway's one operator key digest, then :attr:`env`."""
+        the worker's and mover's names, the gateway's one operator key digest, the stack's own key of
+        secrets at rest (``LONGHOUSE_SECRET_KEYS``, made for this stack), then :attr:`env`."""
         env = {"LONGHOUSE_HOST": "127.0.0.1", "LONGHOUSE_BIND_HOST": "127.0.0.1",  # not the image's 0.0.0.0
-               "LONGHOUSE_DATA_DIR": "/data",
+               "LONGHOUSE_DATA_DIR": "/data", "LONGHOUSE_SECRET_KEYS": self.secret_keys,
                **{f"LONGHOUSE_{name.upper()}": str(port) for name, port in self.ports.items()}}
         if role == "worker":
             env["LONGHOUSE_WORKER_NAME"] = self.worker_node
