@@ -69,6 +69,8 @@ def test_an_illegal_move_and_a_stale_version_raise_their_errors(lh):
     with pytest.raises(Conflict) as info:
         lh.move(game.game_id, tokens[0], legal.moves[0], legal.version - 1)
     assert info.value.error == "stale_version" and info.value.current_version == result.version
+    exposition = lh.metrics()  # the refused moves above, counted with their reasons
+    assert 'longhouse_moves_total{game="resource_hog",outcome="refused",reason="illegal_move"}' in exposition
     with pytest.raises(NotFound):
         lh.game("0" * 16)
 

@@ -44,6 +44,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/livez"): "alive",
     ("GET", "/readyz"): "ready",
     ("GET", "/openapi.json"): "openapi",
+    ("GET", "/metrics"): "metrics",
     ("GET", "/catalog"): "catalog",
     ("GET", "/catalog/{game}"): "catalog_game",
     ("GET", "/games"): "games",
@@ -290,6 +291,11 @@ class Client:
     def openapi(self) -> dict[str, Any]:
         """``GET /openapi.json``: the OpenAPI 3.1 document of the gateway."""
         return self.request("GET", "/openapi.json", safe=True).json()
+
+    def metrics(self) -> str:
+        """``GET /metrics``: the gateway's Prometheus metrics, in the text exposition format
+        (``longhouse_moves_total``, request latencies by route...; README, "Metrics")."""
+        return self.request("GET", "/metrics", safe=True).text
 
     def catalog(self) -> models.Catalog:
         """``GET /catalog``: every game hosted, with seats, options, bot kinds, move and view schemas."""
