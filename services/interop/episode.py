@@ -433,10 +433,8 @@ class Episode:
         """Run the deck operation ``ops[i]`` in a worker: its events, or ``None`` when it waits
         for a draw (the node is then a chance node)."""
         flight = _worker()
-        return self._landed(flight, flight.switch((self, ops[i])), ops, i)
-
-    def _landed(self, flight: Any, result: Any, ops: Sequence[Op], i: int) -> list[Event] | None:
-        if isinstance(result, tuple):  # (_DONE, events)
+        result = flight.switch((self, ops[i]))
+        if result.__class__ is tuple:  # (_DONE, events)
             _rest(flight)
             return result[1]
         self._flight, self._cont = flight, (ops, i)
@@ -445,6 +443,7 @@ class Episode:
         return None
 
     def _feed(self, value: int) -> None:
+        """Answer the pending draw with ``value`` and run on to the next draw or node."""
         self._views = self._legal = None
         flight = self._flight
         if flight is None:  # a copy: run the operation under way again up to its pending draw
@@ -482,18 +481,21 @@ class Episode:
 
     def legal_moves(self) -> list[dict[str, Any]]:
         """The legal moves of the seat to decide (empty at chance and at the end), the rules' own."""
-        if self._seat < 0:
-            return []
-        if self._legal is None:
-            self._legal = self.rules.legal_moves(self.state, self._seat)
-            if not self._legal:
-                raise RuntimeError(f"{self.rules.name}: seat {self._seat} has no legal move")
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            seat = self._seat
+            if seat < 0:
+                return []
+            legal = self._legal = self.rules.legal_moves(self.state, seat)
+            if not legal:
+                raise RuntimeError(f"{self.rules.name}: seat {seat} has no legal move")
+        return legal
 
     def actions(self) -> list[int]:
         """The actions of this decision: indices into the legal moves, or (more than ``bound``
         legal moves) the digits of this step; empty at chance and at the end."""
-        n = len(self.legal_moves())
+        legal = self._legal
+        n = len(legal if legal is not None else self.legal_moves())
         if n <= self.bound:
             return _INDICES[:n] if n <= len(_INDICES) else list(range(n))
         lo, hi, chunk = span(n, self.bound, self.prefix)
@@ -502,7 +504,9 @@ class Episode:
     def step(self, action: int) -> dict[str, Any] | None:
         """Take one of :meth:`actions` for the seat to decide; returns the move made, or ``None``
         for a step towards it. Raises ValueError for an action not offered."""
-        legal = self.legal_moves()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
         n = len(legal)
         if n <= self.bound:
             if not 0 <= action < n:
@@ -532,6 +536,10 @@ class Episode:
         n = self.draw
         if n is None:
             return []
+        if n <= CHANCE_BOUND:
+            out = _UNIFORM.get(n)
+            if out is not None:
+                return list(out)
         return draw_outcomes(n, CHANCE_BOUND, self.draw_prefix)
 
     def chance(self, outcome: int) -> None:
