@@ -10,7 +10,7 @@ Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that prod
   over HTTP, and the floor (a no-op test game on the bus), with the share of the CPU used;
 * **memory**: Redis bytes of a game in play and of a finished one; each process's RSS;
 * **adapters**, per game: random games through the OpenSpiel adapter (``services.interop``)
-  against the engine's own random playouts, alternated round by round (:mod:`.interop`).
+  against the engine's own random playouts, alternated game by game (:mod:`.interop`).
 
 The targets of the performance issue are checked at the end (ratios, never timed tests).
 ``make bench-peers`` (:mod:`services.bench.peers`) adds boardgame.io at 8 matches;
@@ -207,7 +207,7 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
         out += ["", "## Research adapters", "",
                 "Random games through the OpenSpiel adapter (`services.interop`: explicit chance nodes, legal "
                 "actions and actions through `pyspiel`) against the engine's own random playouts, alternated "
-                "round by round; both count the seats' decisions a CPU second of the process.", "",
+                "game by game; both count the seats' decisions a CPU second of the process.", "",
                 "| game | seats | engine decisions/s | OpenSpiel adapter decisions/s | ratio |", "|---|---:|---:|---:|---:|"]
         out += [f"| {r['game']} | {r['players']} | {r['engine_moves_per_s']:.0f} | {r['adapter_moves_per_s']:.0f} | "
                 f"{r['ratio']:.2f} |" for r in adapters]

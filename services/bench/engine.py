@@ -1,8 +1,8 @@
 """Engine benchmarks: the rules core alone, on the forward model (no store, Table or ports).
 
-* :func:`playouts`: seeded random playouts of a game (legal moves, then apply a uniformly
-  chosen one; phases applied as they fall due) for about a given time: moves/s, games/s,
-  and the mean cost of ``legal_moves`` and of ``apply`` apart;
+* :func:`playouts`: seeded random playouts of a game (:func:`playout`: legal moves, then apply
+  a uniformly chosen one; phases applied as they fall due) for about a given time: moves/s,
+  games/s, and the mean cost of ``legal_moves`` and of ``apply`` apart;
 * :func:`clone_cost`: the game's ``copy`` against ``copy.deepcopy`` on states taken from
   the middle of random games;
 * :func:`openspiel_reference`: OpenSpiel's pure-Python tic-tac-toe played the same way in
@@ -40,10 +40,40 @@ def _start(rules: Any, players: int, seed: str) -> tuple[Any, Any]:
     return state, chance
 
 
+def playout(rules: Any, players: int, seed: str, rng: random.Random) -> tuple[int, float, float]:
+    """One seeded random game of ``rules`` played to its end on the forward model (legal moves, then
+    a uniformly chosen one applied, ``rng`` choosing; phases applied as they fall due; chance from
+    ``seed``). Returns ``(moves, legal_s, apply_s)``: the seats' decisions and the seconds spent in
+    ``legal_moves`` and in applying the chosen moves.
+
+    Raises RuntimeError if a decision has no legal move.
+    """
+    state, chance = _start(rules, players, seed)
+    moves = 0
+    legal_s = apply_s = 0.0
+    while rules.outcome(state) is None:
+        if rules.pending_phase(state):
+            apply_phase(rules, state, chance)
+            continue
+        seat = rules.to_move(state)[0]
+        t0 = time.perf_counter()
+        legal = rules.legal_moves(state, seat)
+        t1 = time.perf_counter()
+        if not legal:
+            raise RuntimeError(f"{rules.name}: seat {seat} has no legal move")
+        apply(rules, state, seat, legal[rng.randrange(len(legal))], chance, checked=True)
+        t2 = time.perf_counter()
+        legal_s += t1 - t0
+        apply_s += t2 - t1
+        moves += 1
+    return moves, legal_s, apply_s
+
+
 def playouts(game: str, players: int, seconds: float, seed: str = "bench",
              clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
-    """Random playouts of ``game`` for about ``seconds`` of ``clock`` (whole games only; the
-    wall clock by default, ``time.process_time`` for this process's CPU seconds).
+    """Random playouts of ``game`` (:func:`playout`, seeds ``f"{seed}:{i}"``) for about ``seconds``
+    of ``clock`` (whole games only; the wall clock by default, ``time.process_time`` for this
+    process's CPU seconds).
 
     Returns ``{"games", "moves", "seconds", "moves_per_s", "games_per_s", "legal_us",
     "apply_us"}``: ``legal_us`` is the mean cost of ``legal_moves`` per decision and
@@ -56,22 +86,10 @@ def playouts(game: str, players: int, seconds: float, seed: str = "bench",
     legal_s = apply_s = 0.0
     start = clock()
     while clock() - start < seconds or games == 0:
-        state, chance = _start(rules, players, f"{seed}:{games}")
-        while rules.outcome(state) is None:
-            if rules.pending_phase(state):
-                apply_phase(rules, state, chance)
-                continue
-            seat = rules.to_move(state)[0]
-            t0 = time.perf_counter()
-            legal = rules.legal_moves(state, seat)
-            t1 = time.perf_counter()
-            if not legal:
-                raise RuntimeError(f"{game}: seat {seat} has no legal move")
-            apply(rules, state, seat, legal[rng.randrange(len(legal))], chance, checked=True)
-            t2 = time.perf_counter()
-            legal_s += t1 - t0
-            apply_s += t2 - t1
-            moves += 1
+        m, legal, applied = playout(rules, players, f"{seed}:{games}", rng)
+        moves += m
+        legal_s += legal
+        apply_s += applied
         games += 1
     elapsed = clock() - start
     return {"games": games, "moves": moves, "seconds": elapsed, "moves_per_s": moves / elapsed,
@@ -131,7 +149,7 @@ def paired(game: str, players: int, rounds: int, seconds: float) -> dict[str, An
     return result
 
 
-__all__ = ["clone_cost", "openspiel_reference", "paired", "playouts"]
+__all__ = ["clone_cost", "openspiel_reference", "paired", "playout", "playouts"]
 
 
 if __name__ == "__main__":  # pragma: no cover - a quick look: python -m services.bench.engine

@@ -35,18 +35,21 @@ Sequential imperfect information: when several seats decide at once (Resource Ho
 orders), the lowest seat moves first and the rules keep its choice secret (its event is
 private), so the next seat decides without seeing it.
 
-Information records: the log of an episode is a chain of :class:`Entry` steps (a seat's move,
-the events of one operation), shared between copies. A seat's information state is the
-steps it saw: its own moves and the events it may see (``Event.visible_to``); its
-observation is its player view (``rules.view``).
+Information records: the log of an episode is a chain of :class:`Entry` steps, one for each
+stretch of resolution between two nodes (a seat's move and the events it caused up to the next
+node, or the events that followed a chance outcome), shared between copies. Each operation's
+visible events are serialised once as they are handled and read back only when asked for. A
+seat's information state is the steps it saw: its own moves and the events it may see
+(``Event.visible_to``); its observation is its player view (``rules.view``).
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import greenlet
+import orjson
 
 from services.bots import evaluation
 from services.rules.core import GameConfig, Rules, get_rules
@@ -80,6 +83,7 @@ CHANCE = -1
 """``current()`` at a chance node (OpenSpiel's ``PlayerId.CHANCE``)."""
 TERMINAL = -4
 """``current()`` at the end (OpenSpiel's ``PlayerId.TERMINAL``)."""
+_dumps, _loads, _SORTED = orjson.dumps, orjson.loads, orjson.OPT_SORT_KEYS
 _DONE = object()
 """What a worker answers when the ``handle`` it ran is over: ``(_DONE, events)``."""
 _POOL = threading.local()
@@ -102,7 +106,9 @@ def _worker() -> Any:
     idle = getattr(_POOL, "idle", None)
     if idle:
         w = idle.pop()
-        w.parent = greenlet.getcurrent()
+        here = greenlet.getcurrent()
+        if w.parent is not here:
+            w.parent = here
         return w
     return greenlet.greenlet(_work)
 
@@ -120,8 +126,8 @@ class _NewDraw(BaseException):
     chance node; a ``BaseException`` so that no ``except Exception`` of the rules can take it."""
 
 
-_DREW: dict[tuple[str, str], bool] = {}
-"""Whether a deck operation (game, name) needed a chance node the last time it ran in a worker:
+_DREW: dict[str, dict[str, bool]] = {}
+"""Whether a deck operation (game, then name) needed a chance node the last time it ran in a worker:
 such an operation goes straight to a worker rather than being run directly and started again
 (a guess that only saves time; the outcome is the same either way)."""
 
@@ -142,15 +148,20 @@ class _Stream:
         ep, k = self.ep, self.k
         self.k = k + 1
         known = ep._memo.get(self.label, ())
-        if k < len(known) and known[k][0] == n:
-            return known[k][1]
+        if k < len(known):
+            drawn = known[k]
+            if drawn[0] == n:
+                return drawn[1]
         if n == 1:
             v = 0
         elif self.direct:
             raise _NewDraw()
         else:
             v = greenlet.getcurrent().parent.switch(n)
-        ep._record(self.label, known[:k] + ((n, v),))
+        if ep._memo_shared:  # a copy shares the records: copy them before writing
+            ep._memo = dict(ep._memo)
+            ep._memo_shared = False
+        ep._memo[self.label] = known[:k] + ((n, v),)
         return v
 
 
@@ -164,6 +175,32 @@ def facts(events: list[Event] | tuple[Event, ...]) -> tuple[Fact, ...]:
     return tuple([(e.type, e.to, plain_json(e.data)) for e in events if e.to is None or e.to >= 0])
 
 
+def pack(events: list[Event] | tuple[Event, ...]) -> bytes | None:
+    """:func:`facts` of ``events`` packed in one canonical JSON text ``[[type, to, data], ...]``
+    (one serialisation for the whole operation; :attr:`Entry.events` unpacks it when first read),
+    or ``None`` if no seat may see any of them."""
+    seen = [(e.type, e.to, e.data) for e in events if e.to is None or e.to >= 0]
+    return _dumps(seen, option=_SORTED) if seen else None
+
+
+def unpack(packed: bytes) -> tuple[Fact, ...]:
+    """The :data:`Fact` s of :func:`pack`'s text: the same as :func:`facts` of the events packed."""
+    return tuple([(kind, to, plain_json(data)) for kind, to, data in _loads(packed)])
+
+
+def _joined(parts: list[bytes]) -> bytes | None:
+    """Several :func:`pack` texts (none empty) as one, in order; ``None`` for none."""
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    return b"[" + b",".join([p[1:-1] for p in parts]) + b"]"
+
+
+_INDICES = list(range(DEFAULT_BOUND + 1))
+"""``0, 1, ...``: a decision's actions are a slice of it (cheaper than a new ``range`` list)."""
+
+
 class Entry:
     """One step of an episode's log; immutable once made and shared by every copy.
 
@@ -172,21 +209,33 @@ class Entry:
         depth: steps from the start (1 for the first).
         seat: the seat that moved (``move``), the seat a ``note`` is for, or -1 (events).
         move: the canonical JSON of the move a seat made, or ``None``.
-        events: the facts one operation caused that some seat may see (:func:`facts`).
+        events: the facts that some seat may see (:func:`facts`) of the operations this step
+            resolved; given ``packed`` (:func:`pack` texts, joined) instead, they are unpacked
+            when first read, so a step nobody reads (random play) costs one serialisation per
+            operation.
         note: text only ``seat`` sees (a state rebuilt from its view), or ``None``.
     """
 
-    __slots__ = ("parent", "depth", "seat", "move", "events", "note", "_text")
+    __slots__ = ("parent", "depth", "seat", "move", "_events", "_packed", "note", "_text")
 
     def __init__(self, parent: Entry | None, seat: int = -1, move: str | None = None,
-                 events: tuple[Fact, ...] = (), note: str | None = None):
+                 events: tuple[Fact, ...] = (), note: str | None = None, packed: bytes | None = None):
         self.parent = parent
         self.depth = 1 if parent is None else parent.depth + 1
         self.seat = seat
         self.move = move
-        self.events = events
+        self._events = events
+        self._packed = packed
         self.note = note
         self._text: dict[int, str] | None = None
+
+    @property
+    def events(self) -> tuple[Fact, ...]:
+        """The facts of this step (see the class docstring)."""
+        packed = self._packed
+        if packed is not None:
+            self._events, self._packed = unpack(packed), None
+        return self._events
 
     def text(self, seat: int, public_only: bool) -> str:
         """What ``seat`` saw of this step, one line per fact (empty if nothing); with
@@ -302,12 +351,12 @@ class Episode:
         self.draw: int | None = None
         self.draw_prefix: tuple[int, ...] = ()
         self._flight: Any = None
-        self._cont: tuple[tuple[Op, ...], int] | None = None
+        self._cont: tuple[Sequence[Op], int] | None = None
         self._memo: dict[str, tuple[tuple[int, int], ...]] = {}
         self._memo_shared = False
         self._legal: list[dict[str, Any]] | None = None
         self._seat, self._over = CHANCE, False
-        self._resolve(tuple(self.rules.setup_ops(self.config)), 0)
+        self._resolve(self.rules.setup_ops(self.config), 0)
 
     # -- running the rules: deck operations' handle in a greenlet --------------------------------
     def _deck(self, op: Op, direct: bool = False) -> list[Event]:
@@ -315,50 +364,58 @@ class Episode:
         drawing from the label's records, then from chance nodes (:class:`_Stream`)."""
         return self.rules.handle(self.state, op, lambda label: Chance("", label, _Stream(self, label, direct)))
 
-    def _record(self, label: str, outcomes: tuple[tuple[int, int], ...]) -> None:
-        """Set ``label``'s recorded draws (``(n, outcome)`` in order), copying the records first
-        if a copy shares them."""
-        if self._memo_shared:
-            self._memo = dict(self._memo)
-            self._memo_shared = False
-        self._memo[label] = outcomes
-
-    def _resolve(self, ops: tuple[Op, ...], i: int, events: list[Event] | None = None) -> None:
+    def _resolve(self, ops: Sequence[Op], i: int, events: list[Event] | None = None, seat: int = -1,
+                 move: str | None = None) -> None:
         """Resolve ``ops`` from the ``i``-th (whose ``events``, if given, are already handled),
         then follow-ups and any phase due, in the caller's stack, until a draw is pending or
-        nothing is left; then settle the node."""
+        nothing is left; then settle the node. The log gains one step: ``seat``'s ``move`` (its
+        canonical JSON, if this resolves a move) and the facts of every operation resolved here,
+        each operation's serialised as soon as it is handled."""
         rules, state = self.rules, self.state
+        handle, evolve = rules.handle, rules.evolve
+        drew = _DREW.get(rules.name)
+        if drew is None:
+            drew = _DREW[rules.name] = {}
+        parts: list[bytes] = []
         while True:
-            while i < len(ops):
+            n = len(ops)
+            while i < n:
                 if events is None:
                     op = ops[i]
-                    if op.domain == "deck":
-                        key = (rules.name, op.name)
-                        try:  # directly, as long as it draws nothing new (handle changes nothing)
-                            if _DREW.get(key):
-                                raise _NewDraw()
-                            events = self._deck(op, direct=True)
-                        except _NewDraw:  # in a worker, up to that draw
-                            events = self._start(ops, i)
-                            _DREW[key] = events is None
-                            if events is None:
-                                return  # a draw is pending: a chance node
+                    if op.domain != "deck":
+                        events = handle(state, op, None)
                     else:
-                        events = rules.handle(state, op, None)
-                for e in events:
-                    rules.evolve(state, e)
+                        name = op.name
+                        if not drew.get(name):
+                            try:  # directly, as long as it draws nothing new (handle changes nothing)
+                                events = self._deck(op, True)
+                            except _NewDraw:
+                                pass
+                        if events is None:  # in a worker, up to its first new draw
+                            events = self._start(ops, i)
+                            drew[name] = events is None
+                            if events is None:  # a draw is pending: a chance node
+                                if parts or move is not None:
+                                    self.log = Entry(self.log, seat, move, (), None, _joined(parts))
+                                return
                 if events:
-                    self.log = Entry(self.log, events=facts(events))
+                    for e in events:
+                        evolve(state, e)
+                    packed = pack(events)
+                    if packed is not None:
+                        parts.append(packed)
                 events = None
                 i += 1
-            ops, i = tuple(rules.follow_up(state)), 0
+            ops, i = rules.follow_up(state), 0
             if ops:
                 continue
             outcome = rules.outcome(state)
             phase = rules.pending_phase(state) if outcome is None else None
             if not phase:
                 break
-            ops = tuple(rules.phase_ops(state, phase))
+            ops = rules.phase_ops(state, phase)
+        if parts or move is not None:
+            self.log = Entry(self.log, seat, move, (), None, _joined(parts))
         self._settle(outcome)
 
     def _settle(self, outcome: Any = _DONE) -> None:
@@ -372,14 +429,12 @@ class Episode:
         self._over = outcome is not None or self.moves >= self.max_moves or not movers
         self._seat = TERMINAL if self._over else movers[0]
 
-    def _start(self, ops: tuple[Op, ...], i: int) -> list[Event] | None:
+    def _start(self, ops: Sequence[Op], i: int) -> list[Event] | None:
         """Run the deck operation ``ops[i]`` in a worker: its events, or ``None`` when it waits
         for a draw (the node is then a chance node)."""
         flight = _worker()
-        return self._landed(flight, flight.switch((self, ops[i])), ops, i)
-
-    def _landed(self, flight: Any, result: Any, ops: tuple[Op, ...], i: int) -> list[Event] | None:
-        if isinstance(result, tuple):  # (_DONE, events)
+        result = flight.switch((self, ops[i]))
+        if result.__class__ is tuple:  # (_DONE, events)
             _rest(flight)
             return result[1]
         self._flight, self._cont = flight, (ops, i)
@@ -388,6 +443,7 @@ class Episode:
         return None
 
     def _feed(self, value: int) -> None:
+        """Answer the pending draw with ``value`` and run on to the next draw or node."""
         self._views = self._legal = None
         flight = self._flight
         if flight is None:  # a copy: run the operation under way again up to its pending draw
@@ -425,27 +481,32 @@ class Episode:
 
     def legal_moves(self) -> list[dict[str, Any]]:
         """The legal moves of the seat to decide (empty at chance and at the end), the rules' own."""
-        if self._seat < 0:
-            return []
-        if self._legal is None:
-            self._legal = self.rules.legal_moves(self.state, self._seat)
-            if not self._legal:
-                raise RuntimeError(f"{self.rules.name}: seat {self._seat} has no legal move")
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            seat = self._seat
+            if seat < 0:
+                return []
+            legal = self._legal = self.rules.legal_moves(self.state, seat)
+            if not legal:
+                raise RuntimeError(f"{self.rules.name}: seat {seat} has no legal move")
+        return legal
 
     def actions(self) -> list[int]:
         """The actions of this decision: indices into the legal moves, or (more than ``bound``
         legal moves) the digits of this step; empty at chance and at the end."""
-        n = len(self.legal_moves())
+        legal = self._legal
+        n = len(legal if legal is not None else self.legal_moves())
         if n <= self.bound:
-            return list(range(n))
+            return _INDICES[:n] if n <= len(_INDICES) else list(range(n))
         lo, hi, chunk = span(n, self.bound, self.prefix)
         return list(range(-(-(hi - lo) // chunk)))
 
     def step(self, action: int) -> dict[str, Any] | None:
         """Take one of :meth:`actions` for the seat to decide; returns the move made, or ``None``
         for a step towards it. Raises ValueError for an action not offered."""
-        legal = self.legal_moves()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
         n = len(legal)
         if n <= self.bound:
             if not 0 <= action < n:
@@ -467,14 +528,18 @@ class Episode:
         self.prefix = ()
         self.moves += 1
         self._views = self._legal = None
-        self.log = Entry(self.log, seat=seat, move=plain_json(move))
-        self._resolve(tuple(self.rules.plan(self.state, seat, move)), 0)
+        text = _dumps(move, option=_SORTED).decode()  # before the rules see the move (plain_json's text)
+        self._resolve(self.rules.plan(self.state, seat, move), 0, None, seat, text)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` at a chance node (at most :data:`CHANCE_BOUND`), else []."""
         n = self.draw
         if n is None:
             return []
+        if n <= CHANCE_BOUND:
+            out = _UNIFORM.get(n)
+            if out is not None:
+                return list(out)
         return draw_outcomes(n, CHANCE_BOUND, self.draw_prefix)
 
     def chance(self, outcome: int) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from rich.console import Console
 
 from services.bench import interop
@@ -34,3 +36,37 @@ def test_bench_interop_records_its_section_and_keeps_the_others(tmp_path, monkey
     row = next(line for line in text.splitlines() if line.startswith("| resource_hog | 2 |"))
     ratio = float(row.split("|")[5])
     assert ratio > 0 and f"- target 5, resource_hog OpenSpiel adapter / engine decisions a second: {ratio:.2f}" in text
+
+
+def test_paired_alternates_both_sides_and_counts_whole_games():
+    row = interop.paired("resource_hog", 2, 2, 0.05)
+    assert row["rounds"] == 2 and row["engine_moves_per_s"] > 0 and row["adapter_moves_per_s"] > 0
+    assert row["ratio"] == row["adapter_moves_per_s"] / row["engine_moves_per_s"]
+
+
+class _Draws:
+    """A stand-in for a pyspiel state: ``left`` chance nodes of two outcomes, 3 to 1."""
+
+    def __init__(self, left: int, seen: list[int]):
+        self.left, self.seen, self.episode = left, seen, type("Ep", (), {"moves": 0})()
+
+    def is_terminal(self) -> bool:
+        return self.left == 0
+
+    def is_chance_node(self) -> bool:
+        return True
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 0.75), (1, 0.25)]
+
+    def apply_action(self, action: int) -> None:
+        self.seen.append(action)
+        self.left -= 1
+
+
+def test_adapter_games_draw_chance_by_its_probabilities():
+    seen: list[int] = []
+    game = type("Game", (), {"new_initial_state": lambda self: _Draws(4000, seen)})()
+    moves, nodes = interop.adapter_game(game, random.Random(1))
+    assert (moves, nodes) == (0, 4000)
+    assert 0.72 < seen.count(0) / len(seen) < 0.78

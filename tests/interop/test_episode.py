@@ -11,8 +11,9 @@ import orjson
 import pytest
 
 from services.interop import encode
-from services.interop.episode import BOUNDS, CHANCE, Entry, Episode, draw_outcomes, span
+from services.interop.episode import BOUNDS, CHANCE, Entry, Episode, draw_outcomes, facts, pack, span
 from services.rules.core import Chance, GameConfig, get_rules
+from services.rules.core.events import private, public, sealed
 from services.rules.core.canonical import state_hash
 from services.rules.core.forward import apply, apply_phase, start
 from tests.interop.conftest import GAMES, advance
@@ -114,6 +115,24 @@ def test_a_pile_shuffled_again_under_its_label_keeps_its_order():
                         drawn[t] = drawn.get(t, 0) + 1
         assert ep.rules.outcome(ep.state) is not None
         assert sum(drawn.values()) >= 12 and max(drawn.values()) <= 3, drawn
+
+
+def test_a_step_keeps_its_facts_packed_and_reads_them_as_facts():
+    """The log serialises an operation's visible events once (``pack``); a step reads back the
+    same facts as ``facts`` gives (canonical JSON, sealed events left out), in order."""
+    first = [public("Drawn", cards=[3, 1], who={"b": 1, "a": 0}), sealed("Hidden", order=[2, 0, 1]),
+             private(1, "Dealt", card=7)]
+    second = [sealed("OnlySealed", x=1)]
+    third = [public("Ended", seat=0)]
+    assert pack(second) is None
+    assert Entry(None, packed=pack(first)).events == facts(first)
+    ep = advance(Episode("gnomes", 2, max_moves=5), random.Random(2), 5)
+    step = Entry(ep.log, seat=0, move='{"type":"scout"}',
+                 packed=b"[" + pack(first)[1:-1] + b"," + pack(third)[1:-1] + b"]")
+    assert step.events == facts(first + second + third)
+    assert step.text(1, False) == ('Drawn {"cards":[3,1],"who":{"a":0,"b":1}}\nDealt {"card":7} (to you)\n'
+                                   'Ended {"seat":0}')
+    assert step.text(0, False) == '0 moved {"type":"scout"}\nDrawn {"cards":[3,1],"who":{"a":0,"b":1}}\nEnded {"seat":0}'
 
 
 def test_a_small_bound_splits_decisions_into_steps_of_the_same_seat():
