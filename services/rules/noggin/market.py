@@ -144,14 +144,11 @@ def bid_cost(state: State, seat: int, steps: int) -> int:
 def max_bid(state: State, seat: int) -> int:
     """The highest bid of ``seat``: its Step marker must stay short of the Runestone after
     moving and the no-sharing push (6.3 with 4.2; house rule for ambiguity 4: a bid equal
-    to the gap is refused). 0 without a Nog on the Mountains space (6.3), and 0 for a seat
-    other than the active one that has not had its first turn (house rule: its marker does
-    not move before that single first action, 4.1)."""
+    to the gap is refused). 0 without a Nog on the Mountains space (6.3). No seat bids before
+    its first turn: no auction starts until every marker has had one (:func:`check_auction`)."""
     if state.players[seat].mountains < 1:
         return 0
     i = next(k for k, m in enumerate(state.markers) if m.seat == seat)
-    if state.markers[i].turns == 0 and i != state.active:
-        return 0
     best = 0
     for steps in range(1, 10):
         if landing(state, i, bid_cost(state, seat, steps)) is None:
@@ -166,11 +163,21 @@ def auction_order(state: State, seat: int) -> list[int]:
     return [(seat + k) % n for k in range(1, n + 1)]
 
 
+def first_turns_over(state: State) -> bool:
+    """Whether every Step marker, dummies' included, has had its first turn (4.1)."""
+    return all(m.turns > 0 for m in state.markers)
+
+
 def check_auction(state: State, seat: int) -> None:
-    """Start the auction of the face-up Counting House card (6.3)."""
+    """Start the auction of the face-up Counting House card (6.3), only once every marker has
+    had its first turn (house rule: until then the other seats may only pass, so the card
+    would go to the active seat uncontested)."""
     check_pick(state, seat, "auction")
     if state.counting_house is None:
         raise IllegalMove("there is no Counting House card to auction this season (rulebook 6.3, 7.1)")
+    if not first_turns_over(state):
+        raise IllegalMove("no Counting House auction until every player has had a first turn "
+                          "(house rule, rulebook 4.1 and 6.3)")
 
 
 def start_auction(state: State, seat: int) -> list[Event]:

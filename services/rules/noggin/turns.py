@@ -217,7 +217,7 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
         for by, (_, n, _) in characters.EVICTIONS.items():
             for pay in pays(["food"] * n):
                 yield {"type": "market_day", "op": "evict", "by": by, "pay": pay}
-    if state.counting_house is not None and allowed("auction"):
+    if state.counting_house is not None and market.first_turns_over(state) and allowed("auction"):
         yield {"type": "market_day", "op": "auction"}
     for slot, saga in enumerate(state.sagas):
         if saga is None or saga.current is None or not allowed("saga", slot):

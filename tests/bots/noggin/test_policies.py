@@ -105,17 +105,24 @@ def test_scripted_passes_every_bid():
     assert all(_scripted(state, seat, legal)["steps"] == 0 for state, seat, legal in found)
 
 
-def test_expert_bids_a_little_and_turns_its_card_face_down():
-    """6.3: the expert raises by the least it may, never beyond BID_LIMITS Steps nor with fewer
-    than BID_NOGS Nogs at home, and at 3 seats keeps a Counting House card it wins face down
-    for the 8 points (6.3 B)."""
-    found = _positions("expert-bids", lambda s, k, l: l[0]["type"] == "bid" and len(l) > 1, count=5)
+def test_expert_bids_its_limit_before_the_auctioneer_and_turns_its_card_face_down():
+    """6.3: the expert never bids beyond BID_LIMITS Steps nor with fewer than BID_NOGS Nogs at
+    home; at 3 seats (JUMP_BID_PLAYERS) it bids its whole limit when it bids before the
+    auctioneer (each seat bids once, the auctioneer last) and the least raise as the
+    auctioneer; it keeps a Counting House card it wins face down for the 8 points (6.3 B)."""
+    found = _positions("expert-bids", lambda s, k, l: l[0]["type"] == "bid" and len(l) > 1, count=12)
+    roles = set()
     for state, seat, legal in found:
         move = _expert(state, seat, legal)
-        least = min(m["steps"] for m in legal if m["steps"] > 0)
         limit = expert.BID_LIMITS.get(len(state.players), expert.BID_LIMIT)
-        rich = state.players[seat].mountains >= expert.BID_NOGS
-        assert move["steps"] == (least if least <= limit and rich else 0)
+        bids = [m["steps"] for m in legal if 0 < m["steps"] <= limit]
+        last = state.auction["order"][-1] == seat
+        if not bids or state.players[seat].mountains < expert.BID_NOGS:
+            assert move["steps"] == 0
+            continue
+        roles.add("auctioneer" if last else "before")
+        assert move["steps"] == (min(bids) if last else max(bids)), (last, bids, move)
+    assert roles == {"auctioneer", "before"}  # both ways of bidding were tried
     kept = _positions("expert-keeps", lambda s, k, l: l[0]["type"] == "keep_card", count=2)
     assert all(_expert(state, seat, legal)["face"] == "down" for state, seat, legal in kept)
 

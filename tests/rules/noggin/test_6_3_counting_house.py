@@ -213,19 +213,24 @@ def test_a_used_artefact_is_laid_down_until_the_change_of_season():
     RULES.check(s, 0, {"type": "use", "card": "war_banner", "action": "farmer", "pay": ["fish"]})
 
 
-@pytest.mark.rules("noggin:house rules/no-bid-before-first-turn", "noggin:4.1/single-action")
-def test_a_seat_that_has_not_had_its_first_turn_only_passes():
-    """House rule (4.1 with 6.3): on the first turn, the active seat auctions the Counting House
-    card; a seat whose marker has not yet had its first turn may only pass, so its marker never
-    moves before its single first action; one that has played may bid."""
+@pytest.mark.rules("noggin:house rules/no-auction-before-first-turns", "noggin:4.1/single-action")
+def test_no_auction_until_every_marker_has_had_its_first_turn():
+    """House rule (4.1 with 6.3): while any marker, the active one's or a dummy's included, is
+    still on its first turn, the Counting House card cannot be auctioned (a seat before its
+    first action could only pass, so the first player would take the card for 1 Step); once
+    every marker has had its first turn the card is auctioned and every seat may bid."""
     s = seated(3)  # every marker still on the starting space, seat 0 takes its first turn
-    s.markers[1].turns = 1  # seat 1 has played (say), seat 2 has not
-    s.markers[1].pos = 3
-    run(s, 0, {"type": "market_day", "op": "auction"})
-    assert RULES.to_move(s) == [1] and [m["steps"] for m in legal(s, 1)][:2] == [0, 1]
-    run(s, 1, {"type": "bid", "steps": 0})
-    assert RULES.to_move(s) == [2] and legal(s, 2) == [{"type": "bid", "steps": 0}]
-    with pytest.raises(IllegalMove, match="at most 0"):
-        RULES.check(s, 2, {"type": "bid", "steps": 1})
-    run(s, 2, {"type": "bid", "steps": 0})
-    assert RULES.to_move(s) == [0] and {"type": "bid", "steps": 1} in legal(s, 0)  # the active seat may bid
+    assert s.counting_house is not None
+    assert AUCTION not in legal(s, 0)
+    with pytest.raises(IllegalMove, match="first turn"):
+        RULES.check(s, 0, AUCTION)
+    for m in s.markers[1:3]:  # seats 1 and 2 have played (say), the dummy has not
+        m.turns, m.pos = 1, 3 + m.seat
+    s.markers[0].turns = 1
+    assert AUCTION not in legal(s, 0)
+    normal_turn(s, 0, [10, 13, 15, 17])  # every first turn done
+    assert AUCTION in legal(s, 0)
+    run(s, 0, AUCTION)
+    assert RULES.to_move(s) == [1] and {"type": "bid", "steps": 1} in legal(s, 1)
+    run(s, 1, _bid(0))
+    assert RULES.to_move(s) == [2] and {"type": "bid", "steps": 1} in legal(s, 2)
