@@ -267,6 +267,11 @@ def _task_ended(task_id: str | None = None, task: Any = None, state: str | None 
             time.perf_counter() - start)
 
 
+SCRAPE_TIMEOUT_S = 0.5
+"""Connect and read timeouts of :class:`QueueDepth`'s broker and store calls (seconds): a broker or
+store that does not answer costs a scrape about this much, never the outage's length."""
+
+
 class QueueDepth:
     """A Prometheus collector of ``longhouse_queue_depth`` read at each scrape: the messages waiting
     in each of ``queues`` on the broker of ``celery_app`` (kombu's passive ``queue_declare``: every
@@ -277,15 +282,18 @@ class QueueDepth:
     def __init__(self, celery_app: Celery, store_url: str, queues: tuple[str, ...] = QUEUES):
         self.app = celery_app
         self.queues = queues
-        self.store = connect(store_url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        self.store = connect(store_url, socket_timeout=SCRAPE_TIMEOUT_S, socket_connect_timeout=SCRAPE_TIMEOUT_S)
 
     def collect(self) -> Any:
         """Yield the gauge family (see the class docstring)."""
         family = GaugeMetricFamily("longhouse_queue_depth", "Messages waiting in each broker queue, and game "
                                    "ids on the movers' ready list (longhouse:ready)", labels=["queue"])
         try:
-            with self.app.connection_for_read() as connection:
-                connection.ensure_connection(max_retries=1)  # a scrape must not wait out a broker outage
+            # a scrape must not wait out a broker outage: short socket timeouts on this connection
+            options = {**(self.app.conf.broker_transport_options or {}), "socket_timeout": SCRAPE_TIMEOUT_S,
+                       "socket_connect_timeout": SCRAPE_TIMEOUT_S}
+            with self.app.connection_for_read(transport_options=options) as connection:
+                connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0)
                 channel = connection.default_channel
                 for name in self.queues:
                     try:

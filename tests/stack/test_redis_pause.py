@@ -77,6 +77,7 @@ def test_a_paused_redis_makes_the_stack_unready_and_restarts_nothing(stack):
     os.kill(redis_pid, signal.SIGSTOP)
     paused_at = time.monotonic()
     unready_after = None
+    scraped = False
     rounds = 0
     try:
         while time.monotonic() - paused_at < PAUSE_S and rounds < 200:
@@ -89,12 +90,20 @@ def test_a_paused_redis_makes_the_stack_unready_and_restarts_nothing(stack):
                 assert ready in (200, 503), ready  # an answer, never a hang
                 if ready == 503:
                     unready_after = time.monotonic() - paused_at
+            if unready_after is not None and not scraped:  # the scrapes answer too (a family left out)
+                for target in (f"{url}/metrics",
+                               f"http://{stack.settings.host}:{stack.settings.worker_metrics_port}/metrics"):
+                    began = time.monotonic()
+                    assert status(target, timeout=5) == 200, f"{target} did not answer while Redis was stopped"
+                    assert time.monotonic() - began < 3.0, f"{target} waited on the stopped Redis"
+                scraped = True
             for name, address in services.items():
                 assert health_status(address, LIVENESS_SERVICE) == SERVING, f"{name} not alive"
             assert supervisor.dead() == [], "a process died while Redis was stopped"
             assert stack.stack.heal() == []
             time.sleep(POLL_S)
         assert unready_after is not None and unready_after <= UNREADY_WITHIN_S, unready_after
+        assert scraped
         assert status(f"{url}/readyz", timeout=2) == 503  # still unready at the end of the pause
     finally:
         os.kill(redis_pid, signal.SIGCONT)
