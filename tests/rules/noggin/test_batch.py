@@ -11,7 +11,7 @@ from services.bots.batch import expected, run_batch, totals
 from services.rules.noggin.state import _HANDLERS
 
 GAMES = 300
-COVER = (6, 14, 16, 30, 47, 48, 55, 61, 63, 128, 153, 156, 170, 179, 196, 244, 267)
+COVER = (6, 14, 22, 30, 46, 51, 55, 56, 61, 92, 156, 164, 171, 189, 217, 244, 267, 273)
 """The games of the batch that together see every part the whole batch sees (and every player
 count): ``make test`` plays these, ``make batch`` all 300 (``LONGHOUSE_BATCH=full``). Derived by
 ``python -m services.bots.batch --game noggin --cover`` (:func:`services.bots.batch.cover`); a rule
