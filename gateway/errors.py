@@ -15,6 +15,7 @@ Domain exceptions map to statuses here, once, so the views stay short:
 | ``AddressRefused`` (an agent address) | 403 / 400 | ``address_not_allowed`` / ``bad_address`` |
 | any ``HTTPException`` (404 route, 405, 413, ...) | its own | snake-case name |
 | ``redis.RedisError`` / ``DomainCallFailed`` | 503 | ``unavailable`` |
+| ``UnsealError`` (a stored secret the configured keys cannot open) | 503 | ``secret_keys_mismatch`` |
 | a Redis Cluster out of reach (the rate limits' own client) | 503 | ``unavailable`` |
 """
 
@@ -29,6 +30,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from services.agents.addresses import AddressRefused
 from services.common import logs
+from services.common.sealing import UnsealError
 from services.coordinator.wire import DomainCallFailed
 from services.coordinator.store import GameNotFound
 from services.coordinator.table import MoveIdReused, StaleVersion
@@ -90,6 +92,13 @@ def register_error_handlers(app: Flask) -> None:
     def _rules(exc: RulesError):
         status = 409 if isinstance(exc, NotYourTurn) else 422
         return error_response(status, exc.code, exc.reason)
+
+    @app.errorhandler(UnsealError)
+    def _unsealed(exc: UnsealError):
+        log.error("secret_keys_mismatch", error=str(exc)[:200])
+        return error_response(503, "secret_keys_mismatch",
+                              "a stored secret cannot be opened with the configured LONGHOUSE_SECRET_KEYS "
+                              "(README, Rotating the secret key)")
 
     @app.errorhandler(AddressRefused)
     def _address(exc: AddressRefused):

@@ -224,6 +224,8 @@ class Stack:
                 update={"operator_keys_file": str(self.data_dir / OPERATOR_DIGESTS_FILE)})
         if not self.settings.secret_keys:
             self.settings = self.settings.model_copy(update={"secret_keys": self._own_secret_key()})
+        else:  # the configured keys become the data directory's: a later run of it without them
+            self._keep_secret_keys(self.settings.secret_keys)  # opens what this one seals
         self.python = python
         self.env = {**os.environ, **(extra_env or {}), **settings_env(self.settings), "PYTHONUNBUFFERED": "1"}
         self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # the gateway's alone (gateway_spec), never inherited
@@ -268,6 +270,23 @@ class Stack:
         except (OSError, ValueError) as exc:
             raise LaunchError(f"secret key: {exc}") from None
         return key
+
+    def _keep_secret_keys(self, keys: str) -> None:
+        """Write the configured keys (``LONGHOUSE_SECRET_KEYS``) to ``<data_dir>/secret.key`` (mode
+        0600) when they differ from it, so that after a rotation (README, "Rotating the secret key")
+        the directory's file never holds keys that no longer open its data.
+        Raises LaunchError if the keys are no Fernet keys or the file cannot be written."""
+        from gateway.operators import read_key_file, write_key_file
+        from services.common.sealing import parse_keys
+
+        path = self.data_dir / SECRET_KEY_FILE
+        try:
+            parse_keys(keys)
+            if not path.exists() or read_key_file(path) != keys:
+                self.data_dir.mkdir(parents=True, exist_ok=True)
+                write_key_file(path, keys)
+        except (OSError, ValueError) as exc:
+            raise LaunchError(f"secret key: {exc}") from None
 
     # -- the operator key ---------------------------------------------------------
     @property
