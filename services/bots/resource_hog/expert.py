@@ -19,7 +19,7 @@ events in ``resource-hog-actions-and-events.txt``). The policy, from the seat's 
 * **grow in every area**: one population peasant an area a round where food is spare
   (table: population increases: once per area per round);
 * **build what pays** (the wealth count, house rule: every building counts its cost and 2
-  more) once the mine stands: a harbour at home (trade, mercenaries, a fish more a sea fisher),
+  more) once the mine stands: a harbour at home (trade, a fish more a sea fisher),
   the fortification chain manor, motte, castle, and in the last round whatever building its count pays for (a new peasant first);
 * **war** (:mod:`.military`): take another seat's area that no noble defends (a sure win, the
   area and its peasants, goods and buildings change hands: house rules), guard its own
@@ -203,7 +203,7 @@ def allocation(state: State, seat: int, legal: list[dict[str, Any]],
 def _invest(state: State, seat: int, area: str, targets: list[str]) -> str | None:
     """Work for a peasant the area's food can spare, beyond the mine (``targets`` as
     :func:`turns.work_targets` gives them, so each build is one the seat can pay for): in its home
-    a harbour (trade: mercenaries, and a fish more a sea fisher: table, buy and fish), then the
+    a harbour (trade, and a fish more a sea fisher: table, buy and fish), then the
     fortification chain (manor, then motte, then castle, each extending the one before: table,
     build; each counts its cost and 2 more, house rule); a noble where a fortification stands
     and arms and armour are in store while one of its areas is :func:`military.exposed` with no
@@ -301,20 +301,28 @@ def nobles_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[st
 def trade_move(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Ship the home's preserved food to an outpost that would go hungry this round; buy a
     mercenary (a noble, house rule) while one of its areas that another seat can reach has no
-    noble, or to take another seat's area worth :data:`MERCENARY_PRIZE` next round; in the last round sell every good it can (goods do not count at the end: table, buy,
-    sell; house rule, Length and winner)."""
+    noble, or to take another seat's area worth :data:`MERCENARY_PRIZE` next round: it joins in
+    the richest such area, else next to the prize, else at home, else anywhere, in an area whose
+    food this round feeds one more (a mercenary marches into any of the buyer's areas, house
+    rule; table: feed); in the last round sell every good it can (goods do not count at the end:
+    table, buy, sell; house rule, Length and winner)."""
     h = home(state, seat)
     for out in economy.owned(state, seat):
         if out != h and economy.balance(state.lands[out]) < 0 and state.players[seat].money >= 1:
             move = economy.find(legal, type="ship", good="preserved", to=out, **{"from": h})
             if move is not None:
                 return move
-    exposed = [a for a in economy.owned(state, seat) if state.lands[a].nobles == 0 and military.exposed(state, seat, a)]
+    exposed = sorted((a for a in economy.owned(state, seat)
+                      if state.lands[a].nobles == 0 and military.exposed(state, seat, a)),
+                     key=lambda a: -military.area_worth(state, a))
     prize = military.best_prize(state, seat)
     if (exposed or (prize >= MERCENARY_PRIZE and economy.rounds_left(state) >= 1)) and "buy:mercenary" not in state.traded:
-        move = economy.find(legal, type="buy", good="mercenary")
-        if move is not None:
-            return move
+        # where the noble is needed first, in an area with food to spare for him (table: feed)
+        for to in dict.fromkeys([*exposed[:1], *military.prize_borders(state, seat), h, *economy.owned(state, seat)]):
+            if to is not None and economy.balance(state.lands[to]) >= 1:
+                move = economy.find(legal, type="buy", good="mercenary", to=to)
+                if move is not None:
+                    return move
     if economy.rounds_left(state) == 0:  # goods count for nothing at the end (house rule): sell them
         return next((m for m in legal if m["type"] == "sell" and m["good"] != "slave"), None)
     return None

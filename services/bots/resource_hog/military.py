@@ -171,3 +171,14 @@ def best_prize(state: State, seat: int) -> int:
             if other.owner is not None and other.owner != seat:
                 best = max(best, area_worth(state, n))
     return best
+
+
+def prize_borders(state: State, seat: int) -> list[str]:
+    """``seat``'s areas next to another seat's area worth :func:`best_prize`, in ring order
+    (empty when :func:`best_prize` is 0): where a noble more could set out to take it."""
+    best = best_prize(state, seat)
+    if best <= 0:
+        return []
+    return [a for a in economy.owned(state, seat)
+            if any(state.lands[n].owner not in (None, seat) and area_worth(state, n) == best
+                   for n in ring_neighbours(a))]

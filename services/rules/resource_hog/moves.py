@@ -75,8 +75,9 @@ class Ransom(_Move):
 
 
 class Buy(_Move):
-    """``{"type": "buy", "good": "salt", "count": 2, "to": "L1"}``: goods (or a ``slave`` or
-    ``mercenary``) from the trading board into a harbour area (table: buy)."""
+    """``{"type": "buy", "good": "salt", "count": 2, "to": "L1"}``: goods (or a ``slave``) from
+    the trading board into a harbour area of the buyer (table: buy); a ``mercenary`` into any of
+    the buyer's areas (house rule: mercenaries march in)."""
 
     type: Literal["buy"]
     good: Literal["preserved", "salt", "weapons", "slave", "mercenary"]

@@ -51,7 +51,9 @@ def ship_fee(state: State, a: str, b: str) -> int:
 
 def check(state: State, seat: int, move: dict[str, Any]) -> None:
     """``buy``, ``sell`` and ``ship`` (table: buy, sell). Raises IllegalMove, saying why, for
-    a move the seat may not make now; among them buying more slaves (each becomes a peasant) or
+    a move the seat may not make now; among them goods or a slave bought into an area without a
+    harbour (a mercenary joins in any area of the buyer's: house rule, mercenaries march in),
+    buying more slaves (each becomes a peasant) or
     mercenaries (each a noble) than the seat has room for among its 50 peasant/noble markers
     on the map (resource-hog-components.md, Components; house rule: slaves and mercenaries),
     and selling as slaves more peasants than the harbour area has free, or than the slave
@@ -75,7 +77,11 @@ def check(state: State, seat: int, move: dict[str, Any]) -> None:
         raise IllegalMove(f"you have {'sold' if other == 'sell' else 'bought'} {good} in this trade phase and may "
                           f"not also {t} it (table: buy)")
     if t == "buy":
-        if move["to"] not in harbours(state, seat):
+        if good == "mercenary":
+            if state.lands[move["to"]].owner != seat:
+                raise IllegalMove("a mercenary joins you in one of your own land areas, any of them (house rule: "
+                                  "mercenaries march in)")
+        elif move["to"] not in harbours(state, seat):
             raise IllegalMove("bought goods are placed in one of your harbour areas (table: buy)")
         if good == "slave" and state.slaves == 0:
             raise IllegalMove("the slave stack has run out: slaves are no longer bought or sold (table: adjust "

@@ -257,7 +257,8 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
                                    "from": src, "to": dst}
         for port in ports[:1]:
             yield {"type": "buy", "good": "slave", "count": 1, "to": port}
-            yield {"type": "buy", "good": "mercenary", "count": 1, "to": port}
+        for area in mine:  # a mercenary joins in any area of the buyer's (house rule: mercenaries march in)
+            yield {"type": "buy", "good": "mercenary", "count": 1, "to": area}
         for port in ports:
             yield {"type": "sell", "good": "slave", "count": 1, "from": port}
         return

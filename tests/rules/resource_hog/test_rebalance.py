@@ -77,3 +77,30 @@ def test_mining_gold_takes_it_from_the_deposit_until_it_runs_out():
     assert land.gold == 0 and state.players[seat].money == money + 4 * content().setup.components["gold_value"]
     land.work = {}
     assert "mine:gold" not in turns.work_targets(state, area) and "mine:salt" in turns.work_targets(state, area)
+
+
+@pytest.mark.rules("resource_hog:house rules/mercenaries-march-in", "resource_hog:buy/to-harbour")
+def test_a_mercenary_joins_in_any_area_of_the_buyer_goods_and_slaves_only_in_a_harbour_area():
+    """House rule (mercenaries march in): a mercenary bought becomes a noble in any of the buyer's
+    land areas, a harbour or not, and the legal moves offer one for each of them; never in another
+    seat's area. Goods and slaves still go to a harbour area (table: buy). Refused moves leave
+    the game as it was."""
+    state, chance = new_game(3, "rh-mercenary")
+    seat = order_all(state, chance, ["trade", "peasants", "nobles"])
+    home = next(a for a in RING if state.lands[a].owner == seat)
+    outpost = RING[(RING.index(home) + 1) % len(RING)]
+    state.lands[outpost].owner, state.lands[outpost].peasants = seat, 1
+    other = next(a for a in RING if state.lands[a].owner not in (None, seat))
+    state.mercenary_track, state.slave_track, state.players[seat].money = 2, 1, 40
+    assert not any("harbour" in state.lands[a].buildings for a in RING)
+    buys = [m for m in RULES.legal_moves(state, seat) if m["type"] == "buy"]
+    assert sorted(m["to"] for m in buys if m["good"] == "mercenary") == sorted([home, outpost])
+    assert not [m for m in buys if m["good"] != "mercenary"]  # no harbour: no goods, no slave
+    refused(state, seat, {"type": "buy", "good": "mercenary", "count": 1, "to": other}, chance,
+            match="one of your own land areas")
+    refused(state, seat, {"type": "buy", "good": "slave", "count": 1, "to": outpost}, chance, match="harbour")
+    refused(state, seat, {"type": "buy", "good": "salt", "count": 1, "to": outpost}, chance, match="harbour")
+    nobles = state.lands[outpost].nobles
+    apply(RULES, state, seat, {"type": "buy", "good": "mercenary", "count": 1, "to": outpost}, chance)
+    assert state.lands[outpost].nobles == nobles + 1
+    assert state.mercenary_track == 1 and state.players[seat].money == 30
