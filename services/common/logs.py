@@ -29,6 +29,9 @@ _lock = threading.Lock()
 _configured: str | None = None
 
 request_id: ContextVar[str | None] = ContextVar("longhouse_request_id", default=None)
+REQUEST_ID_HEADER = "longhouse_request_id"
+"""The Celery message header that carries the request id from the process that queues a task to
+the worker that runs it (which binds it to :data:`request_id` while the task runs)."""
 """The id of the request being served (the gateway's ``X-Request-ID``), ``None`` outside one;
 set it with ``request_id.set(...)`` and reset it with the token when the request ends."""
 

@@ -44,8 +44,8 @@ READY_TRACE = "game:{{{game_id}}}:ready_trace"
 READY_TRACE_TTL = 60
 """Seconds a :data:`READY_TRACE` key lives (a mover reads it when it pops the game)."""
 
-REQUEST_ID_HEADER = "longhouse_request_id"
-"""The task message header that carries the request id (:data:`services.common.logs.request_id`)."""
+REQUEST_ID_HEADER = logs.REQUEST_ID_HEADER
+"""The message header of the request id (:data:`services.common.logs.REQUEST_ID_HEADER`)."""
 
 log = logging.getLogger("longhouse.phases")
 bus_log = logs.get_logger()

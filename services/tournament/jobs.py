@@ -522,8 +522,13 @@ def _advance(table: Any, store: TournamentStore, tid: str) -> str:
 
 
 def send_step(celery_app: Any, tid: str, chain: str, countdown: float = 0.0) -> None:
-    """Queue a step of ``tid`` in ``chain`` on :data:`QUEUE`."""
-    celery_app.send_task(ADVANCE_TASK, args=(tid, chain), queue=QUEUE, countdown=countdown or None)
+    """Queue a step of ``tid`` in ``chain`` on :data:`QUEUE`, with the request id being served (the
+    one that created or resumed the tournament: the steps' log lines carry it). No trace context:
+    the chain queues itself again every step, and one trace would never end."""
+    rid = logs.request_id.get()
+    headers = {logs.REQUEST_ID_HEADER: rid} if rid is not None else None
+    celery_app.send_task(ADVANCE_TASK, args=(tid, chain), queue=QUEUE, countdown=countdown or None,
+                         headers=headers)
 
 
 def start(store: TournamentStore, celery_app: Any, tid: str) -> str:
