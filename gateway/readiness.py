@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import Blueprint, current_app
+from flask import Blueprint, current_app, request
 
 from services.common.config import settings
 from services.phases.mover import HEARTBEAT
@@ -36,7 +36,7 @@ from services.phases.mover import HEARTBEAT
 from . import responses
 from .clients import get_probe_redis
 from .errors import error_response
-from .openapi import documented
+from .openapi import Param, documented
 
 bp = Blueprint("readiness", __name__)
 
@@ -117,12 +117,20 @@ def checks() -> dict[str, Callable[[], str]]:
     return found
 
 
-def run_checks() -> dict[str, str]:
-    """Run every check: name -> ``"ok"`` or why it failed (an exception's class and text), in
-    the order of the module's list. The checks that go through Redis are not tried while
-    ``redis`` fails (:data:`SKIPPED`)."""
+SCOPES = ("stack", "gateway")
+"""``GET /readyz?scope=``: ``stack`` (the default) checks every part a game needs; ``gateway`` only
+what this gateway itself serves from, Redis and the gRPC services (Kubernetes' readiness of the
+gateway pods: a worker or mover rollout must not take every gateway out of its Service)."""
+
+
+def run_checks(scope: str = "stack") -> dict[str, str]:
+    """Run every check of ``scope`` (:data:`SCOPES`): name -> ``"ok"`` or why it failed (an
+    exception's class and text), in the order of the module's list. The checks that go through
+    Redis are not tried while ``redis`` fails (:data:`SKIPPED`)."""
     results: dict[str, str] = {}
     for name, check in checks().items():
+        if scope == "gateway" and name != "redis":
+            continue
         if name != "redis" and results["redis"] != "ok":
             results[name] = SKIPPED
             continue
@@ -135,6 +143,10 @@ def run_checks() -> dict[str, str]:
     return results
 
 
+SCOPE_QUERY = Param("scope", "query", {"type": "string", "enum": list(SCOPES)},
+                    "stack (default): every part a game needs; gateway: Redis and the gRPC services")
+
+
 @bp.get("/livez")
 @documented(responses={200: responses.Alive})
 def livez():
@@ -144,14 +156,20 @@ def livez():
 
 
 @bp.get("/readyz")
-@documented(responses={200: responses.Ready},
-            errors={503: "not_ready (the answer's checks say which part does not serve)"})
+@documented(responses={200: responses.Ready}, params=(SCOPE_QUERY,),
+            errors={400: "bad_request (an unknown scope)",
+                    503: "not_ready (the answer's checks say which part does not serve)"})
 def readyz():
-    """Whether every part of the stack serves: Redis, the gRPC services, a mover and a worker.
+    """Whether every part of the stack serves: Redis, the gRPC services, a mover and a worker
+    (``?scope=gateway``: Redis and the gRPC services only, :data:`SCOPES`).
 
-    200 with every check ``ok``, else 503 ``not_ready`` with ``checks`` naming what failed.
+    200 with every check ``ok``, else 503 ``not_ready`` with ``checks`` naming what failed;
+    400 ``bad_request`` for a scope not in :data:`SCOPES`.
     """
-    results = run_checks()
+    scope = request.args.get("scope", "stack")
+    if scope not in SCOPES:
+        return error_response(400, "bad_request", f"scope must be one of {', '.join(SCOPES)}, not {scope[:40]!r}")
+    results = run_checks(scope)
     if all(value == "ok" for value in results.values()):
         return {"status": "ready", "checks": results}
     failing = ", ".join(name for name, value in results.items() if value != "ok")

@@ -68,7 +68,7 @@ def test_deployments_probes_autoscalers_and_security():
         assert container["args"] == [name]
         assert services[name]["spec"]["ports"][0]["port"] == port
     gateway = deployments["gateway"]["spec"]["template"]["spec"]["containers"][0]
-    assert gateway["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert gateway["readinessProbe"]["httpGet"]["path"] == "/readyz?scope=gateway"  # not the worker nor the movers
     assert gateway["livenessProbe"]["httpGet"]["path"] == "/livez"
     for name, deployment in {**deployments, **by_kind("StatefulSet")}.items():
         pod = deployment["spec"]["template"]["spec"]

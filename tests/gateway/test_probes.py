@@ -83,3 +83,16 @@ def test_probes_are_never_rate_limited():
     assert category("readiness.livez", "GET") is None
     assert category("readiness.readyz", "GET") is None
     assert category("healthz", "GET") is None
+
+
+def test_the_gateway_scope_leaves_out_the_movers_and_the_worker(redis_server):
+    """Kubernetes' readiness of the gateway pods (``?scope=gateway``): Redis and the services only,
+    so a stack without a mover is unready as a stack but its gateway serves reads and moves."""
+    client = make_app(redis_server.url).test_client()  # no mover runs: no heartbeat in the store
+    whole = client.get("/readyz")
+    assert whole.status_code == 503 and whole.get_json()["checks"]["movers"] != "ok"
+    gateway = client.get("/readyz?scope=gateway")
+    assert gateway.status_code == 200, gateway.get_json()
+    assert gateway.get_json()["checks"] == {"redis": "ok"}
+    bad = client.get("/readyz?scope=everything")
+    assert bad.status_code == 400 and bad.get_json()["error"] == "bad_request"
