@@ -26,7 +26,7 @@ from . import invitations, operators, responses
 from .bodies import CreateGameBody, parse_body
 from .clients import get_redis, get_table
 from .errors import ApiError
-from .lookup import caller_seat, check_claimed_seat, decision, parse_index, public_summary, require_game
+from .lookup import caller_seat, check_claimed_seat, decision, flag, parse_index, public_summary, require_game
 from .openapi import INDEX_MAX, SEAT_QUERY, Param, documented
 
 bp = Blueprint("games", __name__)
@@ -198,7 +198,9 @@ first in any real game: one wake per commit of the other seats and the phases)."
                   "seconds to wait at most (default and cap: 30)"),
             Param("until", "query", {"type": "string", "enum": ["over", "turn"]},
                   "over: wait instead until the game is over; turn (seat token required): until the "
-                  "token's seat is to decide at a version above after, or the game is over")))
+                  "token's seat is to decide at a version above after, or the game is over"),
+            Param("view", "query", {"type": "boolean"},
+                  "with a seat token, true: the answer also holds the seat's player view at its version")))
 def wait(game_id: str):
     """Block (``XREAD BLOCK``) until the version is above ``after`` or ``timeout`` passes.
 
@@ -208,7 +210,8 @@ def wait(game_id: str):
     (a seat token required) waits until the token's seat has a decision at a version above
     ``after`` (or the game is over): a client's next decision without polling.
     Returns the ``GET /games/<id>`` body either way; with a seat token, also the token's
-    ``seat`` and its ``legal_moves`` at the answer's version (empty unless it decides then).
+    ``seat`` and its ``legal_moves`` at the answer's version (empty unless it decides then), and
+    with ``view=true`` its player ``view`` there.
     """
     if request.args.get("after") is None:
         raise ApiError(400, "bad_request", "after=<version> is required")
@@ -218,6 +221,7 @@ def wait(game_id: str):
     until = request.args.get("until")
     if until not in (None, "over", "turn"):
         raise ApiError(400, "bad_request", 'until, if given, must be "over" or "turn"')
+    with_view = flag("view")
     meta = require_game(game_id)
     seat = caller_seat(game_id, required=until == "turn")
     known = None
@@ -238,8 +242,8 @@ def wait(game_id: str):
     out = public_summary(game_id, known)
     if seat is not None:
         rules, state, version = known
-        mine = decision(rules, state, version, seat, legal=True)
-        out["seat"], out["legal_moves"] = mine["seat"], mine["legal_moves"]
+        mine = decision(rules, state, version, seat, legal=True, view=with_view)
+        out.update((k, mine[k]) for k in ("seat", "legal_moves", "view") if k in mine)
     return out
 
 

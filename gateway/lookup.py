@@ -82,21 +82,26 @@ def flag(name: str) -> bool:
     raise ApiError(400, "bad_request", f"{name} must be true or false")
 
 
-def decision(rules: Any, state: Any, version: int, seat: int | None, legal: bool) -> dict[str, Any]:
+def decision(rules: Any, state: Any, version: int, seat: int | None, legal: bool,
+             view: bool = False) -> dict[str, Any]:
     """What a client needs for its next decision, from the game at ``version``:
     ``{"version", "status", "to_move"}``, plus with ``legal`` the caller's ``"seat"`` and its
-    ``"legal_moves"`` (empty unless ``seat`` is to decide now; never another seat's). Reads
+    ``"legal_moves"`` (empty unless ``seat`` is to decide now; never another seat's), and with
+    ``view`` the seat's player ``"view"`` (``rules.view``: what that seat may see). Reads
     ``state`` only.
     """
     to_move = rules.to_move(state)
     out: dict[str, Any] = {"version": version, "status": status_of(rules, state), "to_move": to_move}
-    if legal and seat is not None:
+    if (legal or view) and seat is not None:
         out["seat"] = seat
+    if legal and seat is not None:
         out["legal_moves"] = rules.legal_moves(state, seat) if out["status"] == "active" and seat in to_move else []
+    if view and seat is not None:
+        out["view"] = rules.view(state, seat)
     return out
 
 
-def next_decision(game_id: str, version: int, seat: int, legal: bool) -> dict[str, Any]:
+def next_decision(game_id: str, version: int, seat: int, legal: bool, view: bool = False) -> dict[str, Any]:
     """:func:`decision` for the game just after a move committed at ``version``: from the state this
     process cached at that commit (read in place, nothing fetched), or, when it holds none that
     recent (a repeated move answered from the store), from the game read now."""
@@ -105,7 +110,7 @@ def next_decision(game_id: str, version: int, seat: int, legal: bool) -> dict[st
     if cached is None or cached[2] < version:
         cached = table.state(game_id)
     rules, state, at = cached
-    return decision(rules, state, at, seat, legal)
+    return decision(rules, state, at, seat, legal, view)
 
 
 def check_claimed_seat(claimed: Any, seat: int) -> None:

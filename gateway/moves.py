@@ -1,11 +1,11 @@
 """Blueprint ``moves``: legal moves of the caller's seat and submitting a move.
 
 * ``GET /games/<id>/legal-moves`` (token) -> ``{"version", "seat", "moves"}``
-* ``POST /games/<id>/moves[?legal=true]`` (token) body ``{"move_id", "expected_version", "move"}``
+* ``POST /games/<id>/moves[?legal=true][&view=true]`` (token) body ``{"move_id", "expected_version", "move"}``
   -> ``{"version", "events", "next"}``: the new version, only the events the seat may see, and
   ``next``, the client's next decision: ``{"version", "status", "to_move"}`` of the game right after
-  the move, and with ``?legal=true`` the caller's ``seat`` and its legal ``moves`` there (empty
-  unless that seat decides next). One request a move: a client that is still to decide has its
+  the move, with ``?legal=true`` the caller's ``seat`` and its ``legal_moves`` there (empty
+  unless that seat decides next), with ``?view=true`` its player ``view`` there. One request a move: a client that is still to decide has its
   next choices in the answer; one that is not waits on ``GET /games/<id>/wait?until=turn`` or its
   event stream. A repeat of the same ``move_id`` by the same seat returns the first result
   (``version``, ``events``) and changes nothing.
@@ -39,6 +39,9 @@ bp = Blueprint("moves", __name__)
 LEGAL_QUERY = Param("legal", "query", {"type": "boolean"},
                     "true: the answer's next also holds the caller's seat and its legal moves at next.version "
                     "(empty unless that seat decides next); default false")
+VIEW_QUERY = Param("view", "query", {"type": "boolean"},
+                   "true: the answer's next also holds the caller's seat and its player view at next.version "
+                   "(what GET /games/{game_id}/view gives); default false")
 
 
 @bp.get("/games/<game_id>/legal-moves")
@@ -57,7 +60,7 @@ def legal_moves(game_id: str):
 
 
 @bp.post("/games/<game_id>/moves")
-@documented(body=MoveBody, responses={200: responses.MoveResult}, auth="required", params=(LEGAL_QUERY,),
+@documented(body=MoveBody, responses={200: responses.MoveResult}, auth="required", params=(LEGAL_QUERY, VIEW_QUERY),
             errors={400: "bad_json, bad_request", 401: "missing_token, unknown_token, bad_authorization",
                     403: "wrong_game, wrong_seat", 404: "game_not_found",
                     409: "stale_version (with version), not_your_turn, move_id_reused",
@@ -66,7 +69,7 @@ def play(game_id: str):
     """Resolve and commit one move of the token's seat; the answer carries the seat's next decision."""
     facts = known_game(game_id)
     seat = caller_seat(game_id, required=True)
-    legal = flag("legal")
+    legal, view = flag("legal"), flag("view")
     body = parse_body(MoveBody)
     check_claimed_seat(body.seat, seat)
     try:
@@ -74,4 +77,4 @@ def play(game_id: str):
     except (StaleVersion, MoveIdReused, RulesError) as exc:
         count_refusal(facts["game"], exc)  # longhouse_moves_total{outcome="refused"}
         raise
-    return {**result, "next": next_decision(game_id, result["version"], seat, legal)}
+    return {**result, "next": next_decision(game_id, result["version"], seat, legal, view)}

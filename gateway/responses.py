@@ -172,7 +172,8 @@ class EventOut(_Closed):
 
 class NextDecision(_Closed):
     """``next`` of a move's answer: the game right after the move, for the client's next decision
-    (:func:`gateway.lookup.next_decision`); ``seat`` and ``legal_moves`` only with ``?legal=true``."""
+    (:func:`gateway.lookup.next_decision`); ``seat`` and ``legal_moves`` only with ``?legal=true``,
+    ``seat`` and ``view`` only with ``?view=true``."""
 
     version: int = Field(ge=0, description="the version these facts are of (the move's own, or later)")
     status: GameStatus
@@ -181,6 +182,8 @@ class NextDecision(_Closed):
     legal_moves: list[dict[str, Any]] | None = Field(
         default=None, description="with ?legal=true: the seat's legal moves at this version, each a move body for "
                                   "POST /moves with expected_version = version; empty unless the seat decides now")
+    view: dict[str, Any] | None = Field(default=None, description="with ?view=true: the seat's player view at this "
+                                                                  "version (as GET /games/{id}/view)")
 
 
 class MoveResult(_Closed):
@@ -199,6 +202,8 @@ class WaitResult(GameSummary):
     legal_moves: list[dict[str, Any]] | None = Field(
         default=None, description="with a seat token: its legal moves at version (move bodies for POST /moves); "
                                   "empty unless the seat decides now")
+    view: dict[str, Any] | None = Field(default=None, description="with a seat token and ?view=true: its player "
+                                                                  "view at version")
 
 
 class StreamEntry(_Closed):

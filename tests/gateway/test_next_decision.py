@@ -124,3 +124,14 @@ def test_wait_with_a_token_adds_the_seats_legal_moves_and_without_one_stays_publ
     assert mine["seat"] == 0 and mine["legal_moves"]
     assert theirs["seat"] == 1 and theirs["legal_moves"] == []  # seat 0's choices are not seat 1's to see
     assert "legal_moves" not in public and "seat" not in public
+
+
+def test_view_adds_the_seats_own_player_view_to_the_answer_and_to_a_wait(client, api):
+    gid, (t0, t1), v = _race(api)
+    moved = _post(client, gid, t0, {"type": "advance", "steps": 1}, v, "?legal=true&view=true").json
+    read = client.get(f"/games/{gid}/view", headers=_auth(t0)).json
+    assert moved["next"]["seat"] == 0 and moved["next"]["view"] == read["view"]
+    plain = _post(client, gid, t1, {"type": "advance", "steps": 3}, v + 1).json
+    assert "view" not in plain["next"] and "seat" not in plain["next"]
+    waited = client.get(f"/games/{gid}/wait?after={v + 1}&until=turn&timeout=5&view=true", headers=_auth(t0)).json
+    assert waited["legal_moves"] and waited["view"] == client.get(f"/games/{gid}/view", headers=_auth(t0)).json["view"]
