@@ -48,6 +48,7 @@ from . import listing, metrics, tournaments, web
 from . import request_ids
 from .clients import get_probe_redis, init_clients
 from .errors import error_response, register_error_handlers
+from .json_provider import OrjsonProvider
 
 
 def default_config() -> dict[str, Any]:
@@ -86,6 +87,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         raise ValueError(f"PORTS_MODE must be 'embedded' or 'grpc', not {app.config['PORTS_MODE']!r}")
     if app.config["PHASE_MODE"] not in ("celery", "inline"):
         raise ValueError(f"PHASE_MODE must be 'celery' or 'inline', not {app.config['PHASE_MODE']!r}")
+    app.json = OrjsonProvider(app)  # answers encoded by orjson (gateway.json_provider)
     app.json.sort_keys = False
     logs.configure("gateway")
     tracing.configure("gateway")  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set

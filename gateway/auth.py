@@ -83,8 +83,13 @@ def bearer_token(allow_query: bool = False) -> str | None:
     return None
 
 
-def seat_of(client: redis.Redis, game_id: str, token: str | None, required: bool) -> int | None:
+def seat_of(client: redis.Redis, game_id: str, token: str | None, required: bool,
+            known: Any = None) -> int | None:
     """The seat ``token`` holds in ``game_id`` (``None``: no token and none required).
+
+    ``known``: the process's checked tokens (:attr:`gateway.clients.Clients.seat_tokens`: ``get``
+    and ``put`` by ``(game_id, digest)``); a token found there is not looked up in Redis again,
+    and one found in Redis is added. Only tokens that hold a seat are kept.
 
     Raises:
         ApiError 401: no token although ``required``, or a token this game never issued.
@@ -102,9 +107,15 @@ def seat_of(client: redis.Redis, game_id: str, token: str | None, required: bool
         if _GAME_ID.fullmatch(prefix) and _held_seat(client, prefix, digest) is not None:
             raise ApiError(403, "wrong_game", "this token holds a seat of another game")
         raise ApiError(401, "unknown_token", "this game issued no such seat token")
+    if known is not None:
+        seat = known.get((game_id, digest))
+        if seat is not None:
+            return seat
     seat = _held_seat(client, game_id, digest)
     if seat is None:
         raise ApiError(401, "unknown_token", "this game issued no such seat token")
+    if known is not None:
+        known.put((game_id, digest), seat)
     return seat
 
 

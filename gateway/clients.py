@@ -8,7 +8,8 @@ with their parent) and kept in ``app.extensions["longhouse"]``.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from collections import OrderedDict
+from typing import Any, Generic, Hashable, TypeVar
 
 import redis
 from flask import Flask, current_app
@@ -34,6 +35,47 @@ answers, and the probes must say so within a second instead of waiting on the st
 long read timeout. Override with the config key ``PROBE_TIMEOUT_SECONDS``."""
 
 
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+KNOWN_GAMES = 4096
+"""Games whose fixed facts (name, seats) one gateway process keeps (:meth:`Clients.game_facts`)."""
+KNOWN_TOKENS = 16384
+"""Seat tokens (by digest) one gateway process keeps with their seat (:meth:`Clients.seat_tokens`)."""
+
+
+class Lru(Generic[K, V]):
+    """A small bounded mapping that drops its least recently used entry beyond ``limit``.
+
+    Args:
+        limit: the most entries kept (at least 1).
+    """
+
+    def __init__(self, limit: int):
+        self.limit = max(1, int(limit))
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        """The value of ``key`` (now the most recently used), or ``None``."""
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        """Keep ``value`` for ``key``, dropping the least recently used entry beyond the limit."""
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 class Clients:
     """Lazily built shared clients of one app in one process.
 
@@ -49,6 +91,13 @@ class Clients:
         self._probe_redis: redis.Redis | None = None
         self._table: Table | None = None
         self._feeds: FeedHub | None = None
+        self.game_facts: Lru[str, dict[str, Any]] = Lru(int(config.get("KNOWN_GAMES", KNOWN_GAMES)))
+        """game id -> ``{"game", "players"}``: facts of a stored game that never change (a game's
+        record is never deleted), so a move or a read does not fetch its meta hash again."""
+        self.seat_tokens: Lru[tuple[str, str], int] = Lru(int(config.get("KNOWN_TOKENS", KNOWN_TOKENS)))
+        """``(game id, sha256 of a seat token)`` -> its seat, for tokens this process has checked:
+        a seat is claimed once (``HSETNX``) and never given to another token, so a token that held a
+        seat holds it for good (:func:`gateway.auth.seat_of`)."""
 
     def redis(self) -> redis.Redis:
         """The Redis client of the game store (bytes responses)."""

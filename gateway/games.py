@@ -6,16 +6,19 @@
   ``game.create``
 * ``GET /games/<id>`` -> the public summary (:func:`gateway.lookup.public_summary`)
 * ``GET /games/<id>/view`` -> ``{"version", "seat", "status", "to_move", "outcome", "view"}``
-* ``GET /games/<id>/wait?after=<v>&timeout=<s>`` -> the summary once version > ``after``
-  or after ``timeout`` seconds (at most 30)
+* ``GET /games/<id>/wait?after=<v>&timeout=<s>[&until=over|turn]`` -> the summary once version >
+  ``after`` (``until=turn``: once the token's seat decides there; ``over``: once the game is over)
+  or after ``timeout`` seconds (at most 30); with a seat token also its ``seat`` and ``legal_moves``
 """
 
 from __future__ import annotations
 
+import time
+
 from flask import Blueprint, current_app, request
 
 from services.agents.registry import UnknownAgent, registry_for
-from services.coordinator.redis_store import entry_id, key
+from services.coordinator.redis_store import entry_from_fields, entry_id, key
 from services.coordinator.table import status_of
 from services.rules.core import GameConfig
 
@@ -23,7 +26,7 @@ from . import invitations, operators, responses
 from .bodies import CreateGameBody, parse_body
 from .clients import get_redis, get_table
 from .errors import ApiError
-from .lookup import caller_seat, check_claimed_seat, parse_index, public_summary, require_game
+from .lookup import caller_seat, check_claimed_seat, decision, flag, parse_index, public_summary, require_game
 from .openapi import INDEX_MAX, SEAT_QUERY, Param, documented
 
 bp = Blueprint("games", __name__)
@@ -179,22 +182,36 @@ def _seconds(name: str, default: float, high: float) -> float:
     return min(value, high)
 
 
+WAIT_WAKES = 100_000
+"""Most log entries a ``/wait?until=turn`` wakes up for before it answers (its timeout bounds it
+first in any real game: one wake per commit of the other seats and the phases)."""
+
+
 @bp.get("/games/<game_id>/wait")
 @documented(
-    responses={200: responses.GameSummary}, errors={400: "bad_request", 404: "game_not_found"},
+    responses={200: responses.WaitResult}, auth="optional",
+    errors={400: "bad_request", 401: "missing_token (until=turn), unknown_token, bad_authorization",
+            403: "wrong_game", 404: "game_not_found"},
     params=(Param("after", "query", {"type": "integer", "minimum": 0, "maximum": INDEX_MAX},
                   "answer once the version is above this one", required=True),
             Param("timeout", "query", {"type": "number", "minimum": 0},
                   "seconds to wait at most (default and cap: 30)"),
-            Param("until", "query", {"type": "string", "enum": ["over"]},
-                  "over: wait instead until the game is over")))
+            Param("until", "query", {"type": "string", "enum": ["over", "turn"]},
+                  "over: wait instead until the game is over; turn (seat token required): until the "
+                  "token's seat is to decide at a version above after, or the game is over"),
+            Param("view", "query", {"type": "boolean"},
+                  "with a seat token, true: the answer also holds the seat's player view at its version")))
 def wait(game_id: str):
-    """Block (one ``XREAD BLOCK``) until the version is above ``after`` or ``timeout`` passes.
+    """Block (``XREAD BLOCK``) until the version is above ``after`` or ``timeout`` passes.
 
     Query: ``after`` (int, required), ``timeout`` (seconds, default and maximum 30);
     ``until=over`` waits instead until the game is over (one ``XREAD BLOCK`` on the stream
-    the final commit writes), for drivers of games that play by themselves.
-    Returns the ``GET /games/<id>`` body either way.
+    the final commit writes), for drivers of games that play by themselves; ``until=turn``
+    (a seat token required) waits until the token's seat has a decision at a version above
+    ``after`` (or the game is over): a client's next decision without polling.
+    Returns the ``GET /games/<id>`` body either way; with a seat token, also the token's
+    ``seat`` and its ``legal_moves`` at the answer's version (empty unless it decides then), and
+    with ``view=true`` its player ``view`` there.
     """
     if request.args.get("after") is None:
         raise ApiError(400, "bad_request", "after=<version> is required")
@@ -202,10 +219,15 @@ def wait(game_id: str):
     limit = float(current_app.config["WAIT_MAX_SECONDS"])
     timeout = _seconds("timeout", limit, limit)
     until = request.args.get("until")
-    if until not in (None, "over"):
-        raise ApiError(400, "bad_request", 'until, if given, must be "over"')
+    if until not in (None, "over", "turn"):
+        raise ApiError(400, "bad_request", 'until, if given, must be "over" or "turn"')
+    with_view = flag("view")
     meta = require_game(game_id)
-    if until == "over":
+    seat = caller_seat(game_id, required=until == "turn")
+    known = None
+    if until == "turn":
+        known = _wait_for_turn(game_id, seat, after, timeout)  # type: ignore[arg-type]
+    elif until == "over":
         if meta["status"] != "over" and timeout > 0:
             rows = get_redis().xread({key(game_id, "ended"): "0-0"}, count=1, block=max(1, int(timeout * 1000)))
             if not rows:
@@ -215,7 +237,41 @@ def wait(game_id: str):
                                  block=max(1, int(timeout * 1000)))
         if not rows:
             nudge_phase(game_id)
-    return public_summary(game_id)
+    if known is None:
+        known = get_table().state(game_id)
+    out = public_summary(game_id, known)
+    if seat is not None:
+        rules, state, version = known
+        mine = decision(rules, state, version, seat, legal=True, view=with_view)
+        out.update((k, mine[k]) for k in ("seat", "legal_moves", "view") if k in mine)
+    return out
+
+
+def _wait_for_turn(game_id: str, seat: int, after: int, timeout: float) -> tuple:
+    """The game once ``seat`` decides at a version above ``after``, or it is over, or ``timeout``
+    seconds have passed (then what it is at; a game stuck in a phase or on a bot is nudged,
+    :func:`nudge_phase`): ``(rules, state, version)``. Sleeps only in ``XREAD BLOCK`` on the log,
+    catching up from the entries it returns (no second read of them)."""
+    table = get_table()
+    deadline = time.monotonic() + timeout
+    rules, state, version = table.state(game_id)
+    for _ in range(WAIT_WAKES):
+        status = status_of(rules, state)
+        if version > after and (status == "over" or (status == "active" and seat in rules.to_move(state))):
+            break
+        left = deadline - time.monotonic()
+        if left <= 0:
+            nudge_phase(game_id)
+            break
+        rows = get_redis().xread({key(game_id, "log"): entry_id(max(version, after))},
+                                 block=max(1, int(left * 1000)))
+        if not rows:
+            nudge_phase(game_id)
+            break
+        entries = [entry_from_fields(fields) for _id, fields in rows[0][1]]
+        rules, state, version = table.projections.state_at(
+            game_id, entries[-1].version, recent=[(e.version, list(e.events)) for e in entries])
+    return rules, state, version
 
 
 def nudge_phase(game_id: str) -> bool:

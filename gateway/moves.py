@@ -1,12 +1,23 @@
 """Blueprint ``moves``: legal moves of the caller's seat and submitting a move.
 
 * ``GET /games/<id>/legal-moves`` (token) -> ``{"version", "seat", "moves"}``
-* ``POST /games/<id>/moves`` (token) body ``{"move_id", "expected_version", "move"}``
-  -> ``{"version", "events"}`` with only the events the seat may see. A repeat of the
-  same ``move_id`` by the same seat returns the first result and changes nothing.
+* ``POST /games/<id>/moves[?legal=true][&view=true]`` (token) body ``{"move_id", "expected_version", "move"}``
+  -> ``{"version", "events", "next"}``: the new version, only the events the seat may see, and
+  ``next``, the client's next decision: ``{"version", "status", "to_move"}`` of the game right after
+  the move, with ``?legal=true`` the caller's ``seat`` and its ``legal_moves`` there (empty
+  unless that seat decides next), with ``?view=true`` its player ``view`` there. One request a move: a client that is still to decide has its
+  next choices in the answer; one that is not waits on ``GET /games/<id>/wait?until=turn`` or its
+  event stream. A repeat of the same ``move_id`` by the same seat returns the first result
+  (``version``, ``events``) and changes nothing.
 
 Errors: 401/403 token, 404 game, 400 body, 409 ``stale_version`` / ``not_your_turn``,
 422 ``illegal_move`` / ``malformed_move``. A rejected move changes nothing.
+
+A move costs the gateway no read of the game before its commit in the usual case: the game's
+fixed facts and the token's seat are kept per process (:func:`gateway.lookup.known_game`,
+:func:`gateway.lookup.caller_seat`), the Table resolves on its cached state and its one commit
+script checks the version and the move id (:meth:`services.coordinator.table.Table.play`), and
+``next`` is read from the state that commit cached (:func:`gateway.lookup.next_decision`).
 """
 
 from __future__ import annotations
@@ -20,10 +31,17 @@ from .bodies import MoveBody, parse_body
 from .clients import get_table
 from . import responses
 from .metrics import count_refusal
-from .lookup import caller_seat, check_claimed_seat, parse_index, require_game
-from .openapi import SEAT_QUERY, documented
+from .lookup import caller_seat, check_claimed_seat, flag, known_game, next_decision, parse_index, require_game
+from .openapi import SEAT_QUERY, Param, documented
 
 bp = Blueprint("moves", __name__)
+
+LEGAL_QUERY = Param("legal", "query", {"type": "boolean"},
+                    "true: the answer's next also holds the caller's seat and its legal moves at next.version "
+                    "(empty unless that seat decides next); default false")
+VIEW_QUERY = Param("view", "query", {"type": "boolean"},
+                   "true: the answer's next also holds the caller's seat and its player view at next.version "
+                   "(what GET /games/{game_id}/view gives); default false")
 
 
 @bp.get("/games/<game_id>/legal-moves")
@@ -42,19 +60,21 @@ def legal_moves(game_id: str):
 
 
 @bp.post("/games/<game_id>/moves")
-@documented(body=MoveBody, responses={200: responses.MoveResult}, auth="required",
+@documented(body=MoveBody, responses={200: responses.MoveResult}, auth="required", params=(LEGAL_QUERY, VIEW_QUERY),
             errors={400: "bad_json, bad_request", 401: "missing_token, unknown_token, bad_authorization",
                     403: "wrong_game, wrong_seat", 404: "game_not_found",
                     409: "stale_version (with version), not_your_turn, move_id_reused",
                     422: "illegal_move, malformed_move"})
 def play(game_id: str):
-    """Resolve and commit one move of the token's seat."""
-    meta = require_game(game_id)
+    """Resolve and commit one move of the token's seat; the answer carries the seat's next decision."""
+    facts = known_game(game_id)
     seat = caller_seat(game_id, required=True)
+    legal, view = flag("legal"), flag("view")
     body = parse_body(MoveBody)
     check_claimed_seat(body.seat, seat)
     try:
-        return get_table().play(game_id, seat, body.move, body.expected_version, move_id=body.move_id)
+        result = get_table().play(game_id, seat, body.move, body.expected_version, move_id=body.move_id)
     except (StaleVersion, MoveIdReused, RulesError) as exc:
-        count_refusal(str(meta.get("game", "")), exc)  # longhouse_moves_total{outcome="refused"}
+        count_refusal(facts["game"], exc)  # longhouse_moves_total{outcome="refused"}
         raise
+    return {**result, "next": next_decision(game_id, result["version"], seat, legal, view)}

@@ -170,11 +170,40 @@ class EventOut(_Closed):
     to: int | None = Field(description="the seat it is private to; null: public")
 
 
+class NextDecision(_Closed):
+    """``next`` of a move's answer: the game right after the move, for the client's next decision
+    (:func:`gateway.lookup.next_decision`); ``seat`` and ``legal_moves`` only with ``?legal=true``,
+    ``seat`` and ``view`` only with ``?view=true``."""
+
+    version: int = Field(ge=0, description="the version these facts are of (the move's own, or later)")
+    status: GameStatus
+    to_move: list[int] = Field(description="seats whose decision it is")
+    seat: int | None = Field(default=None, ge=0, description="with ?legal=true: the token's seat")
+    legal_moves: list[dict[str, Any]] | None = Field(
+        default=None, description="with ?legal=true: the seat's legal moves at this version, each a move body for "
+                                  "POST /moves with expected_version = version; empty unless the seat decides now")
+    view: dict[str, Any] | None = Field(default=None, description="with ?view=true: the seat's player view at this "
+                                                                  "version (as GET /games/{id}/view)")
+
+
 class MoveResult(_Closed):
-    """``POST /games/<id>/moves`` 200: the new version and the events the seat may see."""
+    """``POST /games/<id>/moves`` 200: the new version, the events the seat may see, and its next decision."""
 
     version: int = Field(ge=0)
     events: list[EventOut]
+    next: NextDecision
+
+
+class WaitResult(GameSummary):
+    """``GET /games/<id>/wait``: the public summary; with a seat token also the token's ``seat`` and
+    its ``legal_moves`` at the summary's version (empty unless it decides then)."""
+
+    seat: int | None = Field(default=None, ge=0, description="with a seat token: its seat")
+    legal_moves: list[dict[str, Any]] | None = Field(
+        default=None, description="with a seat token: its legal moves at version (move bodies for POST /moves); "
+                                  "empty unless the seat decides now")
+    view: dict[str, Any] | None = Field(default=None, description="with a seat token and ?view=true: its player "
+                                                                  "view at version")
 
 
 class StreamEntry(_Closed):

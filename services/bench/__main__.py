@@ -118,13 +118,13 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     if stack:
         s = Table(title="hosted stack: games at once, moves/s and per-move latency (between a game's commits)")
         for col in ("path", "games", "moves", "seconds", "moves/s", "p50 ms", "p99 ms", "CPU busy %", "stack CPU %",
-                    "busiest process", "saturated"):
+                    "busiest process", "gateway CPU ms/move", "saturated"):
             s.add_column(col, justify="right")
         for r in stack:
             s.add_row(r["path"], str(r["games"]), str(r["moves"]), f"{r['seconds']:.1f}", f"{r['moves_per_s']:.0f}",
                       f"{r['p50_ms']:.0f}", f"{r['p99_ms']:.0f}", f"{100 * r['cpu']:.0f}",
                       f"{100 * r['stack_cpu']:.0f}", f"{r['busiest']} {100 * r['busiest_cpu']:.0f} %",
-                      r.get("saturated_by", ""))
+                      f"{r.get('gateway_ms_per_move', float('nan')):.2f}", r.get("saturated_by", ""))
         console.print(s)
     if mem:
         m = Table(title="memory")

@@ -7,7 +7,9 @@ it covers everything a move costs on the path — the bot's decision, the domain
 commit and getting the next decision going. Three paths:
 
 * ``bus``: 3-seat Noggin, every seat a random bot deciding on the bus (the movers);
-* ``http``: 3-seat Noggin, every seat a random bot posting its moves through the gateway;
+* ``http``: 3-seat Noggin, every seat a random bot posting its moves through the gateway (the
+  tournament runner's HTTP driver: one request a move while a seat keeps the decision, its next
+  legal moves in the move's answer, one read of the legal moves when the turn passes);
 * ``floor``: the test-only ``noop`` game (:mod:`services.bench.noop`) on the bus: the
   cost of the path itself.
 
@@ -95,6 +97,12 @@ def _cpu_shares(before: dict[int, tuple[str, float]], after: dict[int, tuple[str
     return total, after[pid][0], used[pid] / seconds
 
 
+def _cpu_of(name: str, before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]) -> float:
+    """CPU seconds the processes of child ``name`` (its forked workers included) used between two
+    :func:`_cpu_seconds` readings."""
+    return sum(after[pid][1] - before[pid][1] for pid in after.keys() & before.keys() if after[pid][0] == name)
+
+
 def _busy(before: Any, after: Any) -> float:
     """The machine's busy share between two ``psutil.cpu_times()`` readings."""
     total = sum(after) - sum(before)
@@ -174,9 +182,10 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     about ``seconds`` (a new game starts in each slot when one ends, as boardgame.io's driver
     does); count the moves committed in that window. Returns ``{"path", "games", "moves",
     "seconds", "moves_per_s", "p50_ms", "p99_ms", "cpu", "stack_cpu", "busiest", "busiest_cpu",
-    "saturated"}`` (``cpu``: the machine's busy share; ``stack_cpu``: the stack processes'
-    share of all cores; ``busiest``: the stack process that used the most CPU, with its share
-    of one core; ``saturated``: see the module docstring)."""
+    "gateway_ms_per_move", "saturated"}`` (``cpu``: the machine's busy share; ``stack_cpu``: the stack
+    processes' share of all cores; ``busiest``: the stack process that used the most CPU, with its
+    share of one core; ``gateway_ms_per_move``: CPU milliseconds the gateway's processes used in the
+    window per move committed in it; ``saturated``: see the module docstring)."""
     rclient = connect(stack.settings.redis_url)
     procs = _processes(stack)
     ids: list[str] = []
@@ -204,6 +213,7 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     return {"path": path, "games": games, "moves": moves, "seconds": span, "moves_per_s": moves / span,
             "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "cpu": busy, "stack_cpu": stack_cpu,
             "busiest": busiest, "busiest_cpu": busiest_cpu,
+            "gateway_ms_per_move": 1000 * _cpu_of("gateway", cpu0, cpu1) / moves if moves else float("nan"),
             "saturated": busy >= SATURATED or busiest_cpu >= SATURATED}
 
 

@@ -213,15 +213,26 @@ class GatewayClient:
         return self._call("GET", f"/games/{game_id}/legal-moves", token=token)
 
     def move(self, game_id: str, token: str, move: dict[str, Any], expected_version: int,
-             move_id: str | None = None) -> dict[str, Any]:
-        """``POST /games/<id>/moves`` with a fresh move id -> ``{"version", "events"}``.
+             move_id: str | None = None, legal: bool = False) -> dict[str, Any]:
+        """``POST /games/<id>/moves`` with a fresh move id -> ``{"version", "events", "next"}``:
+        ``next`` is the game right after the move (``version``, ``status``, ``to_move``), with
+        ``legal`` also this seat's ``legal_moves`` there (empty unless it decides next), so a seat
+        that keeps the decision needs no other request for its next move.
 
         Raises:
             Conflict: 409, the version moved on or it is not this seat's turn.
             GatewayError: any other refusal (illegal or malformed move, unknown game).
         """
         body = {"move_id": move_id or uuid.uuid4().hex, "expected_version": expected_version, "move": move}
-        return self._call("POST", f"/games/{game_id}/moves", token=token, json=body)
+        params = {"legal": "true"} if legal else None
+        return self._call("POST", f"/games/{game_id}/moves", token=token, json=body, params=params)
+
+    def wait_turn(self, game_id: str, token: str, after: int, timeout: float = 10.0) -> dict[str, Any]:
+        """``GET /games/<id>/wait?until=turn``: the summary once the seat of ``token`` decides at a
+        version above ``after`` (or the game is over, or the long-poll times out), with the seat's
+        ``seat`` and ``legal_moves`` at the summary's ``version`` (empty unless it decides)."""
+        params = {"after": after, "timeout": timeout, "until": "turn"}
+        return self._call("GET", f"/games/{game_id}/wait", token=token, params=params, timeout=self.timeout + timeout)
 
     def wait(self, game_id: str, after: int, timeout: float = 10.0, until_over: bool = False) -> dict[str, Any]:
         """``GET /games/<id>/wait?after=<v>&timeout=<s>``: the summary once the version passes ``after``

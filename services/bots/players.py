@@ -58,9 +58,10 @@ class ViewBot:
             return moves[random.Random(f"{self.seed}:{version}").randrange(len(moves))]
         return decide_from_view(self.kind, self.seed, get_rules(game), view, version, moves, self.iterations)
 
-    def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5) -> dict[str, Any] | None:
-        """Make one move for the seat of ``token`` through the gateway (reads its view and legal
-        moves first). Same contract as :meth:`services.bots.random_bot.RandomBot.play`."""
+    def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5,
+             known: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Make one move for the seat of ``token`` through the gateway (reads its view, and its
+        legal moves unless ``known``). Same contract as :meth:`services.bots.random_bot.RandomBot.play`."""
         def decide(legal: dict[str, Any]) -> dict[str, Any] | None:
             view = client.view(game_id, token)  # type: ignore[attr-defined]
             if view["version"] != legal["version"]:
@@ -68,7 +69,7 @@ class ViewBot:
             return self.choose(legal["moves"], view["view"], view["view"].get("config", {}).get("game"),
                                legal["version"])
 
-        return play_through(client, game_id, token, decide, attempts)
+        return play_through(client, game_id, token, decide, attempts, known)
 
 
 def make_bot(kind: str, seed: str | int, name: str | None = None, iterations: int | None = None) -> Any:

@@ -38,14 +38,18 @@ class RandomBot:
             raise ValueError("no legal moves to choose from")
         return moves[self.rng.randrange(len(moves))]
 
-    def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5) -> dict[str, Any] | None:
-        """Make one move for the seat of ``token`` if it has one.
+    def play(self, client: MoveClient, game_id: str, token: str, attempts: int = 5,
+             known: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Make one move for the seat of ``token`` if it has one; ``known``: its legal moves
+        ``{"version", "moves"}`` from its last answer (:func:`~services.bots.play.known_decision`),
+        so nothing is read first.
 
         Returns:
-            ``{"version", "events", "move"}`` of the accepted move, or ``None`` if the seat
-            has no legal move now (not its turn, a phase is running, the game is over).
+            ``{"version", "events", "next", "move"}`` of the accepted move (``next``: the game after
+            it, with the seat's next legal moves), or ``None`` if the seat has no legal move now
+            (not its turn, a phase is running, the game is over).
         Raises:
             Conflict: still stale after ``attempts`` reads.
             GatewayError: the gateway refused the move for another reason.
         """
-        return play_through(client, game_id, token, lambda legal: self.choose(legal["moves"]), attempts)
+        return play_through(client, game_id, token, lambda legal: self.choose(legal["moves"]), attempts, known)

@@ -113,6 +113,18 @@ class Projections:
         cached = self._cache.get(game_id)
         return cached[0] if cached is not None else 0
 
+    def peek(self, game_id: str) -> tuple[Rules, Any, int] | None:
+        """The cached ``(rules, state, version)`` of a game itself, not a copy, or ``None`` if none
+        is cached; nothing is read. For reading only (who moves, the legal moves, a view): the
+        cache never changes a state it holds (it stores copies and replaces them whole), and the
+        caller must not change it either. Its version may be behind the store's."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is None:
+            return None
+        have, rules, state = cached
+        return rules, state, have
+
     def recent(self, game_id: str, version: int) -> list[tuple[int, list[Any]]]:
         """The last entries up to ``version`` this process committed or read (a hint for
         domain calls), oldest first; empty if it knows none ending there."""

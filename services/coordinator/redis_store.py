@@ -18,7 +18,8 @@ one slot:
 * ``game:{G}:phase_nudge``: a short-lived marker of the gateway's nudges.
 
 A commit (append the entry, bump the version, store the move result) is one Lua script,
-so it is atomic and fails with nothing written if the version moved on. A game's creation is
+so it is atomic and fails with nothing written if the version moved on, or if its client move
+id already has a result (a client move needs no read before its commit). A game's creation is
 one script too: its ``create`` and ``setup`` entries, its meta and (on a single server) its
 place in the listing, so no game is ever stored half made (:meth:`RedisStore.create`). On a
 Redis Cluster every script touches only keys of one game (one hash slot), as the cluster
@@ -42,7 +43,7 @@ from redis.cluster import RedisCluster
 
 from services.rules.core import Event, canonical_json, events_from_json, events_to_json
 
-from .store import Commit, Entry, GameNotFound, VersionConflict
+from .store import Commit, Entry, GameNotFound, MoveRecorded, VersionConflict
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -72,6 +73,7 @@ _COMMIT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'version'))
 if v == nil then return {-1, 0} end
 if v ~= tonumber(ARGV[1]) then return {0, v} end
+if ARGV[6] ~= '' and redis.call('HEXISTS', KEYS[3], ARGV[6]) == 1 then return {2, v} end
 local nv = v + 1
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
@@ -221,6 +223,8 @@ class RedisStore:
 
         Raises:
             VersionConflict: the game is at another version (nothing written).
+            MoveRecorded: the commit's client move id has a stored result already (nothing written):
+                the same script checks it, so a move needs no read of its id before its commit.
             GameNotFound: no such game.
         """
         ok, v = self._commit(keys=_commit_keys(game_id), args=self._commit_args(base_version, events, commit))
@@ -228,6 +232,8 @@ class RedisStore:
             raise GameNotFound(game_id)
         if ok == 0:
             raise VersionConflict(base_version, int(v))
+        if ok == 2:
+            raise MoveRecorded(game_id, commit.move_key)  # type: ignore[arg-type]
         return int(v)
 
     def commit_many(self, commits: list[tuple[str, int, list[Event], Commit]]) -> list[int | Exception]:
@@ -261,6 +267,8 @@ class RedisStore:
                 out.append(GameNotFound(game_id))
             elif ok == 0:
                 out.append(VersionConflict(base, int(v)))
+            elif ok == 2:
+                out.append(MoveRecorded(game_id, _c.move_key))  # type: ignore[arg-type]
             else:
                 out.append(int(v))
         return out

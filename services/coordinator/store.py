@@ -25,6 +25,17 @@ class VersionConflict(Exception):
         self.actual = actual
 
 
+class MoveRecorded(Exception):
+    """The commit names a client move id that already has a stored result (its first request
+    committed before): nothing is written. The caller answers with that first result, or refuses
+    a different request that reuses the id (:meth:`services.coordinator.table.Table.play`)."""
+
+    def __init__(self, game_id: str, move_key: tuple[int, str]):
+        super().__init__(f"game {game_id!r}: move id {move_key[1]!r} of seat {move_key[0]} has a result already")
+        self.game_id = game_id
+        self.move_key = move_key
+
+
 class GameNotFound(KeyError):
     """No game with that id is stored."""
 
@@ -147,11 +158,14 @@ class MemoryStore:
 
         Raises:
             VersionConflict: the game is at another version (nothing is written).
+            MoveRecorded: ``commit.move_key`` already has a stored result (nothing is written).
         """
         with self._lock:
             g = self._game(game_id)
             if len(g.entries) != base_version:
                 raise VersionConflict(base_version, len(g.entries))
+            if commit.move_key is not None and commit.result is not None and commit.move_key in g.results:
+                raise MoveRecorded(game_id, commit.move_key)
             v = base_version + 1
             g.entries.append(Entry(v, commit.kind, commit.seat, tuple(events)))
             g.meta.update(status=commit.status, version=v, moves=g.meta.get("moves", 0) + (commit.kind == "move"))
@@ -165,7 +179,7 @@ class MemoryStore:
         for game_id, base, events, commit in commits:
             try:
                 out.append(self.commit(game_id, base, events, commit))
-            except (VersionConflict, GameNotFound) as exc:
+            except (VersionConflict, GameNotFound, MoveRecorded) as exc:
                 out.append(exc)
         return out
 

@@ -21,10 +21,10 @@ from typing import Any, Callable, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from services.common import metrics
-from services.rules.core import Event, GameConfig, Op, canonical_json, get_rules, state_hash, visible
+from services.rules.core import Event, GameConfig, Op, RulesError, canonical_json, get_rules, state_hash, visible
 
 from .projection import Projections
-from .store import Commit, EventStore, VersionConflict
+from .store import Commit, EventStore, MoveRecorded, VersionConflict
 
 
 MAX_SIMULTANEOUS = 8
@@ -259,7 +259,7 @@ class Table:
     # -- moves --------------------------------------------------------------------
     def play(self, game_id: str, seat: int, move: Any, expected_version: int,
              move_id: str | None = None, trusted: tuple[Any, Any] | None = None,
-             hand_over: bool = True, attempt: int = 0) -> dict[str, Any]:
+             hand_over: bool = True, attempt: int = 0, read_first: bool = False) -> dict[str, Any]:
         """Resolve and commit one move.
 
         A repeat of ``move_id`` by the same seat with the same move and version is
@@ -281,9 +281,27 @@ class Table:
         ``trusted``: ``(rules, state)`` at ``expected_version`` from which ``move`` was taken
         among the legal moves (a bot on the bus); the move is then neither parsed nor
         checked again, and the state is not read again.
+
+        When this process's cached state is at ``expected_version`` (the usual case: the client
+        answers what this process told it), the move is resolved on it without reading the store
+        first (``optimistic``): the commit script checks the version and the move id itself
+        (:class:`~services.coordinator.store.MoveRecorded`), so a game that moved on elsewhere or a
+        repeated id is found there, and the answers are those of a move that read first. A refusal
+        by the rules is then checked again the reading way, so it is never answered for a state
+        that is not the game's current one. ``read_first``: never resolve optimistically.
         """
         digest = request_digest(move, expected_version) if move_id is not None else ""
-        if trusted is not None:
+        if (trusted is None and not read_first and attempt == 0 and expected_version > 0
+                and self.projections.version(game_id) == expected_version):
+            rules, state, version = self.projections.state_at(game_id, expected_version)  # a copy, no read
+            try:
+                parsed = rules.parse_move(move)
+                rules.require_turn(state, seat)
+                rules.check(state, seat, parsed)
+            except RulesError:
+                return self.play(game_id, seat, move, expected_version, move_id, hand_over=hand_over, read_first=True)
+            move = parsed
+        elif trusted is not None:
             rules, state = trusted
             state, version = rules.copy(state), expected_version
         else:
@@ -308,6 +326,11 @@ class Table:
                         result={"result": result, "request": digest})
         try:
             self._commit(game_id, version, rules, state, events, commit, hand_over=hand_over)
+        except MoveRecorded:  # the id has a result: the first answer, or MoveIdReused
+            first = self._first_result(game_id, seat, move_id, digest)
+            if first is None:  # pragma: no cover - the store said it has one
+                raise
+            return first
         except VersionConflict as exc:
             first = self._first_result(game_id, seat, move_id, digest)
             if first is not None:

@@ -70,6 +70,32 @@ on it: the request meets a reset, which a client that does not retry reports as 
 load test found two in ten minutes at 2 s). 75 s is the common proxy default, far above the idle
 time of a playing client."""
 
+GATEWAY_WORKERS_MAX = 8
+"""Most gateway processes :func:`gateway_workers` starts by default, however many cores there are."""
+
+
+def gateway_workers(environ: dict[str, str] | None = None) -> int:
+    """gunicorn processes of the gateway (``-w``): ``LONGHOUSE_GATEWAY_WORKERS`` if set, else one per
+    core this process may run on (at most :data:`GATEWAY_WORKERS_MAX`). A process runs its Python on
+    one core at a time, and one gateway process was the first to saturate under clients over HTTP
+    (docs/benchmarks.md); each process serves many connections at once with gevent.
+
+    Raises:
+        ValueError: ``LONGHOUSE_GATEWAY_WORKERS`` is not a whole number of at least 1.
+    """
+    env = os.environ if environ is None else environ
+    raw = (env.get("LONGHOUSE_GATEWAY_WORKERS") or "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValueError(f"LONGHOUSE_GATEWAY_WORKERS must be a whole number of at least 1, not {raw!r}")
+        return int(raw)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(GATEWAY_WORKERS_MAX, cores))
+
+
 GATEWAY_CONFIG = "python:gateway.gunicorn_conf"
 """gunicorn's configuration module of the gateway: the hooks of its multiprocess metrics."""
 WORKER_QUEUES = ("longhouse.phases", "longhouse.agents", "longhouse.tournaments")
@@ -398,10 +424,10 @@ class Stack:
     def gateway_spec(self) -> ChildSpec:
         """The Flask gateway under gunicorn's gevent worker: a greenlet per request, so open
         SSE streams and ``/wait`` long-polls never hold what other requests need (issue:
-        reliability, fault 1); up to ``GATEWAY_CONNECTIONS`` open connections, idle ones kept
-        ``GATEWAY_KEEPALIVE`` seconds."""
+        reliability, fault 1); up to ``GATEWAY_CONNECTIONS`` open connections a process, idle ones
+        kept ``GATEWAY_KEEPALIVE`` seconds; :func:`gateway_workers` processes (one per core)."""
         s = self.settings
-        argv = [self.python, "-m", "gunicorn", "-c", GATEWAY_CONFIG, "-k", "gevent",
+        argv = [self.python, "-m", "gunicorn", "-c", GATEWAY_CONFIG, "-k", "gevent", "-w", str(gateway_workers(self.env)),
                 "--worker-connections", str(GATEWAY_CONNECTIONS), "-b", f"{s.host}:{s.gateway_port}",
                 "--graceful-timeout", "5", "--keep-alive", str(GATEWAY_KEEPALIVE), *_gunicorn_extra(),
                 "gateway.app:create_app()"]

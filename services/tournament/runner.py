@@ -5,8 +5,10 @@ gets ``derive_seed(seed, i, "seat", s)`` (sha256 of the parts joined by ``:``, f
 hex digits), so a tournament seed fixes every game and every bot choice.
 
 Each game has one driver loop: read ``GET /games/<id>``; stop if over; wait on
-``/wait`` while a phase runs; otherwise let the bot of every seat in ``to_move`` make
-its move. Games are independent and may run in parallel threads, each with its own
+``/wait`` while a phase runs; otherwise let the bot of the first seat in ``to_move`` make its
+move, and go on from what the move's answer says comes next (``next``: the same seat with its
+legal moves, so one request a move, or the seat to move, whose bot reads its legal moves) until it
+says a phase runs or the game is over. Games are independent and may run in parallel threads, each with its own
 HTTP session; the result does not depend on the parallelism.
 """
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from services.bots.client import GatewayClient
+from services.bots.play import known_decision
 from services.bots.players import make_bot
 
 from .jobs import follow
@@ -93,7 +96,23 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
             invited = created.get("invitations") or {}
             tokens = [] if bus else [client.take_seat(game_id, s.seat, invited.get(str(s.seat))) for s in seats]
             bots = [] if bus else [make_bot(s.bot, s.seed) for s in seats]
+            known: tuple[int, dict[str, Any] | None] | None = None  # the seat to play next, its moves if known
             while True:
+                if known is not None:
+                    if report.moves >= config.move_cap or (cancel is not None and cancel.is_set()) \
+                            or time.monotonic() > deadline:
+                        known = None  # the checks below say why the game stops
+                    else:
+                        seat, decision = known
+                        known = None
+                        result = bots[seat].play(client, game_id, tokens[seat], known=decision)
+                        if result is not None:
+                            report.moves += 1
+                            if progress:
+                                progress(index, "move", report.moves)
+                            known = _next_seat(seat, result)
+                        if known is not None:
+                            continue
                 summary = client.game(game_id)
                 if summary["status"] == "over":
                     if bus:
@@ -127,18 +146,27 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
                 if summary["status"] == "phase" or not summary["to_move"]:
                     client.wait(game_id, after=summary["version"], timeout=5)
                     continue
-                for seat in summary["to_move"]:
-                    result = bots[seat].play(client, game_id, tokens[seat])
-                    if result is not None:
-                        report.moves += 1
-                        if progress:
-                            progress(index, "move", report.moves)
+                known = (summary["to_move"][0], None)
         except Exception as exc:  # a failed game is reported, the tournament goes on
             report.ended_by = "error"
             report.error = f"{type(exc).__name__}: {exc}"
     if progress:
         progress(index, "done", report.moves)
     return report
+
+
+def _next_seat(seat: int, result: dict[str, Any]) -> tuple[int, dict[str, Any] | None] | None:
+    """Who plays next after ``seat``'s move answered ``result``, from its ``next``: ``seat`` again
+    with its legal moves when it keeps the decision, the first seat to move otherwise (its moves
+    read by its bot), or ``None`` when the game is in a phase, over, or the answer does not say
+    (the driver reads the summary then)."""
+    decision = known_decision(result)
+    if decision is not None:
+        return seat, decision
+    nxt = result.get("next") or {}
+    if nxt.get("status") == "active" and nxt.get("to_move"):
+        return nxt["to_move"][0], None
+    return None
 
 
 def standings(config: TournamentConfig, games: list[GameReport]) -> list[Standing]:

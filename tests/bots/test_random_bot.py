@@ -38,7 +38,7 @@ class FakeGateway:
         return {"version": version, "seat": int(token), "moves": moves}
 
     def move(self, game_id: str, token: str, move: dict[str, Any], expected_version: int,
-             move_id: str | None = None) -> dict[str, Any]:
+             move_id: str | None = None, legal: bool = False) -> dict[str, Any]:
         if self.stale_next:
             self.stale_next -= 1
             raise Conflict(409, "stale_version", "the game moved on")
@@ -47,7 +47,11 @@ class FakeGateway:
         except (StaleVersion, NotYourTurn) as exc:
             raise Conflict(409, "conflict", str(exc)) from None
         self.played.append((int(token), move))
-        return result
+        rules, state, version = self.table.state(game_id)  # the gateway's "next" (gateway.lookup.decision)
+        nxt = {"version": version, "status": "active", "to_move": rules.to_move(state)}
+        if legal:
+            nxt.update(seat=int(token), legal_moves=rules.legal_moves(state, int(token)))
+        return {**result, "next": nxt}
 
     def summary(self) -> dict[str, Any]:
         return self.table.summary(self.game_id)
@@ -114,6 +118,23 @@ def test_bot_retries_a_stale_version_by_reading_again():
     result = RandomBot("r").play(gw, gw.game_id, str(seat))
     assert result is not None and result["version"] == 3
     assert len(gw.offered) == 3  # read, 409, read, 409, read, accepted
+
+
+def test_a_bot_that_keeps_the_decision_plays_from_its_answer_without_reading_again():
+    """One request a move: the answer's next holds the seat's legal moves, and the bot's next
+    move starts from them (no GET of the legal moves); the game is the one read moves would give."""
+    gw = FakeGateway("step_race", 2)
+    seat = gw.summary()["to_move"][0]
+    bot = RandomBot("keep")
+    first = bot.play(gw, gw.game_id, str(seat))
+    assert first is not None and first["next"]["version"] == first["version"]
+    reads = []
+    gw.legal_moves = lambda *a: reads.append(a) or pytest.fail("read the legal moves again")  # type: ignore
+    known = {"version": gw.summary()["version"], "moves": [{"type": "advance", "steps": 1}]}
+    other = 1 - seat
+    result = bot.play(gw, gw.game_id, str(other), known=known)
+    assert result is not None and result["move"] == {"type": "advance", "steps": 1} and not reads
+    assert gw.played[-1] == (other, {"type": "advance", "steps": 1})
 
 
 def test_bot_gives_up_after_bounded_conflicts():

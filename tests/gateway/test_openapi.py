@@ -76,7 +76,11 @@ def test_errors_parameters_and_the_seat_token_are_documented(doc):
 
     wait = params("/games/{game_id}/wait")
     assert wait["after"]["required"] and wait["after"]["in"] == "query"
-    assert {"after", "timeout", "until", "game_id"} == set(wait)
+    assert {"after", "timeout", "until", "view", "game_id"} == set(wait)
+    assert wait["until"]["schema"]["enum"] == ["over", "turn"] and wait["view"]["schema"] == {"type": "boolean"}
+    assert {"legal", "view", "game_id"} == set(params("/games/{game_id}/moves", "post"))
+    next_ = doc["components"]["schemas"]["MoveResult"]["properties"]["next"]
+    assert next_ == {"$ref": "#/components/schemas/NextDecision"}
     stream = params("/games/{game_id}/stream")
     assert {"Last-Event-ID", "last_event_id", "max_events", "idle_timeout", "game_id"} == set(stream)
     assert stream["Last-Event-ID"]["in"] == "header"

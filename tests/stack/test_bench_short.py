@@ -22,3 +22,11 @@ def test_memory_counts_a_finished_games_record_apart(stack):
     assert 0 < mem["redis_bytes_record"] < mem["redis_bytes_finished"]
     assert mem["redis_bytes_in_play"] > 0
     assert {"redis", "gateway", "mover"} <= set(mem["rss_mib"])
+
+
+def test_a_level_of_bots_over_http_is_measured_with_the_gateways_cpu_a_move(stack):
+    row = run_level(stack.stack, "http", 2, seed="short-http", seconds=2.0)
+    assert row["games"] == 2 and row["moves"] > 0 and row["moves_per_s"] > 0, row
+    assert math.isfinite(row["p50_ms"]) and row["p99_ms"] >= row["p50_ms"]
+    # the gateway served every move of the window, so it used some CPU for them
+    assert math.isfinite(row["gateway_ms_per_move"]) and row["gateway_ms_per_move"] > 0, row

@@ -56,6 +56,35 @@ def test_a_whole_game_through_the_client_and_its_stream(lh):
     assert info.value.error == "game_over"
 
 
+def test_play_seat_spends_one_request_a_move_and_learns_its_turn_by_long_poll(lh, monkeypatch):
+    """The new flow: each move's answer carries the seat's next legal moves and view, and between
+    its turns the seat waits on /wait?until=turn; it never reads /legal-moves or /view."""
+    game = lh.create_game("gnomes", 2, seed="sdk-one", bots={"1": "random"})
+    token = lh.take_seat(game.game_id, 0, game.invitations["0"]).token
+    sent: list[tuple[str, str, dict]] = []
+    real = lh.request
+
+    def counting(method, path, **kwargs):
+        sent.append((method, path, dict(kwargs.get("params") or {})))
+        return real(method, path, **kwargs)
+
+    monkeypatch.setattr(lh, "request", counting)
+    rng = random.Random("sdk-one")
+    played = []
+    summary = play_seat(lh, game.game_id, token, lambda view, moves: rng.randrange(len(moves)), timeout_s=300,
+                        on_move=lambda move, result: played.append(result))
+    assert summary.over and played
+    posts = [p for m, p, _ in sent if m == "POST"]
+    waits = [q for m, p, q in sent if p.endswith("/wait")]
+    assert len(posts) == len(played)
+    assert not [p for m, p, _ in sent if p.endswith(("/legal-moves", "/view"))]
+    assert all(q.get("until") == "turn" for q in waits)
+    assert len(sent) == len(posts) + len(waits) + 2  # and the summary at the start and at the end
+    kept = [r for r in played if r.next is not None and r.next.legal_moves]
+    assert all(r.next.seat == 0 and r.next.to_move == [0] and r.next.view for r in kept)
+    assert len(waits) < len(played) + 2  # the turns the bot took in between, not one a move
+
+
 def test_an_illegal_move_and_a_stale_version_raise_their_errors(lh):
     game = lh.create_game("resource_hog", 2, seed="sdk-2")
     tokens = [lh.take_seat(game.game_id, s, game.invitations[str(s)]).token for s in (0, 1)]

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from services.coordinator.redis_store import RedisStore, key
-from services.coordinator.store import Commit, GameNotFound, VersionConflict
+from services.coordinator.store import Commit, GameNotFound, MemoryStore, MoveRecorded, VersionConflict
 from services.rules.core import Event
 
 
@@ -23,6 +23,25 @@ def test_commits_append_entries_with_version_ids(redis_client):
     assert entry.events[1].to == 1
     assert s.move_result("g1", 0, "m") == {"ok": 1}
     assert s.meta("g1")["version"] == 2
+
+
+@pytest.mark.parametrize("kind", ["redis", "memory"])
+def test_a_commit_naming_a_move_id_with_a_result_writes_nothing(redis_client, kind):
+    """The commit checks the client move id itself (no read before it): a second commit of the same
+    seat's id is refused with MoveRecorded at any version, and the log, version and first result stay."""
+    s = RedisStore(redis_client) if kind == "redis" else MemoryStore()
+    s.create("g3", {"game": "step_race", "players": 2}, [])
+    assert s.commit("g3", 1, [Event("X", {})], Commit("move", 0, move_key=(0, "m"), result={"first": 1})) == 2
+    with pytest.raises(MoveRecorded) as refused:
+        s.commit("g3", 2, [Event("X", {})], Commit("move", 0, move_key=(0, "m"), result={"second": 1}))
+    assert refused.value.move_key == (0, "m")
+    assert s.version("g3") == 2 and len(s.read("g3")) == 2
+    assert s.move_result("g3", 0, "m") == {"first": 1}
+    # another seat's id of the same name is its own; a bot's move (no id) is never refused so
+    assert s.commit("g3", 2, [Event("X", {})], Commit("move", 1, move_key=(1, "m"), result={"ok": 1})) == 3
+    [out] = s.commit_many([("g3", 3, [Event("X", {})], Commit("move", 0, move_key=(0, "m"), result={}))])
+    assert isinstance(out, MoveRecorded)
+    assert s.commit_many([("g3", 3, [Event("X", {})], Commit("move", 0))]) == [4]
 
 
 def test_only_one_of_two_racing_commits_wins(redis_client):

@@ -124,6 +124,47 @@ def test_a_repeat_that_arrives_after_its_own_commit_gets_the_first_result_not_st
         return out
 
     t.state = state_then_commit  # type: ignore[method-assign]
-    again = t.play(gid, 0, {"type": "advance", "steps": 2}, v, "race")
+    again = t.play(gid, 0, {"type": "advance", "steps": 2}, v, "race", read_first=True)
     t.state = real_state  # type: ignore[method-assign]
     assert again == first and t.summary(gid)["version"] == v + 1
+
+
+def test_a_repeat_resolved_on_the_cached_state_while_its_first_copy_commits_gets_the_first_result():
+    """The optimistic path (the cache is at the expected version, nothing read before the commit):
+    the first copy commits while the repeat resolves; the repeat's commit finds the version moved
+    on and answers with the first result, and nothing is played twice."""
+    t, gid = _new("step_race", 2)
+    v = t.summary(gid)["version"]
+    assert t.projections.version(gid) == v  # the repeat will not read the store first
+    real_resolve = t._resolve
+    first = {}
+
+    def resolve_then_commit(*args, **kwargs):
+        out = real_resolve(*args, **kwargs)
+        if not first:
+            first["pending"] = True
+            t._resolve = real_resolve  # type: ignore[method-assign]
+            first.update(t.play(gid, 0, {"type": "advance", "steps": 2}, v, "race", read_first=True))
+            del first["pending"]
+        return out
+
+    t._resolve = resolve_then_commit  # type: ignore[method-assign]
+    again = t.play(gid, 0, {"type": "advance", "steps": 2}, v, "race")
+    t._resolve = real_resolve  # type: ignore[method-assign]
+    assert again == first and t.summary(gid)["version"] == v + 1
+    assert [e.kind for e in t.store.read(gid)].count("move") == 1
+
+
+def test_a_move_id_reused_at_the_current_version_is_refused_by_the_commit():
+    """The same id for another request once the game is at the version it names: the cached state
+    is current, so nothing reads the id first; the commit itself refuses it (MoveRecorded)."""
+    from services.coordinator.table import MoveIdReused
+
+    t, gid = _new("step_race", 2)
+    v = t.summary(gid)["version"]
+    t.play(gid, 0, {"type": "advance", "steps": 1}, v, "id-1")
+    t.play(gid, 1, {"type": "advance", "steps": 1}, v + 1, "id-2")
+    assert t.projections.version(gid) == v + 2
+    with pytest.raises(MoveIdReused):
+        t.play(gid, 0, {"type": "advance", "steps": 1}, v + 2, "id-1")
+    assert t.summary(gid)["version"] == v + 2

@@ -2,9 +2,12 @@
 // and the scores, kept live by the game's event stream.
 //
 // The browser's seat (if it holds one) comes from localStorage (api.js); without one the page is a
-// spectator's and shows only what a spectator may see. Every stream entry refreshes the summary,
-// the view and, when it is the seat's decision, the legal moves (coalesced: one refresh runs at a
-// time, and entries that come meanwhile cause one more).
+// spectator's and shows only what a spectator may see. Every stream entry refreshes the page
+// (coalesced: one refresh runs at a time, and entries that come meanwhile cause one more): a seat
+// holder reads the summary, its view and its legal moves in one answer at one version
+// (GET /wait?timeout=0&view=true with its token), a spectator the summary and the spectator's view.
+// A move asks for the seat's next decision in its own answer (?legal=true&view=true), so a seat
+// that decides again gets its buttons without another request.
 //
 // For tests and tools the page marks its state on #moves: data-state is "ready" (buttons to
 // click, for data-version), "sending", "waiting" (another seat decides, or a phase runs) or
@@ -192,8 +195,19 @@ async function play(move) {
   setMovesState("sending");
   $("status").textContent = `Playing: ${moveLabel(game, move)}…`;
   try {
-    await api(`/games/${gameId}/moves`, { method: "POST", token: held.token,
+    const answer = await api(`/games/${gameId}/moves?legal=true&view=true`, { method: "POST", token: held.token,
       body: { move_id: newMoveId(), expected_version: legal.version, move } });
+    const next = answer.next;
+    if (next && (next.legal_moves || []).length && next.version > (view?.version ?? 0)) {
+      // the seat decides again: its choices and view came with the answer
+      view = { ...view, version: next.version, status: next.status, to_move: next.to_move, view: next.view };
+      legal = { version: next.version, seat: next.seat, moves: next.legal_moves };
+      await drawView($("board"), view.view, { game, seat: held.seat, players: PAGE.players, summary });
+      renderMine();
+      renderMoves();
+      refresh(); // the summary and the scores; its answer is the same decision
+      return;
+    }
   } catch (err) {
     if (!(err instanceof ApiError)) { // no answer at all: the request may not have left (offline)
       $("status").textContent = `The move could not be sent (${err.message}); check the connection and try again.`;
@@ -206,17 +220,21 @@ async function play(move) {
 }
 
 async function load() {
-  const auth = held ? { token: held.token } : {};
-  const [s, v] = await Promise.all([api(`/games/${gameId}`), api(`/games/${gameId}/view`, auth)]);
+  let s;
+  let v;
+  legal = null;
+  if (held) {
+    // one answer at one version: the summary, the seat's view and its legal moves (empty unless it decides)
+    s = await api(`/games/${gameId}/wait?after=0&timeout=0&view=true`, { token: held.token });
+    v = { version: s.version, seat: s.seat, status: s.status, to_move: s.to_move, outcome: s.outcome, view: s.view };
+    if (s.status !== "over" && (s.legal_moves || []).length) {
+      legal = { version: s.version, seat: s.seat, moves: s.legal_moves };
+    }
+  } else {
+    [s, v] = await Promise.all([api(`/games/${gameId}`), api(`/games/${gameId}/view`)]);
+  }
   summary = s;
   view = v;
-  legal = null;
-  if (held && s.status !== "over" && (v.to_move || []).includes(held.seat)) {
-    legal = await api(`/games/${gameId}/legal-moves`, auth);
-    if (legal.version !== v.version) { // something was committed meanwhile: read again
-      again = true;
-    }
-  }
   document.body.dataset.version = String(v.version);
   document.body.dataset.status = s.status;
   $("status").textContent = statusText();

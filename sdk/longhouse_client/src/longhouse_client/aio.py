@@ -123,13 +123,17 @@ class AsyncClient:
         """``GET /games/<id>``."""
         return await self._get(models.GameSummary, f"/games/{game_id}")
 
-    async def wait(self, game_id: str, after: int, *, timeout: float = 25.0,
-                   until_over: bool = False) -> models.GameSummary:
-        """``GET /games/<id>/wait``."""
+    async def wait(self, game_id: str, after: int, *, timeout: float = 25.0, until_over: bool = False,
+                   token: str | None = None, until_turn: bool = False, view: bool = False) -> models.WaitResult:
+        """``GET /games/<id>/wait`` (as :meth:`Client.wait <longhouse_client.client.Client.wait>`)."""
         params: dict[str, Any] = {"after": after, "timeout": timeout}
         if until_over:
             params["until"] = "over"
-        return await self._get(models.GameSummary, f"/games/{game_id}/wait", params=params,
+        if until_turn:
+            params["until"] = "turn"
+        if view:
+            params["view"] = "true"
+        return await self._get(models.WaitResult, f"/games/{game_id}/wait", token=token, params=params,
                                timeout=self.timeout + timeout)
 
     async def take_seat(self, game_id: str, seat: int, invitation: str | None = None) -> models.SeatToken:
@@ -148,10 +152,13 @@ class AsyncClient:
         return await self._get(models.LegalMoves, f"/games/{game_id}/legal-moves", token=token)
 
     async def move(self, game_id: str, token: str, move: Mapping[str, Any], expected_version: int, *,
-                   move_id: str | None = None) -> models.MoveResult:
-        """``POST /games/<id>/moves``; retries resend the same ``move_id``."""
+                   move_id: str | None = None, legal: bool = False, view: bool = False) -> models.MoveResult:
+        """``POST /games/<id>/moves``; retries resend the same ``move_id`` (``legal``, ``view``: as
+        :meth:`Client.move <longhouse_client.client.Client.move>`)."""
         body = {"move_id": move_id or uuid.uuid4().hex, "expected_version": expected_version, "move": dict(move)}
-        response = await self.request("POST", f"/games/{game_id}/moves", token=token, json=body, safe=True)
+        params = {k: "true" for k, on in (("legal", legal), ("view", view)) if on}
+        response = await self.request("POST", f"/games/{game_id}/moves", token=token, json=body, safe=True,
+                                      params=params or None)
         return models.MoveResult.model_validate(response.json())
 
     async def events(self, game_id: str, token: str | None = None, *, last_event_id: str | None = None,

@@ -356,13 +356,22 @@ class Client:
         """``GET /games/<id>``: the public summary. Raises NotFound."""
         return self._get(models.GameSummary, f"/games/{game_id}")
 
-    def wait(self, game_id: str, after: int, *, timeout: float = 25.0, until_over: bool = False) -> models.GameSummary:
+    def wait(self, game_id: str, after: int, *, timeout: float = 25.0, until_over: bool = False,
+             token: str | None = None, until_turn: bool = False, view: bool = False) -> models.WaitResult:
         """``GET /games/<id>/wait``: the summary once the version passes ``after`` (``until_over``:
-        once the game is over), or when ``timeout`` seconds (at most 30) have passed."""
+        once the game is over; ``until_turn``, with the seat's ``token``: once that seat decides at a
+        version above ``after``, or the game is over), or when ``timeout`` seconds (at most 30) have
+        passed. With ``token`` the answer also holds the seat's ``legal_moves`` at its version (empty
+        unless it decides then), and with ``view`` its player ``view``: a client learns its next
+        decision in one long-poll, never by polling."""
         params: dict[str, Any] = {"after": after, "timeout": timeout}
         if until_over:
             params["until"] = "over"
-        return self._get(models.GameSummary, f"/games/{game_id}/wait", params=params,
+        if until_turn:
+            params["until"] = "turn"
+        if view:
+            params["view"] = "true"
+        return self._get(models.WaitResult, f"/games/{game_id}/wait", token=token, params=params,
                          timeout=self.timeout + timeout)
 
     def take_seat(self, game_id: str, seat: int, invitation: str | None = None) -> models.SeatToken:
@@ -385,13 +394,18 @@ class Client:
         return self._get(models.LegalMoves, f"/games/{game_id}/legal-moves", token=token)
 
     def move(self, game_id: str, token: str, move: Mapping[str, Any], expected_version: int, *,
-             move_id: str | None = None) -> models.MoveResult:
+             move_id: str | None = None, legal: bool = False, view: bool = False) -> models.MoveResult:
         """``POST /games/<id>/moves``: play ``move`` decided at ``expected_version``. A fresh
         ``move_id`` is made unless given; retries resend the same one, so the move is never
-        played twice. Raises Conflict (``stale_version``, ``not_your_turn``, ``move_id_reused``),
-        IllegalMove, MalformedMove."""
+        played twice. The answer's ``next`` says who decides at which version after it; with
+        ``legal`` it holds this seat's ``legal_moves`` there (empty unless it decides next), with
+        ``view`` its player ``view``: one request a move while the seat keeps the decision.
+        Raises Conflict (``stale_version``, ``not_your_turn``, ``move_id_reused``), IllegalMove,
+        MalformedMove."""
         body = {"move_id": move_id or uuid.uuid4().hex, "expected_version": expected_version, "move": dict(move)}
-        response = self.request("POST", f"/games/{game_id}/moves", token=token, json=body, safe=True)
+        params = {k: "true" for k, on in (("legal", legal), ("view", view)) if on}
+        response = self.request("POST", f"/games/{game_id}/moves", token=token, json=body, safe=True,
+                                params=params or None)
         return models.MoveResult.model_validate(response.json())
 
     def events(self, game_id: str, token: str | None = None, *, last_event_id: str | None = None,

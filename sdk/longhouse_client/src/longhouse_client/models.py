@@ -124,6 +124,15 @@ class PlayerView(Model):
     view: dict[str, Any]
 
 
+class WaitResult(GameSummary):
+    """``GET /games/<id>/wait``: the summary; with a seat token also its ``seat`` and ``legal_moves``
+    at ``version`` (empty unless it decides then), and with ``view=True`` its player ``view``."""
+
+    seat: int | None = None
+    legal_moves: list[dict[str, Any]] | None = None
+    view: dict[str, Any] | None = None
+
+
 class LegalMoves(Model):
     """``GET /games/<id>/legal-moves``: the seat's legal moves at ``version`` (empty: not its decision)."""
 
@@ -140,11 +149,25 @@ class Event(Model):
     to: int | None = None
 
 
+class NextDecision(Model):
+    """``next`` of a move's answer: the game right after the move. ``seat`` and ``legal_moves`` come
+    with ``legal=True`` (empty unless the seat decides next), ``view`` with ``view=True``."""
+
+    version: int
+    status: GameStatus
+    to_move: list[int]
+    seat: int | None = None
+    legal_moves: list[dict[str, Any]] | None = None
+    view: dict[str, Any] | None = None
+
+
 class MoveResult(Model):
-    """``POST /games/<id>/moves``: the new version and the events the seat may see."""
+    """``POST /games/<id>/moves``: the new version, the events the seat may see, and its next
+    decision (``next``; ``None`` from a gateway older than it)."""
 
     version: int
     events: list[Event]
+    next: NextDecision | None = None
 
 
 class StreamEntry(Model):
