@@ -130,6 +130,13 @@ class ResourceHogRules(Rules):
     def candidates(self, state: State, seat: int):
         return turns.candidates(state, seat)
 
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The legal moves of ``seat`` in a stable order (empty if not its decision): the same
+        moves as checking every candidate (:func:`.turns.legal_moves`)."""
+        if seat not in self.to_move(state):
+            return []
+        return turns.legal_moves(state, seat)
+
     def check(self, state: State, seat: int, move: dict[str, Any]) -> None:
         self.require_turn(state, seat)
         turns.check(state, seat, move)
