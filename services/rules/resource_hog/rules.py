@@ -19,7 +19,7 @@ from services.rules.core.events import Event as _Event
 from . import events, hidden, nobles, trade, turns
 from .content import content
 from .moves import Move
-from .state import State, acting, copy_state, evolve
+from .state import COW, State, acting, copy_state, evolve
 
 Handler = Callable[[State, dict[str, Any], Any], list[Event]]
 
@@ -123,6 +123,11 @@ class ResourceHogRules(Rules):
 
     def copy(self, state: State) -> State:
         return copy_state(state)
+
+    def clone(self, state: State) -> State:
+        """A copy-on-write clone of ``state`` (:data:`.state.COW`): changed only through
+        :meth:`evolve`, like ``state`` while the clone lives."""
+        return COW.clone(state)
 
     def to_move(self, state: State) -> list[int]:
         return [] if core_match.over(state) else turns.to_move(state)
