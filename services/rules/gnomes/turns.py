@@ -15,7 +15,7 @@ from services.rules.core import IllegalMove, NotYourTurn
 from . import actions, geo, rounds
 from .content import content
 from .moves import TURN_MOVES
-from .state import KING, State, basket_room, equipment, hand, held, quests, travel_cards, treasures
+from .state import KING, State, basket_room, equipment, gem_value, hand, held, quests, travel_cards, treasures
 
 STAGE_OF = {**{t: "turns" for t in TURN_MOVES}, "sleep": "sleep", "discard": "hand"}
 """The stage in which each move type is a decision."""
@@ -219,13 +219,16 @@ def _turn_moves(state: State, seat: int) -> list[dict[str, Any]]:
     if tile and geo.tile_kinds()[tile] == "shop":
         nuggets = h.count("nugget")
         maps = held(p, "map")
+        worth = gem_value(p.gems)
         for card in sorted(set(state.shops[tile])):
             third = card in equipment() and equipment()[card].route and len(maps) >= content().cards.max_maps
-            for n in range(min(nuggets, actions.price(card)) + 1):
+            cost = actions.price(card)
+            for n in range(min(nuggets, cost) + 1):
+                if worth < cost - n:  # gems and nugget cards pay the cost (C.4)
+                    continue
                 for rm in (sorted(set(maps)) if third else [None]):
-                    move = {"type": "buy", "card": card, "nuggets": n, **({"return_map": rm} if rm else {})}
-                    if _passes(actions.check_buy, state, seat, move):
-                        out.append(move)
+                    if _gains(p, card, rm or None, maps):
+                        out.append({"type": "buy", "card": card, "nuggets": n, **({"return_map": rm} if rm else {})})
         if 2 <= room:
             out.append({"type": "restock"})
     if (state.travel_size or state.travel_discard) and 1 <= room:
@@ -261,6 +264,16 @@ def _sales(state: State, seat: int, p: Any) -> list[dict[str, Any]]:
             if gem in gems:
                 out.append({"type": "sell", "mushroom": m, "gem": gem})
     return out
+
+
+def _gains(p: Any, card: str, return_map: str | None, maps: list[str]) -> bool:
+    """Whether ``p`` may gain ``card`` handing back ``return_map``: :func:`.actions.check_item_gain`
+    as a test (a basket big enough for the mushrooms carried, a map handed back for a third)."""
+    e = equipment().get(card)
+    if e is not None and e.mushrooms is not None and e.mushrooms < len(p.basket):
+        return False
+    third = e is not None and e.route is not None and len(maps) >= content().cards.max_maps
+    return return_map in maps if third else return_map is None
 
 
 def _quest_candidates(state: State, p: Any) -> Iterator[dict[str, Any]]:
