@@ -87,7 +87,7 @@ def _sharer(cls: type, names: list[str]) -> Callable[[Any], Any]:
     plain attribute store each (no ``__init__``: nothing is built or checked)."""
     body = "\n".join(f"    out.{n} = s.{n}" for n in names)
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    exec(f"def share(s):\n    out = new(cls)\n{body}\n    return out\n", namespace)  # noqa: S102 - names are fields
+    exec(f"def share(s):\n    out = new(cls)\n{body}\n    return out\n", namespace)  # the names are the fields of cls
     return namespace["share"]
 
 

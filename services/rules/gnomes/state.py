@@ -198,7 +198,6 @@ def _copy_secret(secret: dict[str, Any]) -> dict[str, Any]:
             "shop_deck": dict(secret["shop_deck"])} if secret else {}
 
 
-_lists = lambda v: [list(x) for x in v]  # noqa: E731
 _dict_of_lists = lambda v: {k: list(x) for k, x in v.items()}  # noqa: E731
 COPIERS: dict[str, Any] = {
     "players": lambda v: [_copy_player(p) for p in v], "mushrooms": _dict_of_lists,
