@@ -446,7 +446,7 @@ def test_noggin_artefacts_change_the_steps_as_the_rules_do(boards):
     for (state, seat, move), card in [(walks[0], "moon_stone"), (walks[-1], "moon_stone"), (bids[0], "ring_of_nudrug"),
                                       (bids[-1], "ring_of_nudrug")]:
         for has in (False, True):
-            s = clone(rules, state)
+            s = rules.copy(state)  # changed directly below: a deep copy, not a copy-on-write clone
             holder = s.markers[s.active].seat if move["type"] == "miner" else seat
             p = s.players[holder]
             p.counting_house = [c for c in p.counting_house if c["card"] != card] + ([{"card": card, "up": True}] if has else [])

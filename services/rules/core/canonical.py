@@ -17,6 +17,9 @@ import orjson
 OMIT_IF_NONE = "omit_if_none"
 """Dataclass field metadata key: a field marked with it is left out of the plain form while it
 is ``None`` (a field added later, such as a state's match record, then changes no earlier hash)."""
+NOT_STATE = "not_state"
+"""Dataclass field metadata key: a field marked with it is bookkeeping, not game state (the parts
+a copy-on-write clone shares, :mod:`.cow`); it is never in the plain form, so never in a hash."""
 
 
 def to_plain(obj: Any) -> Any:
@@ -30,8 +33,8 @@ def to_plain(obj: Any) -> Any:
     if isinstance(obj, float):
         raise TypeError("floats are not allowed in canonical state; use integers")
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_plain(v) for f in dataclasses.fields(obj)
-                if (v := getattr(obj, f.name)) is not None or not f.metadata.get(OMIT_IF_NONE)}
+        return {f.name: to_plain(v) for f in dataclasses.fields(obj) if not f.metadata.get(NOT_STATE)
+                and ((v := getattr(obj, f.name)) is not None or not f.metadata.get(OMIT_IF_NONE))}
     if isinstance(obj, dict):
         return {str(k): to_plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):

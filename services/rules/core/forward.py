@@ -3,7 +3,7 @@
 This is the rules core's interface for search (bots, simulations, benchmarks, rules
 tests): :func:`apply` resolves one move exactly as the coordinator does — check, plan,
 run each operation (deck operations with the given chance), evolve, follow-ups — but on
-a state the caller owns. :func:`clone` copies a state cheaply; a game's
+a state the caller owns. :func:`clone` copies a state cheaply (copy-on-write); a game's
 :meth:`~services.rules.core.game.Rules.determinise` replaces what a seat cannot see by
 a sample, so search never reads hidden information.
 """
@@ -98,5 +98,7 @@ def play_out(rules: Rules, state: Any, chance: ChanceFactory,
 
 
 def clone(rules: Rules, state: Any) -> Any:
-    """A copy of ``state`` that search may change freely."""
-    return rules.copy(state)
+    """A copy of ``state`` that search changes through :func:`apply` and :func:`apply_phase`
+    (:meth:`Rules.clone`: the parts no move has changed yet stay shared with ``state``, which
+    is then also changed only through them while the clone lives)."""
+    return rules.clone(state)

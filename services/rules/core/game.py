@@ -121,8 +121,15 @@ class Rules(ABC):
         """Apply one event to ``state`` in place. Must accept every event this game emits."""
 
     def copy(self, state: Any) -> Any:
-        """A deep copy for scratch work and search."""
+        """A deep copy for scratch work and search, which its holder may change in any way."""
         return copy.deepcopy(state)
+
+    def clone(self, state: Any) -> Any:
+        """A copy for search that is changed only through :meth:`evolve` (the forward model's
+        ``apply``): a game may share the parts no event has changed yet with ``state``
+        (copy-on-write, :mod:`.cow`), so while the clone lives ``state`` too is changed only
+        through :meth:`evolve`. A plain :meth:`copy` unless the game says otherwise."""
+        return self.copy(state)
 
     # -- turns --------------------------------------------------------------------
     @abstractmethod

@@ -65,8 +65,15 @@ def tile_kind(state: State, place: str) -> str | None:
 def tunnel_sites(state: State) -> tuple[str, str]:
     """The sites of the tunnel's two villages (Grifola and Hydnum, B equipment)."""
     a, b = content().tiles.tunnel
-    sites = {t: s for s, t in state.layout.items()}
-    return sites[a], sites[b]
+    site_a = site_b = None
+    for site, tile in state.layout.items():
+        if tile == a:
+            site_a = site
+        elif tile == b:
+            site_b = site
+    if site_a is None or site_b is None:
+        raise KeyError(a if site_a is None else b)
+    return site_a, site_b
 
 
 def frog_rider(state: State, seat: int) -> bool:

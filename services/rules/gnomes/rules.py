@@ -22,7 +22,7 @@ from services.rules.core.errors import BadConfig
 from . import actions, decks, rounds, scoring, turns, views
 from .content import content
 from .moves import Move
-from .state import State, copy_state, evolve
+from .state import COW, State, copy_state, evolve
 
 OPTIONS = ("random_layout", "gem_variant")
 """Game options: ``random_layout`` (later games, B: tiles shuffled onto the sites) and
@@ -107,6 +107,11 @@ class GnomesRules(Rules):
     def copy(self, state: State) -> State:
         """A deep copy of ``state``."""
         return copy_state(state)
+
+    def clone(self, state: State) -> State:
+        """A copy-on-write clone of ``state`` (:data:`.state.COW`): changed only through
+        :meth:`evolve`, like ``state`` while the clone lives."""
+        return COW.clone(state)
 
     def move_model(self) -> TypeAdapter:
         """A ``TypeAdapter`` of the discriminated union of every move shape (extra fields forbidden)."""

@@ -24,6 +24,7 @@ from typing import Any
 from services.rules.core import Event
 from services.rules.core import match as core_match
 from services.rules.core.canonical import OMIT_IF_NONE
+from services.rules.core.cow import CopyOnWrite, shared_field
 from services.rules.core.match import MatchRecord
 
 from . import geo
@@ -165,6 +166,7 @@ class State:
     final: dict[str, Any] | None = None
     match: MatchRecord | None = field(default=None, metadata={OMIT_IF_NONE: True})  # strikes, forfeit (core.match)
     secret: dict[str, Any] = field(default_factory=dict)
+    shared: frozenset[str] = shared_field()  # bookkeeping of copy-on-write clones, not state (core.cow)
 
 
 def _copy_player(p: Player) -> Player:
@@ -189,6 +191,62 @@ def copy_state(s: State) -> State:
         match=None if s.match is None else s.match.copy(),
         secret={"hands": [list(h) for h in secret["hands"]], "travel_deck": dict(secret["travel_deck"]),
                 "shop_deck": dict(secret["shop_deck"])} if secret else {})
+
+
+def _copy_secret(secret: dict[str, Any]) -> dict[str, Any]:
+    return {"hands": [list(h) for h in secret["hands"]], "travel_deck": dict(secret["travel_deck"]),
+            "shop_deck": dict(secret["shop_deck"])} if secret else {}
+
+
+_dict_of_lists = lambda v: {k: list(x) for k, x in v.items()}  # noqa: E731
+COPIERS: dict[str, Any] = {
+    "players": lambda v: [_copy_player(p) for p in v], "mushrooms": _dict_of_lists,
+    "gems": lambda v: {k: dict(x) for k, x in v.items()}, "shops": _dict_of_lists, "shop_bottom": list,
+    "shop_discard": list, "removed": list, "travel_discard": list, "dream": _dict_of_lists, "quests": list,
+    "quest_deck": list, "quest_discard": list, "order": list, "sleepers": list,
+    "match": lambda m: None if m is None else m.copy(), "secret": _copy_secret,
+}
+"""How a copy-on-write clone copies each part an event may change in place (as :func:`copy_state`
+does; ``config``, ``layout``, ``ended`` and ``final`` are never changed in place)."""
+_ITEM = ("players", "secret", "removed", "shop_discard", "shops")  # an item gained, replaced or used up
+WRITES: dict[str, tuple[str, ...]] = {
+    "ShopCardsDrawn": ("secret", "shop_bottom", "removed", "shops"),
+    "TreasuresShuffledIn": ("secret",),
+    "TravelDeckReshuffled": ("secret", "travel_discard"),
+    "DreamPilesRefilled": ("secret", "dream"),
+    "QuestsDrawn": ("quest_deck", "quests", "removed"),
+    "RoundStarted": ("players", "order"),
+    "GnomeMoved": ("players", "secret", "removed", "shop_discard"),
+    "PondPipesUsed": ("players", "removed", "shop_discard"),
+    "MushroomPicked": ("players", "mushrooms"),
+    "MushroomSold": ("players", "gems"),
+    "CardBought": _ITEM,
+    "ShopRestocked": ("players", "shops", "shop_bottom"),
+    "Scouted": ("players",),
+    "TravelCardDrawn": ("secret",),
+    "QuestAccepted": ("players", "quests"),
+    "QuestRewardTaken": _ITEM,
+    "QuestCompleted": ("players", "quest_discard"),
+    "TurnEnded": ("players", "travel_discard"),
+    "SleepBegan": ("sleepers",),
+    "Slept": ("players", "secret", "dream"),
+    "SleepEnded": (),
+    "HandDiscarded": ("players", "secret", "shop_discard", "travel_discard"),
+    "HandsChecked": (),
+    "CalendarMoved": (),
+    "MushroomsRotted": ("players", "mushrooms"),
+    "MushroomsSprouted": ("mushrooms",),
+    "WinterCame": ("players", "removed", "shops", "quests"),
+    "FrogReturned": (),
+    "GameEnded": (),
+    "MountainBonus": ("players",),
+    "FinalScored": (),
+    **{t: ("match",) for t in core_match.EVENTS},
+}
+"""The parts each event's handler changes in place (``tests/rules/test_clone.py`` holds every
+handler to it); the set-up events, absent, may change any part."""
+COW = CopyOnWrite(State, COPIERS, WRITES)
+"""Copy-on-write clones of a :class:`State` (:mod:`services.rules.core.cow`)."""
 
 
 def option(state: State, name: str) -> bool:
@@ -658,7 +716,10 @@ def visibility(event_type: str) -> str:
 
 
 def evolve(state: State, event: Event) -> None:
-    """Apply one event to ``state`` in place. Raises ValueError on an unknown event type."""
+    """Apply one event to ``state`` in place (first copying the parts it changes that a
+    copy-on-write clone shares, :data:`WRITES`). Raises ValueError on an unknown event type."""
+    if state.shared:
+        COW.before(state, event.type)
     if event.type in core_match.EVENTS:
         state.match = core_match.evolve(state.match, event)
         return

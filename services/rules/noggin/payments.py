@@ -16,6 +16,7 @@ coins). Everything paid goes back to the Nog Market (3.7).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 from services.rules.core import IllegalMove
@@ -104,8 +105,16 @@ def pay_for(p: Player, slots: list[str], pay: list[str] | None, what: str) -> li
 
 
 def payment_options(p: Player, slots: list[str]) -> list[list[str]]:
-    """Every distinct payment of ``slots`` the seat can make, each a sorted list of cubes."""
-    choices = [[c for c in (*accepts(s), *SUBSTITUTES) if p.stock.get(c, 0) > 0] for s in slots]
+    """Every distinct payment of ``slots`` the seat can make, each a sorted list of cubes (a new
+    list each call; the choices depend on the seat's stock alone, so they are worked out once
+    for each stock and cost)."""
+    return [list(pay) for pay in _payment_options(tuple(sorted(p.stock.items())), tuple(slots))]
+
+
+@lru_cache(maxsize=4096)
+def _payment_options(stock: tuple[tuple[str, int], ...], slots: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    have = dict(stock)
+    choices = [[c for c in (*accepts(s), *SUBSTITUTES) if have.get(c, 0) > 0] for s in slots]
     seen: set[tuple[str, ...]] = set()
     out = []
     for combo in product(*choices):
@@ -113,9 +122,9 @@ def payment_options(p: Player, slots: list[str]) -> list[list[str]]:
         if key in seen:
             continue
         seen.add(key)
-        if all(p.stock[c] >= key.count(c) for c in set(key)):
-            out.append(list(key))
-    return sorted(out)
+        if all(have[c] >= key.count(c) for c in set(key)):
+            out.append(key)
+    return tuple(sorted(out))
 
 
 def can_pay(p: Player, slots: list[str]) -> bool:

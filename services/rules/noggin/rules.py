@@ -22,7 +22,7 @@ from services.rules.core.errors import BadConfig
 
 from . import abilities, board, characters, decks, inventions, market, observe, phases, sagas, scoring, turns, views
 from .moves import Move
-from .state import State, copy_state, evolve, option
+from .state import COW, State, copy_state, evolve, option
 
 VARIANTS = ("another_train", "arrival", "money_money_money", "move_on", "friend_or_foe", "so_long", "sos",
             "you_owe_me_one")
@@ -185,6 +185,11 @@ class NogginRules(Rules):
     def copy(self, state: State) -> State:
         """A deep copy of ``state``."""
         return copy_state(state)
+
+    def clone(self, state: State) -> State:
+        """A copy-on-write clone of ``state`` (:data:`.state.COW`): changed only through
+        :meth:`evolve`, like ``state`` while the clone lives."""
+        return COW.clone(state)
 
     def move_model(self) -> TypeAdapter:
         """A ``TypeAdapter`` of the discriminated union of every move shape (extra fields forbidden)."""

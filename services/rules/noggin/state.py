@@ -25,6 +25,7 @@ from typing import Any
 from services.rules.core import Event
 from services.rules.core import match as core_match
 from services.rules.core.canonical import OMIT_IF_NONE
+from services.rules.core.cow import CopyOnWrite, shared_field
 from services.rules.core.match import MatchRecord
 
 from . import content
@@ -238,6 +239,7 @@ class State:
     match: MatchRecord | None = field(default=None, metadata={OMIT_IF_NONE: True})  # strikes, forfeit (core.match)
     seen: dict[str, Any] | None = field(default=None, metadata={OMIT_IF_NONE: True})  # see Seen below
     secret: dict[str, Any] = field(default_factory=dict)
+    shared: frozenset[str] = shared_field()  # bookkeeping of copy-on-write clones, not state (core.cow)
 
 
 def _seen(s: State) -> dict[str, Any]:
@@ -305,6 +307,40 @@ def copy_state(s: State) -> State:
         secret={k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
                 for k, v in s.secret.items()},
     )
+
+
+def _copy_action(a: Action | None) -> Action | None:
+    return None if a is None else Action(a.seat, a.kind, a.ops, dict(a.cart), a.mode, list(a.apples), list(a.picks),
+                                         a.saga, a.invention, a.olaf, a.builds, a.free_walk,
+                                         None if a.tokens is None else list(a.tokens), a.rest)
+
+
+_maybe_dict = lambda v: None if v is None else dict(v)  # noqa: E731
+COPIERS: dict[str, Any] = {
+    "players": lambda v: [_copy_player(p) for p in v],
+    "markers": lambda v: [Marker(m.colour, m.seat, m.pos, m.turns) for m in v],
+    "market": dict, "forest": list, "mine_tiles": list, "mine": dict, "miner": list, "drawn": dict,
+    "rows": lambda v: {k: list(x) for k, x in v.items()}, "building_discard": list, "year1_pile": list,
+    "transport_piles": dict, "characters": dict, "sagas": lambda v: [_copy_saga(x) for x in v],
+    "saga_vacant": list, "sagas_done": list, "saga_end": _maybe_dict, "reserve": dict,
+    "inventions": lambda v: [_copy_invention(x) for x in v], "auction": _maybe_dict, "decision": _maybe_dict,
+    "action": _copy_action, "ended": _maybe_dict, "final": _maybe_dict,
+    "match": lambda m: None if m is None else m.copy(), "seen": _maybe_dict,
+    "secret": lambda v: {k: (dict(x) if isinstance(x, dict) else list(x) if isinstance(x, list) else x)
+                         for k, x in v.items()},
+}
+"""How a copy-on-write clone copies each part an event may change in place (as :func:`copy_state`
+does; ``config`` is never changed after ``GameCreated``)."""
+WRITES: dict[str, tuple[str, ...]] = {
+    "TurnStarted": (), "RunestoneMoved": (), "StepsSpent": ("markers",), "DummyMoved": ("markers",),
+    "TurnEnded": ("markers", "players"), "ActionStarted": ("players",), "ActionFinished": ("players",),
+    "StoneDug": ("action", "mine"), "MinerWalked": ("action",), "PointsScored": ("players",), "BidMade": (),
+    **{t: ("match",) for t in core_match.EVENTS},
+}
+"""The parts the handlers of the most frequent events change in place (``tests/rules/test_clone.py``
+holds each to it); any other event may change any part, and is given its own copy of all."""
+COW = CopyOnWrite(State, COPIERS, WRITES)
+"""Copy-on-write clones of a :class:`State` (:mod:`services.rules.core.cow`)."""
 
 
 def key(r: int, c: int) -> str:
@@ -399,7 +435,10 @@ def _unload(p: Player, cart: dict[str, int]) -> None:
 
 
 def evolve(state: State, event: Event) -> None:
-    """Apply one event in place. Raises ValueError on an unknown event type."""
+    """Apply one event in place (first copying the parts it changes that a copy-on-write clone
+    shares, :data:`WRITES`). Raises ValueError on an unknown event type."""
+    if state.shared:
+        COW.before(state, event.type)
     if event.type in core_match.EVENTS:
         state.match = core_match.evolve(state.match, event)
         return

@@ -623,40 +623,21 @@ def _affordable(state: State, i: int) -> frozenset[int]:
 
 def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> list[dict[str, Any]]:
     """The legal sub-moves of action ``kind`` (the action started or not), in the order of
-    :func:`action_moves`; each checked by its own rule only, with the Step budget and the
-    Miner's reachable squares computed once."""
+    :func:`action_moves`; each checked by its own rule only, with the Step budget computed
+    once (the Miner's: :func:`_miner_moves`)."""
     out: list[dict[str, Any]] = []
     varies = kind == "fisherman"  # the only action whose sub-moves cost different Steps (5.2)
     fixed = None if varies else step_cost(state, {"type": kind})  # dig, discover: 1; builder, market: 0 once started
-    if fixed is not None and fixed not in costs and kind != "miner":
+    if kind == "miner":
+        return _miner_moves(state, seat, costs)
+    if fixed is not None and fixed not in costs:
         return out
-    walk_ok = kind == "miner" and (0 if board.free_walk(state, seat) else 1) in costs
-    reach = (board.reachable(state) if walk_ok else []) if kind == "miner" else None
     prev_base: dict[str, Any] | None = None
     prev_ok = False
-    dig_ok: dict[str | None, bool] = {}
-    for move in action_moves(state, seat, kind, reach, pruned=True):
+    for move in action_moves(state, seat, kind, pruned=True):
         if varies and step_cost(state, move) not in costs:
             continue
-        if kind == "miner":
-            if move["op"] == "walk":
-                if walk_ok:
-                    out.append(move)  # every square of the Miner's reach is a legal Walk (5.1)
-                continue
-            if fixed not in costs:
-                continue
-            if move["op"] == "discover":
-                base = {"slot": move["slot"]}  # a discovery's legality does not depend on the orientation
-            else:
-                # a Dig next to the Miner is legal by what lies there alone (5.1: the cube, the
-                # cart's and the Farm's room), so squares holding the same cube share a verdict
-                cube = state.mine.get(board.key(*move["square"]))
-                if cube not in dig_ok:
-                    dig_ok[cube] = _legal(_check_op, state, seat, move)
-                if dig_ok[cube]:
-                    out.append(move)
-                continue
-        elif "pay" in move and move.get("op") != "invention":
+        if "pay" in move and move.get("op") != "invention":
             base = {k: v for k, v in move.items() if k != "pay"}  # the pays listed are the seat's own, each fits
         else:
             base = None
@@ -671,6 +652,35 @@ def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> lis
         prev_base, prev_ok = base, ok
         if ok:
             out.append(move)
+    return out
+
+
+def _miner_moves(state: State, seat: int, costs: frozenset[int]) -> list[dict[str, Any]]:
+    """The legal Miner sub-moves (5.1), in the order of :func:`action_moves`: a Dig is legal by
+    what lies on its square alone (the cube, the cart's and the Farm's room), so squares
+    holding the same cube share one check; every square of the Miner's reach is a legal Walk;
+    a Discovery's legality does not depend on the tile's orientation, so each slot is
+    checked once for its eight orientations."""
+    out: list[dict[str, Any]] = []
+    steps = 1 in costs  # Dig and Discover cost 1 Step; a Walk 1, or 0 when the Moon Stone makes it free
+    if steps:
+        r, c = state.miner[0], state.miner[1]
+        dig_ok: dict[str | None, bool] = {}
+        for sq in ([r - 1, c], [r, c - 1], [r, c + 1], [r + 1, c]):
+            move = {"type": "miner", "op": "dig", "square": sq}
+            cube = state.mine.get(board.key(*sq))
+            if cube not in dig_ok:
+                dig_ok[cube] = _legal(_check_op, state, seat, move)
+            if dig_ok[cube]:
+                out.append(move)
+    if (0 if board.free_walk(state, seat) else 1) in costs:
+        out.extend({"type": "miner", "op": "walk", "square": sq} for sq in board.reachable(state))
+    if steps:
+        for slot in board.discover_slots(state):
+            if _legal(_check_op, state, seat, {"type": "miner", "op": "discover", "slot": slot,
+                                               "rotation": ROTATIONS[0], "flip": FLIPS[0]}):
+                out.extend({"type": "miner", "op": "discover", "slot": slot, "rotation": rot, "flip": flip}
+                           for rot in ROTATIONS for flip in FLIPS)
     return out
 
 

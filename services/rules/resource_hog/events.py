@@ -8,6 +8,7 @@ Each function reads the state (never changes it) and returns the events of that 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from services.rules.core import Event, public
@@ -22,8 +23,14 @@ def clear_woodland(state: State) -> list[Event]:
     return [public("WoodlandCleared", cleared=cleared)] if cleared else []
 
 
+@lru_cache(maxsize=1)
+def costs() -> dict[str, Any]:
+    """Every building of ``buildings.json`` by id (its cost, what it extends, where it stands)."""
+    return {b.id: b for b in content().buildings.buildings}
+
+
 def _cost(name: str) -> Any:
-    return next(b for b in content().buildings.buildings if b.id == name)
+    return costs()[name]
 
 
 MARKER_SIDES = {"motte": ("motte", "castle")}

@@ -19,7 +19,7 @@ from services.rules.core.events import Event as _Event
 from . import events, hidden, nobles, trade, turns
 from .content import content
 from .moves import Move
-from .state import State, acting, copy_state, evolve
+from .state import COW, State, acting, copy_state, evolve
 
 Handler = Callable[[State, dict[str, Any], Any], list[Event]]
 
@@ -124,11 +124,23 @@ class ResourceHogRules(Rules):
     def copy(self, state: State) -> State:
         return copy_state(state)
 
+    def clone(self, state: State) -> State:
+        """A copy-on-write clone of ``state`` (:data:`.state.COW`): changed only through
+        :meth:`evolve`, like ``state`` while the clone lives."""
+        return COW.clone(state)
+
     def to_move(self, state: State) -> list[int]:
         return [] if core_match.over(state) else turns.to_move(state)
 
     def candidates(self, state: State, seat: int):
         return turns.candidates(state, seat)
+
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The legal moves of ``seat`` in a stable order (empty if not its decision): the same
+        moves as checking every candidate (:func:`.turns.legal_moves`)."""
+        if seat not in self.to_move(state):
+            return []
+        return turns.legal_moves(state, seat)
 
     def check(self, state: State, seat: int, move: dict[str, Any]) -> None:
         self.require_turn(state, seat)

@@ -17,6 +17,7 @@ from typing import Any
 from services.rules.core import Event
 from services.rules.core import match as core_match
 from services.rules.core.canonical import OMIT_IF_NONE
+from services.rules.core.cow import CopyOnWrite, shared_field
 from services.rules.core.match import MatchRecord
 
 from .content import GOODS, content, game_max
@@ -126,6 +127,7 @@ class State:
     final: dict[str, Any] | None = None
     match: MatchRecord | None = field(default=None, metadata={OMIT_IF_NONE: True})  # strikes, forfeit (core.match)
     secret: dict[str, Any] = field(default_factory=dict)
+    shared: frozenset[str] = shared_field()  # bookkeeping of copy-on-write clones, not state (core.cow)
 
 
 def _copy_land(a: Land) -> Land:
@@ -148,6 +150,36 @@ def copy_state(s: State) -> State:
         preserving=dict(s.preserving),
         draws=s.draws, ended=s.ended, final=s.final, match=None if s.match is None else s.match.copy(),
         secret={"orders": dict(s.secret.get("orders", {}))} if s.secret else {})
+
+
+COPIERS: dict[str, Any] = {
+    "players": lambda v: [Player(p.seat, p.money, p.ordered) for p in v],
+    "lands": lambda v: {k: _copy_land(a) for k, a in v.items()}, "fish": dict, "board": dict, "orders": dict,
+    "queue": lambda v: [list(x) for x in v], "traded": list, "held": list,
+    "ransom": lambda v: None if v is None else dict(v), "preserving": dict,
+    "match": lambda m: None if m is None else m.copy(),
+    "secret": lambda v: {"orders": dict(v.get("orders", {}))} if v else {},
+}
+"""How a copy-on-write clone copies each part an event may change in place (as :func:`copy_state`
+does; ``config``, ``ended``, ``final`` and the revealed orders' lists are never changed in place)."""
+_TRADE = ("players", "lands", "board", "traded")
+WRITES: dict[str, tuple[str, ...]] = {
+    "RoundStarted": ("players", "lands"), "OrdersGiven": ("players",), "OrdersChosen": ("secret",),
+    "OrdersRevealed": ("secret",), "TokensMixed": ("lands",), "ActionDone": ("lands",),
+    "PeasantsMoved": ("lands",), "PeasantAllocated": ("lands", "fish"), "ActionsEnded": (),
+    "WoodlandCleared": ("lands",), "Built": ("players", "lands"), "BuildAbandoned": (),
+    "MinesProduced": ("players", "lands"), "NoblesProduced": ("lands",), "Fed": ("lands",),
+    "PopulationGrew": ("lands",), "Starved": ("lands",), "PreservingAsked": (),
+    "FoodPreserved": ("lands", "preserving"), "FreshFoodSpoiled": ("lands",), "FishGrew": ("fish",),
+    "GameGrew": ("lands",), "NoblesMoved": ("players", "lands"), "FightsBegan": (), "BattleFought": (),
+    "RansomPaid": ("players", "lands"), "BattleSettled": ("lands",), "GoodsShipped": ("players", "lands"),
+    "GoodsBought": _TRADE, "GoodsSold": _TRADE, "TradingBoardAdjusted": (), "FinalScored": (), "GameEnded": (),
+    **{t: ("match",) for t in core_match.EVENTS},
+}
+"""The parts each event's handler changes in place (``tests/rules/test_clone.py`` holds every
+handler to it); ``GameCreated``, absent, may change any part."""
+COW = CopyOnWrite(State, COPIERS, WRITES)
+"""Copy-on-write clones of a :class:`State` (:mod:`services.rules.core.cow`)."""
 
 
 def acting(state: State) -> tuple[int, str] | None:
@@ -633,7 +665,10 @@ def visibility(event_type: str) -> str:
 
 
 def evolve(state: State, event: Event) -> None:
-    """Apply one event to ``state`` in place. Raises ValueError on an unknown event type."""
+    """Apply one event to ``state`` in place (first copying the parts it changes that a
+    copy-on-write clone shares, :data:`WRITES`). Raises ValueError on an unknown event type."""
+    if state.shared:
+        COW.before(state, event.type)
     if event.type in core_match.EVENTS:
         state.match = core_match.evolve(state.match, event)
         return

@@ -18,7 +18,7 @@ from services.rules.core import Event, IllegalMove, public
 from . import events, nobles, trade
 from .content import GOODS, content, lands
 from .moves import MAX_COUNT
-from .state import FORTS, State, acting
+from .state import FORTS, Land, State, acting
 
 ORDERS = [list(p) for p in permutations(("peasants", "nobles", "trade"))]
 """The six orders of the three action tokens."""
@@ -66,29 +66,57 @@ def work_targets(state: State, area: str) -> list[str]:
     """What a free peasant of ``area`` may be allocated to now (table: allocate rows; house rules)."""
     a = state.lands[area]
     land = lands()[area]
+    work = a.work
     out = []
     for water in [content().map.lake, *([land.coast] if land.coast else [])]:
         if state.fish[water] > 0:
             out.append(f"fish:{water}")
-    if a.game > 0 and a.work.get("hunt", 0) < a.forests:  # one hunter a forest square (table: hunt)
+    if a.game > 0 and work.get("hunt", 0) < a.forests:  # one hunter a forest square (table: hunt)
         out.append("hunt")  # hunting already took its game marker off the square (PeasantAllocated)
-    if a.fields - a.work.get("toil", 0) > 0:
+    if a.fields - work.get("toil", 0) > 0:
         out.append("toil")
     if "mine" in a.buildings:
         out += [f"mine:{g}" for y in content().buildings.mine_yields for g in y
-                if g != "gold" or a.gold >= y[g] * (a.work.get("mine:gold", 0) + 1)]
-    if a.forests - a.work.get("clear", 0) > 0:
+                if g != "gold" or a.gold >= y[g] * (work.get("mine:gold", 0) + 1)]
+    if a.forests - work.get("clear", 0) > 0:
         out.append("clear")
+    left = _markers_left_all(state)  # the components' markers (6 harbours...), counted once for every building
+    claimed = None
     for b in content().buildings.buildings:
-        left = events.markers_left(state, b.id)  # the components' markers (6 harbours...)
-        if not a.work.get(f"build:{b.id}") and events.cannot_build(a, b.id, a.buildings, a.fields) is None \
-                and (left is None or left > 0) and affordable(state, area, b.id):
-            out.append(f"build:{b.id}")
-    if not a.work.get("population"):
+        n = left.get(b.id)
+        if not work.get(f"build:{b.id}") and events.cannot_build(a, b.id, a.buildings, a.fields) is None \
+                and (n is None or n > 0):
+            if claimed is None:
+                claimed = _claimed(state, a.owner)
+            if _affordable(state, a, b.id, claimed):
+                out.append(f"build:{b.id}")
+    if not work.get("population"):
         out.append("population")
-    if any(f in a.buildings for f in FORTS) and not a.work.get("knight"):
+    if not work.get("knight") and any(f in a.buildings for f in FORTS):
         out.append("knight")
     return out
+
+
+def _markers_left_all(state: State) -> dict[str, int]:
+    """:func:`.events.markers_left` of every building that takes markers, in one pass over the map."""
+    markers = content().buildings.markers
+    side_of = {side: name for name in markers for side in events.MARKER_SIDES.get(name, (name,))}
+    left = dict(markers)
+    for a in state.lands.values():
+        for b in a.buildings:
+            name = side_of.get(b)
+            if name is not None:
+                left[name] -= 1
+        if a.work:
+            for name in markers:
+                left[name] -= a.work.get(f"build:{name}", 0)
+    return left
+
+
+def _claimed(state: State, owner: int | None) -> list[tuple[str, str, int]]:
+    """``(area, building, peasants)`` of every build ``owner`` has allocated a peasant to this round."""
+    return [(x, w.split(":", 1)[1], n) for x, land in state.lands.items() if land.owner == owner
+            for w, n in land.work.items() if w.startswith("build:")]
 
 
 def affordable(state: State, area: str, name: str) -> bool:
@@ -99,14 +127,19 @@ def affordable(state: State, area: str, name: str) -> bool:
     a = state.lands[area]
     if a.owner is None:
         return False
-    costs = {b.id: b for b in content().buildings.buildings}
-    claimed = [(x, w.split(":", 1)[1], n) for x, land in state.lands.items() if land.owner == a.owner
-               for w, n in land.work.items() if w.startswith("build:")]
+    return _affordable(state, a, name, _claimed(state, a.owner))
+
+
+def _affordable(state: State, a: Land, name: str, claimed: list[tuple[str, str, int]]) -> bool:
+    """:func:`affordable` with the owner's claimed builds (:func:`_claimed`) given."""
+    if a.owner is None:
+        return False
+    costs = events.costs()
     money = sum(costs[b].money * n for _, b, n in claimed) + costs[name].money
     if state.players[a.owner].money < money:
         return False
     for g, k in costs[name].goods.items():
-        if a.store.get(g, 0) < k + sum(costs[b].goods.get(g, 0) * n for x, b, n in claimed if x == area):
+        if a.store.get(g, 0) < k + sum(costs[b].goods.get(g, 0) * n for x, b, n in claimed if x == a.id):
             return False
     return True
 
@@ -269,6 +302,36 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
             yield {"type": "move_peasants", "from": src, "to": dst, "count": 1, "goods": {}}
         for work in work_targets(state, src):
             yield {"type": "allocate", "area": src, "work": work}
+
+
+def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """The legal moves of ``seat``, whose decision it is now (the caller makes sure), in the
+    order of :func:`candidates`: exactly the candidates :func:`check` accepts. The peasants'
+    action is generated legal (its candidates are built from the very facts :func:`check`
+    reads); every other decision checks its few candidates."""
+    now = acting(state)
+    if state.ransom is not None or now is None or now[1] != "peasants":
+        out = []
+        for move in candidates(state, seat):
+            try:
+                check(state, seat, move)
+            except IllegalMove:
+                continue
+            out.append(move)
+        return out
+    out = [{"type": "done"}]
+    mine = [a for a in content().map.ring if state.lands[a].owner == seat]
+    # once a peasant works, none moves in this phase (table: move peasants, allocate peasants)
+    may_move = not any(state.lands[a].work for a in mine)
+    for src in mine:
+        if free_peasants(state, src) < 1:
+            continue
+        if may_move:
+            for dst in reachable(state, seat, src):
+                out.append({"type": "move_peasants", "from": src, "to": dst, "count": 1, "goods": {}})
+        for work in work_targets(state, src):
+            out.append({"type": "allocate", "area": src, "work": work})
+    return out
 
 
 def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
