@@ -85,7 +85,9 @@ def configure(service: str, level: str | None = None) -> None:
             processors=[*shared, structlog.processors.format_exc_info,
                         structlog.processors.JSONRenderer(sort_keys=True)],
             wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
-            logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+            # one write a line (message and newline together): the gateway's worker processes share
+            # one log file, and two writes a line (print's) could interleave their lines
+            logger_factory=structlog.WriteLoggerFactory(file=sys.stderr),
             cache_logger_on_first_use=True,
         )
         handler = logging.StreamHandler(sys.stderr)

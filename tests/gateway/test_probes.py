@@ -85,10 +85,10 @@ def test_probes_are_never_rate_limited():
     assert category("healthz", "GET") is None
 
 
-def test_the_gateway_scope_leaves_out_the_movers_and_the_worker(redis_server):
+def test_the_gateway_scope_leaves_out_the_movers_and_the_worker(redis_client, redis_server):
     """Kubernetes' readiness of the gateway pods (``?scope=gateway``): Redis and the services only,
     so a stack without a mover is unready as a stack but its gateway serves reads and moves."""
-    client = make_app(redis_server.url).test_client()  # no mover runs: no heartbeat in the store
+    client = make_app(redis_server.url).test_client()  # a flushed store: no mover heartbeat in it
     whole = client.get("/readyz")
     assert whole.status_code == 503 and whole.get_json()["checks"]["movers"] != "ok"
     gateway = client.get("/readyz?scope=gateway")

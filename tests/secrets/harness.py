@@ -186,13 +186,16 @@ class RecordingClient:
         return body
 
     def move(self, game_id: str, token: str, move: dict[str, Any], expected_version: int,
-             move_id: str | None = None) -> dict[str, Any]:
-        """``POST /games/<id>/moves``; raises :class:`Conflict` on 409, GatewayError on other errors."""
+             move_id: str | None = None, legal: bool = False) -> dict[str, Any]:
+        """``POST /games/<id>/moves`` (``legal``: with ``?legal=true``, the answer's ``next`` holds
+        this seat's legal moves, recorded as seen); raises :class:`Conflict` on 409, GatewayError on
+        other errors."""
         body = {"move_id": move_id or f"m{next(self._ids)}", "expected_version": expected_version, "move": move}
-        status, answer = self._call(self.run.seat_of[token], "move", "post", f"/games/{game_id}/moves", token,
-                                    json=body)
+        path = f"/games/{game_id}/moves" + ("?legal=true" if legal else "")
+        status, answer = self._call(self.run.seat_of[token], "move", "post", path, token, json=body)
         if status >= 400:
             raise (Conflict if status == 409 else GatewayError)(status, answer["error"], answer["reason"])
+        self.run.seen_moves.extend((answer.get("next") or {}).get("legal_moves") or [])
         return answer
 
 
