@@ -186,8 +186,8 @@ def _turn_moves(state: State, seat: int) -> list[dict[str, Any]]:
             continue
         e = equipment()[item]
         if item in actions.KEYS:
-            a, b = actions.tunnel_sites(state)
-            if place in (a, b) and 0 <= room:
+            if state.layout.get(place) in content().tiles.tunnel and 0 <= room:  # at one end of the tunnel
+                a, b = actions.tunnel_sites(state)
                 out.append({"type": "equipment", "item": item, "to": b if place == a else a})
         elif (e.weeks or 0) <= room:
             ends = _water_neighbours(place) if e.move == "water" else _neighbours(place, frozenset({e.move}))
