@@ -127,19 +127,7 @@ def _turn_candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
         yield {"type": "restock"}
     yield {"type": "scout"}
     if p.place == content().board.tower and p.quest is None:
-        maps = held(p, "map")
-        for q in state.quests:
-            reward = quests()[q].reward
-            if "item_from" not in reward:
-                yield {"type": "quest", "quest": q}
-                continue
-            stock = sorted({c for c in state.shops[str(reward["item_from"])] if c not in treasures()})
-            if not stock:
-                yield {"type": "quest", "quest": q}
-            for item in stock:
-                third = equipment()[item].route and len(maps) >= content().cards.max_maps
-                for rm in (sorted(set(maps)) if third else [None]):
-                    yield {"type": "quest", "quest": q, "item": item, **({"return_map": rm} if rm else {})}
+        yield from _quest_candidates(state, p)
 
 
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
