@@ -3,14 +3,11 @@ once, in the same order (the reference: every candidate of ``candidates`` that `
 accepts, a repeated move kept once), at every decision of whole random games, with both
 options and the frog, winter and the mountain in play."""
 
-import random
-
 import pytest
 
-from services.rules.core import GameConfig, IllegalMove
-from services.rules.core.forward import apply, apply_phase, chance_from, resolve
+from services.rules.core import IllegalMove
 from services.rules.gnomes import turns
-from services.rules.gnomes.rules import OPTIONS
+from tests.support.seeded import random_game
 
 from .helpers import RULES
 
@@ -32,27 +29,17 @@ def _reference(state, seat):
 
 @pytest.mark.parametrize("players,seed", [(2, "a"), (3, "b"), (4, "c"), (4, "d")])
 def test_generated_legal_moves_equal_generate_and_check(players, seed):
-    rng = random.Random(seed)
-    options = {o: True for o in OPTIONS if rng.random() < 0.5}
-    config = GameConfig(game="gnomes", players=players, options=options)
-    state = RULES.new_state()
-    RULES.evolve(state, RULES.created_event(config))
-    chance = chance_from(seed)
-    resolve(RULES, state, RULES.setup_ops(config), chance)
-    decisions = 0
     kinds = set()
-    while RULES.outcome(state) is None and decisions < 900:
-        if RULES.pending_phase(state):
-            apply_phase(RULES, state, chance)
-            continue
-        seat = RULES.to_move(state)[0]
-        fast = RULES.legal_moves(state, seat)
+    decisions = []
+
+    def compare(state, seat, fast):
         assert fast == _reference(state, seat)
         for other in range(players):
             if other != seat:
                 assert RULES.legal_moves(state, other) == []
         kinds.update(m["type"] for m in fast)
-        apply(RULES, state, seat, rng.choice(fast), chance, checked=True)
-        decisions += 1
-    assert decisions > 100
+        decisions.append(seat)
+
+    random_game(RULES, players, seed, 0.5, on_decision=compare)
+    assert len(decisions) > 100
     assert {"travel", "three_for_free", "equipment", "pick", "scout", "sleep"} <= kinds

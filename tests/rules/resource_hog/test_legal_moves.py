@@ -3,14 +3,12 @@ same order (the reference is ``Rules.legal_moves`` of the rules core: generate, 
 each), at every decision of whole random games; and the allocation targets, counted with the
 markers and the claimed builds gathered once, are the table's rows read one by one."""
 
-import random
-
 import pytest
 
-from services.rules.core import GameConfig, Rules
-from services.rules.core.forward import apply, apply_phase, chance_from, resolve
+from services.rules.core import Rules
 from services.rules.resource_hog import events, turns
 from services.rules.resource_hog.content import content
+from tests.support.seeded import random_game
 
 from .helpers import RULES
 
@@ -33,19 +31,9 @@ def _reference_builds(state, area):
 
 @pytest.mark.parametrize("players,seed", [(2, "a"), (3, "b"), (4, "c")])
 def test_generated_legal_moves_equal_generate_and_check(players, seed):
-    rng = random.Random(seed)
-    config = GameConfig(game="resource_hog", players=players)
-    state = RULES.new_state()
-    RULES.evolve(state, RULES.created_event(config))
-    chance = chance_from(seed)
-    resolve(RULES, state, RULES.setup_ops(config), chance)
-    decisions = allocations = 0
-    while RULES.outcome(state) is None and decisions < 900:
-        if RULES.pending_phase(state):
-            apply_phase(RULES, state, chance)
-            continue
-        seat = RULES.to_move(state)[0]
-        fast = RULES.legal_moves(state, seat)
+    decisions, allocations = [], []
+
+    def compare(state, seat, fast):
         assert fast == _reference(state, seat)
         for other in range(players):
             if other not in RULES.to_move(state):
@@ -53,7 +41,8 @@ def test_generated_legal_moves_equal_generate_and_check(players, seed):
         for area in {m["area"] for m in fast if m["type"] == "allocate"}:
             builds = [w for w in turns.work_targets(state, area) if w.startswith("build:")]
             assert builds == _reference_builds(state, area)
-            allocations += 1
-        apply(RULES, state, seat, rng.choice(fast), chance, checked=True)
-        decisions += 1
-    assert decisions > 50 and allocations > 10
+            allocations.append(area)
+        decisions.append(seat)
+
+    random_game(RULES, players, seed, 0.0, on_decision=compare)
+    assert len(decisions) > 50 and len(allocations) > 10
