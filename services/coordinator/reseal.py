@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from services.common.sealing import Sealer, UnsealError
 from services.rules.core import canonical_json
@@ -82,9 +82,10 @@ def _new_value(sealer: Sealer, stored: str, where: str, counts: ResealCounts) ->
 
 
 def _new_document(sealer: Sealer, raw: Any, fields: tuple[str, ...], where: str,
-                  counts: ResealCounts) -> str | None:
-    """The JSON document ``raw`` with each of ``fields`` sealed under the first key, or None if
-    nothing in it changes (each field counted: already current, or unreadable)."""
+                  counts: ResealCounts, dump: Callable[[Any], str] | None = None) -> str | None:
+    """The JSON document ``raw`` with each of ``fields`` sealed under the first key, written by
+    ``dump`` (compact JSON by default: its owner's own form), or None if nothing in it changes
+    (each field counted: already current, or unreadable)."""
     record = json.loads(raw)
     changed = False
     for name in fields:
@@ -92,7 +93,9 @@ def _new_document(sealer: Sealer, raw: Any, fields: tuple[str, ...], where: str,
             fresh = _new_value(sealer, record[name], f"{where} {name}", counts)
             if fresh is not None:
                 record[name], changed = fresh, True
-    return json.dumps(record, separators=(",", ":")) if changed else None
+    if not changed:
+        return None
+    return dump(record) if dump is not None else json.dumps(record, separators=(",", ":"))
 
 
 def reseal_all(client: Any, sealer: Sealer) -> ResealCounts:
@@ -131,15 +134,10 @@ def reseal_all(client: Any, sealer: Sealer) -> ResealCounts:
         if changed:
             swapped(swap_field(keys=[name], args=["meta", raw, canonical_json(meta)]))
     for agent_id, raw in client.hgetall(AGENTS).items():
-        record = json.loads(raw)
-        changed = False
-        for name in SEALED_FIELDS:
-            if isinstance(record.get(name), str):
-                fresh = _new_value(sealer, record[name], f"agent {_decode(agent_id)} {name}", counts)
-                if fresh is not None:
-                    record[name], changed = fresh, True
-        if changed:
-            swapped(swap_field(keys=[AGENTS], args=[agent_id, raw, json.dumps(record, sort_keys=True)]))
+        fresh = _new_document(sealer, raw, tuple(SEALED_FIELDS), f"agent {_decode(agent_id)}", counts,
+                              dump=lambda record: json.dumps(record, sort_keys=True))  # the registry's form
+        if fresh is not None:
+            swapped(swap_field(keys=[AGENTS], args=[agent_id, raw, fresh]))
     for pattern, kind in TOURNAMENT_DOCUMENTS.items():
         for name in client.scan_iter(match=pattern, count=SCAN_COUNT):
             if kind == "string":
