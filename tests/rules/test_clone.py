@@ -10,7 +10,7 @@ import random
 import pytest
 
 from services.rules.core import GameConfig, get_rules, state_hash, to_plain
-from services.rules.core.forward import apply, apply_phase, chance_from, clone, resolve
+from services.rules.core.forward import apply, apply_phase, chance_from, clone, start
 
 GAMES = {"gnomes": {"gem_variant": True}, "noggin": {"sos": True}, "resource_hog": {}}
 
@@ -19,10 +19,8 @@ def _games(game, players, seed):
     """States of a seeded random game, one per decision, with its rules and chance."""
     rules = get_rules(game)
     config = GameConfig(game=game, players=players, options=GAMES[game] if seed.endswith("v") else {})
-    state = rules.new_state()
-    rules.evolve(state, rules.created_event(config))
     chance = chance_from(seed)
-    resolve(rules, state, rules.setup_ops(config), chance)
+    state, _ = start(rules, config, chance)
     return rules, state, chance
 
 
