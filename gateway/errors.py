@@ -125,7 +125,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(RedisClusterException)
     def _cluster_down(exc: RedisClusterException):
         # The game store's client raises ConnectionError for an outage (services.common.redis_client);
-        # Flask-Limiter's own cluster client raises this. Anything else is a fault of ours: a 500.
+        # the rate limits' own cluster client (gateway.limits) raises this. Anything else is a fault of ours: a 500.
         from services.common.redis_client import unreachable
 
         return _store_down(exc) if unreachable(exc) else _internal(exc)

@@ -1,8 +1,8 @@
 """Rate limits and the games-in-play quota of the gateway (issue 13, "Access control").
 
-**Rate limits** (Flask-Limiter over the gateway's Redis, so every gunicorn worker and every
-gateway process of a stack counts in the same place). Each request falls in one category
-(:func:`category`):
+**Rate limits** (fixed windows of the ``limits`` library over the gateway's Redis, so every
+gunicorn worker and every gateway process of a stack counts in the same place). Each request
+falls in one category (:func:`category`):
 
 =========  =====================================================================================
 ``moves``   ``POST /games/<id>/moves``
@@ -21,6 +21,15 @@ both configuration (``RATE_LIMIT_<CATEGORY>_TOKEN`` / ``_ADDRESS``, from the
 that start with a key's first request. Over a limit the answer is ``429 rate_limited`` with a
 ``Retry-After`` header (whole seconds until the window ends) and the same figure in the
 reason and in ``"retry_after"``.
+
+The check (:class:`RateLimits`, one ``before_request`` hook) looks only at the limits of the
+request's own category, in the order Flask-Limiter used (shortest window first, the token's before
+the address's), and counts each in one Lua call (``limits``' ``FixedWindowRateLimiter.hit``) under
+the keys Flask-Limiter used (``LIMITS:LIMITER/longhouse/<who>/<category>:<token|address>/<n>/<m>/<unit>``),
+stopping at the first breach. A move from an exempt address with the default limits costs one
+counter, one Redis round trip, and little Python: the gateway carried Flask-Limiter before, whose
+per-request work over all seven limits was about a third of a move's gateway CPU
+(docs/benchmarks.md, "Gateway CPU a move").
 
 Addresses in ``RATE_LIMIT_EXEMPT`` (networks; loopback by default) skip the per-address limits
 and the quota, but not the per-token limits: loopback is the machine itself (the launcher's
@@ -46,17 +55,16 @@ no new slot.
 from __future__ import annotations
 
 import ipaddress
-import logging
 import math
 import time
 import uuid
-from functools import partial
 from typing import Any, Iterable
 
 import redis
 from flask import Flask, current_app, g, request
-from flask_limiter import Limit, Limiter, RateLimitExceeded
-from limits import parse_many
+from limits import RateLimitItem, parse_many
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.common import logs
@@ -205,28 +213,18 @@ def documented_errors(endpoint: str, method: str) -> dict[int, str]:
     return {429: what}
 
 
-def _request_category() -> str | None:
-    if "limit_category" not in g:
-        g.limit_category = category(request.endpoint, request.method)
-    return g.limit_category
-
-
-def _token_key() -> str:
+def _token_key() -> str | None:
+    """The current request's seat-token counter name, ``token:<32 hex digits of its digest>``, or
+    ``None`` without a token."""
     token = seat_token()
-    return f"token:{token_hash(token)[:32]}" if token else ""
+    return f"token:{token_hash(token)[:32]}" if token else None
 
 
-def _address_key() -> str:
-    return f"address:{client_address()}"
-
-
-def _skip(cat: str, who: str) -> bool:
-    """``exempt_when`` of the limit of ``cat`` counted by ``who`` for the current request."""
-    if _request_category() != cat:
-        return True
-    if who == "token":
-        return seat_token() is None
-    return is_exempt(client_address())
+def _address_key() -> str | None:
+    """The current request's address counter name, ``address:<client address>``, or ``None`` when
+    the address is exempt (``RATE_LIMIT_EXEMPT``)."""
+    address = client_address()
+    return None if is_exempt(address) else f"address:{address}"
 
 
 _KEYS = {"token": _token_key, "address": _address_key}
@@ -244,15 +242,96 @@ def _parse_networks(raw: str) -> tuple:
     return _NETWORKS[raw]
 
 
+KEY_PREFIX = "longhouse"
+"""The first part of every counter's name after ``limits``' own ``LIMITS:LIMITER/``."""
+
+
+class RateLimits:
+    """The gateway's rate limits: per category, the ``(item, who)`` pairs to count, and the
+    fixed-window counters in the store (see the module docstring).
+
+    Args:
+        config: the app's config (``REDIS_URL``, ``RATE_LIMITS``, ``RATE_LIMIT_<CATEGORY>_<WHO>``,
+            ``REDIS_MAX_CONNECTIONS``).
+    Raises:
+        ValueError: a limit that is not ``"<n>/<unit>"`` items separated by ``;``.
+    """
+
+    def __init__(self, config: dict[str, Any]):
+        self.enabled = bool(config.get("RATE_LIMITS", True))
+        pairs: dict[str, list[tuple[RateLimitItem, str]]] = {cat: [] for cat in CATEGORIES}
+        for (cat, who), name in LIMIT_SETTINGS.items():
+            value = (config.get(name) or "").strip()
+            if not value:
+                continue
+            try:
+                items = parse_many(value)
+            except ValueError as exc:
+                raise ValueError(f"{name} must be '<n>/<unit>' items separated by ';', not {value!r}") from exc
+            pairs[cat] += [(item, who) for item in items]
+        # Flask-Limiter's order: shortest window first, otherwise as configured (sorted is stable)
+        self.limits: dict[str, tuple[tuple[RateLimitItem, str], ...]] = {
+            cat: tuple(sorted(found, key=lambda pair: pair[0].GRANULARITY.seconds)) for cat, found in pairs.items()}
+        storage = storage_from_string(
+            config["REDIS_URL"], max_connections=int(config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)),
+            socket_connect_timeout=5, socket_timeout=10, health_check_interval=30)
+        self.counters = FixedWindowRateLimiter(storage)
+        """The counters (``limits``' fixed windows over the store: ``hit`` is one Lua call)."""
+
+    def check(self):
+        """``before_request``: count the request against its category's limits; the 429 answer of
+        the first one it breaches, or ``None`` (go on). Raises the store's errors (answered 503)."""
+        if not self.enabled:
+            return None
+        cat = _request_category()
+        pairs = self.limits.get(cat) if cat is not None else None
+        if not pairs:
+            return None
+        names: dict[str, str | None] = {}
+        for item, who in pairs:
+            if who not in names:
+                names[who] = _KEYS[who]()
+            name = names[who]
+            if name is None:
+                continue
+            args = (KEY_PREFIX, name, f"{cat}:{who}")
+            if not self.counters.hit(item, *args):
+                return self._too_many_requests(item, args)
+        return None
+
+    def _too_many_requests(self, item: RateLimitItem, args: tuple[str, str, str]):
+        """The JSON 429 of a breached limit ``item`` counted under ``args``, with ``Retry-After``
+        (whole seconds until the counter's window ends; the whole window if the store cannot say)."""
+        _, _, scope = args
+        cat, _, who = scope.partition(":")
+        retry = item.get_expiry()
+        try:
+            retry = int(self.counters.get_window_stats(item, *args).reset_time + 1) - time.time()
+        except (redis.RedisError, OSError):  # the window's end is unknown: the whole window
+            pass
+        retry = max(1, math.ceil(retry))
+        log.info("rate limited", category=cat, counted_by=who, path=request.path)
+        reason = (f"too many {_CATEGORY_TEXT.get(cat, 'requests')} from this {_WHO_TEXT.get(who, 'client')} "
+                  f"(at most {item.amount} per {_window_text(item)}); retry in {retry} s")
+        return too_many(reason, "rate_limited", retry)
+
+
+def _request_category() -> str | None:
+    """The limit category of the current request (:func:`category`), worked out once per request."""
+    if "limit_category" not in g:
+        g.limit_category = category(request.endpoint, request.method)
+    return g.limit_category
+
+
 # -- wiring --------------------------------------------------------------------------------
 
-def init_limits(app: Flask) -> Limiter:
+def init_limits(app: Flask) -> RateLimits:
     """Install the rate limits, the 429 answers and the quota on ``app``.
 
     Call once from the app factory, before hooks that should not run for a refused request.
 
     Returns:
-        the app's :class:`~flask_limiter.Limiter` (also ``app.extensions["longhouse_limiter"]``).
+        the app's :class:`RateLimits` (also ``app.extensions["longhouse_limits"]``).
     Raises:
         ValueError: a limit that is not ``"<n>/<unit>"`` items, a malformed exempt network, or a
             negative ``TRUSTED_PROXIES`` or ``QUOTA_GAMES_IN_PLAY``.
@@ -262,33 +341,14 @@ def init_limits(app: Flask) -> Limiter:
         if int(cfg.get(name, 0) or 0) < 0:
             raise ValueError(f"{name} must be 0 or more, not {cfg[name]!r}")
     _parse_networks(cfg.get("RATE_LIMIT_EXEMPT", ""))
-    defaults = []
-    for (cat, who), name in LIMIT_SETTINGS.items():
-        value = (cfg.get(name) or "").strip()
-        if not value:
-            continue
-        try:
-            parse_many(value)
-        except ValueError as exc:
-            raise ValueError(f"{name} must be '<n>/<unit>' items separated by ';', not {value!r}") from exc
-        defaults.append(Limit(value, key_function=_KEYS[who], scope=f"{cat}:{who}", shared=True,
-                              exempt_when=partial(_skip, cat, who)))
-    limiter = Limiter(
-        _address_key, default_limits=defaults, strategy="fixed-window", key_prefix="longhouse",
-        storage_uri=cfg["REDIS_URL"], headers_enabled=False, enabled=bool(cfg.get("RATE_LIMITS", True)),
-        storage_options={"max_connections": int(cfg.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)),
-                         "socket_connect_timeout": 5, "socket_timeout": 10, "health_check_interval": 30})
+    limits = RateLimits(cfg)
     trust_proxies(app)
-    limiter.init_app(app)
-    # Its own line per breach names the counter's key (an address, a token's digest): the
-    # 429 handler logs one without either.
-    logging.getLogger("flask-limiter").setLevel(logging.WARNING)
-    app.extensions["longhouse_limiter"] = limiter
-    app.register_error_handler(RateLimitExceeded, partial(_too_many_requests, limiter))
+    app.extensions["longhouse_limits"] = limits
+    app.before_request(limits.check)
     app.before_request(_reserve_slot)
     app.after_request(_record_game)
     app.teardown_request(_release_slot)
-    return limiter
+    return limits
 
 
 def trust_proxies(app: Flask) -> None:
@@ -300,24 +360,6 @@ def trust_proxies(app: Flask) -> None:
     hops = int(app.config.get("TRUSTED_PROXIES", 0) or 0)
     if hops > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=0, x_host=0, x_port=0, x_prefix=0)
-
-
-def _too_many_requests(limiter: Limiter, exc: RateLimitExceeded):
-    """The JSON 429 of a breached rate limit, with ``Retry-After``."""
-    cat, _, who = (exc.limit.scope or "request:address").partition(":")
-    item = exc.limit.limit
-    retry = item.get_expiry()
-    current = limiter.current_limit
-    if current is not None and current.breached:
-        try:
-            retry = current.reset_at - time.time()
-        except (redis.RedisError, OSError):  # the window's end is unknown: the whole window
-            pass
-    retry = max(1, math.ceil(retry))
-    log.info("rate limited", category=cat, counted_by=who, path=request.path)
-    reason = (f"too many {_CATEGORY_TEXT.get(cat, 'requests')} from this {_WHO_TEXT.get(who, 'client')} "
-              f"(at most {item.amount} per {_window_text(item)}); retry in {retry} s")
-    return too_many(reason, "rate_limited", retry)
 
 
 def too_many(reason: str, code: str, retry_after: int):

@@ -1,5 +1,5 @@
 """The gateway on a Redis Cluster (issue 11): its health check pings the cluster, its rate limits
-count in the cluster (Flask-Limiter's ``redis+cluster://`` storage, the same URL as the game
+count in the cluster (the ``limits`` library's ``redis+cluster://`` storage, the same URL as the game
 store), one counter per key, shared by every app on the cluster, and a cluster out of reach is
 answered 503 as a single server's outage is."""
 
