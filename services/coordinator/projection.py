@@ -64,11 +64,14 @@ class Projections:
         return get_rules(self.store.meta(game_id)["game"])
 
     def state_at(self, game_id: str, version: int | None = None,
-                 recent: list[tuple[int, list[Any]]] | None = None) -> tuple[Rules, Any, int]:
+                 recent: list[tuple[int, list[Any]]] | None = None, cow: bool = False) -> tuple[Rules, Any, int]:
         """A private copy of the game's state at ``version`` (``None`` = latest).
 
         ``recent``: committed entries ``(version, events)`` the caller knows, ending at
         ``version``; when they join the cache to ``version`` the log is not read at all.
+        ``cow``: the caller changes the state only through ``rules.evolve``, so a copy-on-write
+        :meth:`~services.rules.core.game.Rules.clone` of the cached state will do (a deep copy
+        otherwise; the cache's own states are never changed either way).
 
         Returns:
             ``(rules, state, version)``; the caller may change ``state`` freely.
@@ -85,7 +88,8 @@ class Projections:
             rules = self.rules_of(game_id)
             cached = (0, rules, rules.new_state())
         have, rules, state = cached
-        state = rules.copy(state) if have else state
+        if have:
+            state = rules.clone(state) if cow else rules.copy(state)
         if version is not None and have == version:
             return rules, state, have  # the cache is at that very version: nothing to read
         known = [(v, ev) for v, ev in (recent or []) if v > have]

@@ -293,7 +293,8 @@ class Table:
         digest = request_digest(move, expected_version) if move_id is not None else ""
         if (trusted is None and not read_first and attempt == 0 and expected_version > 0
                 and self.projections.version(game_id) == expected_version):
-            rules, state, version = self.projections.state_at(game_id, expected_version)  # a copy, no read
+            # a copy-on-write clone, no read: the move changes it through rules.evolve only (_resolve)
+            rules, state, version = self.projections.state_at(game_id, expected_version, cow=True)
             try:
                 parsed = rules.parse_move(move)
                 rules.require_turn(state, seat)
@@ -325,7 +326,8 @@ class Table:
         commit = Commit("move", seat, move_key=(seat, move_id) if move_id is not None else None,
                         result={"result": result, "request": digest})
         try:
-            self._commit(game_id, version, rules, state, events, commit, hand_over=hand_over)
+            # the state is this call's own and is not changed after its commit: the cache takes it as it is
+            self._commit(game_id, version, rules, state, events, commit, hand_over=hand_over, owned=True)
         except MoveRecorded:  # the id has a result: the first answer, or MoveIdReused
             first = self._first_result(game_id, seat, move_id, digest)
             if first is None:  # pragma: no cover - the store said it has one
@@ -679,12 +681,15 @@ class Table:
         return pending
 
     def _commit(self, game_id: str, version: int, rules: Any, state: Any, events: list[Event],
-                commit: Commit, hand_over: bool = True) -> int:
+                commit: Commit, hand_over: bool = True, owned: bool = False) -> int:
+        """Commit ``events`` at ``version`` (:meth:`RedisStore.commit`), cache ``state`` as the new
+        version (``owned``: the caller hands it over and changes it no more, so it is not copied)
+        and hand the next step over. Returns the new version; raises what the store's commit raises."""
         commit.status = status_of(rules, state)
         new_version = self.store.commit(game_id, version, events, commit)
         if commit.kind == "move":
             metrics.move_accepted(rules.name)  # one per "move" entry of the log (README, Metrics)
-        self.projections.put(game_id, new_version, rules, state)
+        self.projections.put(game_id, new_version, rules, state, owned=owned)
         self.projections.remember(game_id, new_version, events)
         if hand_over:
             self._schedule_next(game_id, rules, state, new_version)
