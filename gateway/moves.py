@@ -31,7 +31,7 @@ from .bodies import MoveBody, parse_body
 from .clients import get_table
 from . import responses
 from .metrics import count_refusal
-from .lookup import caller_seat, check_claimed_seat, flag, known_game, next_decision, parse_index, require_game
+from .lookup import caller_seat, check_claimed_seat, flag, known_game, next_decision, parse_index
 from .openapi import SEAT_QUERY, Param, documented
 
 bp = Blueprint("moves", __name__)
@@ -50,7 +50,7 @@ VIEW_QUERY = Param("view", "query", {"type": "boolean"},
                     403: "wrong_game, wrong_seat", 404: "game_not_found"})
 def legal_moves(game_id: str):
     """Legal moves of the token's seat now (empty if it is not that seat's decision)."""
-    require_game(game_id)
+    known_game(game_id)  # 404 for an unknown game; from the process's cache, no read, once it is known
     seat = caller_seat(game_id, required=True)
     claimed = request.args.get("seat")
     if claimed is not None:
