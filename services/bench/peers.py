@@ -3,9 +3,11 @@
 boardgame.io 0.50's server hosting its tic-tac-toe, driven by its own clients over
 socket.io on loopback (the scripts of ``--bgio-dir``, copied to a scratch folder, where
 ``npm install`` fetches boardgame.io from the npm registry), is run at 8 matches at once,
-alternating with Longhouse's bus path at 8 Noggin games (bots on the bus; see
-:mod:`services.bench.stack`). The medians give the line
-``hosted/boardgame.io at 8: <ratio>``, which also goes to ``docs/benchmarks-peers.md``.
+alternating with Longhouse's paths at 8 Noggin games (``--paths``: ``bus``, bots on the bus, and
+``http``, the same bots posting through the gateway; see :mod:`services.bench.stack`). The medians
+give the lines ``hosted/boardgame.io at 8: <ratio>`` (the bus path) and
+``hosted HTTP/boardgame.io at 8: <ratio>`` with the HTTP path's p50 a move and the gateway's CPU
+milliseconds a move, which also go to ``docs/benchmarks-peers.md``.
 """
 
 from __future__ import annotations
@@ -66,10 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bgio-dir", type=Path, required=True, help="the boardgame.io benchmark scripts")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seconds", type=int, default=20, help="seconds of each boardgame.io run")
+    parser.add_argument("--paths", default="bus,http", help="Longhouse's paths to run beside it (bus, http)")
     args = parser.parse_args(argv)
+    paths = [p for p in args.paths.split(",") if p]
+    if not paths or any(p not in PATHS for p in paths):
+        parser.error(f"--paths takes {', '.join(PATHS)} separated by commas")
     console = Console(width=140)
     scratch = prepare(args.bgio_dir)
-    ours, theirs = [], []
+    ours: dict[str, list[dict[str, Any]]] = {p: [] for p in paths}
+    theirs = []
     with tempfile.TemporaryDirectory(prefix="longhouse-peers-") as tmp:
         stack = start_stack(tmp)
         try:
@@ -79,25 +86,67 @@ def main(argv: list[str] | None = None) -> int:
                 theirs.append(b["moves_per_s"])
                 console.print(f"boardgame.io, 8 matches: {b['moves_per_s']:.0f} moves/s "
                               f"(ack p50 {b['lat_ack_ms']['p50']:.1f} ms, server CPU {b['cpu_measured_window']['server_pct_of_core']}% of a core)")
-                o = run_level(stack, "bus", 8, seed=f"peers:{r}", seconds=args.seconds)
-                ours.append(o["moves_per_s"])
-                console.print(f"Longhouse bus, 8 Noggin games: {o['moves_per_s']:.0f} moves/s "
-                              f"(p50 {o['p50_ms']:.0f} ms, CPU {100 * o['cpu']:.0f}% of both cores)")
+                for path in paths:
+                    o = run_level(stack, path, 8, seed=f"peers:{r}", seconds=args.seconds)
+                    ours[path].append(o)
+                    console.print(f"Longhouse {path}, 8 Noggin games: {o['moves_per_s']:.0f} moves/s "
+                                  f"(p50 {o['p50_ms']:.0f} ms, gateway CPU {o['gateway_ms_per_move']:.1f} ms a move, "
+                                  f"CPU {100 * o['cpu']:.0f}% of both cores)")
         finally:
             stack.stop()
-    ratio = statistics.median(ours) / statistics.median(theirs)
-    line = f"hosted/boardgame.io at 8: {ratio:.2f}"
+    lines = summary_lines(theirs, ours)
     DOC.write_text("\n".join([
         "# Benchmarks: Longhouse's hosted path beside boardgame.io", "",
-        f"Produced by `make bench-peers` on {time.strftime('%Y-%m-%d')}: boardgame.io 0.50's server with its "
-        "tic-tac-toe and its own socket.io clients at 8 matches, alternated in the same run with Longhouse's bus "
-        "path at 8 three-seat Noggin games (random bots deciding on the mover). Medians of the rounds.", "",
-        "| | round moves/s | median |", "|---|---|---:|",
-        f"| boardgame.io, 8 matches | {', '.join(f'{x:.0f}' for x in theirs)} | {statistics.median(theirs):.0f} |",
-        f"| Longhouse bus, 8 games | {', '.join(f'{x:.0f}' for x in ours)} | {statistics.median(ours):.0f} |",
-        "", line, ""]), encoding="utf-8")
-    console.print(line)
+        f"Produced by `make bench-peers ARGS=\"{' '.join(argv if argv is not None else sys.argv[1:])}\"` on "
+        f"{time.strftime('%Y-%m-%d')}: boardgame.io 0.50's server with its "
+        "tic-tac-toe and its own socket.io clients at 8 matches, alternated in the same run with Longhouse's paths "
+        "at 8 three-seat Noggin games with random bots (`bus`: deciding on the mover; `http`: posting their moves "
+        "through the gateway, one request a move). Medians of the rounds; latency: between two consecutive commits "
+        "of a game; gateway CPU: the gateway processes' CPU milliseconds per move committed.", "",
+        "| | round moves/s | median moves/s | p50 ms a move | gateway CPU ms a move |", "|---|---|---:|---:|---:|",
+        f"| boardgame.io, 8 matches | {', '.join(f'{x:.0f}' for x in theirs)} | {statistics.median(theirs):.0f} | | |",
+        *(_row(path, rows) for path, rows in ours.items()),
+        "", *lines, ""]), encoding="utf-8")
+    for line in lines:
+        console.print(line)
     return 0
+
+
+def _row(path: str, rows: list[dict[str, Any]]) -> str:
+    """The table row of one of Longhouse's paths: each round's moves a second, then the medians."""
+    rates = ", ".join(f"{o['moves_per_s']:.0f}" for o in rows)
+    return (f"| Longhouse {path}, 8 games | {rates} | {statistics.median(o['moves_per_s'] for o in rows):.0f} | "
+            f"{statistics.median(o['p50_ms'] for o in rows):.0f} | "
+            f"{statistics.median(o['gateway_ms_per_move'] for o in rows):.1f} |")
+
+
+PATHS = ("bus", "http")
+"""Longhouse's paths ``make bench-peers`` can run beside boardgame.io."""
+
+
+def summary_lines(theirs: list[float], ours: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """The result lines: per path the ratio of the medians of moves a second (ours over
+    boardgame.io's), and for ``http`` the issue's targets (issue 25: at least 0.5x, p50 at most
+    10 ms a move, the gateway's CPU at most 2 ms a move).
+
+    Args:
+        theirs: boardgame.io's moves a second, one a round.
+        ours: path -> :func:`services.bench.stack.run_level`'s results, one a round.
+    """
+    out = []
+    for path, rows in ours.items():
+        if not rows:
+            continue
+        ratio = statistics.median(o["moves_per_s"] for o in rows) / statistics.median(theirs)
+        if path == "bus":
+            out.append(f"hosted/boardgame.io at 8: {ratio:.2f}")
+            continue
+        p50 = statistics.median(o["p50_ms"] for o in rows)
+        cpu = statistics.median(o["gateway_ms_per_move"] for o in rows)
+        out += [f"hosted HTTP/boardgame.io at 8: {ratio:.2f} ({'met' if ratio >= 0.5 else 'not met'}, >= 0.5)",
+                f"HTTP p50 a move at 8: {p50:.0f} ms ({'met' if p50 <= 10 else 'not met'}, <= 10)",
+                f"gateway CPU a move at 8: {cpu:.1f} ms ({'met' if cpu <= 2 else 'not met'}, <= 2)"]
+    return out
 
 
 if __name__ == "__main__":

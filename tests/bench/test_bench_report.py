@@ -59,3 +59,18 @@ def test_engine_measurements_run_on_the_forward_model():
     assert r["moves"] > 0 and r["moves_per_s"] > 0 and r["legal_us"] > 0 and r["apply_us"] > 0
     c = engine.clone_cost("noggin", 3, samples=2)
     assert c["clone_us"] > 0 and c["deepcopy_us"] > 0 and math.isfinite(c["ratio_clone"])
+
+
+def test_peers_summary_gives_the_bus_ratio_and_the_http_targets():
+    from services.bench.peers import summary_lines
+
+    def row(rate, p50, cpu):
+        return {"moves_per_s": rate, "p50_ms": p50, "gateway_ms_per_move": cpu}
+
+    lines = summary_lines([1000.0, 1200.0, 1100.0], {
+        "bus": [row(500, 9, 0.1), row(560, 10, 0.1), row(520, 11, 0.1)],
+        "http": [row(600, 8, 1.9), row(400, 30, 4.0), row(550, 12, 2.5)]})
+    assert lines == ["hosted/boardgame.io at 8: 0.47",
+                     "hosted HTTP/boardgame.io at 8: 0.50 (met, >= 0.5)",
+                     "HTTP p50 a move at 8: 12 ms (not met, <= 10)",
+                     "gateway CPU a move at 8: 2.5 ms (not met, <= 2)"]
