@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = summary_lines(theirs, ours)
     DOC.write_text("\n".join([
         "# Benchmarks: Longhouse's hosted path beside boardgame.io", "",
-        f"Produced by `make bench-peers ARGS=\"{' '.join(argv if argv is not None else sys.argv[1:])}\"` on "
+        f"Produced by `make bench-peers ARGS=\"--rounds {args.rounds} --seconds {args.seconds} --paths {args.paths}\"` on "
         f"{time.strftime('%Y-%m-%d')}: boardgame.io 0.50's server with its "
         "tic-tac-toe and its own socket.io clients at 8 matches, alternated in the same run with Longhouse's paths "
         "at 8 three-seat Noggin games with random bots (`bus`: deciding on the mover; `http`: posting their moves "
