@@ -44,8 +44,6 @@ SPEC = SecretsSpec(
     visibility=visibility,
     catalogue=EVENT_TYPES | core_match.EVENTS,
     unreachable={
-        "QuestRewardTaken": "bots seldom take an item quest's reward at its shop; its audience (public) is checked "
-                            "over whole games by tests/rules/gnomes/test_secrets.py",
         "StrikeRecorded": "agent seats only; tests/stack/test_agents_stack.py",
         "SeatForfeited": "agent seats only; tests/stack/test_agents_stack.py",
     },
@@ -56,6 +54,7 @@ SPEC = SecretsSpec(
 COVERAGE = [  # (seed, players, options, bots' seed prefix): games of scripted, greedy and random bots on the bus
     ("gnomes-bots-seed-0", 4, {"random_layout": True, "gem_variant": True}, "gnomes-cov-0"),
     ("gnomes-bots-seed-0", 2, {"gem_variant": True}, "gnomes-cov-0"),
+    ("gnomes-bots-seed-7", 4, {}, "gnomes-cov-7"),
 ]
 
 

@@ -117,6 +117,11 @@ def _nog_occurrences(event: Any) -> Iterable[str]:
 
 # -- A Game of Gnomes -----------------------------------------------------------------------------
 
+def _gnome_start(state: Any, seat: int) -> str:
+    """The seat's gnome house: its colour, drawn at set-up (house rule ``gnomes:B/gnomes-drawn``)."""
+    return f"{state.players[seat].colour} house"
+
+
 def _gnome_features(event: Any) -> Iterable[tuple[int, str]]:
     d = event.data
     if event.type == "CardBought":
@@ -147,5 +152,5 @@ def spec(game: str) -> Spec:
         return Spec(game, 3, None, _nog_features, _nog_occurrences, probes(game),
                     fair_game=lambda outcome: outcome.get("crown") == "noggin", order=_nog_order)
     if game == "gnomes":
-        return Spec(game, 3, None, _gnome_features, _gnome_occurrences, probes(game))
+        return Spec(game, 3, _gnome_start, _gnome_features, _gnome_occurrences, probes(game))
     raise ValueError(f"no balance report for {game!r}; games: noggin, gnomes, resource_hog")

@@ -17,7 +17,7 @@ from services.rules.core import Chance, Event, public
 
 from .actions import shop_here
 from .content import content
-from .state import SHOP_ORDER, State, equipment, quests, treasures
+from .state import PLAYER_COLOURS, SHOP_ORDER, State, equipment, quests, treasures
 
 ChanceFactory = Any
 
@@ -33,6 +33,15 @@ def _pick(rng: Chance, counts: dict[str, int]) -> str:
     if not counts[card]:
         del counts[card]
     return card
+
+
+def choose_gnomes(state: State, chance: ChanceFactory) -> list[Event]:
+    """``GnomesChosen``: each seat's gnome colour (and so its timer and gnome house), drawn at
+    random from the four (B: players choose their gnomes; the engine draws for them, house
+    rule ``gnomes:B/gnomes-drawn``, so that no place in the turn order always gets the same
+    house). ``colours``: by seat."""
+    colours = _chance(state, chance, "gnomes").shuffled(list(PLAYER_COLOURS))
+    return [public("GnomesChosen", colours=colours[:len(state.players)])]
 
 
 def place_layout(state: State, chance: ChanceFactory) -> list[Event]:

@@ -36,6 +36,7 @@ def _action(t: str) -> Handler:
 
 
 OPERATIONS: dict[tuple[str, str], Handler] = {
+    ("deck", "choose_gnomes"): lambda s, a, c: decks.choose_gnomes(s, c),
     ("deck", "place_layout"): lambda s, a, c: decks.place_layout(s, c),
     ("deck", "mix_gems"): lambda s, a, c: decks.mix_gems(s, c),
     ("deck", "deal_shops"): lambda s, a, c: decks.deal_shops(s, c),
@@ -93,8 +94,9 @@ class GnomesRules(Rules):
         return State()
 
     def setup_ops(self, config: GameConfig) -> list[Op]:
-        """Set-up B: the layout, variant J's gems, the shops, the dream piles, the quests, round 1."""
-        ops = [Op("deck", "place_layout")]
+        """Set-up B: the gnomes, the layout, variant J's gems, the shops, the dream piles, the
+        quests, round 1."""
+        ops = [Op("deck", "choose_gnomes"), Op("deck", "place_layout")]
         if config.options.get("gem_variant"):
             ops.append(Op("deck", "mix_gems"))
         return ops + [Op("deck", "deal_shops"), Op("deck", "refill_dream"), Op("deck", "draw_quests"),

@@ -31,7 +31,8 @@ from . import geo
 from .content import COLOURS, Equipment, Quest, TravelCard, Treasure, content
 
 PLAYER_COLOURS = ("red", "yellow", "blue", "green")
-"""Gnome colours by seat (seat 0 red, ...): each seat's gnome, timer and house (A, house rule)."""
+"""The four gnome colours (A): each is a gnome, its timer and its house. Set-up draws one
+for each seat (``GnomesChosen``, house rule ``gnomes:B/gnomes-drawn``)."""
 STARTING_ITEMS = ("tiny_basket", "tiny_rucksack", "tunnel_key", "pond_pipes")
 """The four items every player starts with (B equipment)."""
 SHOP_ORDER = ("hillview_hut", "forest_fete", "market_meadow")
@@ -210,6 +211,7 @@ COPIERS: dict[str, Any] = {
 does; ``config``, ``layout``, ``ended`` and ``final`` are never changed in place)."""
 _ITEM = ("players", "secret", "removed", "shop_discard", "shops")  # an item gained, replaced or used up
 WRITES: dict[str, tuple[str, ...]] = {
+    "GnomesChosen": ("players",),
     "ShopCardsDrawn": ("secret", "shop_bottom", "removed", "shops"),
     "TreasuresShuffledIn": ("secret",),
     "TravelDeckReshuffled": ("secret", "travel_discard"),
@@ -381,6 +383,11 @@ def _discard_item(s: State, item: str) -> None:
 
 def _game_created(s: State, d: dict) -> None:
     setup(s, d["config"])
+
+
+def _gnomes_chosen(s: State, d: dict) -> None:
+    for p, colour in zip(s.players, d["colours"]):
+        p.colour = colour
 
 
 def _layout_placed(s: State, d: dict) -> None:
@@ -665,6 +672,7 @@ def _final_scored(s: State, d: dict) -> None:
 
 _HANDLERS = {
     "GameCreated": _game_created,
+    "GnomesChosen": _gnomes_chosen,
     "LayoutPlaced": _layout_placed,
     "GemsMixed": _gems_mixed,
     "StarterItemsDealt": _starters_dealt,
@@ -703,7 +711,7 @@ _HANDLERS = {
 
 PRIVATE_EVENTS = frozenset({"TravelCardDrawn"})
 """Events only their ``seat`` may see (a scouted card, C.6)."""
-CHANCE_EVENTS = frozenset({"LayoutPlaced", "GemsMixed", "StarterItemsDealt", "ShopCardsDrawn",
+CHANCE_EVENTS = frozenset({"GnomesChosen", "LayoutPlaced", "GemsMixed", "StarterItemsDealt", "ShopCardsDrawn",
                            "TravelDeckReshuffled", "DreamPilesRefilled", "QuestsDrawn", "Scouted"})
 """Public events that carry a chance outcome; their count labels the next draw."""
 EVENT_TYPES = frozenset(_HANDLERS)

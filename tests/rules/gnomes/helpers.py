@@ -15,12 +15,15 @@ from typing import Any
 from services.rules.core import Event, GameConfig, IllegalMove
 from services.rules.core.forward import apply, apply_phase, chance_from, resolve
 from services.rules.gnomes import GAME as RULES
-from services.rules.gnomes.state import State, site_of
+from services.rules.gnomes import geo
+from services.rules.gnomes.state import PLAYER_COLOURS, State, site_of
 
 
-def new_game(players: int = 3, seed: str = "test", **options: bool) -> tuple[State, Any]:
+def new_game(players: int = 3, seed: str = "test", drawn: bool = False, **options: bool) -> tuple[State, Any]:
     """A game of ``players`` set up with ``options`` (``random_layout``, ``gem_variant``);
-    returns ``(state, chance)``."""
+    returns ``(state, chance)``. Unless ``drawn``, the seats then play red, yellow, blue and
+    green in seat order, each gnome at its own house, as the tests name them (set-up draws
+    the colours, house rule ``gnomes:B/gnomes-drawn``)."""
     config = GameConfig(game="gnomes", players=players, options=options)
     RULES.validate_config(config)
     chance = chance_from(seed)
@@ -28,6 +31,11 @@ def new_game(players: int = 3, seed: str = "test", **options: bool) -> tuple[Sta
     created = RULES.created_event(config)
     RULES.evolve(state, created)
     resolve(RULES, state, RULES.setup_ops(config), chance)
+    if not drawn:
+        houses = geo.house_of_colour()
+        for p, colour in zip(state.players, PLAYER_COLOURS):
+            p.colour, p.place = colour, site_of(state, houses[colour])
+            p.route = [p.place] if p.route else []
     return state, chance
 
 

@@ -119,8 +119,8 @@ def test_the_timing_track_has_spaces_0_to_7():
 @pytest.mark.rules("gnomes:A/gnome-timers", "gnomes:A/gnomes")
 def test_one_gnome_and_one_timer_in_each_colour_for_at_most_four_players():
     """A: four gnomes and four timers, red, yellow, blue and green; so at most four players."""
-    state, _ = new_game(4)
-    assert [p.colour for p in state.players] == ["red", "yellow", "blue", "green"]
+    state, _ = new_game(4, drawn=True)
+    assert sorted(p.colour for p in state.players) == ["blue", "green", "red", "yellow"]
     assert sorted(RULES.view(state, None)["timing_track"][0]) == [0, 1, 2, 3]
     assert len({p.place for p in state.players}) == 4
     with pytest.raises(BadConfig):
@@ -413,11 +413,43 @@ def test_play_passes_down_the_stack():
     assert state.round == 2 and state.order == list(reversed(stack)) == [2, 1, 0]
 
 
+@pytest.mark.rules("gnomes:B/gnomes-drawn", "gnomes:B/gnomes-start-at-houses")
+def test_set_up_draws_each_seats_gnome_and_it_starts_at_that_house():
+    """B (house rule): players choose their gnomes; set-up draws the colours for them (a public
+    ``GnomesChosen`` before the layout), different colours, any colour on any seat, each gnome
+    on the house of its colour; the same seed draws the same colours."""
+    firsts, thirds = Counter(), Counter()
+    for i in range(40):
+        state, _ = new_game(3, seed=f"draw-{i}", drawn=True)
+        colours = [p.colour for p in state.players]
+        assert len(set(colours)) == 3 and set(colours) <= {"red", "yellow", "blue", "green"}
+        for p in state.players:
+            assert state.layout[p.place] == f"house_{p.colour}"
+        firsts[colours[0]] += 1
+        thirds[colours[2]] += 1
+        assert [p.colour for p in new_game(3, seed=f"draw-{i}", drawn=True)[0].players] == colours
+    assert set(firsts) == set(thirds) == {"red", "yellow", "blue", "green"}
+    assert max(firsts.values()) < 20  # no colour is the first seat's in half the games
+
+
+def test_gnomes_chosen_is_public_and_comes_before_the_layout():
+    """B: the drawn colours are public (every seat and watcher sees whose gnome is whose) and are
+    drawn before the tiles are laid, which put each gnome on its house."""
+    config = GameConfig(game="gnomes", players=2, options={})
+    state = RULES.new_state()
+    RULES.evolve(state, RULES.created_event(config))
+    events = resolve(RULES, state, RULES.setup_ops(config), chance_from("order"))
+    kinds = [e.type for e in events]
+    assert kinds.index("GnomesChosen") < kinds.index("LayoutPlaced")
+    chosen = events[kinds.index("GnomesChosen")]
+    assert chosen.to is None and chosen.data["colours"] == [p.colour for p in state.players]
+
+
 @pytest.mark.rules("gnomes:B/gnomes-start-at-houses", "gnomes:B/empty-hands")
 def test_seats_colours_houses_and_empty_hands():
-    """B (house rules): seats play red, yellow, blue, green, each gnome on its own house; nobody
-    holds travel cards or gems at the start."""
-    state, _ = new_game(4)
+    """B (house rules): each gnome on its own house; nobody holds travel cards or gems at the
+    start."""
+    state, _ = new_game(4, drawn=True)
     for p in state.players:
         assert state.layout[p.place] == f"house_{p.colour}"
         assert hand(state, p.seat) == [] and p.hand_size == 0

@@ -553,6 +553,8 @@ const GNOMES = {
     gems: (n) => `${n} in gems`, nuggets: (n) => `${n} for nugget cards`, golden: (n) => `${n} for golden mushrooms`,
     treasure: (n) => `${n} for treasure`, quest: (n) => `${n} for an unfinished quest`,
   }) + winners(d, who, "Gnome de Plume"),
+  GnomesChosen: (d, who) => "The gnomes are drawn: " +
+    andList((d.colours || []).map((c, i) => `${who(i)} plays ${c}`)),
   LayoutPlaced: (d) => (d.random ? "The location tiles are shuffled onto the sites, as in a later game"
     : "The location tiles are laid out as for a first game"),
   GemsMixed: (d) => `The gem variant: mixed gems are placed on each village` +
