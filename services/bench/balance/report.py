@@ -20,10 +20,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..sections import write_section
 from .core import Watched, ablation_effect, effects, occurrence, probe_share, run, seat_shares, start_shares
 from .specs import spec as spec_of
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "balance.md"
+HEADER = ("# Balance\n\nOne section a game, each made by the command it names (`--write` replaces the\n"
+          "sections of the games it ran and keeps the others). Regenerate a section rather than edit it.\n")
 """The balance page."""
 GAMES = ("resource_hog", "noggin", "gnomes")
 TOLERANCE = 0.08
@@ -138,24 +141,26 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"games: {', '.join(GAMES)}; --games at least 1")
         return 2
     iterations = {"expert": args.iterations} if args.iterations else {}
-    t0 = time.monotonic()
-    sections = []
+    command = "make balance" + (f' ARGS="{" ".join(raw)}"' if raw else "")
+    sections: list[tuple[str, str]] = []
     ok = True
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
         for game in names:
             spec = spec_of(game)
             bar = progress.add_task(game, total=games * (1 + len(spec.probes) + len(spec.ablations)))
+            t0 = time.monotonic()
             results = run(spec, games, args.seed, iterations, args.workers, lambda: progress.advance(bar))
-            sections.append(markdown(game, results, games))
+            head, _, rest = markdown(game, results, games).partition("\n\n")
+            sections.append((head, f"{head}\n\nMade by `{command}` in {time.monotonic() - t0:.0f} s "
+                                   f"({args.workers} workers); seed `{args.seed}`.\n\n{rest}"))
             ok = ok and all(met for _, met in targets(game, results)) \
                 and not any(r.error for recs in results.values() for r in recs)
-    command = "make balance" + (f' ARGS="{" ".join(raw)}"' if raw else "")
-    text = "\n".join([f"# Balance\n\nMade by `{command}` in {time.monotonic() - t0:.0f} s "
-                      f"({args.workers} workers); seed `{args.seed}`. Regenerate it rather than edit it.\n",
-                      *sections])
-    console.print(text, markup=False, highlight=False)
+    console.print("\n".join(text for _, text in sections), markup=False, highlight=False)
     if args.write:
-        DOC.write_text(text, encoding="utf-8")
-        console.print(f"written docs/{DOC.name}")
+        if not DOC.exists():
+            DOC.write_text(HEADER, encoding="utf-8")
+        for head, text in sections:
+            write_section(head, text, DOC)
+        console.print(f"written docs/{DOC.name} ({', '.join(names)}; the other games' sections kept)")
     return 0 if ok else 1
