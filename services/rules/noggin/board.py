@@ -177,23 +177,39 @@ NEIGHBOURS = {f"{r},{c}": tuple(f"{nr},{nc}" for nr, nc in ((r - 1, c), (r + 1, 
 SQUARE = {k: tuple(int(x) for x in k.split(",")) for k in NEIGHBOURS}
 
 
+ROW0 = tuple(f"0,{c}" for c in range(MINE_WIDTH))
+"""The Mine's top row, below the surface, by key."""
+_ROW0 = frozenset(ROW0)
+_IN_MINE = {k: tuple(nb for nb in v if nb not in SURFACE) for k, v in NEIGHBOURS.items()}
+"""Each square's neighbours inside the Mine grid (the surface row left out)."""
+
+
 def reachable(state: State) -> list[list[int]]:
     """Empty squares the Miner can walk to in one Walk (5.1), in a stable order.
 
-    The surface row above the Mine counts as empty (set-up R, house rule).
+    The surface row above the Mine counts as empty (set-up R, house rule): it is reached
+    whole, from the Miner on it or from any empty square of the Mine's top row.
     """
-    mine = state.mine
+    get = state.mine.get
     start = key(state.miner[0], state.miner[1])
     seen = {start}
     queue = [start]
+    surfaced = False
     while queue:
         here = queue.pop()
-        for nb in NEIGHBOURS[here]:
-            if nb not in seen and (nb in SURFACE or mine.get(nb) == ""):
+        if not surfaced and (here in SURFACE or here in _ROW0):
+            surfaced = True
+            seen.update(SURFACE)
+            for k in ROW0:
+                if k not in seen and get(k) == "":
+                    seen.add(k)
+                    queue.append(k)
+        for nb in _IN_MINE[here]:
+            if nb not in seen and get(nb) == "":
                 seen.add(nb)
                 queue.append(nb)
     seen.discard(start)
-    return [list(sq) for sq in sorted(SQUARE[k] for k in seen)]
+    return [[r, c] for r, c in sorted(map(SQUARE.__getitem__, seen))]
 
 
 def _cart(state: State) -> dict[str, int]:

@@ -1,0 +1,326 @@
+"""The legal sub-moves of the Nog actions, generated legal rather than generated and checked.
+
+Each function returns exactly the moves of :func:`.turns.action_moves` (``pruned``) for its
+action that :func:`.turns.check` accepts, given the Step costs the active marker may still
+spend (``costs``, :func:`.turns._affordable`), in the same order and with the same repeats;
+the action's Nogs (5.0, 8.0) are the caller's to check. Each rule's conditions are read once
+for all the moves they decide instead of once per move: the payments listed are the seat's
+own (:func:`.payments.payment_options`), so every one of them fits its cost, and what else
+a check asks is the same for every payment of one move. ``tests/rules/noggin/test_legal_moves.py``
+holds them to the candidates filtered by ``check`` at every decision of seeded random games.
+
+Rulebook sections: 5.1 Miner, 5.2 Fisherman, 5.3 Woodcutter, 5.4 Farmer, 5.5 Builder, 5.6 Restock, 6.0-6.6 Market
+Day (the order of picks, characters, evicting Nogbad, the auction, Sagas, Inventions, trade),
+8.0 Nogbad's blocks; the appendix for the cards named.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from services.rules.core import IllegalMove
+
+from . import board, content, inventions, market, sagas
+from .board import BESIDE, FARM, can_use, capacity, has_artefact, nogbad_blocks, nogbad_space, room, spare_nogs, storage_extra
+from .characters import EVICTIONS, food_slots
+from .content import BASIC, CHARACTERS
+from .decks import can_draw, reserve_left
+from .payments import payment_options
+from .state import ACTIONS, CASTLE, DECKS, TRANSPORTS, State, option, season_name
+
+Move = dict[str, Any]
+
+
+ROTATIONS = (0, 90, 180, 270)
+FLIPS = ("h", "v")
+
+
+def miner(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
+    """The Miner's digs, walks and discoveries (5.1), 1 Step each (a walk free once per action
+    with the Moon Stone): a dig is legal by what lies on its square alone (the cube, the
+    cart's and the Farm's room, :func:`.board.check_dig`); every square of the Miner's reach
+    is a legal walk; a discovery's legality does not depend on the tile's orientation, so
+    each slot is checked once for its eight."""
+    out: list[Move] = []
+    p = state.players[seat]
+    step = 1 in costs
+    if step:
+        r, c = state.miner[0], state.miner[1]
+        get = state.mine.get
+        a = state.action
+        cart = a.cart if a is not None else {}
+        if sum(cart.values()) < capacity(p, "mine_cart"):
+            stone_room: bool | None = None
+            for sq in ([r - 1, c], [r, c - 1], [r, c + 1], [r + 1, c]):
+                cube = get(f"{sq[0]},{sq[1]}")
+                if not cube:
+                    continue
+                if cube == "stone":
+                    if stone_room is None:
+                        stone_room = room(p, "stone", cart) >= 1
+                    if not stone_room:
+                        continue
+                out.append({"type": "miner", "op": "dig", "square": sq})
+    if (0 if board.free_walk(state, seat) else 1) in costs:
+        out += [{"type": "miner", "op": "walk", "square": sq} for sq in board.reachable(state)]
+    if step:
+        for slot in board.discover_slots(state):
+            if _ok(board.check_discover, state, seat, slot):
+                out += [{"type": "miner", "op": "discover", "slot": slot, "rotation": rot, "flip": flip}
+                        for rot in ROTATIONS for flip in FLIPS]
+    return out
+
+
+def fisherman(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
+    """Fishing with 1-4 Fishing tokens (5.2): each costs its draws in Steps; all or none are
+    legal by :func:`.board.check_fisherman`."""
+    a = state.action
+    if (a is not None and a.tokens is not None) or state.fjord < 1 or room(state.players[seat], "fish") < 1:
+        return []
+    return [{"type": "fisherman", "draws": n} for n in (1, 2, 3, 4) if n in costs]
+
+
+def woodcutter(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
+    """The Woodcutter's walk, Orchard cut and the Bird's Crown jump (5.3, appendix), 1 Step each;
+    the jump is legal when a walk is and the Crown may be used."""
+    if 1 not in costs:
+        return []
+    out: list[Move] = []
+    walk = _ok(board.check_advance, state, seat)
+    if walk:
+        out.append({"type": "woodcutter", "op": "advance"})
+    if _ok(board.check_cut_orchard, state, seat):
+        out.append({"type": "woodcutter", "op": "orchard"})
+    if walk and can_use(state.players[seat], "birds_crown"):
+        out.append({"type": "woodcutter", "op": "jump"})
+    return out
+
+
+def farmer(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
+    """Sowing (Spring), harvesting (Summer, Autumn) and picking apples (Autumn), 1 Step each
+    (5.4): the conditions of :func:`.board.check_sow`, :func:`.board.check_harvest` and
+    :func:`.board.check_pick_apples`, with the Farm's room worked out once."""
+    if 1 not in costs:
+        return []
+    p = state.players[seat]
+    season = season_name(state.season)
+    harvest_left = state.market["harvest"]
+    out: list[Move] = []
+    if season == "spring" and harvest_left >= content.load().setup.field_harvest:
+        built = set(p.buildings.values())
+        out += [{"type": "farmer", "op": "sow", "field": f} for f, h in enumerate(p.fields)
+                if h <= 0 and f"field{f}" not in built]
+    if season in ("summer", "autumn"):
+        space = room(p, "harvest")
+        out += [{"type": "farmer", "op": "harvest", "field": f} for f, h in enumerate(p.fields) if 1 <= h <= space]
+    if season == "autumn" and harvest_left >= 1 and room(p, "harvest") >= 1:
+        picked = state.action.apples if state.action is not None else ()
+        out += [{"type": "farmer", "op": "apple", "tree": t} for t in range(2) if t < p.orchard and t not in picked]
+    return out
+
+
+def builder(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
+    """Buildings and transport upgrades (5.5), 2 Steps (none for the Good Genie's second build):
+    the conditions of :func:`.board.check_build` and :func:`.board.check_upgrade`, once per
+    building and space or per transport for all its payments."""
+    a = state.action
+    if (0 if a is not None else 2) not in costs:
+        return []
+    p = state.players[seat]
+    if (a is not None and a.kind == "builder" and a.builds >= 1
+            and (a.builds >= 2 or not can_use(p, "good_genie"))):
+        return []
+    out: list[Move] = []
+    pays = payment_options(p, board.building_cost())
+    if pays:
+        free = board.free_spaces(p)
+        index = content.building_index()
+        for _, b in sorted(set(board.available_buildings(state))):
+            if b in p.buildings:
+                continue
+            info = index[b]
+            for space in [BESIDE] if info.adds_space else free:
+                if ((info.spaces == "mountains") != (space == "mountains")
+                        or (space.startswith("field") and p.fields[int(space[-1])] > 0)
+                        or (space == "orchard" and p.orchard > 0)):
+                    continue
+                out += [{"type": "builder", "building": b, "space": space, "pay": pay} for pay in pays]
+    upgrade_pays = payment_options(p, board.transport_cost())
+    for tr in TRANSPORTS:
+        if tr not in p.transports and state.transport_piles[tr] >= 1:
+            out += [{"type": "builder", "transport": tr, "pay": pay} for pay in upgrade_pays]
+    return out
+
+
+def restock(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
+    """Restocking 4, 8 or 12 trees (some into the Orchard) or fish (3, 7 or 11 with the Butterfly
+    Net), 2 Steps (5.6): the conditions of :func:`.market.check_restock`, the forest's room
+    counted once."""
+    if 2 not in costs:
+        return []
+    p = state.players[seat]
+    wood, fish = state.market.get("wood", 0), state.market.get("fish", 0)
+    forest = content.load().forest
+    space = sum(z.hexes - state.forest[z.id] for z in forest.zones)
+    replant = not option(state, "so_long") and "orchard" not in p.buildings.values()
+    orchards = [k for k in (0, 1, 2) if (replant or k == 0) and p.orchard + k <= content.load().setup.orchard_trees]
+    out: list[Move] = []
+    for amount in sorted(set(market.RESTOCK_AMOUNTS) | set(market.restock_amounts(state, seat, "fish"))):
+        if amount in market.RESTOCK_AMOUNTS and amount <= wood:
+            out += [{"type": "restock", "kind": "trees", "amount": amount, "orchard": k} for k in orchards
+                    if k <= amount and amount - k <= space]
+        if amount <= fish:
+            out.append({"type": "restock", "kind": "fish", "amount": amount, "orchard": 0})
+    return out
+
+
+def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
+    """Market Day's sub-moves (6.0: 1 Step to start, none once started): a character's ability
+    (6.1), evicting Nogbad (6.2), the auction (6.3), a Saga (6.4), an Invention (6.5) and
+    trades (6.6), each allowed by the order of picks (:func:`.market.check_pick`, read once)."""
+    a = state.action
+    if (0 if a is not None else 1) not in costs:
+        return []
+    p = state.players[seat]
+    picks = a.picks if a is not None else []
+    last = picks[-1] if picks else None
+    honey = len(picks) < 3 and can_use(p, "honey_and_mead")
+    option_ok = honey or not any(x in market.OPTIONS for x in picks)  # a new option (6.0)
+    where = state.characters
+    known: dict[tuple[str, ...], list[list[str]]] = {}
+
+    def pays(slots: list[str]) -> list[list[str]]:  # the seat's payments, each cost worked out once
+        key = tuple(slots)
+        got = known.get(key)
+        if got is None:
+            got = known[key] = payment_options(p, slots) if slots else [[]]
+        return got
+
+    out: list[Move] = []
+    if honey or not ("character" in picks or any(x in market.OPTIONS for x in picks)):
+        food_pays = pays(food_slots(state))
+        if food_pays:
+            out += _characters(state, food_pays)
+    if state.nogbad == "active" and option_ok:
+        medal = has_artefact(p, "roman_medal")
+        for by, (chars, n, _) in EVICTIONS.items():
+            if (by in ("romf", "graculus") and not medal) or any(where[c] != CASTLE for c in chars):
+                continue
+            out += [{"type": "market_day", "op": "evict", "by": by, "pay": pay} for pay in pays(["food"] * n)]
+    if state.counting_house is not None and option_ok and market.first_turns_over(state):
+        out.append({"type": "market_day", "op": "auction"})
+    spare = spare_nogs(state, seat, True) >= 1
+    if not nogbad_blocks(state, "saga"):
+        for slot, saga in enumerate(state.sagas):
+            if saga is None or saga.current is None:
+                continue
+            if not (option_ok or (last == "saga" and a is not None and a.saga == slot)):
+                continue
+            card = saga.current
+            for cond, met in enumerate(card.met):
+                if met is not None:
+                    continue
+                need = card.needs[cond]
+                if need in CHARACTERS and where[need] != CASTLE:
+                    continue
+                bonus = spare and sagas.can_claim_bonus(state, seat, card, need)
+                for pay in pays(sagas.condition_slots(state, seat, slot, need)):
+                    move = {"type": "market_day", "op": "saga", "saga": slot, "condition": cond}
+                    if spare:
+                        out.append({**move, "nog": True, "pay": pay})
+                    out.append({**move, "nog": False, "pay": pay})
+                    if bonus:
+                        out.append({**move, "nog": True, "bonus": True, "pay": pay})
+    if spare:
+        olaf = where["olaf"] == CASTLE or "inventors_workshop" in p.buildings
+        for slot, inv in enumerate(state.inventions):
+            if inv is None or not (option_ok or (last == "invention" and a is not None and a.invention == slot)):
+                continue
+            for cond, met in enumerate(inv.met):
+                if met is not None or (inv.needs[cond] == "olaf" and not olaf):
+                    continue
+                options = pays(inventions.condition_slots(state, seat, slot, cond))
+                if inventions.blacksmith_free(state, seat, slot, cond):
+                    options = [[], *options]
+                out += [{"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}
+                        for pay in options]
+    if option_ok or last == "trade":
+        out += _trades(state, p)
+    return out
+
+
+def _characters(state: State, food_pays: list[list[str]]) -> list[Move]:
+    """Every character's ability that Market Day may use now (6.1: the conditions of
+    :func:`.characters.check_character`), each with each of ``food_pays``."""
+    out: list[Move] = []
+    where = state.characters
+    for ch in CHARACTERS:
+        if ch != "graculus" and where[ch] != CASTLE:
+            continue
+        if ch == "noggin":
+            blocked = nogbad_space(state)
+            variants = [{"owner": o.seat, "action": x} for o in state.players for x in ACTIONS
+                        if o.placed[x] and (x != blocked or x == "market_day")]
+        elif ch == "nooka":
+            decks = [d for d in ("B", "C") if can_draw(state, d)]
+            variants = [{"saga": i, "deck": d} for i, s in enumerate(state.sagas)
+                        if s is not None and s.current is not None and all(m is None for m in s.current.met)
+                        for d in decks]
+        elif ch == "knut":
+            variants = [{"deck": d} for d in DECKS if reserve_left(state, d) >= 1]
+        elif ch == "graculus":
+            variants = [{"target": c} for c in CHARACTERS if c != "graculus" and where[c] != CASTLE]
+        elif ch == "thor":
+            variants = [] if state.nogbad == "active" else [{"direction": 1}, {"direction": -1}]
+        elif ch == "olaf":
+            variants = [{}]
+        elif ch == "romf":
+            variants = [{"top": i, "bottom": j} for i, t in enumerate(state.rows.get("top", [])) if t
+                        for j, b in enumerate(state.rows.get("bottom", [])) if b]
+        else:  # pragma: no cover - every character of the game is listed above
+            variants = []
+        for v in variants:
+            for pay in food_pays:
+                out.append({"type": "market_day", "op": "character", "character": ch, **v, "pay": pay})
+    return out
+
+
+def _trades(state: State, p: Any) -> list[Move]:
+    """Trades at the Nog Market (6.6: ``rate`` cubes, or 1 coin, for 1 cube present there, Gold
+    never taken, coins only after the Money Saga), those whose result fits the Farm (3.7)."""
+    r = market.rate(state)
+    stock = p.stock
+    goods = [g for g in market.TRADE_GOODS if stock.get(g, 0) > 0]
+    gives = [list(c) for c in combinations_with_replacement(goods, r)]
+    if stock.get("coin", 0) > 0 and r != 1:
+        gives.append(["coin"])
+    takes = [t for t in market.TRADE_GOODS if t not in market.NOT_TAKEN and state.market.get(t, 0) > 0
+             and (t != "coin" or state.coins)]
+    extra = storage_extra(p)
+    out: list[Move] = []
+    for give in gives:
+        counts = {g: give.count(g) for g in give}
+        if any(stock[g] < k for g, k in counts.items()):
+            continue
+        held = {b: stock[b] - counts.get(b, 0) for b in BASIC}
+        for take in takes:
+            if take in counts:
+                continue
+            over = sum(max(0, held[b] + (b == take) - extra[b]) for b in BASIC)
+            if over <= FARM:
+                out.append({"type": "market_day", "op": "trade", "give": give, "take": take})
+    return out
+
+
+def _ok(check: Any, *args: Any) -> bool:
+    try:
+        check(*args)
+    except IllegalMove:
+        return False
+    return True
+
+
+GENERATED = {"miner": miner, "fisherman": fisherman, "woodcutter": woodcutter, "farmer": farmer, "builder": builder,
+             "restock": restock, "market_day": market_day}
+"""Each action's generator of legal sub-moves."""
