@@ -22,7 +22,7 @@ from typing import Any
 from services.rules.core import IllegalMove
 
 from . import board, content, inventions, market, sagas
-from .board import BESIDE, FARM, can_use, capacity, has_artefact, nogbad_blocks, nogbad_space, room, spare_nogs, storage_extra
+from .board import BESIDE, FARM, can_use, capacity, has_artefact, nogbad_blocks, nogbad_space, room, spare_nogs
 from .characters import EVICTIONS, food_slots
 from .content import BASIC, CHARACTERS
 from .decks import can_draw, reserve_left
@@ -63,7 +63,9 @@ def miner(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
                         continue
                 out.append({"type": "miner", "op": "dig", "square": sq})
     if (0 if board.free_walk(state, seat) else 1) in costs:
-        out += [{"type": "miner", "op": "walk", "square": sq} for sq in board.reachable(state)]
+        r0, c0 = state.miner[0], state.miner[1]
+        out += [{"type": "miner", "op": "walk", "square": [r, c]} for r, c in board.walk_region(state)
+                if r != r0 or c != c0]
     if step:
         for slot in board.discover_slots(state):
             if _ok(board.check_discover, state, seat, slot):
@@ -222,27 +224,41 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
                 if met is not None:
                     continue
                 need = card.needs[cond]
-                if need in CHARACTERS and where[need] != CASTLE:
-                    continue
+                if need in CHARACTERS:
+                    if where[need] != CASTLE:
+                        continue
+                    slots = sagas.condition_slots(state, seat, slot, need)
+                else:
+                    slots = [need]
                 bonus = spare and sagas.can_claim_bonus(state, seat, card, need)
-                for pay in pays(sagas.condition_slots(state, seat, slot, need)):
-                    move = {"type": "market_day", "op": "saga", "saga": slot, "condition": cond}
+                for pay in pays(slots):
                     if spare:
-                        out.append({**move, "nog": True, "pay": pay})
-                    out.append({**move, "nog": False, "pay": pay})
+                        out.append({"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": True,
+                                    "pay": pay})
+                    out.append({"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": False,
+                                "pay": pay})
                     if bonus:
-                        out.append({**move, "nog": True, "bonus": True, "pay": pay})
+                        out.append({"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": True,
+                                    "bonus": True, "pay": pay})
     if spare:
         olaf = where["olaf"] == CASTLE or "inventors_workshop" in p.buildings
+        swap = a is not None and a.olaf  # Olaf's swap: any resource for any (6.1)
+        smith = "blacksmith" in p.buildings
         for slot, inv in enumerate(state.inventions):
             if inv is None or not (option_ok or (last == "invention" and a is not None and a.invention == slot)):
                 continue
             for cond, met in enumerate(inv.met):
-                if met is not None or (inv.needs[cond] == "olaf" and not olaf):
+                if met is not None:
                     continue
-                options = pays(inventions.condition_slots(state, seat, slot, cond))
-                if inventions.blacksmith_free(state, seat, slot, cond):
-                    options = [[], *options]
+                need = inv.needs[cond]
+                if need == "olaf":
+                    if not olaf:
+                        continue
+                    options = pays(["food"])
+                else:
+                    options = pays(["any"] if swap else [need])
+                    if smith and need in ("wood", "stone") and inventions.blacksmith_free(state, seat, slot, cond):
+                        options = [[], *options]
                 out += [{"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}
                         for pay in options]
     if option_ok or last == "trade":
@@ -288,28 +304,37 @@ def _characters(state: State, food_pays: list[list[str]]) -> list[Move]:
 
 def _trades(state: State, p: Any) -> list[Move]:
     """Trades at the Nog Market (6.6: ``rate`` cubes, or 1 coin, for 1 cube present there, Gold
-    never taken, coins only after the Money Saga), those whose result fits the Farm (3.7)."""
-    r = market.rate(state)
+    never taken, coins only after the Money Saga), those whose result fits the Farm (3.7:
+    :func:`.board.fits`, the cubes over the buildings' storage counted once per give)."""
     stock = p.stock
-    goods = [g for g in market.TRADE_GOODS if stock.get(g, 0) > 0]
-    gives = [list(c) for c in combinations_with_replacement(goods, r)]
-    if stock.get("coin", 0) > 0 and r != 1:
-        gives.append(["coin"])
     takes = [t for t in market.TRADE_GOODS if t not in market.NOT_TAKEN and state.market.get(t, 0) > 0
              and (t != "coin" or state.coins)]
-    extra = storage_extra(p)
+    if not takes:
+        return []
+    r = market.rate(state)
+    goods = [g for g in market.TRADE_GOODS if stock.get(g, 0) > 0]
+    gives: list[tuple[str, ...]] = list(combinations_with_replacement(goods, r))
+    if stock.get("coin", 0) > 0 and r != 1:
+        gives.append(("coin",))
+    extra = board.building_storage(tuple(p.buildings))
+    spill = {b: stock[b] - extra[b] for b in BASIC}  # cubes of each kind beyond its buildings' storage
+    over_now = sum(v for v in spill.values() if v > 0)
     out: list[Move] = []
     for give in gives:
         counts = {g: give.count(g) for g in give}
         if any(stock[g] < k for g, k in counts.items()):
             continue
-        held = {b: stock[b] - counts.get(b, 0) for b in BASIC}
+        over = over_now
+        for g, k in counts.items():
+            if g in spill and spill[g] > 0:
+                over -= min(k, spill[g])
+        if over > FARM:
+            continue
+        given = list(give)
         for take in takes:
-            if take in counts:
-                continue
-            over = sum(max(0, held[b] + (b == take) - extra[b]) for b in BASIC)
-            if over <= FARM:
-                out.append({"type": "market_day", "op": "trade", "give": give, "take": take})
+            # taking one more needs a Farm space unless the kind's storage has room (3.7)
+            if take not in counts and (over < FARM or take not in spill or spill[take] < 0):
+                out.append({"type": "market_day", "op": "trade", "give": given, "take": take})
     return out
 
 

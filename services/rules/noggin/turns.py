@@ -586,20 +586,26 @@ def _legal(fn: Any, *args: Any) -> bool:
     return True
 
 
+_BUDGETS = tuple(frozenset(range(k + 1)) for k in range(LAP))
+
+
 def _affordable(state: State, i: int) -> frozenset[int]:
     """Step costs the active marker may still spend this turn (0 always; 4.2, house rule):
-    those whose landing, after the no-sharing push, stays short of the Runestone + 10."""
-    pos = state.markers[i].pos
-    occupied = {m.pos for j, m in enumerate(state.markers) if j != i}
+    those whose landing, after the no-sharing push, stays short of the Runestone + 10. A
+    landing never comes nearer as the cost grows, so they are 0 to the highest that fits."""
+    markers = state.markers
+    pos = markers[i].pos
+    occupied = {m.pos for j, m in enumerate(markers) if j != i}
     limit = state.runestone + LAP
-    out = [0]
+    best = 0
     for c in range(1, LAP):
         p = pos + c
         while p in occupied:
             p += 1
-        if p < limit:
-            out.append(c)
-    return frozenset(out)
+        if p >= limit:
+            break
+        best = c
+    return _BUDGETS[best]
 
 
 def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> list[dict[str, Any]]:
