@@ -12,10 +12,13 @@ Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that prod
 * **adapters**, per game: random games through the OpenSpiel adapter (``services.interop``)
   against the engine's own random playouts, alternated game by game (:mod:`.interop`).
 
-The targets of the performance issue are checked at the end (ratios, never timed tests).
+The targets of the performance issue are checked at the end (ratios, never timed tests): playouts
+at least OpenSpiel's moves a second, the clone at least 50 times faster than ``copy.deepcopy``
+(issue 25), the hosted stack against boardgame.io, latency until the CPU saturates.
 ``make bench-peers`` (:mod:`services.bench.peers`) adds boardgame.io at 8 matches;
 ``make bench-bots`` (:mod:`services.bench.ladder`) records the bot ladder in its own section
-of ``docs/benchmarks.md``, which ``--write`` here keeps.
+of ``docs/benchmarks.md``, which ``--write`` here keeps, as it keeps every section it does not
+produce (:func:`.sections.keep_recorded`).
 """
 
 from __future__ import annotations
@@ -32,13 +35,15 @@ from rich.table import Table
 from services.rules.core import game_names
 
 from . import engine, interop
-from .sections import DOC
+from .sections import DOC, keep_recorded
 from .stack import SATURATED
 
-ENGINE_TARGET = 0.25
-"""Target 1: every game's random playouts at least this share of OpenSpiel's."""
-CLONE_TARGET = 10.0
-"""Target 2: every game's clone at least this many times faster than deepcopy."""
+ENGINE_TARGET = 1.0
+"""Target 1 (issue 25): every game's random playouts on the forward model at least as many moves
+a second as OpenSpiel's pure-Python tic-tac-toe, in the same run (alternated, medians)."""
+CLONE_TARGET = 50.0
+"""Target 2 (issue 25): every game's ``Rules.clone`` (the copy-on-write clone search uses) at
+least this many times faster than ``copy.deepcopy``."""
 LATENCY_TARGET = 1.2
 """Target 4: per-move p50 at the highest concurrency at most this times that at 1 game,
 until the CPU saturates."""
@@ -146,9 +151,9 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
         console.print(a)
     lines = []
     for r in eng:
-        lines.append(f"target 1, {r['game']} playouts / OpenSpiel: {r['ratio']:.2f} "
-                     f"({'met' if r['ratio'] >= ENGINE_TARGET else 'not met'}, >= {ENGINE_TARGET})")
-        lines.append(f"target 2, {r['game']} clone / deepcopy: {r['ratio_clone']:.0f}x "
+        lines.append(f"target 1 (issue 25), {r['game']} playouts / OpenSpiel: {r['ratio']:.2f} "
+                     f"({'met' if r['ratio'] >= ENGINE_TARGET else 'not met'}, >= {ENGINE_TARGET:.1f})")
+        lines.append(f"target 2 (issue 25), {r['game']} clone / deepcopy: {r['ratio_clone']:.0f}x "
                      f"({'met' if r['ratio_clone'] >= CLONE_TARGET else 'not met'}, >= {CLONE_TARGET:.0f}x)")
     lines.append("target 3, hosted / boardgame.io at 8: measured by `make bench-peers` "
                  "(docs/benchmarks-peers.md), which runs boardgame.io beside the stack")
@@ -211,12 +216,6 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
                 "| game | seats | engine decisions/s | OpenSpiel adapter decisions/s | ratio |", "|---|---:|---:|---:|---:|"]
         out += [f"| {r['game']} | {r['players']} | {r['engine_moves_per_s']:.0f} | {r['adapter_moves_per_s']:.0f} | "
                 f"{r['ratio']:.2f} |" for r in adapters]
-    from .ladder import SECTION
-    from .sections import recorded_section
-
-    kept = recorded_section(SECTION, DOC)  # recorded by `make bench-bots ARGS=--write`, kept as it was
-    if kept:
-        out += ["", kept.rstrip("\n")]
     out += ["", "## Targets", ""] + [f"- {t}" for t in targets]
     peers = DOC.with_name("benchmarks-peers.md")
     if peers.exists():
@@ -251,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         command = "make bench" + (f' ARGS="{" ".join(argv if argv is not None else sys.argv[1:])}"'
                                   if (argv if argv is not None else sys.argv[1:]) else "")
-        DOC.write_text(markdown(command, eng, stack, mem, targets, adapters), encoding="utf-8")
+        # the sections this run does not produce (the bot ladder, notes, a skipped stack) stay as recorded
+        DOC.write_text(keep_recorded(markdown(command, eng, stack, mem, targets, adapters)), encoding="utf-8")
         console.print(f"written {DOC.relative_to(DOC.parents[1])}")
     return 0
 

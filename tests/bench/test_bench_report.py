@@ -4,6 +4,7 @@ the arithmetic of the verdicts)."""
 
 from __future__ import annotations
 
+import io
 import math
 
 from services.bench import __main__ as bench
@@ -59,3 +60,36 @@ def test_engine_measurements_run_on_the_forward_model():
     assert r["moves"] > 0 and r["moves_per_s"] > 0 and r["legal_us"] > 0 and r["apply_us"] > 0
     c = engine.clone_cost("noggin", 3, samples=2)
     assert c["clone_us"] > 0 and c["deepcopy_us"] > 0 and math.isfinite(c["ratio_clone"])
+
+
+def test_write_keeps_the_sections_the_run_does_not_produce(tmp_path):
+    """An engine-only run rewrites the engine table and the targets; the hand-written notes, the
+    stack it skipped and the bot ladder stay as recorded, each where it was."""
+    from services.bench.sections import keep_recorded
+
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n\nProduced by an older run.\n\n## Engine: random playouts on the forward model\n\n"
+                   "old engine\n\n## Engine: profile and speed-ups (issue 25)\n\nnotes\n\n## Hosted stack\n\n"
+                   "old stack\n\n## Bot ladder\n\nladder\n\n## Targets\n\n- old targets\n", encoding="utf-8")
+    eng = [{"game": "noggin", "moves_per_s": 1000.0, "games_per_s": 4.0, "legal_us": 300.0, "apply_us": 200.0,
+            "reference_moves_per_s": 4000.0, "ratio": 0.25, "clone_us": 10.0, "deepcopy_us": 200.0,
+            "ratio_clone": 20.0}]
+    text = keep_recorded(bench.markdown("make bench", eng, [], None, ["target 1 new"]), doc)
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings == ["## Engine: random playouts on the forward model", "## Engine: profile and speed-ups (issue 25)",
+                        "## Hosted stack", "## Bot ladder", "## Targets"]
+    assert "old engine" not in text and "| noggin | 1000 |" in text and "- target 1 new" in text
+    assert "\nnotes\n" in text and "\nold stack\n" in text and "\nladder\n" in text and "old targets" not in text
+    assert "Kept as recorded before" in text and "“Hosted stack”" in text and "\n\n\n" not in text
+    assert keep_recorded(text, doc).count("## Hosted stack") == 1
+
+
+def test_targets_are_issue_25s():
+    eng = [{"game": "noggin", "moves_per_s": 1000.0, "games_per_s": 4.0, "legal_us": 300.0, "apply_us": 200.0,
+            "reference_moves_per_s": 1000.0, "ratio": 1.0, "clone_us": 1.0, "deepcopy_us": 49.0,
+            "ratio_clone": 49.0}]
+    from rich.console import Console
+
+    lines = bench.print_tables(Console(file=io.StringIO()), eng, [], None)
+    assert "playouts / OpenSpiel: 1.00 (met, >= 1.0)" in lines[0]
+    assert "clone / deepcopy: 49x (not met, >= 50x)" in lines[1]
