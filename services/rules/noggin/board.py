@@ -307,12 +307,16 @@ def _slot_empty(state: State, slot: list[int]) -> bool:
     return all(t["slot"] != list(slot) for t in state.mine_tiles)
 
 
+DISCOVER_STONE = 9
+"""Stone the Nog Market must hold for a discovery (5.1)."""
+
+
 def check_discover(state: State, seat: int, slot: list[int]) -> None:
     """Discover: 9+ Stone at the Nog Market, a tile left, the slot empty and the Miner in a
     tunnel square orthogonally next to it (5.1)."""
     grid = content.load().mine.grid
-    if state.market["stone"] < 9:
-        raise IllegalMove(f"discovering needs at least 9 Stone at the Nog Market, there are "
+    if state.market["stone"] < DISCOVER_STONE:
+        raise IllegalMove(f"discovering needs at least {DISCOVER_STONE} Stone at the Nog Market, there are "
                           f"{state.market['stone']} (rulebook 5.1)")
     if mine_tiles_left(state) <= 0:
         raise IllegalMove("there is no Mine tile left to discover")

@@ -25,9 +25,9 @@ from . import board, content, inventions, market, sagas
 from .board import BESIDE, FARM, can_use, capacity, has_artefact, nogbad_blocks, nogbad_space, room, spare_nogs
 from .characters import EVICTIONS, food_slots
 from .content import BASIC, CHARACTERS
-from .decks import can_draw, reserve_left
+from .decks import can_draw, mine_tiles_left, reserve_left
 from .payments import payment_options
-from .state import ACTIONS, CASTLE, DECKS, TRANSPORTS, State, option, season_name
+from .state import ACTIONS, CASTLE, DECKS, TRANSPORTS, State, key, option, season_name
 
 Move = dict[str, Any]
 
@@ -36,24 +36,34 @@ ROTATIONS = (0, 90, 180, 270)
 FLIPS = ("h", "v")
 
 
+_DIGS = {(r, c): tuple((sq, key(*sq)) for sq in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)))
+         for r in range(-1, board.MINE_DEPTH) for c in range(board.MINE_WIDTH)}
+"""Each square the Miner may stand on: the four squares he may dig from it, in the order of
+:func:`.turns.action_moves`, each with its Mine key."""
+
+
 def miner(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
     """The Miner's digs, walks and discoveries (5.1), 1 Step each (a walk free once per action
     with the Moon Stone): a dig is legal by what lies on its square alone (the cube, the
     cart's and the Farm's room, :func:`.board.check_dig`); every square of the Miner's reach
     is a legal walk; a discovery's legality does not depend on the tile's orientation, so
-    each slot is checked once for its eight."""
+    each slot is checked once for its eight, and none is legal without 9 Stone at the Nog
+    Market and a Mine tile left."""
     out: list[Move] = []
     p = state.players[seat]
+    r0, c0 = state.miner[0], state.miner[1]
     step = 1 in costs
     if step:
-        r, c = state.miner[0], state.miner[1]
         get = state.mine.get
         a = state.action
         cart = a.cart if a is not None else {}
         if sum(cart.values()) < capacity(p, "mine_cart"):
             stone_room: bool | None = None
-            for sq in ([r - 1, c], [r, c - 1], [r, c + 1], [r + 1, c]):
-                cube = get(f"{sq[0]},{sq[1]}")
+            digs = _DIGS.get((r0, c0))
+            if digs is None:  # the Miner off the board (a state made up by hand)
+                digs = tuple((sq, key(*sq)) for sq in ((r0 - 1, c0), (r0, c0 - 1), (r0, c0 + 1), (r0 + 1, c0)))
+            for (r, c), k in digs:
+                cube = get(k)
                 if not cube:
                     continue
                 if cube == "stone":
@@ -61,12 +71,11 @@ def miner(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
                         stone_room = room(p, "stone", cart) >= 1
                     if not stone_room:
                         continue
-                out.append({"type": "miner", "op": "dig", "square": sq})
+                out.append({"type": "miner", "op": "dig", "square": [r, c]})
     if (0 if board.free_walk(state, seat) else 1) in costs:
-        r0, c0 = state.miner[0], state.miner[1]
         out += [{"type": "miner", "op": "walk", "square": [r, c]} for r, c in board.walk_region(state)
                 if r != r0 or c != c0]
-    if step:
+    if step and state.market["stone"] >= board.DISCOVER_STONE and mine_tiles_left(state) > 0:
         for slot in board.discover_slots(state):
             if _ok(board.check_discover, state, seat, slot):
                 out += [{"type": "miner", "op": "discover", "slot": slot, "rotation": rot, "flip": flip}
@@ -187,8 +196,12 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
     p = state.players[seat]
     picks = a.picks if a is not None else []
     last = picks[-1] if picks else None
-    honey = len(picks) < 3 and can_use(p, "honey_and_mead")
-    option_ok = honey or not any(x in market.OPTIONS for x in picks)  # a new option (6.0)
+    if picks:  # Honey & Mead allows one more pick than a character and then one option (6.0, appendix)
+        honey = len(picks) < 3 and can_use(p, "honey_and_mead")
+        option_ok = honey or not any(x in market.OPTIONS for x in picks)  # a new option
+        character_ok = honey or not ("character" in picks or any(x in market.OPTIONS for x in picks))
+    else:
+        option_ok = character_ok = True
     where = state.characters
     known: dict[tuple[str, ...], list[list[str]]] = {}
 
@@ -200,7 +213,7 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
         return got
 
     out: list[Move] = []
-    if honey or not ("character" in picks or any(x in market.OPTIONS for x in picks)):
+    if character_ok:
         food_pays = pays(food_slots(state))
         if food_pays:
             out += _characters(state, food_pays)

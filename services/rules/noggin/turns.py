@@ -608,33 +608,33 @@ def _affordable(state: State, i: int) -> frozenset[int]:
     return _BUDGETS[best]
 
 
-def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> list[dict[str, Any]]:
-    """The legal sub-moves of action ``kind`` (the action started or not), in the order of
-    :func:`action_moves`, for the Step costs ``costs`` the marker may still spend: generated
-    legal by :mod:`.generate`."""
-    return generate.GENERATED[kind](state, seat, costs)
-
-
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     """Every legal move of ``seat`` now, in the order of :func:`candidates` and exactly the
-    moves :func:`check` accepts among them, but without re-deriving per candidate what is
-    the same for all (whose turn, the pending decision, the Step budget, whether each action
-    may start, the Miner's reachable squares, whether any action may start at all)."""
+    moves :func:`check` accepts among them, generated legal rather than checked one by one:
+    what is the same for all (whose turn, the pending decision, the Step budget, whether each
+    action may start, whether any action may start at all) is worked out once, and each
+    action's sub-moves come from :mod:`.generate`."""
     if seat not in to_move(state):
         return []
     kind = pending(state)
     if kind is not None:
+        if kind == "bid":  # the seat bidding, every bid listed from above the highest to its limit (6.3)
+            return _decision_moves(state, seat, kind)
         return [m for m in _decision_moves(state, seat, kind) if _legal(_check_decision, state, seat, kind, m)]
     i = state.active
     assert i is not None
     costs = _affordable(state, i)
     a = state.action
-    if a is not None:
-        return _sub_moves(state, seat, a.kind, costs) + ([{"type": "finish"}] if a.ops > 0 else [])
+    if a is not None:  # the action's sub-moves (:mod:`.generate`), then finishing it
+        moves = generate.GENERATED[a.kind](state, seat, costs)
+        if a.ops > 0:
+            moves.append({"type": "finish"})
+        return moves
     out: list[dict[str, Any]] = []
-    for k in ACTIONS:
-        if _legal(board.check_place_nogs, state, seat, k):
-            out.extend(_sub_moves(state, seat, k, costs))
+    p = state.players[seat]
+    for k in ACTIONS:  # the Nogs an action needs and Nogbad's blocks (:func:`.board.check_place_nogs`)
+        if p.mountains >= board.nogs_needed(p, k) and not board.nogbad_blocks(state, k):
+            out += generate.GENERATED[k](state, seat, costs)
     can_act = bool(out)
     out.extend(m for m in _free_moves(state, seat) if _legal(_check_free, state, seat, m))
     if not ((must_act(state, i) or state.recalled) and can_act):
