@@ -26,12 +26,14 @@ from .board import BESIDE, FARM, can_use, capacity, has_artefact, nogbad_blocks,
 from .characters import EVICTIONS, food_slots
 from .content import BASIC, CHARACTERS
 from .decks import can_draw, mine_tiles_left, reserve_left
-from .payments import payment_options
+from .payments import payment_choices
 from .state import ACTIONS, CASTLE, DECKS, TRANSPORTS, State, key, option, season_name
 
 Move = dict[str, Any]
 
 
+BUILDING_COST = tuple(board.building_cost())
+TRANSPORT_COST = tuple(board.transport_cost())
 ROTATIONS = (0, 90, 180, 270)
 FLIPS = ("h", "v")
 
@@ -93,17 +95,24 @@ def fisherman(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
 
 
 def woodcutter(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
-    """The Woodcutter's walk, Orchard cut and the Bird's Crown jump (5.3, appendix), 1 Step each;
-    the jump is legal when a walk is and the Crown may be used."""
-    if 1 not in costs:
+    """The Woodcutter's walk, Orchard cut and the Bird's Crown jump (5.3, appendix), 1 Step each:
+    the conditions of :func:`.board.check_advance` and :func:`.board.check_cut_orchard` (the
+    jump is legal when a walk is and the Crown may be used), the Farm's room read once."""
+    a = state.action
+    if 1 not in costs or (a is None and nogbad_blocks(state, "woodcutter")):
         return []
+    p = state.players[seat]
+    space = room(p, "wood")
+    if a is None:
+        walk = space >= 1
+    else:
+        walk = a.mode != "orchard" and not (a.ops > 0 and a.cart.get("wood", 0) >= capacity(p, "wood_cart"))
     out: list[Move] = []
-    walk = _ok(board.check_advance, state, seat)
     if walk:
         out.append({"type": "woodcutter", "op": "advance"})
-    if _ok(board.check_cut_orchard, state, seat):
+    if (a is None or a.mode != "forest") and p.orchard >= 1 and space >= 1:
         out.append({"type": "woodcutter", "op": "orchard"})
-    if walk and can_use(state.players[seat], "birds_crown"):
+    if walk and can_use(p, "birds_crown"):
         out.append({"type": "woodcutter", "op": "jump"})
     return out
 
@@ -143,7 +152,8 @@ def builder(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
             and (a.builds >= 2 or not can_use(p, "good_genie"))):
         return []
     out: list[Move] = []
-    pays = payment_options(p, board.building_cost())
+    choices = payment_choices(p)
+    pays = choices(BUILDING_COST)
     if pays:
         free = board.free_spaces(p)
         index = content.building_index()
@@ -157,11 +167,15 @@ def builder(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
                         or (space == "orchard" and p.orchard > 0)):
                     continue
                 out += [{"type": "builder", "building": b, "space": space, "pay": pay} for pay in pays]
-    upgrade_pays = payment_options(p, board.transport_cost())
     for tr in TRANSPORTS:
         if tr not in p.transports and state.transport_piles[tr] >= 1:
-            out += [{"type": "builder", "transport": tr, "pay": pay} for pay in upgrade_pays]
+            out += [{"type": "builder", "transport": tr, "pay": pay} for pay in choices(TRANSPORT_COST)]
     return out
+
+
+_RESTOCK_AMOUNTS = {net: tuple(sorted(set(market.RESTOCK_AMOUNTS) | (set(market.NET_AMOUNTS) if net else set())))
+                    for net in (False, True)}
+"""The amounts a Restock lists, without and with the Butterfly Net (:func:`.market.restock_amounts`)."""
 
 
 def restock(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
@@ -172,12 +186,12 @@ def restock(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
         return []
     p = state.players[seat]
     wood, fish = state.market.get("wood", 0), state.market.get("fish", 0)
-    forest = content.load().forest
-    space = sum(z.hexes - state.forest[z.id] for z in forest.zones)
+    c = content.load()
+    space = sum(z.hexes - state.forest[z.id] for z in c.forest.zones)
     replant = not option(state, "so_long") and "orchard" not in p.buildings.values()
-    orchards = [k for k in (0, 1, 2) if (replant or k == 0) and p.orchard + k <= content.load().setup.orchard_trees]
+    orchards = [k for k in (0, 1, 2) if (replant or k == 0) and p.orchard + k <= c.setup.orchard_trees]
     out: list[Move] = []
-    for amount in sorted(set(market.RESTOCK_AMOUNTS) | set(market.restock_amounts(state, seat, "fish"))):
+    for amount in _RESTOCK_AMOUNTS[has_artefact(p, "butterfly_net")]:
         if amount in market.RESTOCK_AMOUNTS and amount <= wood:
             out += [{"type": "restock", "kind": "trees", "amount": amount, "orchard": k} for k in orchards
                     if k <= amount and amount - k <= space]
@@ -203,18 +217,10 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
     else:
         option_ok = character_ok = True
     where = state.characters
-    known: dict[tuple[str, ...], list[list[str]]] = {}
-
-    def pays(slots: list[str]) -> list[list[str]]:  # the seat's payments, each cost worked out once
-        key = tuple(slots)
-        got = known.get(key)
-        if got is None:
-            got = known[key] = payment_options(p, slots) if slots else [[]]
-        return got
-
+    pays = payment_choices(p)  # the seat's payments, each cost worked out once
     out: list[Move] = []
     if character_ok:
-        food_pays = pays(food_slots(state))
+        food_pays = pays(tuple(food_slots(state)))
         if food_pays:
             out += _characters(state, food_pays)
     if state.nogbad == "active" and option_ok:
@@ -222,7 +228,7 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
         for by, (chars, n, _) in EVICTIONS.items():
             if (by in ("romf", "graculus") and not medal) or any(where[c] != CASTLE for c in chars):
                 continue
-            out += [{"type": "market_day", "op": "evict", "by": by, "pay": pay} for pay in pays(["food"] * n)]
+            out += [{"type": "market_day", "op": "evict", "by": by, "pay": pay} for pay in pays(("food",) * n)]
     if state.counting_house is not None and option_ok and market.first_turns_over(state):
         out.append({"type": "market_day", "op": "auction"})
     spare = spare_nogs(state, seat, True) >= 1
@@ -240,9 +246,9 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
                 if need in CHARACTERS:
                     if where[need] != CASTLE:
                         continue
-                    slots = sagas.condition_slots(state, seat, slot, need)
+                    slots = tuple(sagas.condition_slots(state, seat, slot, need))
                 else:
-                    slots = [need]
+                    slots = (need,)
                 bonus = spare and sagas.can_claim_bonus(state, seat, card, need)
                 for pay in pays(slots):
                     if spare:
@@ -267,9 +273,9 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
                 if need == "olaf":
                     if not olaf:
                         continue
-                    options = pays(["food"])
+                    options = pays(("food",))
                 else:
-                    options = pays(["any"] if swap else [need])
+                    options = pays(("any",) if swap else (need,))
                     if smith and need in ("wood", "stone") and inventions.blacksmith_free(state, seat, slot, cond):
                         options = [[], *options]
                 out += [{"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}

@@ -608,6 +608,29 @@ def _affordable(state: State, i: int) -> frozenset[int]:
     return _BUDGETS[best]
 
 
+def _legal_free_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """The free moves :func:`_check_free` accepts between actions, in the order of
+    :func:`_free_moves`: a donation of cubes the seat has (7.2), a Nog back from a Saga only
+    with none left on the Mountains space or after one came back this turn (5.0 B), an accusation
+    of a seat not unmasked yet (variants), and each ability use as :func:`.abilities.check_use` says."""
+    p = state.players[seat]
+    recall = p.mountains <= 0 or state.recalled
+    out = []
+    for m in _free_moves(state, seat):
+        t = m["type"]
+        if t == "donate":
+            ok = (not m["wood"] or p.stock["wood"] >= 1) and ("food" not in m or p.stock[m["food"]] >= 1)
+        elif t == "recall":
+            ok = recall
+        elif t == "accuse":
+            ok = not state.players[m["seat"]].unmasked
+        else:
+            ok = _legal(abilities.check_use, state, seat, m)
+        if ok:
+            out.append(m)
+    return out
+
+
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     """Every legal move of ``seat`` now, in the order of :func:`candidates` and exactly the
     moves :func:`check` accepts among them, generated legal rather than checked one by one:
@@ -636,7 +659,7 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         if p.mountains >= board.nogs_needed(p, k) and not board.nogbad_blocks(state, k):
             out += generate.GENERATED[k](state, seat, costs)
     can_act = bool(out)
-    out.extend(m for m in _free_moves(state, seat) if _legal(_check_free, state, seat, m))
+    out += _legal_free_moves(state, seat)
     if not ((must_act(state, i) or state.recalled) and can_act):
         out.append({"type": "end_turn"})
         clock = {"type": "end_turn", "cupola_clock": True}

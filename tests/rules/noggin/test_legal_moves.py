@@ -76,7 +76,7 @@ def test_every_move_kind_is_compared():
             "woodcutter:jump", "farmer:sow", "farmer:harvest", "farmer:apple", "builder", "restock",
             "market_day:character", "market_day:evict", "market_day:auction", "market_day:saga",
             "market_day:saga:bonus", "market_day:invention", "market_day:trade", "bid", "end_turn",
-            "finish"} <= kinds
+            "finish", "donate", "recall", "use", "accuse"} <= kinds
 
 
 def test_reach_follows_a_mine_changed_in_place():
