@@ -295,29 +295,31 @@ def _characters(state: State, food_pays: list[list[str]]) -> list[Move]:
             continue
         if ch == "noggin":
             blocked = nogbad_space(state)
-            variants = [{"owner": o.seat, "action": x} for o in state.players for x in ACTIONS
-                        if o.placed[x] and (x != blocked or x == "market_day")]
+            out += [{"type": "market_day", "op": "character", "character": ch, "owner": o.seat, "action": x, "pay": pay}
+                    for o in state.players for x in ACTIONS if o.placed[x] and (x != blocked or x == "market_day")
+                    for pay in food_pays]
         elif ch == "nooka":
             decks = [d for d in ("B", "C") if can_draw(state, d)]
-            variants = [{"saga": i, "deck": d} for i, s in enumerate(state.sagas)
-                        if s is not None and s.current is not None and all(m is None for m in s.current.met)
-                        for d in decks]
+            out += [{"type": "market_day", "op": "character", "character": ch, "saga": i, "deck": d, "pay": pay}
+                    for i, s in enumerate(state.sagas)
+                    if s is not None and s.current is not None and all(m is None for m in s.current.met)
+                    for d in decks for pay in food_pays]
         elif ch == "knut":
-            variants = [{"deck": d} for d in DECKS if reserve_left(state, d) >= 1]
+            out += [{"type": "market_day", "op": "character", "character": ch, "deck": d, "pay": pay}
+                    for d in DECKS if reserve_left(state, d) >= 1 for pay in food_pays]
         elif ch == "graculus":
-            variants = [{"target": c} for c in CHARACTERS if c != "graculus" and where[c] != CASTLE]
+            out += [{"type": "market_day", "op": "character", "character": ch, "target": c, "pay": pay}
+                    for c in CHARACTERS if c != "graculus" and where[c] != CASTLE for pay in food_pays]
         elif ch == "thor":
-            variants = [] if state.nogbad == "active" else [{"direction": 1}, {"direction": -1}]
+            if state.nogbad != "active":
+                out += [{"type": "market_day", "op": "character", "character": ch, "direction": d, "pay": pay}
+                        for d in (1, -1) for pay in food_pays]
         elif ch == "olaf":
-            variants = [{}]
+            out += [{"type": "market_day", "op": "character", "character": ch, "pay": pay} for pay in food_pays]
         elif ch == "romf":
-            variants = [{"top": i, "bottom": j} for i, t in enumerate(state.rows.get("top", [])) if t
-                        for j, b in enumerate(state.rows.get("bottom", [])) if b]
-        else:  # pragma: no cover - every character of the game is listed above
-            variants = []
-        for v in variants:
-            for pay in food_pays:
-                out.append({"type": "market_day", "op": "character", "character": ch, **v, "pay": pay})
+            out += [{"type": "market_day", "op": "character", "character": ch, "top": i, "bottom": j, "pay": pay}
+                    for i, t in enumerate(state.rows.get("top", [])) if t
+                    for j, b in enumerate(state.rows.get("bottom", [])) if b for pay in food_pays]
     return out
 
 
