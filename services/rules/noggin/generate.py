@@ -233,24 +233,28 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
         out.append({"type": "market_day", "op": "auction"})
     spare = spare_nogs(state, seat, True) >= 1
     if not nogbad_blocks(state, "saga"):
+        claims = spare and bool(p.counting_house)  # the C-card bonus (:func:`.sagas.can_claim_bonus`)
         for slot, saga in enumerate(state.sagas):
             if saga is None or saga.current is None:
                 continue
             if not (option_ok or (last == "saga" and a is not None and a.saga == slot)):
                 continue
             card = saga.current
+            needs = card.needs
+            bonus_card = claims and card.bonus and card.bonus_seat is None
             for cond, met in enumerate(card.met):
                 if met is not None:
                     continue
-                need = card.needs[cond]
+                need = needs[cond]
                 if need in CHARACTERS:
                     if where[need] != CASTLE:
                         continue
-                    slots = tuple(sagas.condition_slots(state, seat, slot, need))
+                    options = pays(tuple(sagas.condition_slots(state, seat, slot, need)))
+                    bonus = False
                 else:
-                    slots = (need,)
-                bonus = spare and sagas.can_claim_bonus(state, seat, card, need)
-                for pay in pays(slots):
+                    options = pays((need,))
+                    bonus = bonus_card
+                for pay in options:
                     if spare:
                         out.append({"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": True,
                                     "pay": pay})
@@ -266,10 +270,11 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
         for slot, inv in enumerate(state.inventions):
             if inv is None or not (option_ok or (last == "invention" and a is not None and a.invention == slot)):
                 continue
+            needs = inv.needs
             for cond, met in enumerate(inv.met):
                 if met is not None:
                     continue
-                need = inv.needs[cond]
+                need = needs[cond]
                 if need == "olaf":
                     if not olaf:
                         continue
@@ -278,8 +283,9 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
                     options = pays(("any",) if swap else (need,))
                     if smith and need in ("wood", "stone") and inventions.blacksmith_free(state, seat, slot, cond):
                         options = [[], *options]
-                out += [{"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}
-                        for pay in options]
+                if options:
+                    out += [{"type": "market_day", "op": "invention", "invention": slot, "condition": cond,
+                             "pay": pay} for pay in options]
     if option_ok or last == "trade":
         out += _trades(state, p)
     return out

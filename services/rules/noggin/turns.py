@@ -374,7 +374,16 @@ def _free_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
                     yield {"type": "donate", "wood": wood, **({"food": food} if food else {})}
     for slot, card in sagas.recall_sources(state, seat):
         yield {"type": "recall", "saga": slot, "card": card}
-    owned = abilities.owned(state, seat)
+    yield from _use_moves(state, seat, abilities.owned(state, seat))
+    if option(state, "friend_or_foe") and not p.accused:
+        for other in range(len(state.players)):
+            if other != seat:
+                yield {"type": "accuse", "seat": other}
+
+
+def _use_moves(state: State, seat: int, owned: set[str]) -> Iterator[dict[str, Any]]:
+    """The uses of the free abilities among the cards ``owned``, worth checking (appendix)."""
+    p = state.players[seat]
     for card in abilities.FREE_ABILITIES:
         if card not in owned:
             continue
@@ -407,10 +416,6 @@ def _free_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
             yield from _boat_moves(state, seat, base)
         else:
             yield base
-    if option(state, "friend_or_foe") and not p.accused:
-        for other in range(len(state.players)):
-            if other != seat:
-                yield {"type": "accuse", "seat": other}
 
 
 def _boat_moves(state: State, seat: int, base: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -611,23 +616,25 @@ def _affordable(state: State, i: int) -> frozenset[int]:
 def _legal_free_moves(state: State, seat: int) -> list[dict[str, Any]]:
     """The free moves :func:`_check_free` accepts between actions, in the order of
     :func:`_free_moves`: a donation of cubes the seat has (7.2), a Nog back from a Saga only
-    with none left on the Mountains space or after one came back this turn (5.0 B), an accusation
-    of a seat not unmasked yet (variants), and each ability use as :func:`.abilities.check_use` says."""
+    with none left on the Mountains space or after one came back this turn (5.0 B), each
+    ability use as :func:`.abilities.check_use` says, an accusation of a seat not unmasked
+    yet (variants)."""
     p = state.players[seat]
-    recall = p.mountains <= 0 or state.recalled
-    out = []
-    for m in _free_moves(state, seat):
-        t = m["type"]
-        if t == "donate":
-            ok = (not m["wood"] or p.stock["wood"] >= 1) and ("food" not in m or p.stock[m["food"]] >= 1)
-        elif t == "recall":
-            ok = recall
-        elif t == "accuse":
-            ok = not state.players[m["seat"]].unmasked
-        else:
-            ok = _legal(abilities.check_use, state, seat, m)
-        if ok:
-            out.append(m)
+    out: list[dict[str, Any]] = []
+    if season_name(state.season) == "winter":
+        stock = p.stock
+        for wood in (0, 1):
+            for food in (None, "fish", "harvest"):
+                if (wood or food) and (not wood or stock["wood"] >= 1) and (food is None or stock[food] >= 1):
+                    out.append({"type": "donate", "wood": wood, **({"food": food} if food else {})})
+    if p.mountains <= 0 or state.recalled:
+        out += [{"type": "recall", "saga": slot, "card": card} for slot, card in sagas.recall_sources(state, seat)]
+    owned = abilities.owned(state, seat)
+    if not owned.isdisjoint(abilities.FREE_ABILITIES):
+        out += [m for m in _use_moves(state, seat, owned) if _legal(abilities.check_use, state, seat, m)]
+    if option(state, "friend_or_foe") and not p.accused:
+        out += [{"type": "accuse", "seat": other} for other in range(len(state.players))
+                if other != seat and not state.players[other].unmasked]
     return out
 
 
