@@ -4,8 +4,9 @@ Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that prod
 
 * **engine**, per game: random playouts on the forward model (moves/s, games/s, the cost of
   ``legal_moves`` and of ``apply`` apart), alternated round by round with OpenSpiel's
-  pure-Python tic-tac-toe (the reference; ratio of the medians), and ``copy`` against
-  ``copy.deepcopy``;
+  pure-Python tic-tac-toe (the reference; ratio of the medians; each side's moves a CPU
+  second of its own process, ``--wall`` for wall-clock seconds), and ``Rules.clone`` (the
+  copy-on-write clone) against ``copy.deepcopy``;
 * **stack**: moves/s and per-move p50/p99 at each concurrency for bots on the bus, bots
   over HTTP, and the floor (a no-op test game on the bus), with the share of the CPU used;
 * **memory**: Redis bytes of a game in play and of a finished one; each process's RSS;
@@ -50,14 +51,15 @@ until the CPU saturates."""
 PLAYERS = {"noggin": 3}
 
 
-def engine_rows(rounds: int, seconds: float) -> list[dict[str, Any]]:
-    """The engine measurements of every built-in game."""
+def engine_rows(rounds: int, seconds: float, cpu: bool = True) -> list[dict[str, Any]]:
+    """The engine measurements of every built-in game (moves a CPU second of each side's
+    process with ``cpu``, else a wall-clock second: :func:`.engine.paired`)."""
     rows = []
     for game in game_names():
         if game in ("noop",):
             continue
         players = PLAYERS.get(game, 2)
-        row = {"game": game, "players": players, **engine.paired(game, players, rounds, seconds),
+        row = {"game": game, "players": players, **engine.paired(game, players, rounds, seconds, cpu),
                **engine.clone_cost(game, players)}
         rows.append(row)
     return rows
@@ -175,7 +177,11 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
            f"{platform.python_version()}, {platform.machine()}, 2 cores, a shared virtual machine whose speed "
            "varies from minute to minute: compare ratios taken in one run, not figures from different days).", "",
            "## Engine: random playouts on the forward model", "",
-           "Medians of rounds alternated with OpenSpiel's pure-Python tic-tac-toe in the same run.", "",
+           "Medians of rounds alternated with OpenSpiel's pure-Python tic-tac-toe in the same run"
+           + (", each side counting moves a CPU second of its own process (time the shared machine gives other "
+              "processes counts for neither)" if eng and eng[0].get("clock", "cpu") == "cpu" else
+              ", in wall-clock seconds") + "; legal_moves and apply: wall-clock means per call; clone: "
+           "`Rules.clone`, the copy-on-write clone search uses.", "",
            "| game | moves/s | games/s | legal_moves µs | apply µs | OpenSpiel moves/s | ratio | clone µs | deepcopy µs | clone × |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in eng:
@@ -227,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="engine rounds alternated with the reference")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds of each engine round (each side)")
+    parser.add_argument("--wall", action="store_true",
+                        help="engine rounds in wall-clock seconds (default: CPU seconds of each side's process)")
     parser.add_argument("--window", type=float, default=12.0,
                         help="seconds each stack level is measured (games kept in play that long)")
     parser.add_argument("--levels", default="1,2,4,8,32,64", help="games at once in the stack (empty: skip the stack)")
@@ -235,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
     args = parser.parse_args(argv)
     console = Console(width=160)
-    eng = engine_rows(args.rounds, args.seconds)
+    eng = engine_rows(args.rounds, args.seconds, cpu=not args.wall)
     adapters = [] if args.no_adapters else adapter_rows(args.rounds, args.seconds)
     stack: list[dict[str, Any]] = []
     mem = None

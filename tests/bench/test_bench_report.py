@@ -93,3 +93,23 @@ def test_targets_are_issue_25s():
     lines = bench.print_tables(Console(file=io.StringIO()), eng, [], None)
     assert "playouts / OpenSpiel: 1.00 (met, >= 1.0)" in lines[0]
     assert "clone / deepcopy: 49x (not met, >= 50x)" in lines[1]
+
+
+def test_engine_rounds_count_cpu_seconds_by_default(monkeypatch):
+    """``paired`` gives ``playouts`` the process's CPU clock unless asked for the wall clock (the
+    reference is stubbed: OpenSpiel need not be installed)."""
+    import time
+
+    seen, reference = [], []
+
+    def fake_playouts(game, players, seconds, seed, clock):
+        seen.append(clock)
+        return {"moves_per_s": 10.0, "games_per_s": 1.0, "legal_us": 1.0, "apply_us": 1.0}
+
+    monkeypatch.setattr(engine, "playouts", fake_playouts)
+    monkeypatch.setattr(engine, "openspiel_reference",
+                        lambda seconds, cpu=False: reference.append(cpu) or {"moves_per_s": 20.0})
+    cpu = engine.paired("noggin", 3, 2, 0.01)
+    wall = engine.paired("noggin", 3, 1, 0.01, cpu=False)
+    assert seen == [time.process_time, time.process_time, time.perf_counter] and reference == [True, True, False]
+    assert cpu["ratio"] == 0.5 and cpu["clock"] == "cpu" and wall["clock"] == "wall"
