@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import platform
+import shlex
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -36,7 +38,7 @@ from rich.table import Table
 from services.rules.core import game_names
 
 from . import engine, interop
-from .sections import DOC, keep_recorded
+from .sections import DOC, keep_recorded, recorded_section
 from .stack import SATURATED
 
 ENGINE_TARGET = 1.0
@@ -169,6 +171,17 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     return lines
 
 
+def carry_targets(targets: list[str], doc: Path = DOC) -> list[str]:
+    """``targets`` (this run's verdicts, ``"target N, ..."``) followed by the verdicts ``doc``
+    records for the targets this run did not measure (a skipped stack or adapters), each
+    marked as recorded before."""
+    done = {t.split(",")[0] for t in targets}
+    old = recorded_section("## Targets", doc) or ""
+    kept = [line[2:] for line in old.splitlines()
+            if line.startswith("- target ") and line[2:].split(",")[0] not in done]
+    return targets + [t if t.endswith("(recorded before)") else f"{t} (recorded before)" for t in kept]
+
+
 def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]], mem: dict[str, Any] | None,
              targets: list[str], adapters: list[dict[str, Any]] | None = None) -> str:
     """``docs/benchmarks.md``."""
@@ -256,9 +269,11 @@ def main(argv: list[str] | None = None) -> int:
             mark_saturation([r for r in stack if r["path"] == path])
     targets = print_tables(console, eng, stack, mem, adapters)
     if args.write:
-        command = "make bench" + (f' ARGS="{" ".join(argv if argv is not None else sys.argv[1:])}"'
-                                  if (argv if argv is not None else sys.argv[1:]) else "")
-        # the sections this run does not produce (the bot ladder, notes, a skipped stack) stay as recorded
+        given = argv if argv is not None else sys.argv[1:]
+        command = "make bench" + (f' ARGS="{shlex.join(given)}"' if given else "")
+        # the sections this run does not produce (the bot ladder, notes, a skipped stack) stay as recorded,
+        # and so do the verdicts of the targets it did not measure
+        targets = carry_targets(targets)
         DOC.write_text(keep_recorded(markdown(command, eng, stack, mem, targets, adapters)), encoding="utf-8")
         console.print(f"written {DOC.relative_to(DOC.parents[1])}")
     return 0
