@@ -175,10 +175,12 @@ def carry_targets(targets: list[str], doc: Path = DOC) -> list[str]:
     """``targets`` (this run's verdicts, ``"target N, ..."``) followed by the verdicts ``doc``
     records for the targets this run did not measure (a skipped stack or adapters), each
     marked as recorded before."""
-    done = {t.split(",")[0] for t in targets}
+    def number(line: str) -> str:  # "target 1 (issue 25), ..." -> "1"
+        return line.split(",")[0].split()[1]
+
+    done = {number(t) for t in targets}
     old = recorded_section("## Targets", doc) or ""
-    kept = [line[2:] for line in old.splitlines()
-            if line.startswith("- target ") and line[2:].split(",")[0] not in done]
+    kept = [line[2:] for line in old.splitlines() if line.startswith("- target ") and number(line[2:]) not in done]
     return targets + [t if t.endswith("(recorded before)") else f"{t} (recorded before)" for t in kept]
 
 

@@ -116,11 +116,12 @@ def test_engine_rounds_count_cpu_seconds_by_default(monkeypatch):
 
 
 def test_targets_not_measured_keep_their_recorded_verdicts(tmp_path):
+    """A run without the stack keeps target 4's recorded verdict; target 1 is this run's, whatever
+    its older wording."""
     doc = tmp_path / "benchmarks.md"
-    doc.write_text("# Benchmarks\n\n## Targets\n\n- target 1, noggin playouts / OpenSpiel: 0.30 (not met, >= 1.0)\n"
+    doc.write_text("# Benchmarks\n\n## Targets\n\n- target 1, noggin playouts / OpenSpiel: 0.30 (met, >= 0.25)\n"
                    "- target 4, bus p50 at 64 / at 1 games: 19.0 (met)\n- target 5, noggin adapter: 0.9 (met, >= 0.8)"
                    " (recorded before)\n", encoding="utf-8")
-    lines = bench.carry_targets(["target 1, noggin playouts / OpenSpiel: 0.65 (not met, >= 1.0)", "target 3, ..."], doc)
-    assert lines == ["target 1, noggin playouts / OpenSpiel: 0.65 (not met, >= 1.0)", "target 3, ...",
-                     "target 4, bus p50 at 64 / at 1 games: 19.0 (met) (recorded before)",
-                     "target 5, noggin adapter: 0.9 (met, >= 0.8) (recorded before)"]
+    new = ["target 1 (issue 25), noggin playouts / OpenSpiel: 0.65 (not met, >= 1.0)", "target 3, ..."]
+    assert bench.carry_targets(new, doc) == [*new, "target 4, bus p50 at 64 / at 1 games: 19.0 (met) (recorded before)",
+                                             "target 5, noggin adapter: 0.9 (met, >= 0.8) (recorded before)"]
