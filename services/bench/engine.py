@@ -8,7 +8,10 @@
 * :func:`openspiel_reference`: OpenSpiel's pure-Python tic-tac-toe played the same way in
   the benchmark's own environment (``.venv-bench``), the peer every ratio is taken against;
 * :func:`paired`: both, alternated round by round in one run, so that a ratio compares
-  figures from the same minutes on this (noisy, shared) machine.
+  figures from the same minutes on this (noisy, shared) machine; by default both count
+  moves a CPU second of their own process (as the adapters' benchmark does,
+  :mod:`services.bench.interop`), so time the machine gives to other processes counts for
+  neither side.
 """
 
 from __future__ import annotations
@@ -137,31 +140,35 @@ def clone_cost(game: str, players: int, samples: int = 20, seed: str = "clone") 
             "clone_move_us": with_move(rules.clone), "copy_move_us": with_move(rules.copy)}
 
 
-def openspiel_reference(seconds: float) -> dict[str, float]:
-    """OpenSpiel's pure-Python tic-tac-toe random playouts for about ``seconds``.
+def openspiel_reference(seconds: float, cpu: bool = False) -> dict[str, float]:
+    """OpenSpiel's pure-Python tic-tac-toe random playouts for about ``seconds`` (of the wall
+    clock, or with ``cpu`` of the reference process's CPU time).
 
     Raises FileNotFoundError if ``.venv-bench`` is missing (``make bench`` makes it).
     """
     if not BENCH_PYTHON.exists():
         raise FileNotFoundError(f"{BENCH_PYTHON} is missing: run `make bench` (it installs open_spiel there)")
-    out = subprocess.run([str(BENCH_PYTHON), str(REFERENCE), str(seconds)], check=True, capture_output=True,
-                         text=True, timeout=seconds + 120)
+    out = subprocess.run([str(BENCH_PYTHON), str(REFERENCE), str(seconds), *(["cpu"] if cpu else [])], check=True,
+                         capture_output=True, text=True, timeout=10 * seconds + 120)
     r = json.loads(out.stdout.strip().splitlines()[-1])
     r["moves_per_s"] = r["moves"] / r["seconds"]
     r["games_per_s"] = r["games"] / r["seconds"]
     return r
 
 
-def paired(game: str, players: int, rounds: int, seconds: float) -> dict[str, Any]:
-    """Alternate the reference and ``game``'s playouts ``rounds`` times (``seconds`` each);
-    return the median of each and the ratio of the medians (game / reference moves/s)."""
+def paired(game: str, players: int, rounds: int, seconds: float, cpu: bool = True) -> dict[str, Any]:
+    """Alternate the reference and ``game``'s playouts ``rounds`` times (``seconds`` each, CPU
+    seconds of each side's own process with ``cpu``, else wall-clock seconds); return the
+    median of each and the ratio of the medians (game / reference moves/s)."""
     ours, ref = [], []
+    clock = time.process_time if cpu else time.perf_counter
     for r in range(rounds):
-        ref.append(openspiel_reference(seconds))
-        ours.append(playouts(game, players, seconds, seed=f"bench:{r}"))
+        ref.append(openspiel_reference(seconds, cpu))
+        ours.append(playouts(game, players, seconds, seed=f"bench:{r}", clock=clock))
     mid = lambda xs, k: statistics.median(x[k] for x in xs)  # noqa: E731
     result = {k: mid(ours, k) for k in ("moves_per_s", "games_per_s", "legal_us", "apply_us")}
-    result.update(reference_moves_per_s=mid(ref, "moves_per_s"), rounds=rounds, seconds=seconds)
+    result.update(reference_moves_per_s=mid(ref, "moves_per_s"), rounds=rounds, seconds=seconds,
+                  clock="cpu" if cpu else "wall")
     result["ratio"] = result["moves_per_s"] / result["reference_moves_per_s"]
     return result
 

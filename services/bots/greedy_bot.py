@@ -84,7 +84,7 @@ class GreedyBot:
         best_value = float("-inf")
         chance = chance_from(f"{self.seed}:sim:{self.decisions}")
         for move in pool + rest:
-            state = rules.copy(base)
+            state = rules.clone(base)
             try:
                 apply(rules, state, seat, move, chance, checked=True)
             except IllegalMove:

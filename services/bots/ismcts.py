@@ -250,7 +250,7 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
     rng = random.Random(f"{seed}:{version}:ismcts")
     failed = 0
     for i in range(iterations):
-        state = rules.copy(base) if i == 0 else determinisation(rules, view, seed, version, i, base)
+        state = rules.clone(base) if i == 0 else determinisation(rules, view, seed, version, i, base)
         chance = chance_from(f"{sample_seed(seed, version, i)}:chance")
         budget = [MAX_SIMULATED]
         node = root

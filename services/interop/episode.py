@@ -711,14 +711,14 @@ class Episode:
 
     # -- copies -----------------------------------------------------------------------------------
     def copy(self, state: Any = None) -> Episode:
-        """An independent copy (the rules' ``copy`` of the state, or ``state`` if given; the log
+        """An independent copy (the rules' copy-on-write ``clone`` of the state, or ``state`` if given; the log
         is shared, as it never changes). A copy made while a draw is pending resumes from where
         the draw stands."""
         out = Episode.__new__(Episode)
         out.rules, out.config, out.players, out.max_moves, out.bound = (
             self.rules, self.config, self.players, self.max_moves, self.bound)
         out._views = self._views if state is None else None
-        out.state = self.rules.copy(self.state) if state is None else state
+        out.state = self.rules.clone(self.state) if state is None else state
         out.moves, out.log, out.cuts, out.prefix = self.moves, self.log, self.cuts, self.prefix
         out.draw, out.draw_prefix = self.draw, self.draw_prefix
         out._seat, out._legal = self._seat, self._legal

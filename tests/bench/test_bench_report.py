@@ -4,6 +4,7 @@ the arithmetic of the verdicts)."""
 
 from __future__ import annotations
 
+import io
 import math
 
 from services.bench import __main__ as bench
@@ -74,3 +75,68 @@ def test_peers_summary_gives_the_bus_ratio_and_the_http_targets():
                      "hosted HTTP/boardgame.io at 8: 0.50 (met, >= 0.5)",
                      "HTTP p50 a move at 8: 12 ms (not met, <= 10)",
                      "gateway CPU a move at 8: 2.5 ms (not met, <= 2)"]
+
+
+def test_write_keeps_the_sections_the_run_does_not_produce(tmp_path):
+    """An engine-only run rewrites the engine table and the targets; the hand-written notes, the
+    stack it skipped and the bot ladder stay as recorded, each where it was."""
+    from services.bench.sections import keep_recorded
+
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n\nProduced by an older run.\n\n## Engine: random playouts on the forward model\n\n"
+                   "old engine\n\n## Engine: profile and speed-ups (issue 25)\n\nnotes\n\n## Hosted stack\n\n"
+                   "old stack\n\n## Bot ladder\n\nladder\n\n## Targets\n\n- old targets\n", encoding="utf-8")
+    eng = [{"game": "noggin", "moves_per_s": 1000.0, "games_per_s": 4.0, "legal_us": 300.0, "apply_us": 200.0,
+            "reference_moves_per_s": 4000.0, "ratio": 0.25, "clone_us": 10.0, "deepcopy_us": 200.0,
+            "ratio_clone": 20.0}]
+    text = keep_recorded(bench.markdown("make bench", eng, [], None, ["target 1 new"]), doc)
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings == ["## Engine: random playouts on the forward model", "## Engine: profile and speed-ups (issue 25)",
+                        "## Hosted stack", "## Bot ladder", "## Targets"]
+    assert "old engine" not in text and "| noggin | 1000 |" in text and "- target 1 new" in text
+    assert "\nnotes\n" in text and "\nold stack\n" in text and "\nladder\n" in text and "old targets" not in text
+    assert "Kept as recorded before" in text and "“Hosted stack”" in text and "\n\n\n" not in text
+    assert keep_recorded(text, doc).count("## Hosted stack") == 1
+
+
+def test_targets_are_issue_25s():
+    eng = [{"game": "noggin", "moves_per_s": 1000.0, "games_per_s": 4.0, "legal_us": 300.0, "apply_us": 200.0,
+            "reference_moves_per_s": 1000.0, "ratio": 1.0, "clone_us": 1.0, "deepcopy_us": 49.0,
+            "ratio_clone": 49.0}]
+    from rich.console import Console
+
+    lines = bench.print_tables(Console(file=io.StringIO()), eng, [], None)
+    assert "playouts / OpenSpiel: 1.00 (met, >= 1.0)" in lines[0]
+    assert "clone / deepcopy: 49x (not met, >= 50x)" in lines[1]
+
+
+def test_engine_rounds_count_cpu_seconds_by_default(monkeypatch):
+    """``paired`` gives ``playouts`` the process's CPU clock unless asked for the wall clock (the
+    reference is stubbed: OpenSpiel need not be installed)."""
+    import time
+
+    seen, reference = [], []
+
+    def fake_playouts(game, players, seconds, seed, clock):
+        seen.append(clock)
+        return {"moves_per_s": 10.0, "games_per_s": 1.0, "legal_us": 1.0, "apply_us": 1.0}
+
+    monkeypatch.setattr(engine, "playouts", fake_playouts)
+    monkeypatch.setattr(engine, "openspiel_reference",
+                        lambda seconds, cpu=False: reference.append(cpu) or {"moves_per_s": 20.0})
+    cpu = engine.paired("noggin", 3, 2, 0.01)
+    wall = engine.paired("noggin", 3, 1, 0.01, cpu=False)
+    assert seen == [time.process_time, time.process_time, time.perf_counter] and reference == [True, True, False]
+    assert cpu["ratio"] == 0.5 and cpu["clock"] == "cpu" and wall["clock"] == "wall"
+
+
+def test_targets_not_measured_keep_their_recorded_verdicts(tmp_path):
+    """A run without the stack keeps target 4's recorded verdict; target 1 is this run's, whatever
+    its older wording."""
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n\n## Targets\n\n- target 1, noggin playouts / OpenSpiel: 0.30 (met, >= 0.25)\n"
+                   "- target 4, bus p50 at 64 / at 1 games: 19.0 (met)\n- target 5, noggin adapter: 0.9 (met, >= 0.8)"
+                   " (recorded before)\n", encoding="utf-8")
+    new = ["target 1 (issue 25), noggin playouts / OpenSpiel: 0.65 (not met, >= 1.0)", "target 3, ..."]
+    assert bench.carry_targets(new, doc) == [*new, "target 4, bus p50 at 64 / at 1 games: 19.0 (met) (recorded before)",
+                                             "target 5, noggin adapter: 0.9 (met, >= 0.8) (recorded before)"]

@@ -338,7 +338,7 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
             sample = f"{seed}:{version}:{worlds + w}"
             base = rules.state_from_view(view, sample)
             for i in alive:
-                state = rules.copy(base)
+                state = rules.clone(base)
                 chance = chance_from(f"{sample}:chance")
                 prng = random.Random(sample)
                 try:

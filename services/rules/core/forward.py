@@ -41,13 +41,14 @@ def start(rules: Rules, config: Any, chance: ChanceFactory) -> tuple[Any, list[E
 def resolve(rules: Rules, state: Any, ops: list[Op], chance: ChanceFactory) -> list[Event]:
     """Run ``ops`` and then every follow-up on ``state`` in place; return the events."""
     out: list[Event] = []
+    handle, evolve, follow_up = rules.handle, rules.evolve, rules.follow_up
     while ops:
         for op in ops:
-            events = rules.handle(state, op, chance if op.domain == "deck" else None)
+            events = handle(state, op, chance if op.domain == "deck" else None)
             for e in events:
-                rules.evolve(state, e)
-            out.extend(events)
-        ops = rules.follow_up(state)
+                evolve(state, e)
+            out += events
+        ops = follow_up(state)
     return out
 
 

@@ -27,8 +27,13 @@ def _chance(state: State, chance: ChanceFactory, kind: str) -> Chance:
 
 
 def _pick(rng: Chance, counts: dict[str, int]) -> str:
-    cards = [c for c in sorted(counts) for _ in range(counts[c])]
-    card = cards[rng.below(len(cards))]
+    """Take one card, uniformly, from the multiset ``counts`` (changed): the ``k``-th of the
+    cards in name order, each name as many times as it counts, ``k`` drawn below their number."""
+    k = rng.below(sum(counts.values()))
+    for card in sorted(counts):
+        k -= counts[card]
+        if k < 0:
+            break
     counts[card] -= 1
     if not counts[card]:
         del counts[card]

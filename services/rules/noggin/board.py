@@ -15,6 +15,7 @@ was checked. None of them changes the state.
 
 from __future__ import annotations
 
+from functools import lru_cache
 
 from services.rules.core import Event, IllegalMove
 
@@ -32,9 +33,15 @@ BLOCKED_BY_NOGBAD = {0: "fisherman", 2: "woodcutter"}
 
 def storage_extra(p: Player) -> dict[str, int]:
     """Extra storage of each basic resource given by the player's buildings (appendix)."""
+    return dict(building_storage(tuple(p.buildings)))
+
+
+@lru_cache(maxsize=1024)
+def building_storage(buildings: tuple[str, ...]) -> dict[str, int]:
+    """:func:`storage_extra` of the buildings named, worked out once for each set (shared: read only)."""
     extra = {r: 0 for r in BASIC}
     idx = content.building_index()
-    for b in p.buildings:
+    for b in buildings:
         for r, k in idx[b].storage.items():
             extra[r] += k
     return extra
@@ -49,7 +56,7 @@ def fits(p: Player, add: dict[str, int]) -> bool:
 
     Gold takes no space in the Farm (3.7).
     """
-    extra = storage_extra(p)
+    extra = building_storage(tuple(p.buildings))
     over = sum(max(0, p.stock[r] + add.get(r, 0) - extra[r]) for r in BASIC)
     return over <= FARM
 
@@ -58,10 +65,13 @@ def room(p: Player, resource: str, cart: dict[str, int] | None = None) -> int:
     """How many more ``resource`` cubes the player can store (on top of ``cart``, still to
     unload): the building storage of that resource left, plus the Farm's free spaces (3.7,
     3.8). Gold needs none (this is for the four basic resources)."""
-    extra = storage_extra(p)
-    cart = cart or {}
-    held = {r: p.stock[r] + cart.get(r, 0) for r in BASIC}
-    others = sum(max(0, held[r] - extra[r]) for r in BASIC if r != resource)
+    extra = building_storage(tuple(p.buildings))
+    stock = p.stock
+    held = {r: stock[r] + cart.get(r, 0) for r in BASIC} if cart else stock
+    others = 0
+    for r in BASIC:
+        if r != resource and held[r] > extra[r]:
+            others += held[r] - extra[r]
     if others > FARM:
         return 0
     return max(0, FARM - others + extra[resource] - held[resource])
@@ -177,23 +187,71 @@ NEIGHBOURS = {f"{r},{c}": tuple(f"{nr},{nc}" for nr, nc in ((r - 1, c), (r + 1, 
 SQUARE = {k: tuple(int(x) for x in k.split(",")) for k in NEIGHBOURS}
 
 
-def reachable(state: State) -> list[list[int]]:
-    """Empty squares the Miner can walk to in one Walk (5.1), in a stable order.
+ROW0 = tuple(f"0,{c}" for c in range(MINE_WIDTH))
+"""The Mine's top row, below the surface, by key."""
+_ROW0 = frozenset(ROW0)
+_IN_MINE = {k: tuple(nb for nb in v if nb not in SURFACE) for k, v in NEIGHBOURS.items()}
+"""Each square's neighbours inside the Mine grid (the surface row left out)."""
 
-    The surface row above the Mine counts as empty (set-up R, house rule).
+
+_reach: tuple[dict[str, str], dict[str, list[tuple[int, int]]]] = ({}, {})
+"""The last Mine walked (a copy) and, for each walkable square, the squares of its walkable
+region in order: while a game's Mine stays the same, the Miner's walks read their region
+from here (:func:`reachable` compares the Mine with the copy first, so the cache can only
+save work, never change an answer)."""
+
+
+def reachable(state: State) -> list[list[int]]:
+    """Empty squares the Miner can walk to in one Walk (5.1), in a stable order: ``[r, c]``
+    lists, row by row.
+
+    The surface row above the Mine counts as empty (set-up R, house rule): it is reached
+    whole, from the Miner on it or from any empty square of the Mine's top row.
     """
+    r0, c0 = state.miner[0], state.miner[1]
+    return [[r, c] for r, c in walk_region(state) if r != r0 or c != c0]
+
+
+def walk_region(state: State) -> list[tuple[int, int]]:
+    """The squares ``(r, c)`` of the walkable region the Miner stands in, row by row: his own
+    square (when it is walkable) and every square of :func:`reachable`. Shared while the Mine
+    stays the same: read only."""
+    global _reach
     mine = state.mine
     start = key(state.miner[0], state.miner[1])
+    if not (start in SURFACE or mine.get(start) == ""):  # the Miner off the galleries (a state made up by hand)
+        return sorted(map(SQUARE.__getitem__, _region(mine, start) - {start}))
+    seen_mine, regions = _reach
+    if seen_mine != mine:
+        seen_mine, regions = _reach = (dict(mine), {})
+    region = regions.get(start)
+    if region is None:
+        region = sorted(map(SQUARE.__getitem__, _region(mine, start)))
+        for k in map(key, *zip(*region)):
+            regions[k] = region
+    return region
+
+
+def _region(mine: dict[str, str], start: str) -> set[str]:
+    """``start`` and every empty square joined to it by empty squares, the surface included."""
+    get = mine.get
     seen = {start}
     queue = [start]
+    surfaced = False
     while queue:
         here = queue.pop()
-        for nb in NEIGHBOURS[here]:
-            if nb not in seen and (nb in SURFACE or mine.get(nb) == ""):
+        if not surfaced and (here in SURFACE or here in _ROW0):
+            surfaced = True
+            seen.update(SURFACE)
+            for k in ROW0:
+                if k not in seen and get(k) == "":
+                    seen.add(k)
+                    queue.append(k)
+        for nb in _IN_MINE[here]:
+            if nb not in seen and get(nb) == "":
                 seen.add(nb)
                 queue.append(nb)
-    seen.discard(start)
-    return [list(sq) for sq in sorted(SQUARE[k] for k in seen)]
+    return seen
 
 
 def _cart(state: State) -> dict[str, int]:
@@ -249,12 +307,16 @@ def _slot_empty(state: State, slot: list[int]) -> bool:
     return all(t["slot"] != list(slot) for t in state.mine_tiles)
 
 
+DISCOVER_STONE = 9
+"""Stone the Nog Market must hold for a discovery (5.1)."""
+
+
 def check_discover(state: State, seat: int, slot: list[int]) -> None:
     """Discover: 9+ Stone at the Nog Market, a tile left, the slot empty and the Miner in a
     tunnel square orthogonally next to it (5.1)."""
     grid = content.load().mine.grid
-    if state.market["stone"] < 9:
-        raise IllegalMove(f"discovering needs at least 9 Stone at the Nog Market, there are "
+    if state.market["stone"] < DISCOVER_STONE:
+        raise IllegalMove(f"discovering needs at least {DISCOVER_STONE} Stone at the Nog Market, there are "
                           f"{state.market['stone']} (rulebook 5.1)")
     if mine_tiles_left(state) <= 0:
         raise IllegalMove("there is no Mine tile left to discover")
@@ -269,12 +331,17 @@ def check_discover(state: State, seat: int, slot: list[int]) -> None:
 
 def discover_slots(state: State) -> list[list[int]]:
     """Empty Mine slots next to the Miner's square (for listing moves)."""
-    grid = content.load().mine.grid
-    out = []
-    for nb in _neighbours(state.miner):
-        if nb[0] >= 0 and 0 <= nb[1] < grid.cols * 4 and nb[0] < grid.rows * 4:
-            slot = [nb[0] // 4, nb[1] // 4]
-            if _slot_empty(state, slot) and slot not in out:
+    r, c = state.miner[0], state.miner[1]
+    out: list[list[int]] = []
+    taken = None
+    for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= nr < MINE_DEPTH and 0 <= nc < MINE_WIDTH:
+            slot = [nr // 4, nc // 4]
+            if slot in out:
+                continue
+            if taken is None:
+                taken = [t["slot"] for t in state.mine_tiles]
+            if slot not in taken:
                 out.append(slot)
     return sorted(out)
 

@@ -22,7 +22,7 @@ from . import content
 from .board import can_use, fits, has_artefact
 from .content import BASIC
 from .state import State, option, season_name
-from .steps import landing
+from .steps import LAP, landing
 
 RATE = 2
 """The Nog Market's exchange rate (6.6)."""
@@ -146,12 +146,20 @@ def max_bid(state: State, seat: int) -> int:
     moving and the no-sharing push (6.3 with 4.2; house rule for ambiguity 4: a bid equal
     to the gap is refused). 0 without a Nog on the Mountains space (6.3). No seat bids before
     its first turn: no auction starts until every marker has had one (:func:`check_auction`)."""
-    if state.players[seat].mountains < 1:
+    p = state.players[seat]
+    if p.mountains < 1:
         return 0
     i = next(k for k, m in enumerate(state.markers) if m.seat == seat)
+    ring = 1 if has_artefact(p, "ring_of_nudrug") else 0  # :func:`bid_cost`
+    pos = state.markers[i].pos
+    occupied = {m.pos for k, m in enumerate(state.markers) if k != i}
+    limit = state.runestone + LAP
     best = 0
-    for steps in range(1, 10):
-        if landing(state, i, bid_cost(state, seat, steps)) is None:
+    for steps in range(1, 10):  # where the marker lands (:func:`.steps.landing`) never comes nearer as the bid grows
+        to = pos + max(0, steps - ring)
+        while to in occupied:
+            to += 1
+        if to >= limit:
             break
         best = steps
     return best

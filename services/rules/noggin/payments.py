@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from typing import Callable
 
 from services.rules.core import IllegalMove
 
@@ -109,6 +110,22 @@ def payment_options(p: Player, slots: list[str]) -> list[list[str]]:
     list each call; the choices depend on the seat's stock alone, so they are worked out once
     for each stock and cost)."""
     return [list(pay) for pay in _payment_options(tuple(sorted(p.stock.items())), tuple(slots))]
+
+
+def payment_choices(p: Player) -> Callable[[tuple[str, ...]], list[list[str]]]:
+    """``choices(slots)``: :func:`payment_options` of the seat's stock as it is now for the cost
+    ``slots`` (a tuple; ``()`` gives ``[[]]``, the one way to pay nothing), each cost's list
+    made once and then shared by every call of this ``choices`` (read only)."""
+    stock = tuple(sorted(p.stock.items()))
+    known: dict[tuple[str, ...], list[list[str]]] = {(): [[]]}
+
+    def choices(slots: tuple[str, ...]) -> list[list[str]]:
+        got = known.get(slots)
+        if got is None:
+            got = known[slots] = [list(pay) for pay in _payment_options(stock, slots)]
+        return got
+
+    return choices
 
 
 @lru_cache(maxsize=4096)

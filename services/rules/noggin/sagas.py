@@ -133,13 +133,13 @@ def contribute(state: State, seat: int, slot: int, condition: int, nog: bool, bo
 
 def card_complete(card: ReserveCard | None) -> bool:
     """Every condition of the card is met (6.4 "Completing a Reserve card")."""
-    return card is not None and all(m is not None for m in card.met)
+    return card is not None and None not in card.met
 
 
 def to_turn(state: State) -> int | None:
     """The Saga slot whose Reserve card is complete and not yet turned, if any."""
     for i, saga in enumerate(state.sagas):
-        if saga is not None and card_complete(saga.current):
+        if saga is not None and saga.current is not None and None not in saga.current.met:
             return i
     return None
 

@@ -23,15 +23,14 @@ from typing import Any, Iterator
 
 from services.rules.core import Event, IllegalMove, NotYourTurn
 
-from . import abilities, board, characters, content, inventions, market, sagas
+from . import abilities, board, characters, content, generate, inventions, market, sagas
 from .content import BASIC, CHARACTERS
 from .decks import can_draw, reserve_left
+from .generate import FLIPS, ROTATIONS
 from .payments import payment_options
 from .steps import LAP, check_steps, jump, landing, next_free, season_end
 from .state import ACTIONS, CASTLE, DECKS, TRANSPORTS, State, option, season_name
 
-ROTATIONS = (0, 90, 180, 270)
-FLIPS = ("h", "v")
 AUTO_END = ("fisherman", "builder", "restock")
 """Actions that end by themselves after their single sub-move (the Builder waits when the
 Good Genie allows a second build; the Fisherman when the Coral Necklace may redraw)."""
@@ -195,9 +194,8 @@ def _pays(p: Any, slots: list[str]) -> list[list[str]]:
     return payment_options(p, slots) if slots else [[]]
 
 
-def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator[dict[str, Any]]:
-    """Market Day's sub-moves; ``pruned``: leave out every pick that Market Day's order of
-    picks forbids now (:func:`market.check_pick`, which every one of them would fail)."""
+def _market_day_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
+    """Market Day's sub-moves worth checking."""
     p = state.players[seat]
     known: dict[tuple[str, ...], list[list[str]]] = {}
 
@@ -208,19 +206,15 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
             out = known[key] = _pays(p, slots)
         return out
 
-    def allowed(pick: str, target: int | None = None) -> bool:
-        return not pruned or _legal(market.check_pick, state, seat, pick, target)
-
-    if allowed("character"):
-        yield from _character_moves(state, p, pays(characters.food_slots(state)))
-    if state.nogbad == "active" and allowed("evict"):
+    yield from _character_moves(state, p, pays(characters.food_slots(state)))
+    if state.nogbad == "active":
         for by, (_, n, _) in characters.EVICTIONS.items():
             for pay in pays(["food"] * n):
                 yield {"type": "market_day", "op": "evict", "by": by, "pay": pay}
-    if state.counting_house is not None and market.first_turns_over(state) and allowed("auction"):
+    if state.counting_house is not None and market.first_turns_over(state):
         yield {"type": "market_day", "op": "auction"}
     for slot, saga in enumerate(state.sagas):
-        if saga is None or saga.current is None or not allowed("saga", slot):
+        if saga is None or saga.current is None:
             continue
         card = saga.current
         for cond in sagas.open_conditions(card):
@@ -232,7 +226,7 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
                     yield {"type": "market_day", "op": "saga", "saga": slot, "condition": cond, "nog": True,
                            "bonus": True, "pay": pay}
     for slot, inv in enumerate(state.inventions):
-        if inv is None or not allowed("invention", slot):
+        if inv is None:
             continue
         for cond, m in enumerate(inv.met):
             if m is not None:
@@ -242,8 +236,6 @@ def _market_day_moves(state: State, seat: int, pruned: bool = False) -> Iterator
                 options = [[], *options]
             for pay in options:
                 yield {"type": "market_day", "op": "invention", "invention": slot, "condition": cond, "pay": pay}
-    if not allowed("trade"):
-        return
     r = market.rate(state)
     goods = [g for g in market.TRADE_GOODS if p.stock.get(g, 0) > 0]
     gives: list[list[str]] = []
@@ -297,16 +289,14 @@ def _combos(goods: list[str], k: int, start: int, acc: list[str], out: list[list
         acc.pop()
 
 
-def action_moves(state: State, seat: int, kind: str, reach: list[list[int]] | None = None,
-                 pruned: bool = False) -> Iterator[dict[str, Any]]:
-    """Every sub-move of action ``kind`` worth checking now, in a stable order (``reach``: the
-    Miner's reachable squares, if already known; ``pruned``: without the Market Day picks
-    that the order of picks forbids now)."""
+def action_moves(state: State, seat: int, kind: str) -> Iterator[dict[str, Any]]:
+    """Every sub-move of action ``kind`` worth checking now, in a stable order (the candidates
+    :func:`check` filters; :mod:`.generate` lists the legal ones directly, in this order)."""
     p = state.players[seat]
     if kind == "miner":
         for sq in [[state.miner[0] + dr, state.miner[1] + dc] for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))]:
             yield {"type": "miner", "op": "dig", "square": sq}
-        for sq in (board.reachable(state) if reach is None else reach):
+        for sq in board.reachable(state):
             yield {"type": "miner", "op": "walk", "square": sq}
         for slot in board.discover_slots(state):
             for rot in ROTATIONS:
@@ -339,17 +329,13 @@ def action_moves(state: State, seat: int, kind: str, reach: list[list[int]] | No
             for pay in upgrade_pays:
                 yield {"type": "builder", "transport": tr, "pay": pay}
     elif kind == "restock":
-        # amounts beyond the Nog Market's cubes are left out when ``pruned`` (5.6: never legal)
-        wood = state.market.get("wood", 0) if pruned else 99
-        fish = state.market.get("fish", 0) if pruned else 99
         for amount in sorted(set(market.RESTOCK_AMOUNTS) | set(market.restock_amounts(state, seat, "fish"))):
-            if amount in market.RESTOCK_AMOUNTS and amount <= wood:
+            if amount in market.RESTOCK_AMOUNTS:
                 for orchard in (0, 1, 2):
                     yield {"type": "restock", "kind": "trees", "amount": amount, "orchard": orchard}
-            if amount <= fish:
-                yield {"type": "restock", "kind": "fish", "amount": amount, "orchard": 0}
+            yield {"type": "restock", "kind": "fish", "amount": amount, "orchard": 0}
     elif kind == "market_day":
-        yield from _market_day_moves(state, seat, pruned)
+        yield from _market_day_moves(state, seat)
 
 
 def _decision_moves(state: State, seat: int, kind: str) -> list[dict[str, Any]]:
@@ -388,7 +374,16 @@ def _free_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
                     yield {"type": "donate", "wood": wood, **({"food": food} if food else {})}
     for slot, card in sagas.recall_sources(state, seat):
         yield {"type": "recall", "saga": slot, "card": card}
-    owned = abilities.owned(state, seat)
+    yield from _use_moves(state, seat, abilities.owned(state, seat))
+    if option(state, "friend_or_foe") and not p.accused:
+        for other in range(len(state.players)):
+            if other != seat:
+                yield {"type": "accuse", "seat": other}
+
+
+def _use_moves(state: State, seat: int, owned: set[str]) -> Iterator[dict[str, Any]]:
+    """The uses of the free abilities among the cards ``owned``, worth checking (appendix)."""
+    p = state.players[seat]
     for card in abilities.FREE_ABILITIES:
         if card not in owned:
             continue
@@ -421,10 +416,6 @@ def _free_moves(state: State, seat: int) -> Iterator[dict[str, Any]]:
             yield from _boat_moves(state, seat, base)
         else:
             yield base
-    if option(state, "friend_or_foe") and not p.accused:
-        for other in range(len(state.players)):
-            if other != seat:
-                yield {"type": "accuse", "seat": other}
 
 
 def _boat_moves(state: State, seat: int, base: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -475,30 +466,25 @@ def candidates(state: State, seat: int) -> list[dict[str, Any]]:
 # -- check --------------------------------------------------------------------------------
 
 
-def _check_market_day(state: State, seat: int, move: dict[str, Any], picked: bool = False) -> None:
-    """Raise unless the Market Day sub-move is legal now; ``picked``: the order of picks is
-    known to allow it (:func:`market.check_pick` passed for its pick already)."""
+def _check_market_day(state: State, seat: int, move: dict[str, Any]) -> None:
+    """Raise unless the Market Day sub-move is legal now."""
     op = move.get("op", "trade")
     if op == "trade":
         market.check_trade(state, seat, list(move["give"]), move["take"])
     elif op == "character":
-        if not picked:
-            market.check_pick(state, seat, "character")
+        market.check_pick(state, seat, "character")
         characters.check_character(state, seat, move)
     elif op == "evict":
-        if not picked:
-            market.check_pick(state, seat, "evict")
+        market.check_pick(state, seat, "evict")
         characters.check_evict(state, seat, move["by"], move.get("pay"))
     elif op == "auction":
         market.check_auction(state, seat)
     elif op == "saga":
-        if not picked:
-            market.check_pick(state, seat, "saga", move["saga"])
+        market.check_pick(state, seat, "saga", move["saga"])
         sagas.check_contribute(state, seat, move["saga"], move["condition"], move.get("nog", True),
                                move.get("bonus", False), move.get("pay"))
     elif op == "invention":
-        if not picked:
-            market.check_pick(state, seat, "invention", move["invention"])
+        market.check_pick(state, seat, "invention", move["invention"])
         inventions.check_contribute(state, seat, move["invention"], move["condition"], move.get("pay"))
     else:
         raise IllegalMove(f"unknown Market Day option {op!r} (rulebook 6.0)")
@@ -605,107 +591,82 @@ def _legal(fn: Any, *args: Any) -> bool:
     return True
 
 
+_BUDGETS = tuple(frozenset(range(k + 1)) for k in range(LAP))
+
+
 def _affordable(state: State, i: int) -> frozenset[int]:
     """Step costs the active marker may still spend this turn (0 always; 4.2, house rule):
-    those whose landing, after the no-sharing push, stays short of the Runestone + 10."""
-    pos = state.markers[i].pos
-    occupied = {m.pos for j, m in enumerate(state.markers) if j != i}
+    those whose landing, after the no-sharing push, stays short of the Runestone + 10. A
+    landing never comes nearer as the cost grows, so they are 0 to the highest that fits."""
+    markers = state.markers
+    pos = markers[i].pos
+    occupied = {m.pos for j, m in enumerate(markers) if j != i}
     limit = state.runestone + LAP
-    out = [0]
+    best = 0
     for c in range(1, LAP):
         p = pos + c
         while p in occupied:
             p += 1
-        if p < limit:
-            out.append(c)
-    return frozenset(out)
+        if p >= limit:
+            break
+        best = c
+    return _BUDGETS[best]
 
 
-def _sub_moves(state: State, seat: int, kind: str, costs: frozenset[int]) -> list[dict[str, Any]]:
-    """The legal sub-moves of action ``kind`` (the action started or not), in the order of
-    :func:`action_moves`; each checked by its own rule only, with the Step budget computed
-    once (the Miner's: :func:`_miner_moves`)."""
+def _legal_free_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """The free moves :func:`_check_free` accepts between actions, in the order of
+    :func:`_free_moves`: a donation of cubes the seat has (7.2), a Nog back from a Saga only
+    with none left on the Mountains space or after one came back this turn (5.0 B), each
+    ability use as :func:`.abilities.check_use` says, an accusation of a seat not unmasked
+    yet (variants)."""
+    p = state.players[seat]
     out: list[dict[str, Any]] = []
-    varies = kind == "fisherman"  # the only action whose sub-moves cost different Steps (5.2)
-    fixed = None if varies else step_cost(state, {"type": kind})  # dig, discover: 1; builder, market: 0 once started
-    if kind == "miner":
-        return _miner_moves(state, seat, costs)
-    if fixed is not None and fixed not in costs:
-        return out
-    prev_base: dict[str, Any] | None = None
-    prev_ok = False
-    for move in action_moves(state, seat, kind, pruned=True):
-        if varies and step_cost(state, move) not in costs:
-            continue
-        if "pay" in move and move.get("op") != "invention":
-            base = {k: v for k, v in move.items() if k != "pay"}  # the pays listed are the seat's own, each fits
-        else:
-            base = None
-        if base is not None and base == prev_base:
-            if prev_ok:
-                out.append(move)
-            continue
-        if kind == "market_day":  # the pick's order was checked when the moves were generated
-            ok = _legal(_check_market_day, state, seat, move, True)
-        else:
-            ok = _legal(_check_op, state, seat, move)
-        prev_base, prev_ok = base, ok
-        if ok:
-            out.append(move)
-    return out
-
-
-def _miner_moves(state: State, seat: int, costs: frozenset[int]) -> list[dict[str, Any]]:
-    """The legal Miner sub-moves (5.1), in the order of :func:`action_moves`: a Dig is legal by
-    what lies on its square alone (the cube, the cart's and the Farm's room), so squares
-    holding the same cube share one check; every square of the Miner's reach is a legal Walk;
-    a Discovery's legality does not depend on the tile's orientation, so each slot is
-    checked once for its eight orientations."""
-    out: list[dict[str, Any]] = []
-    steps = 1 in costs  # Dig and Discover cost 1 Step; a Walk 1, or 0 when the Moon Stone makes it free
-    if steps:
-        r, c = state.miner[0], state.miner[1]
-        dig_ok: dict[str | None, bool] = {}
-        for sq in ([r - 1, c], [r, c - 1], [r, c + 1], [r + 1, c]):
-            move = {"type": "miner", "op": "dig", "square": sq}
-            cube = state.mine.get(board.key(*sq))
-            if cube not in dig_ok:
-                dig_ok[cube] = _legal(_check_op, state, seat, move)
-            if dig_ok[cube]:
-                out.append(move)
-    if (0 if board.free_walk(state, seat) else 1) in costs:
-        out.extend({"type": "miner", "op": "walk", "square": sq} for sq in board.reachable(state))
-    if steps:
-        for slot in board.discover_slots(state):
-            if _legal(_check_op, state, seat, {"type": "miner", "op": "discover", "slot": slot,
-                                               "rotation": ROTATIONS[0], "flip": FLIPS[0]}):
-                out.extend({"type": "miner", "op": "discover", "slot": slot, "rotation": rot, "flip": flip}
-                           for rot in ROTATIONS for flip in FLIPS)
+    if season_name(state.season) == "winter":
+        stock = p.stock
+        for wood in (0, 1):
+            for food in (None, "fish", "harvest"):
+                if (wood or food) and (not wood or stock["wood"] >= 1) and (food is None or stock[food] >= 1):
+                    out.append({"type": "donate", "wood": wood, **({"food": food} if food else {})})
+    if p.mountains <= 0 or state.recalled:
+        out += [{"type": "recall", "saga": slot, "card": card} for slot, card in sagas.recall_sources(state, seat)]
+    owned = abilities.owned(state, seat)
+    if not owned.isdisjoint(abilities.FREE_ABILITIES):
+        out += [m for m in _use_moves(state, seat, owned) if _legal(abilities.check_use, state, seat, m)]
+    if option(state, "friend_or_foe") and not p.accused:
+        out += [{"type": "accuse", "seat": other} for other in range(len(state.players))
+                if other != seat and not state.players[other].unmasked]
     return out
 
 
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     """Every legal move of ``seat`` now, in the order of :func:`candidates` and exactly the
-    moves :func:`check` accepts among them, but without re-deriving per candidate what is
-    the same for all (whose turn, the pending decision, the Step budget, whether each action
-    may start, the Miner's reachable squares, whether any action may start at all)."""
+    moves :func:`check` accepts among them, generated legal rather than checked one by one:
+    what is the same for all (whose turn, the pending decision, the Step budget, whether each
+    action may start, whether any action may start at all) is worked out once, and each
+    action's sub-moves come from :mod:`.generate`."""
     if seat not in to_move(state):
         return []
     kind = pending(state)
     if kind is not None:
+        if kind == "bid":  # the seat bidding, every bid listed from above the highest to its limit (6.3)
+            return _decision_moves(state, seat, kind)
         return [m for m in _decision_moves(state, seat, kind) if _legal(_check_decision, state, seat, kind, m)]
     i = state.active
     assert i is not None
     costs = _affordable(state, i)
     a = state.action
-    if a is not None:
-        return _sub_moves(state, seat, a.kind, costs) + ([{"type": "finish"}] if a.ops > 0 else [])
+    if a is not None:  # the action's sub-moves (:mod:`.generate`), then finishing it
+        moves = generate.GENERATED[a.kind](state, seat, costs)
+        if a.ops > 0:
+            moves.append({"type": "finish"})
+        return moves
     out: list[dict[str, Any]] = []
-    for k in ACTIONS:
-        if _legal(board.check_place_nogs, state, seat, k):
-            out.extend(_sub_moves(state, seat, k, costs))
+    p = state.players[seat]
+    for k in ACTIONS:  # the Nogs an action needs and Nogbad's blocks (:func:`.board.check_place_nogs`)
+        if p.mountains >= board.nogs_needed(p, k) and not board.nogbad_blocks(state, k):
+            out += generate.GENERATED[k](state, seat, costs)
     can_act = bool(out)
-    out.extend(m for m in _free_moves(state, seat) if _legal(_check_free, state, seat, m))
+    out += _legal_free_moves(state, seat)
     if not ((must_act(state, i) or state.recalled) and can_act):
         out.append({"type": "end_turn"})
         clock = {"type": "end_turn", "cupola_clock": True}

@@ -134,6 +134,44 @@ def cost_of(state: State, good: str, n: int) -> int:
     return total
 
 
+def legal_moves(state: State, seat: int, mine: list[str], max_count: int) -> list[dict[str, Any]]:
+    """The trade action's legal ``buy``, ``sell`` and ``ship`` moves of ``seat`` (which owns the
+    areas ``mine``, in ring order), in the order of the rules' candidates: exactly those
+    :func:`check` accepts, each condition read once per good or per area. ``max_count`` caps
+    the goods one move sells or ships."""
+    lands_ = state.lands
+    purse = state.players[seat].money
+    traded = state.traded
+    ports = [a for a in mine if "harbour" in lands_[a].buildings]
+    out: list[dict[str, Any]] = []
+    for good in GOODS:
+        buy = f"sell:{good}" not in traded and purse >= cost_of(state, good, 1)
+        sell = f"buy:{good}" not in traded
+        for port in ports:
+            if buy:
+                out.append({"type": "buy", "good": good, "count": 1, "to": port})
+            have = lands_[port].store[good]
+            if have and sell:
+                out.append({"type": "sell", "good": good, "count": min(have, max_count), "from": port})
+        for src in mine:
+            have = lands_[src].store[good]
+            if have:
+                n = min(have, max_count)
+                out += [{"type": "ship", "good": good, "count": n, "from": src, "to": dst}
+                        for dst in mine if dst != src and purse >= ship_fee(state, src, dst)]
+    t = content().trading
+    space = room(state, seat)
+    if (ports and "sell:slave" not in traded and state.slaves and state.slave_track >= 1 and space >= 1
+            and purse >= t.slave_price):
+        out.append({"type": "buy", "good": "slave", "count": 1, "to": ports[0]})
+    if "sell:mercenary" not in traded and state.mercenary_track >= 1 and space >= 1 and purse >= t.mercenary_price:
+        out += [{"type": "buy", "good": "mercenary", "count": 1, "to": area} for area in mine]
+    if "buy:slave" not in traded and state.slaves >= 1:
+        out += [{"type": "sell", "good": "slave", "count": 1, "from": port} for port in ports
+                if sellable_peasants(state, port) >= 1]
+    return out
+
+
 def events_of(state: State, seat: int, move: dict[str, Any]) -> list[Event]:
     """``GoodsShipped``, ``GoodsBought`` or ``GoodsSold`` with the money paid or gained.
     ``GoodsSold(seat, good="slave", count, from, money)`` sells peasants as slaves at

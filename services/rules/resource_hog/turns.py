@@ -307,9 +307,13 @@ def candidates(state: State, seat: int) -> Iterator[dict[str, Any]]:
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     """The legal moves of ``seat``, whose decision it is now (the caller makes sure), in the
     order of :func:`candidates`: exactly the candidates :func:`check` accepts. The peasants'
-    action is generated legal (its candidates are built from the very facts :func:`check`
-    reads); every other decision checks its few candidates."""
+    and the trade actions are generated legal (their candidates are built from the very facts
+    :func:`check` reads; trade: :func:`.trade.legal_moves`); every other decision checks its
+    few candidates."""
     now = acting(state)
+    if state.ransom is None and now is not None and now[1] == "trade" and now[0] == seat:
+        mine = [a for a in content().map.ring if state.lands[a].owner == seat]
+        return [{"type": "done"}, *trade.legal_moves(state, seat, mine, MAX_COUNT)]
     if state.ransom is not None or now is None or now[1] != "peasants":
         out = []
         for move in candidates(state, seat):

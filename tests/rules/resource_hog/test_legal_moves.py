@@ -46,3 +46,20 @@ def test_generated_legal_moves_equal_generate_and_check(players, seed):
 
     random_game(RULES, players, seed, 0.0, on_decision=compare)
     assert len(decisions) > 50 and len(allocations) > 10
+
+
+def test_trade_moves_of_every_kind_are_compared():
+    """The trade action's moves (generated legal) come up of every kind in random games, each
+    list held to generate-and-check."""
+    kinds = set()
+
+    def compare(state, seat, fast):
+        if any(m["type"] in ("buy", "sell", "ship") for m in fast):
+            assert fast == _reference(state, seat)
+            kinds.update((m["type"], m["good"] if m["good"] in ("slave", "mercenary") else "goods") for m in fast
+                         if m["type"] in ("buy", "sell", "ship"))
+
+    for players, seed in [(2, "t1"), (3, "t2"), (4, "t3"), (4, "t4")]:
+        random_game(RULES, players, seed, 0.5, on_decision=compare)
+    assert kinds == {("buy", "goods"), ("sell", "goods"), ("ship", "goods"), ("buy", "slave"), ("sell", "slave"),
+                     ("buy", "mercenary")}
