@@ -432,6 +432,7 @@ def test_set_up_draws_each_seats_gnome_and_it_starts_at_that_house():
     assert max(firsts.values()) < 20  # no colour is the first seat's in half the games
 
 
+@pytest.mark.rules("gnomes:B/gnomes-drawn", "gnomes:B/gnomes-start-at-houses")
 def test_gnomes_chosen_is_public_and_comes_before_the_layout():
     """B: the drawn colours are public (every seat and watcher sees whose gnome is whose) and are
     drawn before the tiles are laid, which put each gnome on its house."""
