@@ -41,16 +41,22 @@ class Chance:
             :data:`OutcomeSource`); ``seed`` and ``label`` are then unused.
     """
 
-    __slots__ = ("_key", "_counter", "_pool", "_bits", "_source")
+    __slots__ = ("_key", "_seed", "_counter", "_pool", "_bits", "_source")
 
     def __init__(self, seed: str, label: str, source: OutcomeSource | None = None):
         self._source = source
-        self._key = b"" if source is not None else hashlib.sha256(f"{seed}\x00{label}".encode()).digest()
+        # the key sha256(seed, label) is worked out at the first draw: many chances are made
+        # for an operation that may draw nothing (a shop refill with every shop full)
+        self._seed: str | None = None if source is not None else f"{seed}\x00{label}"
+        self._key = b""
         self._counter = 0
         self._pool = 0
         self._bits = 0
 
     def _refill(self) -> None:
+        if self._seed is not None:
+            self._key = hashlib.sha256(self._seed.encode()).digest()
+            self._seed = None
         block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
         self._counter += 1
         self._pool = (self._pool << 256) | int.from_bytes(block, "big")

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .chance import Chance
 from .errors import BadConfig, IllegalMove, MalformedMove, NotYourTurn, UnknownGame
-from .events import Event
+from .events import Event, slot_init
 
 DOMAINS = ("deck", "market", "board", "score")
 """The four domains, each served by one port and one gRPC service."""
@@ -62,6 +62,9 @@ class Op:
     def from_json(cls, obj: dict[str, Any]) -> "Op":
         """Inverse of :meth:`to_json`."""
         return cls(obj["domain"], obj["name"], dict(obj.get("args") or {}))
+
+
+slot_init(Op, {"args": dict})
 
 
 class GameConfig(BaseModel):

@@ -113,11 +113,14 @@ class _ShopDeck:
 
 def refill_shops(state: State, chance: ChanceFactory, winter: bool = False) -> list[Event]:
     """``ShopCardsDrawn``: every shop refilled to 4 cards, one card per shop in turn from
-    Hillview Hut down, until all are full or the deck is empty (C.4 end of turn, G)."""
-    deck = _ShopDeck(state, _chance(state, chance, "refill"))
-    deck.winter = deck.winter or winter
+    Hillview Hut down, until all are full or the deck is empty (C.4 end of turn, G). Nothing
+    when every shop is full (most turns' ends), without copying the deck."""
     have = {s: len(state.shops[s]) for s in SHOP_ORDER}
     full = content().cards.shop_stock
+    if all(n >= full for n in have.values()):
+        return []
+    deck = _ShopDeck(state, _chance(state, chance, "refill"))
+    deck.winter = deck.winter or winter
     draws: list[list[Any]] = []
     while any(n < full for n in have.values()) and len(deck):
         for shop in SHOP_ORDER:
