@@ -107,12 +107,21 @@ cheaply. Against random at 2 seats it crowned Noggin 13/20 (15/20 without: withi
 expert x2 crowned 10/10."""
 EARLY_CARDS = 1
 """Counting House cards below which :data:`EARLY_AUCTION` applies."""
-DEFAULT_ITERATIONS = 0
-"""Playouts a decision by default: none, the policy alone (well under 200 ms a decision)."""
-PLAYOUT_MOVES = 60
-"""Moves a playout runs before its end is valued."""
-CANDIDATES = 3
-"""Moves compared by playouts when a budget is given."""
+DEFAULT_ITERATIONS = 24
+"""Playouts a decision by default (:func:`_halving`), spent only where :func:`_searched` says:
+about 75 ms CPU a decision with a choice at 2 seats (2026-12-04)."""
+PLAYOUT_MOVES = 20
+"""Moves and phases a playout runs (about a round at 2 seats) before its end is valued by
+:func:`_lead`; whole playouts cost three times as much and see no further than the Sagas."""
+PROGRESS_FACTOR = 1.0
+"""How much Noggin's progress toward the crown (:func:`.evaluation.progress`, in Dragon spaces
+at :data:`.evaluation.WEIGHTS` ``["dragon"]`` points a space) weighs in :func:`_lead`: without
+it, playouts too short to see the Crow reach the crown let the search starve the Sagas
+(Nogbad crowned in 2 of 5 games)."""
+CANDIDATES = 4
+"""Moves compared by the playouts at a decision (the policy's and the best of other kinds)."""
+SEARCHED_DECISIONS: tuple[str, ...] = ()
+"""Pending decisions (move ``type``) the playouts weigh besides the choice of an action."""
 CART_PLAYERS: tuple[int, ...] = (2,)
 """Player counts at which, during its own action, it counts the cubes already in its cart
 (mine cart, wood cart, boat: 5.1-5.3, they reach the Farm when the action ends) as gathered,
@@ -297,22 +306,62 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
     rng = random.Random(f"{seed}:{version}:expert")
     best = policy(view, legal, rng)
     budget = DEFAULT_ITERATIONS if iterations is None else max(0, int(iterations))
-    if budget <= 0 or len(legal) == 1:
+    if budget <= 0 or len(legal) == 1 or not _searched(view, legal) or _kind(best) == "saga":
         return best
     return _halving(rules, view, legal, best, seed, version, budget)
 
 
-def _candidates(view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any]) -> list[dict[str, Any]]:
-    """The policy's move and a few others worth a playout: Saga and Invention contributions,
-    auctions, bids, ending the turn (the policy's own choice first)."""
-    out = [best]
+SEARCHED: tuple[str, ...] = ("saga", "invention", "auction", "fisherman", "farmer", "woodcutter", "miner", "trade",
+                              "character", "builder", "evict", "restock", "end_turn", "finish")
+"""Kinds of move (:func:`scripted._kind`) a playout search compares, one candidate a kind."""
+
+
+def _searched(view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+    """Whether the decision is one the playouts weigh: the choice of an action (no action under
+    way, several kinds of move)."""
+    t = legal[0]["type"]
+    if t in ("bid", "keep_card"):
+        return t in SEARCHED_DECISIONS
+    return view.get("action") is None and len({_kind(m) for m in legal if _kind(m) in SEARCHED}) > 1
+
+
+def _candidates(view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any], seed: str,
+                version: int) -> list[dict[str, Any]]:
+    """The policy's move first, then for every other kind of move in :data:`SEARCHED` the move the
+    policy would pick among that kind's moves alone (at most :data:`CANDIDATES` in all)."""
+    t = legal[0]["type"]
+    if t == "keep_card":
+        return [best] + [m for m in legal if m is not best]
+    if t == "bid":
+        steps = sorted(m["steps"] for m in legal)
+        raises = [x for x in steps if x > 0]
+        want = {0, raises[0] if raises else 0, min(raises[-1], best["steps"] + 2) if raises else 0}
+        return [best] + [m for m in legal if m["steps"] in want and m is not best]
+    by: dict[str, list[dict[str, Any]]] = {}
     for m in legal:
+        k = _kind(m)
+        if k in SEARCHED and _pay_cost(m) == 0:
+            by.setdefault(k, []).append(m)
+    out = [best]
+    for k in SEARCHED:
         if len(out) >= CANDIDATES:
             break
-        if m is not best and _kind(m) in ("saga", "invention", "auction", "bid", "end_turn", "finish", "keep_card",
-                                          "draw_reserve") and _pay_cost(m) == 0:
-            out.append(m)
+        if k == _kind(best) or k not in by:
+            continue
+        out.append(policy(view, by[k], random.Random(f"{seed}:{version}:{k}")))
     return out
+
+
+def _lead(state: Any, seat: int) -> float:
+    """What a playout's end is worth to ``seat``: its :func:`.evaluation.value` over the best
+    other seat's; a game Nogbad won is worth ``-nogbad_loss`` (9.0)."""
+    from .evaluation import NOGBAD_ENDING, WEIGHTS, progress, value
+
+    if state.ended is not None and state.ended.get("crown") == "nogbad":
+        return NOGBAD_ENDING
+    vals = [value(state, s) for s in range(len(state.players))]
+    shared = WEIGHTS["dragon"] * len(state.players) * progress(state)
+    return vals[seat] - max(v for s, v in enumerate(vals) if s != seat) + PROGRESS_FACTOR * shared
 
 
 def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any], seed: str,
@@ -322,10 +371,8 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
     from services.rules.core import IllegalMove
     from services.rules.core.forward import apply, chance_from, play_out
 
-    from .evaluation import value
-
     seat = view["seat"]
-    cands = _candidates(view, legal, best)
+    cands = _candidates(view, legal, best, seed, version)
     if len(cands) == 1:
         return best
     totals = [0.0] * len(cands)
@@ -333,12 +380,13 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
     worlds = 0
     rounds = max(1, (len(cands) - 1).bit_length())
     per_round = max(1, budget // (rounds * len(cands)))
+    base = rules.state_from_view(view, f"{seed}:{version}:0")
     while len(alive) > 1 and worlds < budget:
         for w in range(per_round):
             sample = f"{seed}:{version}:{worlds + w}"
-            base = rules.state_from_view(view, sample)
+            world = base if worlds + w == 0 else rules.determinise(base, seat, sample)
             for i in alive:
-                state = rules.copy(base)
+                state = rules.clone(world)
                 chance = chance_from(f"{sample}:chance")
                 prng = random.Random(sample)
                 try:
@@ -347,9 +395,8 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
                     totals[i] -= 1e9
                     continue
                 play_out(rules, state, chance,
-                         lambda mover, moves: scripted.choose(rules, rules.view(state, mover), moves, prng),
-                         PLAYOUT_MOVES)
-                totals[i] += value(state, seat)
+                         lambda mover, moves: policy(rules.view(state, mover), moves, prng), PLAYOUT_MOVES)
+                totals[i] += _lead(state, seat)
         worlds += per_round
         alive.sort(key=lambda i: (-totals[i], i))
         alive = alive[:max(1, len(alive) // 2)]
