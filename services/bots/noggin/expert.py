@@ -22,22 +22,37 @@ expert takes what the rulebook pays for cheaply:
   Inventions at the end, 9.0): it meets an Invention's conditions when the Sagas have
   what they ask for and no other seat has more Nogs on that card.
 
-With an ``iterations`` budget (an operator's choice; default :data:`DEFAULT_ITERATIONS`,
-none) it also plays each of its few best candidate moves forward with the scripted policy
-on every seat, from worlds sampled from its view (``rules.state_from_view``), and keeps the
-candidate whose playouts are worth most by :func:`services.bots.noggin.evaluation.value`
-(successive halving over paired playouts: every candidate sees the same worlds and chance).
+At 2 seats (:data:`SEARCH_PLAYERS`), at the choice of an action (no action under way, several
+kinds of move: :func:`_searched`) it then weighs the policy's move against the policy's best
+move of each of a few other kinds (:data:`CANDIDATES`) by playouts (:data:`DEFAULT_ITERATIONS`
+a decision): each candidate is played from the same worlds sampled from its view
+(``rules.state_from_view``, then ``rules.determinise``; every candidate sees the same worlds
+and chance) for :data:`PLAYOUT_MOVES` moves with the policy on every seat, on copy-on-write
+clones (``rules.clone``), and valued by its lead in
+:func:`services.bots.noggin.evaluation.value` plus Noggin's progress toward the crown
+(:func:`_lead`); successive halving keeps the best. A Saga contribution the policy picks is
+never searched: the Sagas come first.
 
 Decisions depend only on the seed, the version and the view: no clock, no hidden state.
 
-Measured (``python -m services.bench.ladder --game noggin --games 30 --workers 1``, 2026-12-03,
-with the 2-seat Counting House play and the greedy bot's own weights): Noggin crowned 30/30
-with the expert on every seat at 2, 3 and 4 seats; with two scripted bots 30/30 and the expert
-among the winners 22/30; 0.5 ms CPU a decision. Ratings: expert 31.6±2.4 > ismcts 26.7±2.3 >
-scripted 25.9±2.2 > greedy 19.7±2.5 > random 15.3±2.5 (before: ismcts 27.8, expert 26.3). Head
-to head ISMCTS still edges it at 2 seats, 16.5-13.5 (20.5-9.5 before); the expert's lead is
-made against scripted (20.5-9.5), greedy (21.5-8.5) and random (21-0). Higher bids, more
-auctions (up to season 4 or two cards) and ISMCTS for uncertain decisions did no better.
+Measured with the playouts (2026-12-03), against ISMCTS at 2 seats, 40 seeded games
+(``services.bots.arena.play_game`` with seeds ``h2h-0`` to ``h2h-39``, seats alternated): wins
+from 13-26 (policy alone) to 19-20, mean score lead from -4.9 to +2.1±3.9 points (paired change
++7.0±6.1, 95 %), Noggin crowned 39/40 both ways; 77 ms CPU a decision with a choice (0.7 ms for
+the policy alone). Valued by the lead alone (no progress term, 48 playouts a decision), Nogbad
+was crowned in 2 of the first 5 games. Two experts at 2 seats crowned Noggin 15/15 (the
+ladder's first 15 seeds of ``expert x2``). The ladder (``--games 30``) could not be run to its
+end on the shared machine.
+
+Before the playouts, measured (``python -m services.bench.ladder --game noggin --games 30
+--workers 1``, 2026-12-03, with the 2-seat Counting House play and the greedy bot's own
+weights): Noggin crowned 30/30 with the expert on every seat at 2, 3 and 4 seats; with two
+scripted bots 30/30 and the expert among the winners 22/30; 0.5 ms CPU a decision. Ratings:
+expert 31.6±2.4 > ismcts 26.7±2.3 > scripted 25.9±2.2 > greedy 19.7±2.5 > random 15.3±2.5
+(before: ismcts 27.8, expert 26.3). Head to head ISMCTS still edges it at 2 seats, 16.5-13.5
+(20.5-9.5 before); the expert's lead is made against scripted (20.5-9.5), greedy (21.5-8.5) and
+random (21-0). Higher bids, more auctions (up to season 4 or two cards) and ISMCTS for
+uncertain decisions did no better.
 
 Against ISMCTS at 2 seats (80 seeded games, seeds ``h2h-0`` to ``h2h-79``, seats alternated,
 2026-12-03) counting the cart (:data:`CART_PLAYERS`) took the expert from 40-37 wins to 44-34,
@@ -109,10 +124,10 @@ EARLY_CARDS = 1
 """Counting House cards below which :data:`EARLY_AUCTION` applies."""
 DEFAULT_ITERATIONS = 24
 """Playouts a decision by default (:func:`_halving`), spent only where :func:`_searched` says:
-about 75 ms CPU a decision with a choice at 2 seats (2026-12-04)."""
+about 77 ms CPU a decision with a choice at 2 seats against ISMCTS (2026-12-03)."""
 PLAYOUT_MOVES = 20
-"""Moves and phases a playout runs (about a round at 2 seats) before its end is valued by
-:func:`_lead`; whole playouts cost three times as much and see no further than the Sagas."""
+"""Moves and phases a playout runs before its end is valued by :func:`_lead` (a 2-seat game
+runs 50 to 100 moves; a move's player view costs about 0.5 ms, the playouts' main cost)."""
 PROGRESS_FACTOR = 1.0
 """How much Noggin's progress toward the crown (:func:`.evaluation.progress`, in Dragon spaces
 at :data:`.evaluation.WEIGHTS` ``["dragon"]`` points a space) weighs in :func:`_lead`: without
@@ -121,7 +136,14 @@ it, playouts too short to see the Crow reach the crown let the search starve the
 CANDIDATES = 4
 """Moves compared by the playouts at a decision (the policy's and the best of other kinds)."""
 SEARCHED_DECISIONS: tuple[str, ...] = ()
-"""Pending decisions (move ``type``) the playouts weigh besides the choice of an action."""
+"""Pending decisions (move ``type``: ``"bid"``, ``"keep_card"``) the playouts weigh besides the
+choice of an action. None: weighing bids (pass, the least raise, two Steps above the policy's)
+and the card's face too changed nothing measurable at 2 seats (23 seeded games against ISMCTS,
+score lead -2.9±7.8 points against the playouts at the choice of an action alone)."""
+SEARCH_PLAYERS: tuple[int, ...] = (2,)
+"""Player counts at which the playouts run. At 3 seats, one expert against two ISMCTS bots did
+no better with them (20 seeded games, 5 wins against 8 with the policy alone, score lead
+-4.0±12.3 points against it), so there the policy plays alone, as measured by the ladder."""
 CART_PLAYERS: tuple[int, ...] = (2,)
 """Player counts at which, during its own action, it counts the cubes already in its cart
 (mine cart, wood cart, boat: 5.1-5.3, they reach the Farm when the action ends) as gathered,
@@ -298,15 +320,16 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
 
     Args:
         seed, version: fix the decision (its generator and sampled worlds).
-        iterations: playouts a decision (default :data:`DEFAULT_ITERATIONS`); 0 plays the
-            policy alone.
+        iterations: playouts a decision where they run (:data:`SEARCH_PLAYERS`,
+            :func:`_searched`; default :data:`DEFAULT_ITERATIONS`); 0 plays the policy alone.
     Raises:
         ValueError: ``legal`` is empty.
     """
     rng = random.Random(f"{seed}:{version}:expert")
     best = policy(view, legal, rng)
     budget = DEFAULT_ITERATIONS if iterations is None else max(0, int(iterations))
-    if budget <= 0 or len(legal) == 1 or not _searched(view, legal) or _kind(best) == "saga":
+    if budget <= 0 or len(legal) == 1 or len(view["players"]) not in SEARCH_PLAYERS or _kind(best) == "saga" \
+            or not _searched(view, legal):
         return best
     return _halving(rules, view, legal, best, seed, version, budget)
 

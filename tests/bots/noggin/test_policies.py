@@ -199,8 +199,8 @@ def test_expert_with_a_budget_plays_legal_and_fixed_moves():
 
 
 def test_expert_weighs_the_choice_of_an_action_by_playouts_by_default():
-    """With its default budget (DEFAULT_ITERATIONS) the expert plays out its candidates for the
-    choice of an action from worlds sampled from its view: the move is legal, fixed, the same
+    """With its default budget (DEFAULT_ITERATIONS) the expert at 2 seats (SEARCH_PLAYERS) plays
+    out its candidates for the choice of an action from worlds sampled from its view: the move is legal, fixed, the same
     whatever the true hidden state, not always the policy's, and the policy's whenever that feeds
     a Saga (the Sagas come first, 9.0)."""
     assert expert.DEFAULT_ITERATIONS > 0
@@ -220,6 +220,9 @@ def test_expert_weighs_the_choice_of_an_action_by_playouts_by_default():
             assert move is alone
         differ += move != alone
     assert differ > 0
+    assert 3 not in expert.SEARCH_PLAYERS  # at 3 seats the policy plays alone
+    for state, seat, legal in _positions("search-3", want, count=4, players=3):
+        assert _expert(state, seat, legal, iterations=None) is _expert(state, seat, legal)
 
 
 def _ended(seed: str, kinds: list[str]) -> Any:
