@@ -351,7 +351,8 @@ def _searched(view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
 def _candidates(view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any], seed: str,
                 version: int) -> list[dict[str, Any]]:
     """The policy's move first, then for every other kind of move in :data:`SEARCHED` the move the
-    policy would pick among that kind's moves alone (at most :data:`CANDIDATES` in all)."""
+    policy would pick among that kind's moves alone (at most :data:`CANDIDATES` in all); for a
+    card's face both faces, for a bid passing, the least raise and two Steps above the policy's."""
     t = legal[0]["type"]
     if t == "keep_card":
         return [best] + [m for m in legal if m is not best]
@@ -376,8 +377,10 @@ def _candidates(view: dict[str, Any], legal: list[dict[str, Any]], best: dict[st
 
 
 def _lead(state: Any, seat: int) -> float:
-    """What a playout's end is worth to ``seat``: its :func:`.evaluation.value` over the best
-    other seat's; a game Nogbad won is worth ``-nogbad_loss`` (9.0)."""
+    """What a playout's end is worth to ``seat``, in points: its :func:`.evaluation.value` over the
+    best other seat's, plus :data:`PROGRESS_FACTOR` times Noggin's progress toward the crown
+    (:func:`.evaluation.progress` of the Dragon's spaces, ``WEIGHTS["dragon"]`` points a space);
+    a game Nogbad won is worth :data:`.evaluation.NOGBAD_ENDING` (9.0)."""
     from .evaluation import NOGBAD_ENDING, WEIGHTS, progress, value
 
     if state.ended is not None and state.ended.get("crown") == "nogbad":
