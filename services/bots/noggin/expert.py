@@ -35,14 +35,14 @@ never searched: the Sagas come first.
 
 Decisions depend only on the seed, the version and the view: no clock, no hidden state.
 
-Measured with the playouts (2026-12-03), against ISMCTS at 2 seats, 40 seeded games
-(``services.bots.arena.play_game`` with seeds ``h2h-0`` to ``h2h-39``, seats alternated): wins
-from 13-26 (policy alone) to 19-20, mean score lead from -4.9 to +2.1±3.9 points (paired change
-+7.0±6.1, 95 %), Noggin crowned 39/40 both ways; 77 ms CPU a decision with a choice (0.7 ms for
-the policy alone). Valued by the lead alone (no progress term, 48 playouts a decision), Nogbad
-was crowned in 2 of the first 5 games. Two experts at 2 seats crowned Noggin 15/15 (the
-ladder's first 15 seeds of ``expert x2``). The ladder (``--games 30``) could not be run to its
-end on the shared machine.
+Measured with the playouts (2026-12-03), against ISMCTS at 2 seats, 80 seeded games
+(``services.bots.arena.play_game`` with seeds ``h2h-0`` to ``h2h-79``, seats alternated): wins
+from 32-47 (the policy alone) to 42-36, mean score lead from -4.8 to +1.8±3.0 points (paired
+change +6.6±4.5, 95 %), Noggin crowned 78/80 (79/80 before); 78 ms CPU a decision with a choice
+(0.7 ms for the policy alone). 48 playouts a decision did no better in the first 9 of those
+games (score lead -4.7±17.5 against 24, 147 ms a decision). Valued by the lead alone (no
+progress term, 48 playouts a decision), Nogbad was crowned in 2 of the first 5 games. Two
+experts at 2 seats crowned Noggin 15/15 (the ladder's first 15 seeds of ``expert x2``).
 
 Before the playouts, measured (``python -m services.bench.ladder --game noggin --games 30
 --workers 1``, 2026-12-03, with the 2-seat Counting House play and the greedy bot's own
@@ -124,7 +124,7 @@ EARLY_CARDS = 1
 """Counting House cards below which :data:`EARLY_AUCTION` applies."""
 DEFAULT_ITERATIONS = 24
 """Playouts a decision by default (:func:`_halving`), spent only where :func:`_searched` says:
-about 77 ms CPU a decision with a choice at 2 seats against ISMCTS (2026-12-03)."""
+about 78 ms CPU a decision with a choice at 2 seats against ISMCTS (2026-12-03)."""
 PLAYOUT_MOVES = 20
 """Moves and phases a playout runs before its end is valued by :func:`_lead` (a 2-seat game
 runs 50 to 100 moves; a move's player view costs about 0.5 ms, the playouts' main cost)."""
