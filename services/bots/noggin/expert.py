@@ -41,8 +41,12 @@ from 32-47 (the policy alone) to 42-36, mean score lead from -4.8 to +1.8±3.0 p
 change +6.6±4.5, 95 %), Noggin crowned 78/80 (79/80 before); 78 ms CPU a decision with a choice
 (0.7 ms for the policy alone). 48 playouts a decision did no better in the first 9 of those
 games (score lead -4.7±17.5 against 24, 147 ms a decision). Valued by the lead alone (no
-progress term, 48 playouts a decision), Nogbad was crowned in 2 of the first 5 games. Two
-experts at 2 seats crowned Noggin 15/15 (the ladder's first 15 seeds of ``expert x2``).
+progress term, 48 playouts a decision), Nogbad was crowned in 2 of the first 5 games. The
+ladder with them (``python -m services.bench.ladder --game noggin --games 30 --workers 1``,
+1764 s): expert 30.7±2.4 > ismcts 28.5±2.3 > scripted 25.2±2.2 > greedy 20.0±2.5 > random
+15.3±2.5, not yet strict (expert and ismcts overlap; ismcts-expert 15-13); Noggin crowned 30/30
+with the expert on every seat at 2, 3 and 4 seats and with two scripted bots, the expert among
+the winners there 17/30; 25 ms CPU a decision (32 ms with a choice).
 
 Before the playouts, measured (``python -m services.bench.ladder --game noggin --games 30
 --workers 1``, 2026-12-03, with the 2-seat Counting House play and the greedy bot's own
