@@ -22,22 +22,41 @@ expert takes what the rulebook pays for cheaply:
   Inventions at the end, 9.0): it meets an Invention's conditions when the Sagas have
   what they ask for and no other seat has more Nogs on that card.
 
-With an ``iterations`` budget (an operator's choice; default :data:`DEFAULT_ITERATIONS`,
-none) it also plays each of its few best candidate moves forward with the scripted policy
-on every seat, from worlds sampled from its view (``rules.state_from_view``), and keeps the
-candidate whose playouts are worth most by :func:`services.bots.noggin.evaluation.value`
-(successive halving over paired playouts: every candidate sees the same worlds and chance).
+At 2 seats (:data:`SEARCH_PLAYERS`), at the choice of an action (no action under way, several
+kinds of move: :func:`_searched`) it then weighs the policy's move against the policy's best
+move of each of a few other kinds (:data:`CANDIDATES`) by playouts (:data:`DEFAULT_ITERATIONS`
+a decision): each candidate is played from the same worlds sampled from its view
+(``rules.state_from_view``, then ``rules.determinise``; every candidate sees the same worlds
+and chance) for :data:`PLAYOUT_MOVES` moves with the policy on every seat, on copy-on-write
+clones (``rules.clone``), and valued by its lead in
+:func:`services.bots.noggin.evaluation.value` plus Noggin's progress toward the crown
+(:func:`_lead`); successive halving keeps the best. A Saga contribution the policy picks is
+never searched: the Sagas come first.
 
 Decisions depend only on the seed, the version and the view: no clock, no hidden state.
 
-Measured (``python -m services.bench.ladder --game noggin --games 30 --workers 1``, 2026-12-03,
-with the 2-seat Counting House play and the greedy bot's own weights): Noggin crowned 30/30
-with the expert on every seat at 2, 3 and 4 seats; with two scripted bots 30/30 and the expert
-among the winners 22/30; 0.5 ms CPU a decision. Ratings: expert 31.6±2.4 > ismcts 26.7±2.3 >
-scripted 25.9±2.2 > greedy 19.7±2.5 > random 15.3±2.5 (before: ismcts 27.8, expert 26.3). Head
-to head ISMCTS still edges it at 2 seats, 16.5-13.5 (20.5-9.5 before); the expert's lead is
-made against scripted (20.5-9.5), greedy (21.5-8.5) and random (21-0). Higher bids, more
-auctions (up to season 4 or two cards) and ISMCTS for uncertain decisions did no better.
+Measured with the playouts (2026-12-03), against ISMCTS at 2 seats, 80 seeded games
+(``services.bots.arena.play_game`` with seeds ``h2h-0`` to ``h2h-79``, seats alternated): wins
+from 32-47 (the policy alone) to 42-36, mean score lead from -4.8 to +1.8±3.0 points (paired
+change +6.6±4.5, 95 %), Noggin crowned 78/80 (79/80 before); 78 ms CPU a decision with a choice
+(0.7 ms for the policy alone). 48 playouts a decision did no better in the first 9 of those
+games (score lead -4.7±17.5 against 24, 147 ms a decision). Valued by the lead alone (no
+progress term, 48 playouts a decision), Nogbad was crowned in 2 of the first 5 games. The
+ladder with them (``python -m services.bench.ladder --game noggin --games 30 --workers 1``,
+1764 s): expert 30.7±2.4 > ismcts 28.5±2.3 > scripted 25.2±2.2 > greedy 20.0±2.5 > random
+15.3±2.5, not yet strict (expert and ismcts overlap; ismcts-expert 15-13); Noggin crowned 30/30
+with the expert on every seat at 2, 3 and 4 seats and with two scripted bots, the expert among
+the winners there 17/30; 25 ms CPU a decision (32 ms with a choice).
+
+Before the playouts, measured (``python -m services.bench.ladder --game noggin --games 30
+--workers 1``, 2026-12-03, with the 2-seat Counting House play and the greedy bot's own
+weights): Noggin crowned 30/30 with the expert on every seat at 2, 3 and 4 seats; with two
+scripted bots 30/30 and the expert among the winners 22/30; 0.5 ms CPU a decision. Ratings:
+expert 31.6±2.4 > ismcts 26.7±2.3 > scripted 25.9±2.2 > greedy 19.7±2.5 > random 15.3±2.5
+(before: ismcts 27.8, expert 26.3). Head to head ISMCTS still edges it at 2 seats, 16.5-13.5
+(20.5-9.5 before); the expert's lead is made against scripted (20.5-9.5), greedy (21.5-8.5) and
+random (21-0). Higher bids, more auctions (up to season 4 or two cards) and ISMCTS for
+uncertain decisions did no better.
 
 Against ISMCTS at 2 seats (80 seeded games, seeds ``h2h-0`` to ``h2h-79``, seats alternated,
 2026-12-03) counting the cart (:data:`CART_PLAYERS`) took the expert from 40-37 wins to 44-34,
@@ -107,12 +126,31 @@ cheaply. Against random at 2 seats it crowned Noggin 13/20 (15/20 without: withi
 expert x2 crowned 10/10."""
 EARLY_CARDS = 1
 """Counting House cards below which :data:`EARLY_AUCTION` applies."""
-DEFAULT_ITERATIONS = 0
-"""Playouts a decision by default: none, the policy alone (well under 200 ms a decision)."""
-PLAYOUT_MOVES = 60
-"""Moves a playout runs before its end is valued."""
-CANDIDATES = 3
-"""Moves compared by playouts when a budget is given."""
+DEFAULT_ITERATIONS = 24
+"""Playouts a decision by default (:func:`_halving`), spent only where :func:`_searched` says:
+about 78 ms CPU a decision with a choice at 2 seats against ISMCTS (2026-12-03)."""
+PLAYOUT_MOVES = 20
+"""Moves and phases a playout runs before its end is valued by :func:`_lead` (a 2-seat game
+runs 50 to 100 moves; a move's player view costs about 0.5 ms, the playouts' main cost)."""
+PROGRESS_FACTOR = 1.0
+"""How much Noggin's progress toward the crown (:func:`.evaluation.progress`, in Dragon spaces
+at :data:`.evaluation.WEIGHTS` ``["dragon"]`` points a space) weighs in :func:`_lead`: without
+it, playouts too short to see the Crow reach the crown let the search starve the Sagas
+(Nogbad crowned in 2 of 5 games)."""
+CANDIDATES = 4
+"""Moves compared by the playouts at a decision (the policy's and the best of other kinds). Six
+(with 36 playouts) did worse against ISMCTS over the same 80 seeded games (36 wins against 42,
+score lead -4.7±4.7 points against four); so did 40-move playouts (:data:`PLAYOUT_MOVES`; 14
+wins against 19 in the first 40, -6.0±7.6)."""
+SEARCHED_DECISIONS: tuple[str, ...] = ()
+"""Pending decisions (move ``type``: ``"bid"``, ``"keep_card"``) the playouts weigh besides the
+choice of an action. None: weighing bids (pass, the least raise, two Steps above the policy's)
+and the card's face too changed nothing measurable at 2 seats (23 seeded games against ISMCTS,
+score lead -2.9±7.8 points against the playouts at the choice of an action alone)."""
+SEARCH_PLAYERS: tuple[int, ...] = (2,)
+"""Player counts at which the playouts run. At 3 seats, one expert against two ISMCTS bots did
+no better with them (20 seeded games, 5 wins against 8 with the policy alone, score lead
+-4.0±12.3 points against it), so there the policy plays alone, as measured by the ladder."""
 CART_PLAYERS: tuple[int, ...] = (2,)
 """Player counts at which, during its own action, it counts the cubes already in its cart
 (mine cart, wood cart, boat: 5.1-5.3, they reach the Farm when the action ends) as gathered,
@@ -289,30 +327,74 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
 
     Args:
         seed, version: fix the decision (its generator and sampled worlds).
-        iterations: playouts a decision (default :data:`DEFAULT_ITERATIONS`); 0 plays the
-            policy alone.
+        iterations: playouts a decision where they run (:data:`SEARCH_PLAYERS`,
+            :func:`_searched`; default :data:`DEFAULT_ITERATIONS`); 0 plays the policy alone.
     Raises:
         ValueError: ``legal`` is empty.
     """
     rng = random.Random(f"{seed}:{version}:expert")
     best = policy(view, legal, rng)
     budget = DEFAULT_ITERATIONS if iterations is None else max(0, int(iterations))
-    if budget <= 0 or len(legal) == 1:
+    if budget <= 0 or len(legal) == 1 or len(view["players"]) not in SEARCH_PLAYERS or _kind(best) == "saga" \
+            or not _searched(view, legal):
         return best
     return _halving(rules, view, legal, best, seed, version, budget)
 
 
-def _candidates(view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any]) -> list[dict[str, Any]]:
-    """The policy's move and a few others worth a playout: Saga and Invention contributions,
-    auctions, bids, ending the turn (the policy's own choice first)."""
-    out = [best]
+SEARCHED: tuple[str, ...] = ("saga", "invention", "auction", "fisherman", "farmer", "woodcutter", "miner", "trade",
+                              "character", "builder", "evict", "restock", "end_turn", "finish")
+"""Kinds of move (:func:`scripted._kind`) a playout search compares, one candidate a kind."""
+
+
+def _searched(view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+    """Whether the decision is one the playouts weigh: the choice of an action (no action under
+    way, several kinds of move)."""
+    t = legal[0]["type"]
+    if t in ("bid", "keep_card"):
+        return t in SEARCHED_DECISIONS
+    return view.get("action") is None and len({_kind(m) for m in legal if _kind(m) in SEARCHED}) > 1
+
+
+def _candidates(view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any], seed: str,
+                version: int) -> list[dict[str, Any]]:
+    """The policy's move first, then for every other kind of move in :data:`SEARCHED` the move the
+    policy would pick among that kind's moves alone (at most :data:`CANDIDATES` in all); for a
+    card's face both faces, for a bid passing, the least raise and two Steps above the policy's."""
+    t = legal[0]["type"]
+    if t == "keep_card":
+        return [best] + [m for m in legal if m is not best]
+    if t == "bid":
+        steps = sorted(m["steps"] for m in legal)
+        raises = [x for x in steps if x > 0]
+        want = {0, raises[0] if raises else 0, min(raises[-1], best["steps"] + 2) if raises else 0}
+        return [best] + [m for m in legal if m["steps"] in want and m is not best]
+    by: dict[str, list[dict[str, Any]]] = {}
     for m in legal:
+        k = _kind(m)
+        if k in SEARCHED and _pay_cost(m) == 0:
+            by.setdefault(k, []).append(m)
+    out = [best]
+    for k in SEARCHED:
         if len(out) >= CANDIDATES:
             break
-        if m is not best and _kind(m) in ("saga", "invention", "auction", "bid", "end_turn", "finish", "keep_card",
-                                          "draw_reserve") and _pay_cost(m) == 0:
-            out.append(m)
+        if k == _kind(best) or k not in by:
+            continue
+        out.append(policy(view, by[k], random.Random(f"{seed}:{version}:{k}")))
     return out
+
+
+def _lead(state: Any, seat: int) -> float:
+    """What a playout's end is worth to ``seat``, in points: its :func:`.evaluation.value` over the
+    best other seat's, plus :data:`PROGRESS_FACTOR` times Noggin's progress toward the crown
+    (:func:`.evaluation.progress` of the Dragon's spaces, ``WEIGHTS["dragon"]`` points a space);
+    a game Nogbad won is worth :data:`.evaluation.NOGBAD_ENDING` (9.0)."""
+    from .evaluation import NOGBAD_ENDING, WEIGHTS, progress, value
+
+    if state.ended is not None and state.ended.get("crown") == "nogbad":
+        return NOGBAD_ENDING
+    vals = [value(state, s) for s in range(len(state.players))]
+    shared = WEIGHTS["dragon"] * len(state.players) * progress(state)
+    return vals[seat] - max(v for s, v in enumerate(vals) if s != seat) + PROGRESS_FACTOR * shared
 
 
 def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best: dict[str, Any], seed: str,
@@ -322,10 +404,8 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
     from services.rules.core import IllegalMove
     from services.rules.core.forward import apply, chance_from, play_out
 
-    from .evaluation import value
-
     seat = view["seat"]
-    cands = _candidates(view, legal, best)
+    cands = _candidates(view, legal, best, seed, version)
     if len(cands) == 1:
         return best
     totals = [0.0] * len(cands)
@@ -333,12 +413,13 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
     worlds = 0
     rounds = max(1, (len(cands) - 1).bit_length())
     per_round = max(1, budget // (rounds * len(cands)))
+    base = rules.state_from_view(view, f"{seed}:{version}:0")
     while len(alive) > 1 and worlds < budget:
         for w in range(per_round):
             sample = f"{seed}:{version}:{worlds + w}"
-            base = rules.state_from_view(view, sample)
+            world = base if worlds + w == 0 else rules.determinise(base, seat, sample)
             for i in alive:
-                state = rules.clone(base)
+                state = rules.clone(world)
                 chance = chance_from(f"{sample}:chance")
                 prng = random.Random(sample)
                 try:
@@ -347,9 +428,8 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
                     totals[i] -= 1e9
                     continue
                 play_out(rules, state, chance,
-                         lambda mover, moves: scripted.choose(rules, rules.view(state, mover), moves, prng),
-                         PLAYOUT_MOVES)
-                totals[i] += value(state, seat)
+                         lambda mover, moves: policy(rules.view(state, mover), moves, prng), PLAYOUT_MOVES)
+                totals[i] += _lead(state, seat)
         worlds += per_round
         alive.sort(key=lambda i: (-totals[i], i))
         alive = alive[:max(1, len(alive) // 2)]

@@ -58,7 +58,8 @@ def _scripted(state, seat, legal, version=3):
     return scripted.choose(RULES, RULES.view(state, seat), legal, random.Random(f"bot:{version}:scripted"))
 
 
-def _expert(state, seat, legal, version=3, iterations=None):
+def _expert(state, seat, legal, version=3, iterations=0):
+    """The expert's move; by default its policy alone (``iterations=0``), ``None`` for its default playouts."""
     return expert.choose(RULES, RULES.view(state, seat), legal, "bot", version, iterations)
 
 
@@ -195,6 +196,33 @@ def test_expert_with_a_budget_plays_legal_and_fixed_moves():
         move = _expert(state, seat, legal, iterations=4)
         assert any(move is m for m in legal)
         assert _expert(state, seat, legal, iterations=4) == move
+
+
+def test_expert_weighs_the_choice_of_an_action_by_playouts_by_default():
+    """With its default budget (DEFAULT_ITERATIONS) the expert at 2 seats (SEARCH_PLAYERS) plays
+    out its candidates for the choice of an action from worlds sampled from its view: the move is legal, fixed, the same
+    whatever the true hidden state, not always the policy's, and the policy's whenever that feeds
+    a Saga (the Sagas come first, 9.0)."""
+    assert expert.DEFAULT_ITERATIONS > 0
+
+    def want(s, k, l):
+        return s.action is None and len({_kind(m) for m in l if _kind(m) in expert.SEARCHED}) > 2
+
+    differ = 0
+    for state, seat, legal in _positions("search", want, count=6, players=2):
+        move = _expert(state, seat, legal, iterations=None)
+        assert any(move is m for m in legal)
+        assert _expert(RULES.copy(state), seat, [dict(m) for m in legal], iterations=None) == move
+        alt = other_truth(RULES, state, seat)
+        assert _expert(alt, seat, RULES.legal_moves(alt, seat), iterations=None) == move
+        alone = _expert(state, seat, legal)
+        if _kind(alone) == "saga":
+            assert move is alone
+        differ += move != alone
+    assert differ > 0
+    assert 3 not in expert.SEARCH_PLAYERS  # at 3 seats the policy plays alone
+    for state, seat, legal in _positions("search-3", want, count=4, players=3):
+        assert _expert(state, seat, legal, iterations=None) is _expert(state, seat, legal)
 
 
 def _ended(seed: str, kinds: list[str]) -> Any:
