@@ -8,7 +8,10 @@ Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that prod
   second of its own process, ``--wall`` for wall-clock seconds), and ``Rules.clone`` (the
   copy-on-write clone) against ``copy.deepcopy``;
 * **stack**: moves/s and per-move p50/p99 at each concurrency for bots on the bus, bots
-  over HTTP, and the floor (a no-op test game on the bus), with the share of the CPU used;
+  over HTTP, and the floor (a no-op test game on the bus), with the share of the CPU used; and
+  at 8 games (``--agent-levels``) every seat an external agent, the sample agents of
+  ``examples/`` answering at once over an HTTP webhook and over gRPC, beside the bus path at
+  the same number of games (issue 25, item 3);
 * **memory**: Redis bytes of a game in play and of a finished one; each process's RSS;
 * **adapters**, per game: random games through the OpenSpiel adapter (``services.interop``)
   against the engine's own random playouts, alternated game by game (:mod:`.interop`).
@@ -50,6 +53,9 @@ least this many times faster than ``copy.deepcopy``."""
 LATENCY_TARGET = 1.2
 """Target 4: per-move p50 at the highest concurrency at most this times that at 1 game,
 until the CPU saturates."""
+AGENT_TARGET = 0.5
+"""Target 6 (issue 25, item 3): the agent path's moves a second at 8 games at least this share of
+the bus path's at 8 games, in the same run."""
 PLAYERS = {"noggin": 3}
 
 
@@ -107,6 +113,29 @@ def latency_target(rows: list[dict[str, Any]]) -> str:
             f"({'met' if met else 'not met'}, <= {LATENCY_TARGET}x until saturation)")
 
 
+def agent_targets(rows: list[dict[str, Any]]) -> list[str]:
+    """Target 6 for each agent path's row of ``rows`` (every path's stack rows): its moves a
+    second against the bus path's at the same number of games, met at :data:`AGENT_TARGET`;
+    a row with no bus row at its number of games is printed without a ratio."""
+    from .stack import AGENT_PATHS
+
+    bus = {r["games"]: r for r in rows if r["path"] == "bus"}
+    lines = []
+    for r in rows:
+        if r["path"] not in AGENT_PATHS:
+            continue
+        said = (f"target 6 (issue 25), {r['path']} at {r['games']} games: {r['moves_per_s']:.0f} moves/s, "
+                f"p50 {r['p50_ms']:.0f} ms, {r.get('strikes', 0)} strikes")
+        b = bus.get(r["games"])
+        if b is None or not b["moves_per_s"]:
+            lines.append(f"{said}; no bus row at {r['games']} games to compare (not measured)")
+            continue
+        ratio = r["moves_per_s"] / b["moves_per_s"]
+        lines.append(f"{said}; / bus at {b['games']} ({b['moves_per_s']:.0f} moves/s): {ratio:.2f}x "
+                     f"({'met' if ratio >= AGENT_TARGET else 'not met'}, >= {AGENT_TARGET}x)")
+    return lines
+
+
 def adapter_rows(rounds: int, seconds: float) -> list[dict[str, Any]]:
     """The OpenSpiel adapter against the engine, every built-in game (:func:`.interop.paired`)."""
     return [interop.paired(game, PLAYERS.get(game, 2), rounds, seconds) for game in game_names() if game != "noop"]
@@ -126,12 +155,12 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     console.print(t)
     if stack:
         s = Table(title="hosted stack: games at once, moves/s and per-move latency (between a game's commits)")
-        for col in ("path", "games", "moves", "seconds", "moves/s", "p50 ms", "p99 ms", "CPU busy %", "stack CPU %",
-                    "busiest process", "gateway CPU ms/move", "saturated"):
+        for col in ("path", "games", "moves", "seconds", "moves/s", "p50 ms", "p99 ms", "strikes", "CPU busy %",
+                    "stack CPU %", "busiest process", "gateway CPU ms/move", "saturated"):
             s.add_column(col, justify="right")
         for r in stack:
             s.add_row(r["path"], str(r["games"]), str(r["moves"]), f"{r['seconds']:.1f}", f"{r['moves_per_s']:.0f}",
-                      f"{r['p50_ms']:.0f}", f"{r['p99_ms']:.0f}", f"{100 * r['cpu']:.0f}",
+                      f"{r['p50_ms']:.0f}", f"{r['p99_ms']:.0f}", str(r.get("strikes", 0)), f"{100 * r['cpu']:.0f}",
                       f"{100 * r['stack_cpu']:.0f}", f"{r['busiest']} {100 * r['busiest_cpu']:.0f} %",
                       f"{r.get('gateway_ms_per_move', float('nan')):.2f}", r.get("saturated_by", ""))
         console.print(s)
@@ -164,6 +193,7 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     bus = [r for r in stack if r["path"] == "bus"]
     if bus:
         lines.append(latency_target(bus))
+    lines += agent_targets(stack)
     for r in adapters or []:
         lines.append(interop.target_line(r))
     for line in lines:
@@ -206,7 +236,11 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
     if stack:
         out += ["", "## Hosted stack", "",
                 "`bus`: 3-seat Noggin, random bots deciding on the bus (the movers); `http`: the same bots posting "
-                "through the gateway; `floor`: the no-op test game on the bus. Latency: time between two "
+                "through the gateway; `floor`: the no-op test game on the bus; `agent-webhook` and `agent-grpc`: "
+                "3-seat Noggin, every seat an external agent, the sample agent of `examples/` (`http_agent.py`, "
+                "`grpc_agent.py`) answering at once with a random legal move from its own process on loopback, "
+                "asked through the worker's agent queue under the default time control (strikes: commits in the "
+                "window that recorded one; the agents' processes count in the stack CPU). Latency: time between two "
                 "consecutive commits of one game (Redis clock). CPU busy: share of both cores busy during the "
                 "window (every process, the benchmark's clients included); stack CPU: the stack processes' share; "
                 "busiest process: the stack process that used the most CPU, as a share of one core; saturated: "
@@ -215,12 +249,13 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
                 "path's lowest row (n games keeping the share U_n of the cores busy), beyond which the games' "
                 "CPU demand exceeds the machine and latency must grow with them (asymptotic bounds, Lazowska et "
                 "al., Quantitative System Performance, 1984, ch. 5).", "",
-                "| path | games at once | moves | seconds | moves/s | p50 ms | p99 ms | CPU busy % | stack CPU % "
-                "| busiest process | saturated |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+                "| path | games at once | moves | seconds | moves/s | p50 ms | p99 ms | strikes | CPU busy % "
+                "| stack CPU % | busiest process | saturated |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
         for r in stack:
             out.append(f"| {r['path']} | {r['games']} | {r['moves']} | {r['seconds']:.1f} | {r['moves_per_s']:.0f} | "
-                       f"{r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {100 * r['cpu']:.0f} | {100 * r['stack_cpu']:.0f} | "
+                       f"{r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r.get('strikes', 0)} | {100 * r['cpu']:.0f} | "
+                       f"{100 * r['stack_cpu']:.0f} | "
                        f"{r['busiest']} {100 * r['busiest_cpu']:.0f} % | {r.get('saturated_by', '')} |")
     if mem:
         out += ["", "## Memory", "", "| what | value |", "|---|---:|",
@@ -253,7 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=float, default=12.0,
                         help="seconds each stack level is measured (games kept in play that long)")
     parser.add_argument("--levels", default="1,2,4,8,32,64", help="games at once in the stack (empty: skip the stack)")
-    parser.add_argument("--paths", default="bus,http,floor", help="stack paths to measure")
+    parser.add_argument("--paths", default="bus,http,floor,agent-webhook,agent-grpc", help="stack paths to measure")
+    parser.add_argument("--agent-levels", default="8",
+                        help="games at once for the agent paths (agent-webhook, agent-grpc); empty: skip them")
     parser.add_argument("--no-adapters", action="store_true", help="skip the OpenSpiel adapter's figure")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
     args = parser.parse_args(argv)
@@ -266,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     if levels:
         from .stack import run_all
 
-        stack, mem = run_all(levels, [p for p in args.paths.split(",") if p], args.window)
+        agent_levels = [int(x) for x in args.agent_levels.split(",") if x.strip()]
+        stack, mem = run_all(levels, [p for p in args.paths.split(",") if p], args.window, agent_levels)
         for path in dict.fromkeys(r["path"] for r in stack):
             mark_saturation([r for r in stack if r["path"] == path])
     targets = print_tables(console, eng, stack, mem, adapters)

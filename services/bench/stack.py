@@ -11,7 +11,13 @@ commit and getting the next decision going. Three paths:
   tournament runner's HTTP driver: one request a move while a seat keeps the decision, its next
   legal moves in the move's answer, one read of the legal moves when the turn passes);
 * ``floor``: the test-only ``noop`` game (:mod:`services.bench.noop`) on the bus: the
-  cost of the path itself.
+  cost of the path itself;
+* ``agent-webhook`` and ``agent-grpc`` (:data:`AGENT_PATHS`): 3-seat Noggin, every seat an
+  external agent, the sample agent of ``examples/`` (``http_agent.py``: a signed JSON webhook;
+  ``grpc_agent.py``: ``longhouse.agent.v1.Agent``) answering each request at once with a random
+  legal move, in a process of its own on a free loopback port (:func:`sample_agents`); the
+  engine asks it through the Celery worker's agent queue under the default time control. The
+  stack's allow-list is exactly those agents' addresses.
 
 Each concurrency keeps that many games in play for a fixed window (a new game starts in a
 slot as soon as one ends, as boardgame.io's driver does), and counts the moves committed
@@ -19,7 +25,7 @@ inside the window, so set-up and the last games' tail do not dilute the rate.
 
 CPU: the share of the machine's cores that were busy during the window (all processes,
 the benchmark's own clients included; psutil), apart from it the share the stack's
-processes used, and the busiest single process's share of one core. The CPU is saturated
+processes used (with the sample agents' processes on the agent paths), and the busiest single process's share of one core. The CPU is saturated
 when the machine is :data:`SATURATED` busy, or when one process is: a Python process runs
 its code on one core at a time (the GIL), so a process that keeps a core
 :data:`SATURATED` busy is the bottleneck whatever the other core does. From there more
@@ -28,13 +34,19 @@ games at once can only queue, and latency grows with them.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 import psutil
 import redis
+import requests
 
 from services.bots.client import GatewayClient
 from services.common.redis_client import connect
@@ -45,27 +57,88 @@ from services.tournament.seeds import derive_seed
 SATURATED = 0.9
 """CPU share (of all cores) from which a run counts as saturated."""
 DEADLINE_S = 900
+AGENT_PATHS = {"agent-webhook": "http", "agent-grpc": "grpc"}
+"""The agent paths, each with the protocol of the sample agent that plays every seat."""
+AGENT_LEVELS = (8,)
+"""Games at once the agent paths are measured at by default (issue 25: 8 matches)."""
 
 
-def start_stack(tmp: str) -> Any:
+def start_stack(tmp: str, agent_allow: str | None = None) -> Any:
     """A started :class:`~services.launcher.stack.Stack` on free ports that also hosts the
-    ``noop`` game. Stop it with ``stack.stop()``."""
-    import os
-
+    ``noop`` game; ``agent_allow``: its allow-list of agent addresses (``LONGHOUSE_AGENT_ALLOW``
+    syntax; default: the environment's). Stop it with ``stack.stop()``."""
     from services.common.config import Settings
     from services.launcher.stack import Stack, free_port_settings
 
     extra = [g for g in os.environ.get("LONGHOUSE_EXTRA_GAMES", "").split(",") if g]
     os.environ["LONGHOUSE_EXTRA_GAMES"] = ",".join([*extra, "services.bench.noop"])
-    stack = Stack(free_port_settings(Settings()), tmp)
+    settings = Settings() if agent_allow is None else Settings(agent_allow=agent_allow)
+    stack = Stack(free_port_settings(settings), tmp)
     stack.start()
     return stack
 
 
-def _processes(stack: Any) -> list[tuple[str, psutil.Process]]:
-    """Every process of the stack with its child's name (forked workers under their parent's)."""
+@dataclass
+class SampleAgents:
+    """The running sample agents of the agent paths.
+
+    Attributes:
+        secret: the secret they were started with (a fresh random one).
+        addresses: protocol (``http``, ``grpc``) -> the address to register.
+        pids: protocol -> the agent's process id.
+        ids: path (``agent-webhook``, ``agent-grpc``) -> its agent's id once registered with a
+            stack (:meth:`register`).
+    """
+
+    secret: str
+    addresses: dict[str, str]
+    pids: dict[str, int]
+    ids: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def allow(self) -> str:
+        """The allow-list of exactly these agents' addresses (``host:port,...``)."""
+        return ",".join(urlsplit(a).netloc if "://" in a else a for a in self.addresses.values())
+
+    def register(self, gateway_url: str, operator_key: str) -> dict[str, str]:
+        """Register each agent with the stack at ``gateway_url`` (``POST /agents``); returns and
+        keeps :attr:`ids`. Raises ``requests.HTTPError`` if the gateway refuses one."""
+        from services.bots.client import OPERATOR_KEY_HEADER
+
+        for path, protocol in AGENT_PATHS.items():
+            if protocol not in self.addresses:
+                continue
+            resp = requests.post(f"{gateway_url}/agents", json={
+                "name": f"bench-{protocol}", "protocol": protocol, "address": self.addresses[protocol],
+                "secret": self.secret}, headers={OPERATOR_KEY_HEADER: operator_key}, timeout=30)
+            resp.raise_for_status()
+            self.ids[path] = resp.json()["agent_id"]
+        return self.ids
+
+
+@contextlib.contextmanager
+def sample_agents(log_dir: str | os.PathLike[str], protocols: tuple[str, ...] = ("http", "grpc")) -> Iterator[SampleAgents]:
+    """Run the sample agents of ``examples/`` (``<protocol>_agent.py``, behaviour ``good``: a
+    seeded random legal move at once) on free loopback ports, each in its own process, their
+    output in ``log_dir/agent-<protocol>.log``; stop them when the block ends. Raises
+    :class:`~services.launcher.supervisor.LaunchError` if one does not start within a minute."""
+    from services.launcher.demo import sample_agent_process
+
+    secret = os.urandom(16).hex()
+    with contextlib.ExitStack() as running:
+        addresses, pids = {}, {}
+        for protocol in protocols:
+            address, proc = running.enter_context(
+                sample_agent_process(protocol, secret, Path(log_dir) / f"agent-{protocol}.log"))
+            addresses[protocol], pids[protocol] = address, proc.pid
+        yield SampleAgents(secret, addresses, pids)
+
+
+def _processes(stack: Any, extra: dict[str, int] | None = None) -> list[tuple[str, psutil.Process]]:
+    """Every process of the stack with its child's name (forked workers under their parent's),
+    and those of ``extra`` (name -> pid)."""
     out = []
-    for name, pid in stack.pids().items():
+    for name, pid in {**stack.pids(), **(extra or {})}.items():
         try:
             p = psutil.Process(pid)
             out += [(name, q) for q in (p, *p.children(recursive=True))]
@@ -110,10 +183,12 @@ def _busy(before: Any, after: Any) -> float:
     return 1.0 - idle / total if total > 0 else 0.0
 
 
-def _window(client: redis.Redis, game_ids: list[str], start_ms: int, end_ms: int) -> tuple[int, list[int]]:
-    """Moves committed in ``[start_ms, end_ms)`` (Redis clock) over ``game_ids``, and the
-    milliseconds between each of those moves and its game's previous commit."""
-    moves = 0
+def _window(client: redis.Redis, game_ids: list[str], start_ms: int,
+            end_ms: int) -> tuple[int, list[int], int]:
+    """Moves committed in ``[start_ms, end_ms)`` (Redis clock) over ``game_ids``, the
+    milliseconds between each of those moves and its game's previous commit, and how many of
+    those commits recorded a strike (an agent's late, crashed or illegal answer)."""
+    moves = strikes = 0
     gaps: list[int] = []
     for gid in game_ids:
         prev = None
@@ -121,10 +196,11 @@ def _window(client: redis.Redis, game_ids: list[str], start_ms: int, end_ms: int
             t = int(fields.get(b"t", 0))
             if fields[b"kind"] == b"move" and t and start_ms <= t < end_ms:
                 moves += 1
+                strikes += b"StrikeRecorded" in fields.get(b"events", b"")
                 if prev is not None:
                     gaps.append(t - prev)
             prev = t or prev
-    return moves, gaps
+    return moves, gaps, strikes
 
 
 def _redis_ms(client: redis.Redis) -> int:
@@ -140,8 +216,11 @@ def _pct(values: list[int], q: float) -> float:
 
 
 def _bus_game(url: str, game: str, players: int, seed: str, index: int,
-              operator_key: str | None = None) -> tuple[str, int]:
-    bots = {str(s): {"kind": "random", "seed": derive_seed(seed, index, "seat", s)} for s in range(players)}
+              operator_key: str | None = None, agent: str | None = None) -> tuple[str, int]:
+    """Play one game to its end, every seat a random bot on the bus (or the registered agent
+    ``agent``); ``(game id, moves)``."""
+    bots = {str(s): {"kind": "agent", "agent": agent} if agent else
+            {"kind": "random", "seed": derive_seed(seed, index, "seat", s)} for s in range(players)}
     with GatewayClient(url, timeout=60, operator_key=operator_key) as client:
         gid = client.create_game(game, players, seed=derive_seed(seed, index), bots=bots)["game_id"]
         deadline = time.monotonic() + DEADLINE_S
@@ -153,8 +232,10 @@ def _bus_game(url: str, game: str, players: int, seed: str, index: int,
         return gid, int(game_state["moves"])
 
 
-def _slot(stack: Any, path: str, slot: int, seed: str, until: float, ids: list[str]) -> None:
-    """Keep one game of ``path`` in play until ``until`` (monotonic): a new one when one ends."""
+def _slot(stack: Any, path: str, slot: int, seed: str, until: float, ids: list[str],
+          agent: str | None = None) -> None:
+    """Keep one game of ``path`` in play until ``until`` (monotonic): a new one when one ends
+    (``agent``: the agent id of an agent path)."""
     n = 0
     key = stack.operator_key
     while time.monotonic() < until:
@@ -172,22 +253,36 @@ def _slot(stack: Any, path: str, slot: int, seed: str, until: float, ids: list[s
                 ids.append(game.game_id)
         else:
             game, players = ("noop", 2) if path == "floor" else ("noggin", 3)
-            gid, _ = _bus_game(stack.gateway_url, game, players, seed, index, key)
+            gid, _ = _bus_game(stack.gateway_url, game, players, seed, index, key, agent)
             ids.append(gid)
         n += 1
 
 
-def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: float = 12.0) -> dict[str, Any]:
-    """Keep ``games`` games of ``path`` (``bus``, ``http`` or ``floor``) in play at once for
+def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: float = 12.0,
+              agents: SampleAgents | None = None) -> dict[str, Any]:
+    """Keep ``games`` games of ``path`` (``bus``, ``http``, ``floor``, or an agent path of
+    :data:`AGENT_PATHS`, which needs ``agents`` registered with this stack) in play at once for
     about ``seconds`` (a new game starts in each slot when one ends, as boardgame.io's driver
     does); count the moves committed in that window. Returns ``{"path", "games", "moves",
-    "seconds", "moves_per_s", "p50_ms", "p99_ms", "cpu", "stack_cpu", "busiest", "busiest_cpu",
-    "gateway_ms_per_move", "saturated"}`` (``cpu``: the machine's busy share; ``stack_cpu``: the stack
-    processes' share of all cores; ``busiest``: the stack process that used the most CPU, with its
-    share of one core; ``gateway_ms_per_move``: CPU milliseconds the gateway's processes used in the
-    window per move committed in it; ``saturated``: see the module docstring)."""
+    "seconds", "moves_per_s", "p50_ms", "p99_ms", "strikes", "cpu", "stack_cpu", "busiest",
+    "busiest_cpu", "gateway_ms_per_move", "saturated"}`` (``strikes``: commits in the window that
+    recorded an agent's strike; ``cpu``: the machine's busy share; ``stack_cpu``: the stack
+    processes' share of all cores, the sample agents' included on an agent path; ``busiest``: the
+    process that used the most CPU, with its share of one core; ``gateway_ms_per_move``: CPU
+    milliseconds the gateway's processes used in the window per move committed in it;
+    ``saturated``: see the module docstring).
+
+    Raises:
+        ValueError: an agent path without its agent registered in ``agents``.
+    """
+    agent = None
+    if path in AGENT_PATHS:
+        agent = (agents.ids if agents else {}).get(path)
+        if agent is None:
+            raise ValueError(f"path {path}: its sample agent is not registered with this stack")
     rclient = connect(stack.settings.redis_url)
-    procs = _processes(stack)
+    extra = {f"agent-{p}": pid for p, pid in agents.pids.items()} if agent and agents else None
+    procs = _processes(stack, extra)
     ids: list[str] = []
     until = time.monotonic() + seconds
 
@@ -198,7 +293,8 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     start_ms, cpu0, t0, machine0 = snapshot()
     end = None
     with ThreadPoolExecutor(max_workers=games) as pool:
-        futures = [pool.submit(_slot, stack, path, slot, f"{seed}:{path}:{games}", until, ids) for slot in range(games)]
+        futures = [pool.submit(_slot, stack, path, slot, f"{seed}:{path}:{games}", until, ids, agent)
+                   for slot in range(games)]
         while not all(f.done() for f in futures):
             if end is None and time.monotonic() >= until:
                 end = snapshot()
@@ -206,12 +302,12 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
         for f in futures:
             f.result()
     window_end_ms, cpu1, t1, machine1 = end or snapshot()
-    moves, gaps = _window(rclient, ids, start_ms, window_end_ms)
+    moves, gaps, strikes = _window(rclient, ids, start_ms, window_end_ms)
     span = (window_end_ms - start_ms) / 1000
     stack_cpu, busiest, busiest_cpu = _cpu_shares(cpu0, cpu1, t1 - t0)
     busy = _busy(machine0, machine1)
     return {"path": path, "games": games, "moves": moves, "seconds": span, "moves_per_s": moves / span,
-            "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "cpu": busy, "stack_cpu": stack_cpu,
+            "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "strikes": strikes, "cpu": busy, "stack_cpu": stack_cpu,
             "busiest": busiest, "busiest_cpu": busiest_cpu,
             "gateway_ms_per_move": 1000 * _cpu_of("gateway", cpu0, cpu1) / moves if moves else float("nan"),
             "saturated": busy >= SATURATED or busiest_cpu >= SATURATED}
@@ -241,21 +337,28 @@ def memory(stack: Any) -> dict[str, Any]:
             "redis_bytes_record": game_bytes(finished, ("log", "meta")), "rss_mib": rss}
 
 
-def run_all(levels: list[int], paths: list[str], window: float = 12.0) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Start a stack, run every path at every level (each for ``window`` seconds), measure
-    memory, stop it."""
+def run_all(levels: list[int], paths: list[str], window: float = 12.0,
+            agent_levels: list[int] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Start a stack, run every path at every level (each for ``window`` seconds; the agent paths
+    at ``agent_levels``, default :data:`AGENT_LEVELS`, with the sample agents started first and the
+    stack's allow-list exactly their addresses), measure memory, stop it."""
     rows = []
-    with tempfile.TemporaryDirectory(prefix="longhouse-bench-") as tmp:
-        stack = start_stack(tmp)
+    agent_levels = list(AGENT_LEVELS) if agent_levels is None else agent_levels
+    protocols = tuple(AGENT_PATHS[p] for p in paths if p in AGENT_PATHS and agent_levels)
+    with tempfile.TemporaryDirectory(prefix="longhouse-bench-") as tmp, contextlib.ExitStack() as running:
+        agents = running.enter_context(sample_agents(tmp, protocols)) if protocols else None
+        stack = start_stack(tmp, agents.allow if agents else None)
         try:
+            if agents:
+                agents.register(stack.gateway_url, stack.operator_key)
             run_level(stack, "floor", 1, seed="warm-up", seconds=2)
             for path in paths:
-                for n in levels:
-                    rows.append(run_level(stack, path, n, seconds=window))
+                for n in agent_levels if path in AGENT_PATHS else levels:
+                    rows.append(run_level(stack, path, n, seconds=window, agents=agents))
             mem = memory(stack)
         finally:
             stack.stop()
     return rows, mem
 
 
-__all__ = ["memory", "run_all", "run_level", "start_stack"]
+__all__ = ["AGENT_LEVELS", "AGENT_PATHS", "SampleAgents", "memory", "run_all", "run_level", "sample_agents", "start_stack"]

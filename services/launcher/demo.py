@@ -46,6 +46,16 @@ LISTENING = re.compile(r"listening on (127\.0\.0\.1:\d+)")
 def sample_agent(protocol: str, secret: str, log_path: Path, ready_s: float = 60.0) -> Iterator[str]:
     """Run ``examples/<protocol>_agent.py`` on a free loopback port, its output in ``log_path``;
     yield its address once it prints ``listening on``. Raises LaunchError if it does not."""
+    with sample_agent_process(protocol, secret, log_path, ready_s) as (address, _proc):
+        yield address
+
+
+@contextlib.contextmanager
+def sample_agent_process(protocol: str, secret: str, log_path: Path,
+                         ready_s: float = 60.0) -> Iterator[tuple[str, subprocess.Popen]]:
+    """:func:`sample_agent` that also yields the agent's process: ``(address, process)`` (the
+    address as the registry takes it: ``http://127.0.0.1:<port>/`` or ``127.0.0.1:<port>``).
+    The process is stopped (SIGTERM, SIGKILL after 10 s) when the block ends."""
     log = log_path.open("w")
     proc = subprocess.Popen([sys.executable, str(ROOT / "examples" / f"{protocol}_agent.py"), "--port", "0",
                              "--secret", secret, "--seed", protocol], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
@@ -59,7 +69,7 @@ def sample_agent(protocol: str, secret: str, log_path: Path, ready_s: float = 60
                 time.sleep(0.1)  # polling a child's log file for its ready line, with a deadline
         if found is None:
             raise LaunchError(f"the sample {protocol} agent did not start: {log_path.read_text()[-1000:]}")
-        yield f"http://{found.group(1)}/" if protocol == "http" else found.group(1)
+        yield (f"http://{found.group(1)}/" if protocol == "http" else found.group(1)), proc
     finally:
         proc.terminate()
         try:

@@ -140,3 +140,18 @@ def test_targets_not_measured_keep_their_recorded_verdicts(tmp_path):
     new = ["target 1 (issue 25), noggin playouts / OpenSpiel: 0.65 (not met, >= 1.0)", "target 3, ..."]
     assert bench.carry_targets(new, doc) == [*new, "target 4, bus p50 at 64 / at 1 games: 19.0 (met) (recorded before)",
                                              "target 5, noggin adapter: 0.9 (met, >= 0.8) (recorded before)"]
+
+
+def test_the_agent_paths_are_compared_with_the_bus_at_the_same_games():
+    """Target 6 (issue 25, item 3): each agent path against the bus path at its number of games."""
+    rows = [_row(1, 2.0), {**_row(8, 9.0), "moves_per_s": 400.0},
+            {**_row(8, 30.0), "path": "agent-webhook", "moves_per_s": 100.0, "strikes": 0},
+            {**_row(8, 12.0), "path": "agent-grpc", "moves_per_s": 200.0, "strikes": 2},
+            {**_row(2, 12.0), "path": "agent-grpc", "moves_per_s": 50.0}]
+    lines = bench.agent_targets(rows)
+    assert len(lines) == 3 and all(line.startswith("target 6 (issue 25), agent-") for line in lines)
+    assert "agent-webhook at 8 games: 100 moves/s" in lines[0] and "0.25x (not met, >= 0.5x)" in lines[0]
+    assert "2 strikes" in lines[1] and "0.50x (met, >= 0.5x)" in lines[1]
+    assert "no bus row at 2 games" in lines[2] and "met" not in lines[2]
+    text = bench.markdown("make bench", [], _marked(rows[:2]) + _marked(rows[2:4]), None, lines)
+    assert "| agent-grpc | 8 | 100 | 1.0 | 200 | 12 | 24 | 2 |" in text and "- target 6 (issue 25)" in text

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 
-from services.bench.stack import memory, run_level
+import pytest
+
+from services.bench.stack import AGENT_PATHS, memory, run_level, sample_agents
 
 
 def test_a_level_of_bots_on_the_bus_is_measured(stack):
@@ -30,3 +32,24 @@ def test_a_level_of_bots_over_http_is_measured_with_the_gateways_cpu_a_move(stac
     assert math.isfinite(row["p50_ms"]) and row["p99_ms"] >= row["p50_ms"]
     # the gateway served every move of the window, so it used some CPU for them
     assert math.isfinite(row["gateway_ms_per_move"]) and row["gateway_ms_per_move"] > 0, row
+
+
+def test_a_level_of_the_sample_agents_is_measured_over_both_protocols(stack, tmp_path):
+    """The agent paths (issue 25, item 3): every seat the sample agent of ``examples/``, asked
+    through the worker, over a webhook and over gRPC; their moves are counted from the commits."""
+    with sample_agents(tmp_path) as agents:
+        ids = agents.register(stack.gateway_url, stack.operator_key)
+        assert set(ids) == set(AGENT_PATHS)
+        rows = {}
+        for path in AGENT_PATHS:
+            row = rows[path] = run_level(stack.stack, path, 1, seed=f"short-{path}", seconds=1.5, agents=agents)
+            assert row["path"] == path and row["moves"] > 0 and row["moves_per_s"] > 0, row
+            assert row["strikes"] == 0 and math.isfinite(row["p50_ms"]), row
+            assert row["busiest"] in {*stack.pids(), "agent-http", "agent-grpc"}, row
+    # the moves were the agents' own answers: each agent logged a move request for every one (and
+    # for the moves of its games after the window)
+    for path, protocol in AGENT_PATHS.items():
+        asked = (tmp_path / f"agent-{protocol}.log").read_text().count("move match=")
+        assert asked >= rows[path]["moves"], (path, asked, rows[path])
+    with pytest.raises(ValueError, match="not registered"):
+        run_level(stack.stack, "agent-grpc", 1, seconds=0.1)
