@@ -84,6 +84,7 @@ class Projections:
             if cached is not None and version is not None and cached[0] > version:
                 earlier = self._earlier.get(game_id)
                 cached = earlier if earlier is not None and earlier[0] <= version else None
+            latest = cached is not None and cached is self._cache.get(game_id)
         if cached is None:
             rules = self.rules_of(game_id)
             cached = (0, rules, rules.new_state())
@@ -104,6 +105,11 @@ class Projections:
             self.remember(game_id, entry.version, list(entry.events))
         if version is not None and have != version:
             raise VersionConflict(version, have)
+        if latest and have == cached[0]:
+            with self._lock:  # nothing new: the cache holds this very state already, no second copy
+                if self._cache.get(game_id) is cached:
+                    self._cache.move_to_end(game_id)
+            return rules, state, have
         with self._lock:
             prev = self._cache.get(game_id)
             if prev is None or prev[0] <= have:

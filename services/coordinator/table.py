@@ -173,6 +173,7 @@ class Table:
             self.scheduler.table = self
         self.new_id = new_id or (lambda: uuid.uuid4().hex[:16])
         self._bots: dict[str, dict[int, dict[str, str]]] = {}
+        self._controls: dict[str, TimeControl] = {}
 
     # -- creation -----------------------------------------------------------------
     def create(self, config: GameConfig, seed: str | None = None,
@@ -239,9 +240,11 @@ class Table:
         return True
 
     # -- reading ------------------------------------------------------------------
-    def state(self, game_id: str) -> tuple[Any, Any, int]:
-        """``(rules, state, version)`` of the latest version (a private copy)."""
-        return self.projections.state_at(game_id)
+    def state(self, game_id: str, cow: bool = False) -> tuple[Any, Any, int]:
+        """``(rules, state, version)`` of the latest version (a private copy; ``cow``: a
+        copy-on-write clone, for a caller that only reads the state or changes it through
+        ``rules.evolve``, :meth:`Projections.state_at`)."""
+        return self.projections.state_at(game_id, cow=cow)
 
     def summary(self, game_id: str) -> dict[str, Any]:
         """Public facts: game, version, status, seats to move, outcome, state hash."""
@@ -434,8 +437,15 @@ class Table:
         return True
 
     def control(self, game_id: str) -> "TimeControl":
-        """The time control of the game's agent seats (defaults if it has none). Raises GameNotFound."""
-        return TimeControl.model_validate(self.store.meta(game_id).get("control") or {})
+        """The time control of the game's agent seats (defaults if it has none; cached: it never
+        changes once the game is made). Raises GameNotFound."""
+        cached = self._controls.get(game_id)
+        if cached is None:
+            cached = TimeControl.model_validate(self.store.meta(game_id).get("control") or {})
+            if len(self._controls) > 4096:
+                self._controls.clear()
+            self._controls[game_id] = cached
+        return cached
 
     def decision_start(self, game_id: str, seat: int, current: int) -> int:
         """The version at which the decision ``seat`` faces at version ``current`` began.
@@ -484,7 +494,8 @@ class Table:
         if failure is None and move is None:
             raise ValueError("play_for_agent needs a move or a failure")
         for _ in range(MAX_SIMULTANEOUS):
-            rules, state, current = self.state(game_id)
+            # a copy-on-write clone: read, and changed through rules.evolve only (the strike, _resolve)
+            rules, state, current = self.state(game_id, cow=True)
             if seat not in rules.to_move(state):
                 return None
             if current != version and not self._independent(game_id, seat, version, current):
@@ -503,7 +514,8 @@ class Table:
             events = (self._resolve(game_id, current, rules, state, rules.plan(state, seat, chosen), before=prefix)
                       if chosen is not None else prefix)
             try:
-                new_version = self._commit(game_id, current, rules, state, events, Commit("move", seat))
+                # the state is this call's own and is not changed after its commit: the cache takes it as it is
+                new_version = self._commit(game_id, current, rules, state, events, Commit("move", seat), owned=True)
             except VersionConflict:
                 continue  # another seat of the decision committed meanwhile: look again
             return {"version": new_version, "move": chosen, "events": [e.to_json() for e in visible(events, None)]}
@@ -727,7 +739,7 @@ class TimeControl(BaseModel):
     0-3600000 (default 10000), ``max_strikes`` 1-1000 (default 3).
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     move_ms: int = Field(default=2000, ge=1, le=600_000)
     bank_ms: int = Field(default=10_000, ge=0, le=3_600_000)

@@ -185,6 +185,21 @@ class Clock:
         deadline is this plus ``move_ms`` and the bank, whoever asks later."""
         return int(self._setnx(game_id, f"asked:{seat}:{start}", str(now_ms())))
 
+    def asked_and_bank(self, game_id: str, seat: int, start: int, initial: int) -> tuple[int, int]:
+        """:meth:`asked_at` and :meth:`bank` together, in one round trip to Redis (one key, one
+        transaction): ``(first asked, ms; the seat's bank, ms)``."""
+        if self.client is None:
+            return self.asked_at(game_id, seat, start), self.bank(game_id, seat, initial)
+        k = self._key(game_id)
+        asked, bank = f"asked:{seat}:{start}", f"bank:{seat}"
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hsetnx(k, asked, str(now_ms()))
+        pipe.hsetnx(k, bank, str(initial))
+        pipe.hmget(k, [asked, bank])
+        pipe.expire(k, CLOCK_TTL_S)
+        _, _, (first, left), _ = pipe.execute()
+        return int(_text(first)), int(_text(left))
+
     def bank(self, game_id: str, seat: int, initial: int) -> int:
         """The seat's bank in ms (``initial`` until the first overage)."""
         return int(self._setnx(game_id, f"bank:{seat}", str(initial)))
@@ -267,7 +282,7 @@ def clock_for(table: Any) -> Clock:
 
 def _open_decision(table: Any, game_id: str, seat: int) -> int | None:
     """The version the decision ``seat`` faces now began at, or None if it is not to move."""
-    rules, state, current = table.state(game_id)
+    rules, state, current = table.state(game_id, cow=True)
     if seat not in rules.to_move(state):
         return None
     return table.decision_start(game_id, seat, current)
@@ -310,7 +325,7 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
         GameNotFound; the store's errors before the decision is claimed, and when even the
         strike cannot be committed (the claim is then released, so a retry takes it at once).
     """
-    rules, state, current = table.state(game_id)
+    rules, state, current = table.state(game_id, cow=True)
     bot = table.bots(game_id).get(seat)
     if version > current or seat not in rules.to_move(state) or not bot or bot.get("kind") != "agent":
         return "skipped"
@@ -341,8 +356,7 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
 def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: dict[str, Any], control: Any,
             attempt: str, token: str | None) -> str:
     """Ask the agent for decision ``(seat, start)`` (this attempt holds its claim) and commit."""
-    asked = clock.asked_at(game_id, seat, start)
-    bank = clock.bank(game_id, seat, control.bank_ms)
+    asked, bank = clock.asked_and_bank(game_id, seat, start, control.bank_ms)
     failure: str | None = None
     move: dict[str, Any] | None = None
     detail = ""
@@ -367,9 +381,10 @@ def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: 
         with contextlib.suppress(Exception):  # the store may be what failed: the lease lapses anyway
             clock.renew(game_id, seat, start, attempt, release=True)
         raise
-    # only the attempt whose commit counts charges the bank, once per decision
+    # only the attempt whose commit counts charges the bank, once per decision; within the move's
+    # time nothing is charged, and the bank is the one read for this decision
     bank_left = (clock.spend(game_id, seat, start, used - control.move_ms, control.bank_ms)
-                 if result is not None else clock.bank(game_id, seat, control.bank_ms))
+                 if result is not None and used > control.move_ms else bank)
     outcome = ("skipped" if result is None else "played" if failure is None
                else "forfeit" if result["move"] is None else "default")
     if result is not None:
@@ -392,7 +407,7 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
     from services.agents.registry import UnknownAgent, registry_for
     from services.rules.core import canonical_json
 
-    rules, state, version = table.state(game_id)
+    rules, state, version = table.state(game_id, cow=True)
     try:
         record = registry_for(table).get(bot["agent"])
     except UnknownAgent as exc:
@@ -439,7 +454,7 @@ def end_match(table: Any, game_id: str) -> int:
     from services.agents.registry import UnknownAgent, registry_for
     from services.rules.core import canonical_json
 
-    rules, state, _ = table.state(game_id)
+    rules, state, _ = table.state(game_id, cow=True)
     result = rules.outcome(state)
     if result is None:
         return 0

@@ -168,3 +168,15 @@ def test_the_claims_hold_on_redis(redis_client):
     assert clock.claim("g1", 0, 4, "b.1", lease_ms=0)[0]
     assert clock.claim("g1", 0, 4, "c.1")[0]  # b's lease of 0 ms lapsed
     assert redis_client.ttl("game:{g1}:clock") > 0
+
+
+def test_the_first_ask_and_the_bank_are_read_together_as_apart(redis_client):
+    """``asked_and_bank`` records and reads what ``asked_at`` and ``bank`` do, on Redis and in memory."""
+    for clock in (Clock(redis_client), Clock()):
+        asked, bank = clock.asked_and_bank("g2", 1, 7, 5000)
+        assert (asked, bank) == (clock.asked_at("g2", 1, 7), clock.bank("g2", 1, 9999)) and bank == 5000
+        assert clock.spend("g2", 1, 7, 1200, 5000) == 3800
+        assert clock.asked_and_bank("g2", 1, 7, 5000) == (asked, 3800)  # stored once: no more time, the bank spent
+        later = clock.asked_and_bank("g2", 1, 9, 5000)
+        assert later[0] >= asked and later[1] == 3800
+    assert redis_client.ttl("game:{g2}:clock") > 0

@@ -71,3 +71,23 @@ def test_a_step_does_not_share_state_with_the_cache():
     assert repr(rules.hash_view(state)) != before
     assert repr(rules.hash_view(projections.state_at(gid, 5)[1])) == before
     assert rules.hash_view(projections.state_at(gid, 6)[1]) == rules.hash_view(Projections(t.store).state_at(gid, 6)[1])
+
+
+def test_a_read_with_nothing_new_hands_out_a_copy_and_keeps_the_cached_state():
+    """Reading the latest state when the log has nothing past the cache copies the cached state
+    once, for the caller, and leaves the cache's own state in place (no second copy stored);
+    a read that catches up stores the new state."""
+    t = embedded_table()
+    gid = t.create(GameConfig(game="step_race", players=2), seed="no-second-copy")
+    projections = Projections(t.store)
+    rules, state, v = projections.state_at(gid)
+    cached = projections.peek(gid)[1]
+    for cow in (False, True):
+        again, same, have = projections.state_at(gid, cow=cow)
+        assert have == v and same is not cached and projections.peek(gid)[1] is cached
+        assert again.hash_view(same) == rules.hash_view(cached)
+    seat = rules.to_move(state)[0]
+    t.play(gid, seat, rules.legal_moves(state, seat)[0], v)
+    _, moved, have = projections.state_at(gid)
+    assert have == v + 1 and projections.version(gid) == v + 1
+    assert projections.peek(gid)[1] is not cached and rules.hash_view(projections.peek(gid)[1]) == rules.hash_view(moved)
