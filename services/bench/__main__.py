@@ -125,7 +125,8 @@ def agent_targets(rows: list[dict[str, Any]]) -> list[str]:
         if r["path"] not in AGENT_PATHS:
             continue
         said = (f"target 6 (issue 25), {r['path']} at {r['games']} games: {r['moves_per_s']:.0f} moves/s, "
-                f"p50 {r['p50_ms']:.0f} ms, {r.get('strikes', 0)} strikes")
+                f"p50 {r['p50_ms']:.0f} ms, {r.get('strikes', 0)} strikes, "
+                f"worker CPU {r.get('worker_ms_per_move', float('nan')):.1f} ms a move")
         b = bus.get(r["games"])
         if b is None or not b["moves_per_s"]:
             lines.append(f"{said}; no bus row at {r['games']} games to compare (not measured)")

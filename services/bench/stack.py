@@ -265,11 +265,12 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     about ``seconds`` (a new game starts in each slot when one ends, as boardgame.io's driver
     does); count the moves committed in that window. Returns ``{"path", "games", "moves",
     "seconds", "moves_per_s", "p50_ms", "p99_ms", "strikes", "cpu", "stack_cpu", "busiest",
-    "busiest_cpu", "gateway_ms_per_move", "saturated"}`` (``strikes``: commits in the window that
+    "busiest_cpu", "gateway_ms_per_move", "worker_ms_per_move", "saturated"}`` (``strikes``: commits in the window that
     recorded an agent's strike; ``cpu``: the machine's busy share; ``stack_cpu``: the stack
     processes' share of all cores, the sample agents' included on an agent path; ``busiest``: the
     process that used the most CPU, with its share of one core; ``gateway_ms_per_move``: CPU
-    milliseconds the gateway's processes used in the window per move committed in it;
+    milliseconds the gateway's processes used in the window per move committed in it, and
+    ``worker_ms_per_move`` the Celery worker's, which asks the agents;
     ``saturated``: see the module docstring).
 
     Raises:
@@ -310,6 +311,7 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
             "p50_ms": _pct(gaps, 0.5), "p99_ms": _pct(gaps, 0.99), "strikes": strikes, "cpu": busy, "stack_cpu": stack_cpu,
             "busiest": busiest, "busiest_cpu": busiest_cpu,
             "gateway_ms_per_move": 1000 * _cpu_of("gateway", cpu0, cpu1) / moves if moves else float("nan"),
+            "worker_ms_per_move": 1000 * _cpu_of("worker", cpu0, cpu1) / moves if moves else float("nan"),
             "saturated": busy >= SATURATED or busiest_cpu >= SATURATED}
 
 

@@ -45,6 +45,7 @@ def test_a_level_of_the_sample_agents_is_measured_over_both_protocols(stack, tmp
             row = rows[path] = run_level(stack.stack, path, 1, seed=f"short-{path}", seconds=1.5, agents=agents)
             assert row["path"] == path and row["moves"] > 0 and row["moves_per_s"] > 0, row
             assert row["strikes"] == 0 and math.isfinite(row["p50_ms"]), row
+            assert row["worker_ms_per_move"] > 0, row  # the worker asked the agents
             assert row["busiest"] in {*stack.pids(), "agent-http", "agent-grpc"}, row
     # the moves were the agents' own answers: each agent logged a move request for every one (and
     # for the moves of its games after the window)
