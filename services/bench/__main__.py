@@ -221,15 +221,16 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
     out = ["# Benchmarks", "",
            f"Produced by `{command}` on {time.strftime('%Y-%m-%d')} ({platform.python_implementation()} "
            f"{platform.python_version()}, {platform.machine()}, 2 cores, a shared virtual machine whose speed "
-           "varies from minute to minute: compare ratios taken in one run, not figures from different days).", "",
-           "## Engine: random playouts on the forward model", "",
-           "Medians of rounds alternated with OpenSpiel's pure-Python tic-tac-toe in the same run"
-           + (", each side counting moves a CPU second of its own process (time the shared machine gives other "
-              "processes counts for neither)" if eng and eng[0].get("clock", "cpu") == "cpu" else
-              ", in wall-clock seconds") + "; legal_moves and apply: wall-clock means per call; clone: "
-           "`Rules.clone`, the copy-on-write clone search uses.", "",
-           "| game | moves/s | games/s | legal_moves µs | apply µs | OpenSpiel moves/s | ratio | clone µs | deepcopy µs | clone × |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "varies from minute to minute: compare ratios taken in one run, not figures from different days)."]
+    if eng:  # a run without the engine (--no-engine) keeps the section as recorded (keep_recorded)
+        out += ["", "## Engine: random playouts on the forward model", "",
+               "Medians of rounds alternated with OpenSpiel's pure-Python tic-tac-toe in the same run"
+               + (", each side counting moves a CPU second of its own process (time the shared machine gives other "
+                  "processes counts for neither)" if eng and eng[0].get("clock", "cpu") == "cpu" else
+                  ", in wall-clock seconds") + "; legal_moves and apply: wall-clock means per call; clone: "
+               "`Rules.clone`, the copy-on-write clone search uses.", "",
+               "| game | moves/s | games/s | legal_moves µs | apply µs | OpenSpiel moves/s | ratio | clone µs | deepcopy µs | clone × |",
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in eng:
         out.append(f"| {r['game']} | {r['moves_per_s']:.0f} | {r['games_per_s']:.1f} | {r['legal_us']:.0f} | "
                    f"{r['apply_us']:.0f} | {r['reference_moves_per_s']:.0f} | {r['ratio']:.2f} | {r['clone_us']:.1f} | "
@@ -293,10 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent-levels", default="8",
                         help="games at once for the agent paths (agent-webhook, agent-grpc); empty: skip them")
     parser.add_argument("--no-adapters", action="store_true", help="skip the OpenSpiel adapter's figure")
+    parser.add_argument("--no-engine", action="store_true",
+                        help="skip the engine's rounds against OpenSpiel (the stack only; needs no .venv-bench)")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
     args = parser.parse_args(argv)
     console = Console(width=160)
-    eng = engine_rows(args.rounds, args.seconds, cpu=not args.wall)
+    eng = [] if args.no_engine else engine_rows(args.rounds, args.seconds, cpu=not args.wall)
     adapters = [] if args.no_adapters else adapter_rows(args.rounds, args.seconds)
     stack: list[dict[str, Any]] = []
     mem = None

@@ -155,3 +155,17 @@ def test_the_agent_paths_are_compared_with_the_bus_at_the_same_games():
     assert "no bus row at 2 games" in lines[2] and "met" not in lines[2]
     text = bench.markdown("make bench", [], _marked(rows[:2]) + _marked(rows[2:4]), None, lines)
     assert "| agent-grpc | 8 | 100 | 1.0 | 200 | 12 | 24 | 2 |" in text and "- target 6 (issue 25)" in text
+
+
+def test_a_run_without_the_engine_writes_no_engine_section_and_keeps_the_recorded_one(tmp_path):
+    """``--no-engine`` (the stack only): the page has no engine table of its own, so the recorded
+    one stays, and no blank lines pile up where it was."""
+    from services.bench.sections import keep_recorded
+
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n\nold head\n\n## Engine: random playouts on the forward model\n\nold engine\n\n"
+                   "## Hosted stack\n\nold stack\n\n## Targets\n\n- target 1, old\n", encoding="utf-8")
+    text = bench.markdown("make bench ARGS=\"--no-engine\"", [], _marked([_row(8, 9.0)]), None, ["target 4, ..."])
+    assert "## Engine" not in text and "## Hosted stack" in text and "\n\n\n" not in text
+    kept = keep_recorded(text, doc)
+    assert "\nold engine\n" in kept and "old stack" not in kept and kept.index("## Engine") < kept.index("## Hosted")
