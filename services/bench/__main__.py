@@ -153,7 +153,8 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
         t.add_row(r["game"], f"{r['moves_per_s']:.0f}", f"{r['games_per_s']:.1f}", f"{r['legal_us']:.0f}",
                   f"{r['apply_us']:.0f}", f"{r['reference_moves_per_s']:.0f}", f"{r['ratio']:.2f}",
                   f"{r['clone_us']:.1f}", f"{r['deepcopy_us']:.0f}", f"{r['ratio_clone']:.0f}")
-    console.print(t)
+    if eng:
+        console.print(t)
     if stack:
         s = Table(title="hosted stack: games at once, moves/s and per-move latency (between a game's commits)")
         for col in ("path", "games", "moves", "seconds", "moves/s", "p50 ms", "p99 ms", "strikes", "CPU busy %",
