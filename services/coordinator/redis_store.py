@@ -21,9 +21,10 @@ A commit (append the entry, bump the version, store the move result) is one Lua 
 so it is atomic and fails with nothing written if the version moved on, or if its client move
 id already has a result (a client move needs no read before its commit). A move posted to the
 gateway also counts its rate-limit counters in that script, first, and is not committed if one
-is over (:class:`~services.coordinator.store.Counters`), so the move is one round trip. A game's creation is
-one script too: its ``create`` and ``setup`` entries, its meta and (on a single server) its
-place in the listing, so no game is ever stored half made (:meth:`RedisStore.create`). On a
+is over (:class:`~services.coordinator.store.Counters`), so the move is one round trip. A
+game's creation is one script too: its ``create`` and ``setup`` entries, its meta and (on a
+single server) its place in the listing, so no game is ever stored half made
+(:meth:`RedisStore.create`). On a
 Redis Cluster every script touches only keys of one game (one hash slot), as the cluster
 requires, and the listing is written right after the creation script.
 
