@@ -26,10 +26,24 @@ The check (:class:`RateLimits`, one ``before_request`` hook) looks only at the l
 request's own category, in the order Flask-Limiter used (shortest window first, the token's before
 the address's), and counts each in one Lua call (``limits``' ``FixedWindowRateLimiter.hit``) under
 the keys Flask-Limiter used (``LIMITS:LIMITER/longhouse/<who>/<category>:<token|address>/<n>/<m>/<unit>``),
-stopping at the first breach. A move from an exempt address with the default limits costs one
-counter, one Redis round trip, and little Python: the gateway carried Flask-Limiter before, whose
-per-request work over all seven limits was about a third of a move's gateway CPU
-(docs/benchmarks.md, "Gateway CPU a move").
+stopping at the first breach. The gateway carried Flask-Limiter before, whose per-request work
+over all seven limits was about a third of a move's gateway CPU (docs/benchmarks.md, "Gateway CPU
+a move").
+
+**A move's counters are counted by its commit.** For ``POST /games/<id>/moves`` the hook only
+works out the counters (the same keys, amounts, windows and order) and leaves them to the move's
+commit script (:class:`~services.coordinator.store.Counters`), which counts them first, the way
+``limits`` does, and commits nothing if one is over: a move is one Redis round trip, its commit.
+The answers are those of counting first (:func:`counted_at_commit`): over a limit, 429 with the
+same ``Retry-After`` and reason, nothing of the game changed; a request that ends without reaching
+a commit (a bad token or body, an unknown game, a stale version, an illegal or malformed move, a
+repeated move id answered with its first result) counts them as it ends, and is answered 429
+instead if one is over. So every request to the route counts, refused or not, as before: an
+illegal move counts toward the limit as much as a good one. Counting first stays for a token or
+address this process has seen over its limit in the window (a client over its limit costs one
+counter call and no move's work), with ``RATE_LIMITS_IN_COMMIT`` false (app config), and on a
+Redis Cluster (the counters are not in the game's hash slot). Auth is no round trip either once a
+process knows the token (:func:`gateway.lookup.caller_seat`).
 
 Addresses in ``RATE_LIMIT_EXEMPT`` (networks; loopback by default) skip the per-address limits
 and the quota, but not the per-token limits: loopback is the machine itself (the launcher's
@@ -54,11 +68,13 @@ no new slot.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import time
 import uuid
-from typing import Any, Iterable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
 import redis
 from flask import Flask, current_app, g, request
@@ -70,10 +86,11 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from services.common import logs
 from services.common.config import settings
 from services.coordinator.redis_store import key as game_key
+from services.coordinator.store import Counters, OverLimit
 
 from . import operators
 from .auth import token_hash
-from .clients import REDIS_MAX_CONNECTIONS, get_redis
+from .clients import REDIS_MAX_CONNECTIONS, get_redis, get_table
 from .errors import error_response
 
 log = logs.get_logger()
@@ -277,10 +294,19 @@ class RateLimits:
             socket_connect_timeout=5, socket_timeout=10, health_check_interval=30)
         self.counters = FixedWindowRateLimiter(storage)
         """The counters (``limits``' fixed windows over the store: ``hit`` is one Lua call)."""
+        self.in_commit = bool(config.get("RATE_LIMITS_IN_COMMIT", True))
+        """Whether a move's counters may be left to its commit (:class:`Deferred`; config
+        ``RATE_LIMITS_IN_COMMIT``, on by default; the store must count too, see :meth:`_defers`)."""
+        self._store_counts: bool | None = None
+        self._over: dict[str, float] = {}
+        """Counter key -> until when (monotonic clock) this process saw it over its limit."""
 
     def check(self):
         """``before_request``: count the request against its category's limits; the 429 answer of
-        the first one it breaches, or ``None`` (go on). Raises the store's errors (answered 503)."""
+        the first one it breaches, or ``None`` (go on). Raises the store's errors (answered 503).
+
+        A move's counters are left to its commit instead when they can be (:meth:`_defers`), and
+        none of them was seen over its limit in this process lately (:class:`Deferred`)."""
         if not self.enabled:
             return None
         cat = _request_category()
@@ -288,32 +314,170 @@ class RateLimits:
         if not pairs:
             return None
         names: dict[str, str | None] = {}
+        counted: list[tuple[RateLimitItem, tuple[str, str, str]]] = []
         for item, who in pairs:
             if who not in names:
                 names[who] = _KEYS[who]()
             name = names[who]
-            if name is None:
-                continue
-            args = (KEY_PREFIX, name, f"{cat}:{who}")
+            if name is not None:
+                counted.append((item, (KEY_PREFIX, name, f"{cat}:{who}")))
+        if not counted:
+            return None
+        if cat == "moves" and self._defers():
+            deferred = self._deferred(counted)
+            now = time.monotonic()
+            if not any(self._over.get(k, 0.0) > now for k in deferred.counters.keys):
+                g.deferred_limits = deferred
+                return None
+        for item, args in counted:
             if not self.counters.hit(item, *args):
                 return self._too_many_requests(item, args)
         return None
 
-    def _too_many_requests(self, item: RateLimitItem, args: tuple[str, str, str]):
+    def _defers(self) -> bool:
+        """Whether moves' counters are left to their commits: :attr:`in_commit`, and the game store
+        counts them in its commit script (a single Redis server: the limits' counters and the
+        games live on the same ``REDIS_URL``; not a Redis Cluster, whose scripts touch one hash slot)."""
+        if self._store_counts is None:
+            self._store_counts = bool(getattr(get_table().store, "counts_in_commit", False))
+        return self.in_commit and self._store_counts
+
+    def _deferred(self, counted: list[tuple[RateLimitItem, tuple[str, str, str]]]) -> "Deferred":
+        """The :class:`Deferred` counting of ``counted`` (``(item, identifiers)`` pairs, in order)."""
+        storage = self.counters.storage
+        keys = tuple(storage.prefixed_key(item.key_for(*args)) for item, args in counted)
+        return Deferred(Counters(keys, tuple(item.amount for item, _ in counted),
+                                 tuple(item.get_expiry() for item, _ in counted)), counted)
+
+    def settle(self, deferred: "Deferred"):
+        """Count ``deferred``'s counters now if its move's commit did not (a move refused before
+        it, or answered from its first result): as :meth:`check` would have counted them. The 429
+        answer of the first one breached, or ``None``. Raises the store's errors (answered 503)."""
+        if deferred.counters.counted:
+            return None
+        deferred.counters.counted = True
+        for item, args in deferred.limits:
+            if not self.counters.hit(item, *args):
+                return self._too_many_requests(item, args)
+        return None
+
+    def refused(self, deferred: "Deferred", over: OverLimit):
+        """The 429 answer of a move whose commit found counter ``over.index`` of ``deferred`` over
+        its limit (``over.ttl``: seconds left in its window), with nothing committed."""
+        item, args = deferred.limits[over.index]
+        return self._too_many_requests(item, args, ttl=over.ttl)
+
+    def _too_many_requests(self, item: RateLimitItem, args: tuple[str, str, str], ttl: int | None = None):
         """The JSON 429 of a breached limit ``item`` counted under ``args``, with ``Retry-After``
-        (whole seconds until the counter's window ends; the whole window if the store cannot say)."""
+        (whole seconds until the counter's window ends; the whole window if the store cannot say).
+        ``ttl``: the counter's time to live in seconds, known already (else asked of the store)."""
         _, _, scope = args
         cat, _, who = scope.partition(":")
         retry = item.get_expiry()
         try:
-            retry = int(self.counters.get_window_stats(item, *args).reset_time + 1) - time.time()
+            # limits' get_window_stats: reset time = now + the key's TTL (seconds, at least 0)
+            reset = (max(ttl, 0) + time.time() if ttl is not None
+                     else self.counters.get_window_stats(item, *args).reset_time)
+            retry = int(reset + 1) - time.time()
         except (redis.RedisError, OSError):  # the window's end is unknown: the whole window
             pass
         retry = max(1, math.ceil(retry))
+        if cat == "moves":
+            self._remember_over(self.counters.storage.prefixed_key(item.key_for(*args)), retry)
         log.info("rate limited", category=cat, counted_by=who, path=request.path)
         reason = (f"too many {_CATEGORY_TEXT.get(cat, 'requests')} from this {_WHO_TEXT.get(who, 'client')} "
                   f"(at most {item.amount} per {_window_text(item)}); retry in {retry} s")
         return too_many(reason, "rate_limited", retry)
+
+
+    def _remember_over(self, key: str, seconds: float) -> None:
+        """Note that counter ``key`` is over its limit for ``seconds``: until then this process
+        counts the moves of that token or address before their views run (a client over its limit
+        costs one counter call and no move's work), not in their commits."""
+        now = time.monotonic()
+        if len(self._over) >= 4096:
+            self._over = {k: until for k, until in self._over.items() if until > now}
+        self._over[key] = now + seconds
+
+
+@dataclass(slots=True)
+class Deferred:
+    """A move's rate-limit counting left to its commit: the ``counters`` handed to
+    :meth:`services.coordinator.table.Table.play` (their keys, amounts and windows are those of
+    ``limits``, in :meth:`RateLimits.check`'s order), and the ``(item, identifiers)`` of each,
+    for the 429 answer. See :func:`counted_at_commit`."""
+
+    counters: Counters
+    limits: list[tuple[RateLimitItem, tuple[str, str, str]]]
+
+
+def deferred_counters() -> Counters | None:
+    """The current request's rate-limit counters left to its commit (:class:`Deferred`), or ``None``
+    (counted already, or nothing to count): for :meth:`~services.coordinator.table.Table.play`."""
+    deferred = g.get("deferred_limits")
+    return deferred.counters if deferred is not None else None
+
+
+def settle_deferred() -> None:
+    """Count the current request's deferred counters now (:meth:`RateLimits.settle`), if its commit
+    has not: for a view about to answer a refused move, so that a move over its limit is answered
+    429, as when the counters were counted before the view.
+
+    Raises:
+        RateLimited: one of them is over its limit (:func:`counted_at_commit` answers its 429).
+    """
+    deferred = g.get("deferred_limits")
+    if deferred is not None and not deferred.counters.counted:
+        answer = current_app.extensions["longhouse_limits"].settle(deferred)
+        if answer is not None:
+            raise RateLimited(answer)
+
+
+class RateLimited(Exception):
+    """A request over its rate limit found after its view began (:func:`settle_deferred`);
+    ``answer``: its 429 answer."""
+
+    def __init__(self, answer: Any):
+        super().__init__("rate limited")
+        self.answer = answer
+
+
+def counted_at_commit(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap the view of ``POST /games/<id>/moves`` so that its rate-limit counters may be counted by
+    its commit (:meth:`RateLimits.check` leaves them, a :class:`Deferred`, when it can): one Redis
+    round trip a move. The answers stay those of counting before the view:
+
+    * the commit counts them first and commits nothing if one is over: 429 with ``Retry-After``;
+    * a request that ends without counting them (refused before its commit: a bad token or body,
+      an unknown game, a stale version found on reading, an illegal move; or a repeated move id
+      answered with its first result) counts them then, and is answered 429 instead if one is
+      over. Nothing of the game has changed then, so the client sees what it saw before.
+
+    A refused move counts as much as a committed one (as before the folding: every request to the
+    route is counted, its fate unknown when it is). An illegal move is counted too.
+    """
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        deferred = g.get("deferred_limits")
+        if deferred is None:
+            return view(*args, **kwargs)
+        limits: RateLimits = current_app.extensions["longhouse_limits"]
+        try:
+            answer = view(*args, **kwargs)
+        except RateLimited as exc:
+            return exc.answer
+        except OverLimit as exc:
+            return limits.refused(deferred, exc)
+        except Exception:
+            refused = limits.settle(deferred)
+            if refused is not None:
+                return refused
+            raise
+        refused = limits.settle(deferred)
+        return refused if refused is not None else answer
+
+    return wrapper
 
 
 def _request_category() -> str | None:

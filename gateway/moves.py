@@ -13,11 +13,13 @@
 Errors: 401/403 token, 404 game, 400 body, 409 ``stale_version`` / ``not_your_turn``,
 422 ``illegal_move`` / ``malformed_move``. A rejected move changes nothing.
 
-A move costs the gateway no read of the game before its commit in the usual case: the game's
+A move costs the gateway one Redis round trip in the usual case, its commit: the game's
 fixed facts and the token's seat are kept per process (:func:`gateway.lookup.known_game`,
-:func:`gateway.lookup.caller_seat`), the Table resolves on its cached state and its one commit
-script checks the version and the move id (:meth:`services.coordinator.table.Table.play`), and
-``next`` is read from the state that commit cached (:func:`gateway.lookup.next_decision`).
+:func:`gateway.lookup.caller_seat`), the move's rate-limit counters are counted by its commit
+(:func:`gateway.limits.counted_at_commit`), the Table resolves on its cached state and its one
+commit script counts them and checks the version and the move id
+(:meth:`services.coordinator.table.Table.play`), and ``next`` is read from the state that commit
+cached (:func:`gateway.lookup.next_decision`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from services.rules.core import RulesError
 
 from .bodies import MoveBody, parse_body
 from .clients import get_table
+from .limits import counted_at_commit, deferred_counters, settle_deferred
 from . import responses
 from .metrics import count_refusal
 from .lookup import caller_seat, check_claimed_seat, flag, known_game, next_decision, parse_index
@@ -65,6 +68,7 @@ def legal_moves(game_id: str):
                     403: "wrong_game, wrong_seat", 404: "game_not_found",
                     409: "stale_version (with version), not_your_turn, move_id_reused",
                     422: "illegal_move, malformed_move"})
+@counted_at_commit
 def play(game_id: str):
     """Resolve and commit one move of the token's seat; the answer carries the seat's next decision."""
     facts = known_game(game_id)
@@ -73,8 +77,10 @@ def play(game_id: str):
     body = parse_body(MoveBody)
     check_claimed_seat(body.seat, seat)
     try:
-        result = get_table().play(game_id, seat, body.move, body.expected_version, move_id=body.move_id)
+        result = get_table().play(game_id, seat, body.move, body.expected_version, move_id=body.move_id,
+                                  counters=deferred_counters())
     except (StaleVersion, MoveIdReused, RulesError) as exc:
+        settle_deferred()  # a refusal over the rate limit is a 429, as it was when counted first
         count_refusal(facts["game"], exc)  # longhouse_moves_total{outcome="refused"}
         raise
     return {**result, "next": next_decision(game_id, result["version"], seat, legal, view)}

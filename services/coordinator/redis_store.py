@@ -19,9 +19,12 @@ one slot:
 
 A commit (append the entry, bump the version, store the move result) is one Lua script,
 so it is atomic and fails with nothing written if the version moved on, or if its client move
-id already has a result (a client move needs no read before its commit). A game's creation is
-one script too: its ``create`` and ``setup`` entries, its meta and (on a single server) its
-place in the listing, so no game is ever stored half made (:meth:`RedisStore.create`). On a
+id already has a result (a client move needs no read before its commit). A move posted to the
+gateway also counts its rate-limit counters in that script, first, and is not committed if one
+is over (:class:`~services.coordinator.store.Counters`), so the move is one round trip. A
+game's creation is one script too: its ``create`` and ``setup`` entries, its meta and (on a
+single server) its place in the listing, so no game is ever stored half made
+(:meth:`RedisStore.create`). On a
 Redis Cluster every script touches only keys of one game (one hash slot), as the cluster
 requires, and the listing is written right after the creation script.
 
@@ -43,7 +46,7 @@ from redis.cluster import RedisCluster
 
 from services.rules.core import Event, canonical_json, events_from_json, events_to_json
 
-from .store import Commit, Entry, GameNotFound, MoveRecorded, VersionConflict
+from .store import Commit, Counters, Entry, GameNotFound, MoveRecorded, OverLimit, VersionConflict
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -83,13 +86,30 @@ if ARGV[2] == 'move' then redis.call('HINCRBY', KEYS[1], 'moves', 1) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
 if ARGV[5] == 'over' then
   redis.call('XADD', KEYS[4], '1-0', 'version', nv)
-  for i = 3, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[8]) end
+  for i = 3, 7 do redis.call('EXPIRE', KEYS[i], ARGV[8]) end
 end
 return {1, nv}
 """
+# KEYS: meta, log, then :data:`RETIRED` (KEYS[3] to KEYS[7]); ARGV: :meth:`RedisStore._commit_args`.
+
+_COUNT = """
+for i = 8, #KEYS do
+  local n = redis.call('INCRBY', KEYS[i], 1)
+  if n == 1 then redis.call('EXPIRE', KEYS[i], ARGV[2 * i - 6]) end
+  if n > tonumber(ARGV[2 * i - 7]) then return {3, i - 8, redis.call('TTL', KEYS[i])} end
+end
+"""
+# A commit's counters (:class:`~services.coordinator.store.Counters`), counted before the commit in
+# the same script: KEYS[8..] the counters, ARGV[9..] their amounts and windows in pairs; the
+# ``limits`` library's fixed window (its ``incr_expire.lua``: INCRBY, EXPIRE on the first hit) and
+# its test (over when the count passes the amount). ``{3, index, ttl}``: that counter is over, and
+# nothing more is counted or written.
+
+_COMMIT_COUNTED = _COUNT + _COMMIT
 
 # Every key of a game but its record (``log`` and ``meta``); the commit that ends the game
 # gives them a time to live. ``moves`` and ``ended`` come first: the commit script writes them.
+# The commit script counts on five (KEYS[3] to KEYS[7]), its counters following them.
 RETIRED = ("moves", "ended", "seed", "seats", "phase_nudge")
 
 GAMES_INDEX = "longhouse:games"
@@ -117,6 +137,26 @@ def games_in_status(client: redis.Redis, status: str, limit: int = 10_000) -> It
 def _commit_keys(game_id: str) -> list[str]:
     """KEYS of the commit script: meta, log, then :data:`RETIRED` (``moves``, ``ended`` first)."""
     return [key(game_id, "meta"), key(game_id, "log"), *(key(game_id, name) for name in RETIRED)]
+
+
+def _counter_args(counters: Counters) -> list[int]:
+    """ARGV of the counted commit script after the commit's own: each counter's amount and window."""
+    return [n for pair in zip(counters.amounts, counters.windows) for n in pair]
+
+
+def _outcome(game_id: str, base_version: int, commit: Commit, reply: list[Any]) -> int | Exception:
+    """The new version of a commit script's reply, or the exception that says why nothing was
+    committed (GameNotFound, VersionConflict, MoveRecorded, OverLimit)."""
+    ok, v = reply[0], reply[1]
+    if ok == -1:
+        return GameNotFound(game_id)
+    if ok == 0:
+        return VersionConflict(base_version, int(v))
+    if ok == 2:
+        return MoveRecorded(game_id, commit.move_key)  # type: ignore[arg-type]
+    if ok == 3:
+        return OverLimit(int(v), max(0, int(reply[2])))
+    return int(v)
 
 
 def entry_id(version: int) -> str:
@@ -151,7 +191,12 @@ class RedisStore:
         self.finished_ttl = int(finished_ttl)
         self._create = client.register_script(_CREATE)
         self._commit = client.register_script(_COMMIT)
-        self._commit_sha: str | None = None
+        self._commit_counted = client.register_script(_COMMIT_COUNTED)
+        self._shas: dict[str, str] = {}
+        self.counts_in_commit = not isinstance(client, RedisCluster)
+        """Whether a commit may carry :class:`~services.coordinator.store.Counters`: on a single
+        server; not on a Redis Cluster, where a script touches the keys of one hash slot only and
+        the counters are not the game's."""
 
     @classmethod
     def from_url(cls, url: str) -> "RedisStore":
@@ -221,25 +266,44 @@ class RedisStore:
     def commit(self, game_id: str, base_version: int, events: list[Event], commit: Commit) -> int:
         """Append one entry atomically if the game is at ``base_version``.
 
+        The commit's counters (``commit.counters``, :class:`~services.coordinator.store.Counters`),
+        if it has some not counted yet, are counted first in the same script (one round trip).
+
         Raises:
             VersionConflict: the game is at another version (nothing written).
             MoveRecorded: the commit's client move id has a stored result already (nothing written):
                 the same script checks it, so a move needs no read of its id before its commit.
+            OverLimit: one of the commit's counters went over its limit (nothing but the counters
+                written).
             GameNotFound: no such game.
+            ValueError: counters on a Redis Cluster (:attr:`counts_in_commit`).
         """
-        ok, v = self._commit(keys=_commit_keys(game_id), args=self._commit_args(base_version, events, commit))
-        if ok == -1:
-            raise GameNotFound(game_id)
-        if ok == 0:
-            raise VersionConflict(base_version, int(v))
-        if ok == 2:
-            raise MoveRecorded(game_id, commit.move_key)  # type: ignore[arg-type]
-        return int(v)
+        counters = self._counters_of(commit)
+        keys, args = _commit_keys(game_id), self._commit_args(base_version, events, commit)
+        if counters is None:
+            reply = self._commit(keys=keys, args=args)
+        else:
+            reply = self._commit_counted(keys=keys + list(counters.keys), args=args + _counter_args(counters))
+            counters.counted = True
+        out = _outcome(game_id, base_version, commit, reply)
+        if isinstance(out, Exception):
+            raise out
+        return out
+
+    def _counters_of(self, commit: Commit) -> Counters | None:
+        """The commit's counters still to count, or ``None``. Raises ValueError on a cluster."""
+        counters = commit.counters
+        if counters is None or counters.counted:
+            return None
+        if not self.counts_in_commit:
+            raise ValueError("a commit on a Redis Cluster cannot count counters (counts_in_commit is false)")
+        return counters
 
     def commit_many(self, commits: list[tuple[str, int, list[Event], Commit]]) -> list[int | Exception]:
         """Many games' commits in one round trip (a pipeline of the commit script, each still
-        atomic and checked by version on its own). A commit that failed comes back as its
-        exception (VersionConflict, GameNotFound) in its place.
+        atomic and checked by version on its own, counting its counters first if it has some). A
+        commit that failed comes back as its exception (VersionConflict, GameNotFound, MoveRecorded,
+        OverLimit) in its place.
 
         On a Redis Cluster the pipeline sends each node its games' commits; it carries the script
         itself (``EVAL``: redis-py's cluster pipeline has neither ``evalsha`` nor ``eval``), which
@@ -247,31 +311,34 @@ class RedisStore:
         if not commits:
             return []
         cluster = isinstance(self.r, RedisCluster)
-        if self._commit_sha is None and not cluster:
-            self._commit_sha = self.r.script_load(_COMMIT)
         pipe = self.r.pipeline(transaction=False)
+        counted = []
         for game_id, base, events, commit in commits:
-            keys = _commit_keys(game_id)
+            keys, args = _commit_keys(game_id), self._commit_args(base, events, commit)
+            counters = self._counters_of(commit)
+            script = _COMMIT
+            if counters is not None:
+                keys, args, script = keys + list(counters.keys), args + _counter_args(counters), _COMMIT_COUNTED
+                counted.append(counters)
             if cluster:
-                pipe.execute_command("EVAL", _COMMIT, len(keys), *keys, *self._commit_args(base, events, commit))
+                pipe.execute_command("EVAL", script, len(keys), *keys, *args)
             else:
-                pipe.evalsha(self._commit_sha, len(keys), *keys, *self._commit_args(base, events, commit))
+                pipe.evalsha(self._sha(script), len(keys), *keys, *args)
         try:
             replies = pipe.execute()
         except redis.exceptions.NoScriptError:  # the server restarted and forgot the script
-            self._commit_sha = None
+            self._shas.clear()
             return self.commit_many(commits)
-        out: list[int | Exception] = []
-        for (game_id, base, _e, _c), (ok, v) in zip(commits, replies):
-            if ok == -1:
-                out.append(GameNotFound(game_id))
-            elif ok == 0:
-                out.append(VersionConflict(base, int(v)))
-            elif ok == 2:
-                out.append(MoveRecorded(game_id, _c.move_key))  # type: ignore[arg-type]
-            else:
-                out.append(int(v))
-        return out
+        for counters in counted:
+            counters.counted = True
+        return [_outcome(game_id, base, commit, reply) for (game_id, base, _e, commit), reply in zip(commits, replies)]
+
+    def _sha(self, script: str) -> str:
+        """The SHA1 of ``script``, loaded into the server's script cache the first time."""
+        sha = self._shas.get(script)
+        if sha is None:
+            sha = self._shas[script] = self.r.script_load(script)
+        return sha
 
     def _commit_args(self, base_version: int, events: list[Event], commit: Commit) -> list[Any]:
         """ARGV of the commit script."""

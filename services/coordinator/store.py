@@ -9,7 +9,9 @@ single-process mode; :class:`services.coordinator.redis_store.RedisStore` the st
 
 from __future__ import annotations
 
+import math
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,6 +36,21 @@ class MoveRecorded(Exception):
         super().__init__(f"game {game_id!r}: move id {move_key[1]!r} of seat {move_key[0]} has a result already")
         self.game_id = game_id
         self.move_key = move_key
+
+
+class OverLimit(Exception):
+    """A commit's :class:`Counters` went over a limit: nothing of the commit is written.
+
+    Attributes:
+        index: which counter (its place in :attr:`Counters.keys`, from 0); the counters after it
+            were not counted.
+        ttl: whole seconds until that counter's window ends (0 if the store cannot say).
+    """
+
+    def __init__(self, index: int, ttl: int):
+        super().__init__(f"counter {index} of the commit is over its limit for {ttl} s more")
+        self.index = index
+        self.ttl = ttl
 
 
 class GameNotFound(KeyError):
@@ -65,6 +82,30 @@ class Entry:
 
 
 @dataclass(slots=True)
+class Counters:
+    """Fixed-window counters a commit counts before anything else, in one atomic step with it (the
+    gateway's rate limit of moves, :mod:`gateway.limits`, so a move is one store round trip).
+
+    Each counter ``keys[i]`` is raised by one; a counter that starts (reaches 1) ends after
+    ``windows[i]`` seconds (the ``limits`` library's fixed windows: ``INCRBY`` then ``EXPIRE`` on
+    the first hit). The first counter that goes over ``amounts[i]`` stops the counting (the ones
+    after it are not counted) and the commit (:class:`OverLimit`: nothing of it is written). The
+    counters are counted whatever the commit's own fate: a commit refused for its version or its
+    move id has counted them all the same, as a request counted before its view ran would have.
+
+    A commit retried after a refusal does not count them again: the store sets ``counted`` once it
+    has counted them. Keys are the store's own names (on a Redis server the limits' keys, next to
+    the game's); a store that cannot count them beside the game's keys says so
+    (``counts_in_commit`` false, a Redis Cluster) and is not given any.
+    """
+
+    keys: tuple[str, ...]
+    amounts: tuple[int, ...]
+    windows: tuple[int, ...]
+    counted: bool = False
+
+
+@dataclass(slots=True)
 class Commit:
     """What one commit writes besides its events.
 
@@ -75,6 +116,7 @@ class Commit:
         move_key: ``(seat, client_move_id)`` for a move, so a repeat is answered from
             ``result`` instead of being applied twice.
         result: the JSON answer given to the mover.
+        counters: counted first, in the same atomic step (:class:`Counters`); ``None``: none.
     """
 
     kind: str
@@ -82,10 +124,16 @@ class Commit:
     status: str = "active"
     move_key: tuple[int, str] | None = None
     result: dict[str, Any] | None = None
+    counters: Counters | None = None
 
 
 class EventStore(Protocol):
-    """What the coordinator and the services need from a store."""
+    """What the coordinator and the services need from a store.
+
+    ``counts_in_commit``: whether a commit may carry :class:`Counters` (counted in its atomic step).
+    """
+
+    counts_in_commit: bool
 
     def create(self, game_id: str, meta: dict[str, Any], events: list[Event],
                setup: list[Event] | None = None, status: str = "active") -> int: ...
@@ -107,9 +155,27 @@ class _MemGame:
 class MemoryStore:
     """In-process event store (thread-safe). Same contract as the Redis store."""
 
+    counts_in_commit = True
+    """A commit's :class:`Counters` are counted in it (kept in this process, by the monotonic clock)."""
+
     def __init__(self) -> None:
         self._games: dict[str, _MemGame] = {}
         self._lock = threading.Lock()
+        self._counters: dict[str, tuple[int, float]] = {}
+
+    def _count(self, counters: Counters) -> None:
+        """Count ``counters`` (:class:`Counters`); raises OverLimit at the first one over its limit."""
+        counters.counted = True
+        now = time.monotonic()
+        if len(self._counters) > 4096:  # forget windows that ended
+            self._counters = {k: v for k, v in self._counters.items() if v[1] > now}
+        for i, (k, amount, window) in enumerate(zip(counters.keys, counters.amounts, counters.windows)):
+            n, ends = self._counters.get(k, (0, 0.0))
+            if ends <= now:
+                n, ends = 0, now + window
+            self._counters[k] = (n + 1, ends)
+            if n + 1 > amount:
+                raise OverLimit(i, math.ceil(ends - now))
 
     def _game(self, game_id: str) -> _MemGame:
         try:
@@ -159,8 +225,11 @@ class MemoryStore:
         Raises:
             VersionConflict: the game is at another version (nothing is written).
             MoveRecorded: ``commit.move_key`` already has a stored result (nothing is written).
+            OverLimit: one of ``commit.counters`` went over its limit (nothing else is written).
         """
         with self._lock:
+            if commit.counters is not None and not commit.counters.counted:
+                self._count(commit.counters)
             g = self._game(game_id)
             if len(g.entries) != base_version:
                 raise VersionConflict(base_version, len(g.entries))
@@ -179,7 +248,7 @@ class MemoryStore:
         for game_id, base, events, commit in commits:
             try:
                 out.append(self.commit(game_id, base, events, commit))
-            except (VersionConflict, GameNotFound, MoveRecorded) as exc:
+            except (VersionConflict, GameNotFound, MoveRecorded, OverLimit) as exc:
                 out.append(exc)
         return out
 

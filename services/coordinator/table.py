@@ -24,7 +24,7 @@ from services.common import metrics
 from services.rules.core import Event, GameConfig, Op, RulesError, canonical_json, get_rules, state_hash, visible
 
 from .projection import Projections
-from .store import Commit, EventStore, MoveRecorded, VersionConflict
+from .store import Commit, Counters, EventStore, MoveRecorded, VersionConflict
 
 
 MAX_SIMULTANEOUS = 8
@@ -262,7 +262,8 @@ class Table:
     # -- moves --------------------------------------------------------------------
     def play(self, game_id: str, seat: int, move: Any, expected_version: int,
              move_id: str | None = None, trusted: tuple[Any, Any] | None = None,
-             hand_over: bool = True, attempt: int = 0, read_first: bool = False) -> dict[str, Any]:
+             hand_over: bool = True, attempt: int = 0, read_first: bool = False,
+             counters: Counters | None = None) -> dict[str, Any]:
         """Resolve and commit one move.
 
         A repeat of ``move_id`` by the same seat with the same move and version is
@@ -292,6 +293,13 @@ class Table:
         repeated id is found there, and the answers are those of a move that read first. A refusal
         by the rules is then checked again the reading way, so it is never answered for a state
         that is not the game's current one. ``read_first``: never resolve optimistically.
+
+        ``counters``: counted by the move's commit, in its atomic step, before anything else
+        (:class:`~services.coordinator.store.Counters`; the gateway's rate limit of moves, so a move
+        is one store round trip); a commit tried again does not count them again. A move refused
+        before its commit (by the rules, a stale version found on reading) leaves them uncounted
+        (``counters.counted`` false): counting them is then the caller's business.
+        Raises OverLimit (nothing committed) when one of them is over its limit.
         """
         digest = request_digest(move, expected_version) if move_id is not None else ""
         if (trusted is None and not read_first and attempt == 0 and expected_version > 0
@@ -303,7 +311,8 @@ class Table:
                 rules.require_turn(state, seat)
                 rules.check(state, seat, parsed)
             except RulesError:
-                return self.play(game_id, seat, move, expected_version, move_id, hand_over=hand_over, read_first=True)
+                return self.play(game_id, seat, move, expected_version, move_id, hand_over=hand_over, read_first=True,
+                                 counters=counters)
             move = parsed
         elif trusted is not None:
             rules, state = trusted
@@ -327,7 +336,7 @@ class Table:
         result = json.loads(canonical_json({"version": version + 1,
                                             "events": [e.to_json() for e in visible(events, seat)]}))
         commit = Commit("move", seat, move_key=(seat, move_id) if move_id is not None else None,
-                        result={"result": result, "request": digest})
+                        result={"result": result, "request": digest}, counters=counters)
         try:
             # the state is this call's own and is not changed after its commit: the cache takes it as it is
             self._commit(game_id, version, rules, state, events, commit, hand_over=hand_over, owned=True)
@@ -343,7 +352,7 @@ class Table:
             if trusted is None and attempt < 8 and self._independent(game_id, seat, expected_version, exc.actual):
                 # another seat of the same simultaneous decision committed first: go again
                 return self.play(game_id, seat, move, expected_version, move_id, hand_over=hand_over,
-                                 attempt=attempt + 1)
+                                 attempt=attempt + 1, counters=counters)
             raise StaleVersion(expected_version, exc.actual) from None
         return result
 

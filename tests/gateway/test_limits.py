@@ -317,3 +317,91 @@ def test_a_trusted_hop_without_the_header_leaves_the_peer_address(app, monkeypat
                                                                    headers={"X-Forwarded-For": ATTACKER})
     assert answer.status_code == 403  # one entry for two hops: not enough, the peer's address stands
     assert [line["client"] for line in audit.lines] == ["::ffff:0:1"]
+
+
+class RoundTrips:
+    """Counts what the process sends Redis (each command, each pipeline: one round trip) while on."""
+
+    def __init__(self, monkeypatch):
+        import redis.connection
+
+        self.count, self.on = 0, False
+        send = redis.connection.AbstractConnection.send_packed_command
+
+        def counted(conn, command, *args, **kwargs):
+            if self.on:
+                self.count += 1
+            return send(conn, command, *args, **kwargs)
+
+        monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
+
+    def of(self, request):
+        """``request()``'s answer and the round trips it took."""
+        self.count, self.on = 0, True
+        try:
+            answer = request()
+        finally:
+            self.on = False
+        return answer, self.count
+
+
+def version_of(redis_client, gid: str) -> int:
+    return int(redis_client.hget(f"game:{{{gid}}}:meta", "version"))
+
+
+@pytest.mark.parametrize("in_commit", [True, False])
+def test_a_move_is_one_round_trip_and_one_over_its_limit_commits_nothing(app, redis_client, monkeypatch, in_commit):
+    """A move's rate-limit counters (its token's and its address's) are counted by its commit script:
+    one Redis round trip a move (three with RATE_LIMITS_IN_COMMIT off, as before). The first move
+    over the limit is refused by that
+    script (429, Retry-After), nothing of it committed; the next ones are counted before the view
+    runs (this process knows the token is over), one round trip each, no work."""
+    limited = limited_app(app, RATE_LIMIT_MOVES_TOKEN="2/minute", RATE_LIMITS_IN_COMMIT=in_commit)
+    setup = Client(limited, "127.0.0.1")
+    gid, t0, t1 = new_game(setup)
+    seats = [Client(limited, ATTACKER, t0), Client(limited, ATTACKER, t1)]
+    trips = RoundTrips(monkeypatch)
+    for round_ in range(2):  # two rounds of sealed bids: each token's two moves
+        for seat in seats:
+            version = version_of(redis_client, gid)
+            answer, n = trips.of(lambda: seat.bid(gid, 0, version))
+            assert answer.status_code == 200, answer.json
+            if round_ == 1:  # the first round's looked the tokens up and loaded the scripts
+                assert n == (1 if in_commit else 3), n  # before: the token's and the address's counters, the commit
+    version, log = version_of(redis_client, gid), redis_client.xlen(f"game:{{{gid}}}:log")
+    answer, n = trips.of(lambda: seats[0].bid(gid, 0, version))  # legal, but the token's third move
+    assert_429(answer, counted_by="seat token")
+    # one round trip: the commit script counted, refused and told the window's end; before: the
+    # counter, then the count and the time to live of the window (limits' get_window_stats)
+    assert n == (1 if in_commit else 3), n
+    assert version_of(redis_client, gid) == version and redis_client.xlen(f"game:{{{gid}}}:log") == log
+    assert redis_client.hlen(f"game:{{{gid}}}:moves") == 4  # its move id has no result
+    for _ in range(2):  # the first one also connects the limits' own client (in_commit: unused so far)
+        answer, n = trips.of(lambda: seats[0].bid(gid, 0, version))
+        assert_429(answer, counted_by="seat token")
+    assert n == 3, n  # counted before the view, as before: the move's work is not done
+    assert version_of(redis_client, gid) == version
+    from gateway.auth import token_hash
+
+    counter = f"LIMITS:LIMITER/longhouse/token:{token_hash(t0)[:32]}/moves:token/2/1/minute"
+    assert int(redis_client.get(counter)) == 5 and 0 < redis_client.ttl(counter) <= 60
+
+
+def test_a_refused_move_counts_and_over_the_limit_is_answered_429_whatever_its_fate(app, redis_client):
+    """Every move request counts toward the limit, as when the counters were counted before the view:
+    an illegal move, a stale one, a repeat answered with its first result. Over the limit the answer
+    is 429, even for a move that would have been refused otherwise, and nothing is committed."""
+    limited = limited_app(app, RATE_LIMIT_MOVES_TOKEN="3/minute")
+    setup = Client(limited, "127.0.0.1")
+    gid, t0, _ = new_game(setup)
+    seat = Client(limited, ATTACKER, t0)
+    version = version_of(redis_client, gid)
+    assert seat.bid(gid, 99, version).status_code == 422  # over the budget: illegal
+    body = {"move_id": "same", "expected_version": version, "move": {"type": "bid", "amount": 1}}
+    first = seat.post(f"/games/{gid}/moves", json=body)
+    assert first.status_code == 200
+    again = seat.post(f"/games/{gid}/moves", json=body)  # a repeat: its first result, counted
+    assert again.status_code == 200 and again.json["version"] == first.json["version"]
+    assert_429(seat.post(f"/games/{gid}/moves", json=body), counted_by="seat token")
+    assert_429(seat.bid(gid, 99, version + 1), counted_by="seat token")  # illegal, but over the limit first
+    assert version_of(redis_client, gid) == version + 1

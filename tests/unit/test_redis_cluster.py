@@ -22,7 +22,7 @@ from gateway.limits import _RESERVE, games_in_play, quota_key
 from services.common.redis_client import connect, unreachable
 from services.coordinator.wire import status_of
 from services.coordinator.redis_store import GAMES_INDEX, RETIRED, RedisSeeds, RedisStore, games_in_status, key
-from services.coordinator.store import Commit, GameNotFound, VersionConflict
+from services.coordinator.store import Commit, Counters, GameNotFound, VersionConflict
 from services.phases.agents import Clock
 from services.phases.mover import HEARTBEAT, Mover, outage
 from services.phases.schedulers import READY, BusScheduler
@@ -189,3 +189,15 @@ def test_reseal_re_encrypts_the_seeds_of_tournaments_on_every_master(redis_clust
         monkeypatch.undo()
         settings.cache_clear()
         sealing.sealer.cache_clear()
+
+
+def test_a_commit_on_a_cluster_takes_no_counters(redis_cluster, cluster_client):
+    """A cluster's script touches one hash slot, and a rate limit's counters are not the game's: the
+    store says it cannot count them in a commit (the gateway then counts them before the move), and
+    refuses a commit that carries some, writing nothing."""
+    store = RedisStore(cluster_client)
+    assert not store.counts_in_commit
+    store.create("cnt0", META, [])
+    with pytest.raises(ValueError, match="counters"):
+        store.commit("cnt0", 1, [Event("X", {})], Commit("move", 0, counters=Counters(("LIMITS:x",), (5,), (60,))))
+    assert store.version("cnt0") == 1 and not cluster_client.exists("LIMITS:x")

@@ -7,7 +7,8 @@ import threading
 import pytest
 
 from services.coordinator.redis_store import RedisStore, key
-from services.coordinator.store import Commit, GameNotFound, MemoryStore, MoveRecorded, VersionConflict
+from services.coordinator.store import (Commit, Counters, GameNotFound, MemoryStore, MoveRecorded, OverLimit,
+                                         VersionConflict)
 from services.rules.core import Event
 
 
@@ -104,3 +105,42 @@ def test_the_ending_commit_retires_every_key_but_the_log_and_meta(redis_client, 
 def test_finished_ttl_must_be_positive(redis_client):
     with pytest.raises(ValueError, match="finished_ttl"):
         RedisStore(redis_client, finished_ttl=0)
+
+
+@pytest.mark.parametrize("kind", ["redis", "memory"])
+def test_a_commit_counts_its_counters_first_and_commits_nothing_over_a_limit(redis_client, kind):
+    """Counters (the gateway's rate limit of a move) are counted in the commit's atomic step, before
+    it: the first over its limit stops the counting and the commit (OverLimit: which one, and the
+    seconds left in its window); a commit refused for its version has counted them all the same;
+    counted ones are not counted again by a commit tried again."""
+    s = RedisStore(redis_client) if kind == "redis" else MemoryStore()
+    s.create("g5", {"game": "step_race", "players": 2}, [])
+
+    def counters():
+        return Counters(("LIMITS:a", "LIMITS:b"), (5, 2), (60, 30))
+
+    first = counters()
+    assert s.commit("g5", 1, [Event("X", {})], Commit("move", 0, counters=first)) == 2 and first.counted
+    stale = counters()
+    with pytest.raises(VersionConflict):
+        s.commit("g5", 1, [Event("X", {})], Commit("move", 0, counters=stale))
+    assert stale.counted  # counted: a refused move counts
+    assert s.commit("g5", 2, [Event("X", {})], Commit("move", 0, counters=stale)) == 3  # not counted again
+    over = counters()
+    with pytest.raises(OverLimit) as refused:
+        s.commit("g5", 3, [Event("X", {})], Commit("move", 0, move_key=(0, "m"), result={"r": 1}, counters=over))
+    assert refused.value.index == 1 and 29 <= refused.value.ttl <= 30
+    assert s.version("g5") == 3 and len(s.read("g5")) == 3 and s.move_result("g5", 0, "m") is None
+    if kind == "redis":  # the limits library's keys: a count and a window that started at the first hit
+        assert [int(redis_client.get(k)) for k in ("LIMITS:a", "LIMITS:b")] == [3, 3]
+        assert 59 <= redis_client.ttl("LIMITS:a") <= 60 and 29 <= redis_client.ttl("LIMITS:b") <= 30
+    # the first counter over its limit stops the counting: the second is not counted
+    tight = Counters(("LIMITS:c", "LIMITS:d"), (0, 9), (60, 60))
+    [out] = s.commit_many([("g5", 3, [Event("X", {})], Commit("move", 0, counters=tight))])
+    assert isinstance(out, OverLimit) and out.index == 0 and tight.counted
+    if kind == "redis":
+        assert redis_client.get("LIMITS:c") == b"1" and not redis_client.exists("LIMITS:d")
+    under = Counters(("LIMITS:a",), (5,), (60,))
+    assert s.commit_many([("g5", 3, [Event("X", {})], Commit("move", 0, counters=under))]) == [4]
+    assert s.version("g5") == 4
+

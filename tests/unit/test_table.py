@@ -168,3 +168,36 @@ def test_a_move_id_reused_at_the_current_version_is_refused_by_the_commit():
     with pytest.raises(MoveIdReused):
         t.play(gid, 0, {"type": "advance", "steps": 1}, v + 2, "id-1")
     assert t.summary(gid)["version"] == v + 2
+
+
+def test_a_moves_counters_are_counted_by_its_commit_and_over_a_limit_nothing_is_played():
+    """``Table.play(counters=...)``: the move's commit counts them; a move the rules refuse leaves
+    them uncounted, for the caller (had it counted them, the third move here would be over the
+    limit of two); a move whose counters are over their limit raises OverLimit with nothing
+    committed or cached."""
+    from services.coordinator.store import Counters, OverLimit
+
+    t, gid = _new("sealed_bid", 3)
+    _, _, v = t.state(gid)
+
+    def counters():
+        return Counters(("moves:token",), (2,), (60,))
+
+    played = counters()
+    t.play(gid, 0, {"type": "bid", "amount": 1}, v, "a", counters=played)
+    assert played.counted
+    refused = counters()
+    with pytest.raises(IllegalMove):
+        t.play(gid, 1, {"type": "bid", "amount": 99}, v + 1, "b", counters=refused)
+    assert not refused.counted and t.state(gid)[2] == v + 1
+    again = counters()  # seat 1's move at v, played at v + 1 (seat 0's since is of the same decision)
+    t.play(gid, 1, {"type": "bid", "amount": 1}, v, "c", counters=again)
+    assert again.counted and t.state(gid)[2] == v + 2
+    over = counters()
+    with pytest.raises(OverLimit) as exc:
+        t.play(gid, 2, {"type": "bid", "amount": 1}, v + 2, "d", counters=over)
+    assert exc.value.index == 0 and 0 < exc.value.ttl <= 60
+    rules, state, version = t.state(gid)
+    assert version == v + 2 and rules.to_move(state) == [2] and t.projections.version(gid) == v + 2
+    assert t.store.move_result(gid, 2, "d") is None
+    assert t.play(gid, 2, {"type": "bid", "amount": 1}, v + 2, "d")["version"] == v + 3  # no counters: played
