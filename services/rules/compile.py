@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     files = compile_rules(max(1, args.jobs))
     if args.stamp:
         args.stamp.touch()
-    print(f"compile: {len(files)} rules modules compiled with Cython (LONGHOUSE_PURE_PYTHON=1 runs the sources)")
+    print(f"compile: the {len(files)} rules modules are compiled with Cython, each rebuilt if its source changed "
+          "(LONGHOUSE_PURE_PYTHON=1 runs the sources)")
     return 0
 
 

@@ -33,11 +33,11 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def forward_logs(game: str) -> dict[str, str]:
-    """``{"<seats>": events JSON}`` of one random game per seat count, variants drawn."""
+def forward_logs(game: str, seeds: int = 3) -> dict[str, str]:
+    """``{"<seats>:<k>": events JSON}`` of ``seeds`` random games per seat count, variants drawn."""
     rules = get_rules(game)
-    return {str(n): events_to_json(random_game(rules, n, f"{SEED}:{game}:{n}", option_share=0.5))
-            for n in range(rules.min_players, rules.max_players + 1)}
+    return {f"{n}:{k}": events_to_json(random_game(rules, n, f"{SEED}:{game}:{n}:{k}", option_share=0.5))
+            for n in range(rules.min_players, rules.max_players + 1) for k in range(seeds)}
 
 
 def clone_playouts(game: str, every: int = 40) -> list[str]:
