@@ -7,9 +7,9 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system containers-setup images venv protos sdk docs run test batch tournament-demo balance bench bench-interop bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup compile compile-clean system containers-setup images venv protos sdk docs run test batch tournament-demo balance bench bench-interop bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
-setup: system venv protos
+setup: system venv protos compile
 
 # Debian packages the machine lacks: redis-server, Python's venv module (Debian ships ensurepip
 # separately) and chromium, the browser the browser tests drive (Playwright never downloads one).
@@ -60,6 +60,19 @@ services/api/.generated: $(wildcard protos/*.proto) $(VENV)/.installed
 	$(PY) -m grpc_tools.protoc --proto_path=services/api=protos \
 	  --python_out=. --grpc_python_out=. --pyi_out=. $(patsubst protos/%,services/api/%,$(wildcard protos/*.proto))
 	@touch $@
+
+# The rules compiled in place with Cython (services/rules/compile.py): extension modules beside the
+# sources (ignored by git), built only where a module's source changed; an optional speed-up, the same
+# logs (tests/rules/test_compiled.py). Skipped, saying why, without a C compiler or Python's headers,
+# or with LONGHOUSE_PURE_PYTHON=1, which also makes any process run the sources where they are built.
+# make compile-clean removes them.
+RULES_SOURCES := $(wildcard $(addprefix services/rules/,$(addsuffix /*.py,core noggin gnomes resource_hog)))
+compile: services/rules/.compiled
+services/rules/.compiled: $(RULES_SOURCES) services/rules/compile.py $(VENV)/.installed
+	@PYTHONPATH=. $(PY) -m services.rules.compile --stamp $@
+
+compile-clean:
+	rm -rf services/rules/*/*.so services/rules/.compiled build/cython
 
 # The two client-side distributions as wheels in dist/: longhouse_client (the typed HTTP client, and with
 # its containers extra the users' pytest fixture of the stack in containers, README "Containers") and
@@ -169,5 +182,5 @@ schema-fuzz: setup
 rules-coverage: setup
 	$(PY) -m services.rules.coverage $(ARGS)
 
-clean:
+clean: compile-clean
 	rm -rf services/api/*_pb2*.py services/api/.generated var .venv-bench

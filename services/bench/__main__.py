@@ -3,7 +3,8 @@
 Tables (and, with ``--write``, ``docs/benchmarks.md`` with the command that produced it):
 
 * **engine**, per game: random playouts on the forward model (moves/s, games/s, the cost of
-  ``legal_moves`` and of ``apply`` apart), alternated round by round with OpenSpiel's
+  ``legal_moves`` and of ``apply`` apart; the rules compiled with Cython where ``make compile``
+  built them, and pure Python beside them), alternated round by round with OpenSpiel's
   pure-Python tic-tac-toe (the reference; ratio of the medians; each side's moves a CPU
   second of its own process, ``--wall`` for wall-clock seconds), and ``Rules.clone`` (the
   copy-on-write clone) against ``copy.deepcopy``;
@@ -142,16 +143,24 @@ def adapter_rows(rounds: int, seconds: float) -> list[dict[str, Any]]:
     return [interop.paired(game, PLAYERS.get(game, 2), rounds, seconds) for game in game_names() if game != "noop"]
 
 
+def _build(row: dict[str, Any]) -> str:
+    """How an engine row's rules ran: ``"compiled (N modules)"`` or ``"pure"``."""
+    return f"compiled ({row['compiled']} modules)" if row.get("build") == "compiled" else "pure"
+
+
 def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[str, Any]],
                  mem: dict[str, Any] | None, adapters: list[dict[str, Any]] | None = None) -> list[str]:
     """Print every table; return the target lines."""
-    t = Table(title="engine: random playouts on the forward model (medians), against OpenSpiel's tic-tac-toe")
-    for col in ("game", "moves/s", "games/s", "legal_moves µs", "apply µs", "OpenSpiel moves/s", "ratio",
-                "clone µs", "deepcopy µs", "clone ×"):
+    t = Table(title="engine: random playouts on the forward model (medians), against OpenSpiel's tic-tac-toe; "
+                    "moves/s and ratio of the rules as built (compiled where `make compile` built them), "
+                    "pure: LONGHOUSE_PURE_PYTHON=1")
+    for col in ("game", "build", "moves/s", "games/s", "legal_moves µs", "apply µs", "OpenSpiel moves/s", "ratio",
+                "pure moves/s", "pure ratio", "clone µs", "deepcopy µs", "clone ×"):
         t.add_column(col, justify="right")
     for r in eng:
-        t.add_row(r["game"], f"{r['moves_per_s']:.0f}", f"{r['games_per_s']:.1f}", f"{r['legal_us']:.0f}",
+        t.add_row(r["game"], _build(r), f"{r['moves_per_s']:.0f}", f"{r['games_per_s']:.1f}", f"{r['legal_us']:.0f}",
                   f"{r['apply_us']:.0f}", f"{r['reference_moves_per_s']:.0f}", f"{r['ratio']:.2f}",
+                  f"{r.get('pure_moves_per_s', r['moves_per_s']):.0f}", f"{r.get('pure_ratio', r['ratio']):.2f}",
                   f"{r['clone_us']:.1f}", f"{r['deepcopy_us']:.0f}", f"{r['ratio_clone']:.0f}")
     if eng:
         console.print(t)
@@ -186,8 +195,10 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
         console.print(a)
     lines = []
     for r in eng:
+        pure = f"; pure Python {r['pure_ratio']:.2f}" if r.get("build") == "compiled" else ""
         lines.append(f"target 1 (issue 25), {r['game']} playouts / OpenSpiel: {r['ratio']:.2f} "
-                     f"({'met' if r['ratio'] >= ENGINE_TARGET else 'not met'}, >= {ENGINE_TARGET:.1f})")
+                     f"({'met' if r['ratio'] >= ENGINE_TARGET else 'not met'}, >= {ENGINE_TARGET:.1f}; "
+                     f"{_build(r)}{pure})")
         lines.append(f"target 2 (issue 25), {r['game']} clone / deepcopy: {r['ratio_clone']:.0f}x "
                      f"({'met' if r['ratio_clone'] >= CLONE_TARGET else 'not met'}, >= {CLONE_TARGET:.0f}x)")
     lines.append("target 3, hosted / boardgame.io at 8: measured by `make bench-peers` "
@@ -225,17 +236,21 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
            "varies from minute to minute: compare ratios taken in one run, not figures from different days)."]
     if eng:  # a run without the engine (--no-engine) keeps the section as recorded (keep_recorded)
         out += ["", "## Engine: random playouts on the forward model", "",
-               "Medians of rounds alternated with OpenSpiel's pure-Python tic-tac-toe in the same run"
-               + (", each side counting moves a CPU second of its own process (time the shared machine gives other "
-                  "processes counts for neither)" if eng and eng[0].get("clock", "cpu") == "cpu" else
-                  ", in wall-clock seconds") + "; legal_moves and apply: wall-clock means per call; clone: "
-               "`Rules.clone`, the copy-on-write clone search uses.", "",
-               "| game | moves/s | games/s | legal_moves µs | apply µs | OpenSpiel moves/s | ratio | clone µs | deepcopy µs | clone × |",
-               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                "Medians of rounds alternated with OpenSpiel's pure-Python tic-tac-toe in the same run"
+                + (", each side counting moves a CPU second of its own process (time the shared machine gives other "
+                   "processes counts for neither)" if eng[0].get("clock", "cpu") == "cpu" else
+                   ", in wall-clock seconds") + "; legal_moves and apply: wall-clock means per call; clone: "
+                "`Rules.clone`, the copy-on-write clone search uses. Each round plays the rules in processes of their "
+                "own: as built (build: compiled with Cython where `make compile` built them, else pure) and pure Python "
+                "(`LONGHOUSE_PURE_PYTHON=1`; pure moves/s and pure ratio).", "",
+                "| game | build | moves/s | games/s | legal_moves µs | apply µs | OpenSpiel moves/s | ratio | pure moves/s "
+                "| pure ratio | clone µs | deepcopy µs | clone × |",
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in eng:
-        out.append(f"| {r['game']} | {r['moves_per_s']:.0f} | {r['games_per_s']:.1f} | {r['legal_us']:.0f} | "
-                   f"{r['apply_us']:.0f} | {r['reference_moves_per_s']:.0f} | {r['ratio']:.2f} | {r['clone_us']:.1f} | "
-                   f"{r['deepcopy_us']:.0f} | {r['ratio_clone']:.0f} |")
+        out.append(f"| {r['game']} | {_build(r)} | {r['moves_per_s']:.0f} | {r['games_per_s']:.1f} | "
+                   f"{r['legal_us']:.0f} | {r['apply_us']:.0f} | {r['reference_moves_per_s']:.0f} | {r['ratio']:.2f} | "
+                   f"{r.get('pure_moves_per_s', r['moves_per_s']):.0f} | {r.get('pure_ratio', r['ratio']):.2f} | "
+                   f"{r['clone_us']:.1f} | {r['deepcopy_us']:.0f} | {r['ratio_clone']:.0f} |")
     if stack:
         out += ["", "## Hosted stack", "",
                 "`bus`: 3-seat Noggin, random bots deciding on the bus (the movers); `http`: the same bots posting "

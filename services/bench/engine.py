@@ -11,13 +11,16 @@
   figures from the same minutes on this (noisy, shared) machine; by default both count
   moves a CPU second of their own process (as the adapters' benchmark does,
   :mod:`services.bench.interop`), so time the machine gives to other processes counts for
-  neither side.
+  neither side. Each round plays the rules in processes of their own
+  (:func:`playouts_process`): compiled (``make compile``, :mod:`services.rules.compile`)
+  where they are built, and pure Python (``LONGHOUSE_PURE_PYTHON=1``) always.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -26,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from services.rules import PURE_ENV, compiled_modules
+from services.rules import compile as rules_compile
 from services.rules.core import GameConfig, get_rules
 from services.rules.core.forward import apply, apply_phase, chance_from, play_out, resolve
 
@@ -156,25 +161,71 @@ def openspiel_reference(seconds: float, cpu: bool = False) -> dict[str, float]:
     return r
 
 
-def paired(game: str, players: int, rounds: int, seconds: float, cpu: bool = True) -> dict[str, Any]:
-    """Alternate the reference and ``game``'s playouts ``rounds`` times (``seconds`` each, CPU
-    seconds of each side's own process with ``cpu``, else wall-clock seconds); return the
-    median of each and the ratio of the medians (game / reference moves/s)."""
-    ours, ref = [], []
-    clock = time.process_time if cpu else time.perf_counter
+def playouts_process(game: str, players: int, seconds: float, seed: str, cpu: bool, pure: bool) -> dict[str, Any]:
+    """:func:`playouts` in a new Python process (one game played first to warm it up, not
+    counted): its rules compiled where they are built, or pure Python with ``pure``
+    (``LONGHOUSE_PURE_PYTHON=1``). Returns :func:`playouts`' figures and ``"compiled"``, the
+    number of rules modules that process loaded compiled.
+
+    Raises subprocess.CalledProcessError if the process fails.
+    """
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, PURE_ENV: "1" if pure else "0",
+           "PYTHONPATH": os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)}
+    out = subprocess.run([sys.executable, "-m", "services.bench.engine", "playouts", game, str(players), str(seconds),
+                          seed, "cpu" if cpu else "wall"], check=True, capture_output=True, text=True, env=env,
+                         cwd=root, timeout=10 * seconds + 120)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def builds() -> list[str]:
+    """The builds of the rules the benchmark plays: ``["compiled", "pure"]`` where compiled
+    modules are built (``make compile``), else ``["pure"]``."""
+    return ["compiled", "pure"] if rules_compile.built() else ["pure"]
+
+
+def paired(game: str, players: int, rounds: int, seconds: float, cpu: bool = True,
+           runner: Callable[..., dict[str, Any]] = playouts_process) -> dict[str, Any]:
+    """Alternate the reference and ``game``'s playouts in every build of :func:`builds` (each in a
+    process of its own, ``runner``: :func:`playouts_process`) ``rounds`` times (``seconds`` each,
+    CPU seconds of each side's own process with ``cpu``, else wall-clock seconds).
+
+    Returns the medians of the first build (compiled where built): ``moves_per_s``,
+    ``games_per_s``, ``legal_us``, ``apply_us``, ``ratio`` (game / reference moves/s) and
+    ``reference_moves_per_s``; ``build`` (``"compiled"`` or ``"pure"``) and ``compiled``
+    (modules loaded compiled); and the pure build's ``pure_moves_per_s`` and ``pure_ratio``.
+    """
+    kinds = builds()
+    ours: dict[str, list[dict[str, Any]]] = {k: [] for k in kinds}
+    ref = []
     for r in range(rounds):
         ref.append(openspiel_reference(seconds, cpu))
-        ours.append(playouts(game, players, seconds, seed=f"bench:{r}", clock=clock))
+        for kind in kinds:
+            ours[kind].append(runner(game, players, seconds, f"bench:{r}", cpu, kind == "pure"))
     mid = lambda xs, k: statistics.median(x[k] for x in xs)  # noqa: E731
-    result = {k: mid(ours, k) for k in ("moves_per_s", "games_per_s", "legal_us", "apply_us")}
+    first = ours[kinds[0]]
+    result: dict[str, Any] = {k: mid(first, k) for k in ("moves_per_s", "games_per_s", "legal_us", "apply_us")}
     result.update(reference_moves_per_s=mid(ref, "moves_per_s"), rounds=rounds, seconds=seconds,
-                  clock="cpu" if cpu else "wall")
+                  clock="cpu" if cpu else "wall", build=kinds[0], compiled=int(mid(first, "compiled")))
     result["ratio"] = result["moves_per_s"] / result["reference_moves_per_s"]
+    result["pure_moves_per_s"] = mid(ours["pure"], "moves_per_s")
+    result["pure_ratio"] = result["pure_moves_per_s"] / result["reference_moves_per_s"]
     return result
 
 
-__all__ = ["clone_cost", "openspiel_reference", "paired", "playout", "playouts"]
+__all__ = ["builds", "clone_cost", "openspiel_reference", "paired", "playout", "playouts", "playouts_process"]
 
 
-if __name__ == "__main__":  # pragma: no cover - a quick look: python -m services.bench.engine
-    print(json.dumps(paired(sys.argv[1] if len(sys.argv) > 1 else "noggin", 3, 3, 2.0), indent=1))
+def _playouts_main(game: str, players: str, seconds: str, seed: str, clock: str) -> None:
+    """:func:`playouts_process`'s side: warm up, measure, print one JSON line."""
+    playouts(game, int(players), 0.0, seed="warm-up")
+    r = playouts(game, int(players), float(seconds), seed=seed,
+                 clock=time.process_time if clock == "cpu" else time.perf_counter)
+    print(json.dumps({**r, "compiled": len(compiled_modules())}))
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m services.bench.engine [GAME] (a quick look)
+    if sys.argv[1:2] == ["playouts"]:
+        _playouts_main(*sys.argv[2:7])
+    else:
+        print(json.dumps(paired(sys.argv[1] if len(sys.argv) > 1 else "noggin", 3, 3, 2.0), indent=1))

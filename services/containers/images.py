@@ -111,10 +111,11 @@ class Docker:
 # -- the wheelhouse ------------------------------------------------------------------------
 def _stage_source(dest: Path) -> Path:
     """A copy of what the project's wheel is built from (the packages, generated gRPC code
-    included, and pyproject.toml), so no build output lands in the checkout."""
+    included, and pyproject.toml), so no build output lands in the checkout. The rules compiled in
+    place (``make compile``) are left out: the image runs the sources."""
     if not (ROOT / "services" / "api" / ".generated").exists():
         raise ImageError("the gRPC code is not generated; run `make setup` first")
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "*.so")  # compiled rules: built per machine
     for package in ("services", "gateway"):
         shutil.copytree(ROOT / package, dest / package, ignore=ignore)
     shutil.copy2(ROOT / "pyproject.toml", dest / "pyproject.toml")

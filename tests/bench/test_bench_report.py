@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import math
 
+from rich.console import Console
+
 from services.bench import __main__ as bench
 from services.bench import engine
 
@@ -93,7 +95,7 @@ def test_write_keeps_the_sections_the_run_does_not_produce(tmp_path):
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert headings == ["## Engine: random playouts on the forward model", "## Engine: profile and speed-ups (issue 25)",
                         "## Hosted stack", "## Bot ladder", "## Targets"]
-    assert "old engine" not in text and "| noggin | 1000 |" in text and "- target 1 new" in text
+    assert "old engine" not in text and "| noggin | pure | 1000 |" in text and "- target 1 new" in text
     assert "\nnotes\n" in text and "\nold stack\n" in text and "\nladder\n" in text and "old targets" not in text
     assert "Kept as recorded before" in text and "“Hosted stack”" in text and "\n\n\n" not in text
     assert keep_recorded(text, doc).count("## Hosted stack") == 1
@@ -103,31 +105,43 @@ def test_targets_are_issue_25s():
     eng = [{"game": "noggin", "moves_per_s": 1000.0, "games_per_s": 4.0, "legal_us": 300.0, "apply_us": 200.0,
             "reference_moves_per_s": 1000.0, "ratio": 1.0, "clone_us": 1.0, "deepcopy_us": 49.0,
             "ratio_clone": 49.0}]
-    from rich.console import Console
-
     lines = bench.print_tables(Console(file=io.StringIO()), eng, [], None)
-    assert "playouts / OpenSpiel: 1.00 (met, >= 1.0)" in lines[0]
+    assert "playouts / OpenSpiel: 1.00 (met, >= 1.0; pure)" in lines[0]
     assert "clone / deepcopy: 49x (not met, >= 50x)" in lines[1]
 
 
 def test_engine_rounds_count_cpu_seconds_by_default(monkeypatch):
-    """``paired`` gives ``playouts`` the process's CPU clock unless asked for the wall clock (the
-    reference is stubbed: OpenSpiel need not be installed)."""
-    import time
-
+    """``paired`` asks its runner for the process's CPU clock unless told the wall clock, and
+    plays every build each round: compiled and pure where compiled modules are built (the
+    reference and the runner are stubbed: OpenSpiel need not be installed)."""
     seen, reference = [], []
 
-    def fake_playouts(game, players, seconds, seed, clock):
-        seen.append(clock)
-        return {"moves_per_s": 10.0, "games_per_s": 1.0, "legal_us": 1.0, "apply_us": 1.0}
+    def fake_runner(game, players, seconds, seed, cpu, pure):
+        seen.append((cpu, pure))
+        return {"moves_per_s": 10.0 if pure else 30.0, "games_per_s": 1.0, "legal_us": 1.0, "apply_us": 1.0,
+                "compiled": 0 if pure else 40}
 
-    monkeypatch.setattr(engine, "playouts", fake_playouts)
     monkeypatch.setattr(engine, "openspiel_reference",
                         lambda seconds, cpu=False: reference.append(cpu) or {"moves_per_s": 20.0})
-    cpu = engine.paired("noggin", 3, 2, 0.01)
-    wall = engine.paired("noggin", 3, 1, 0.01, cpu=False)
-    assert seen == [time.process_time, time.process_time, time.perf_counter] and reference == [True, True, False]
-    assert cpu["ratio"] == 0.5 and cpu["clock"] == "cpu" and wall["clock"] == "wall"
+    monkeypatch.setattr(engine, "builds", lambda: ["compiled", "pure"])
+    cpu = engine.paired("noggin", 3, 2, 0.01, runner=fake_runner)
+    wall = engine.paired("noggin", 3, 1, 0.01, cpu=False, runner=fake_runner)
+    assert seen == [(True, False), (True, True)] * 2 + [(False, False), (False, True)]
+    assert reference == [True, True, False]
+    assert cpu["ratio"] == 1.5 and cpu["pure_ratio"] == 0.5 and cpu["build"] == "compiled" and cpu["compiled"] == 40
+    assert cpu["clock"] == "cpu" and wall["clock"] == "wall"
+    monkeypatch.setattr(engine, "builds", lambda: ["pure"])
+    pure = engine.paired("noggin", 3, 1, 0.01, runner=fake_runner)
+    assert pure["build"] == "pure" and pure["ratio"] == pure["pure_ratio"] == 0.5
+    lines = bench.print_tables(Console(file=io.StringIO()), [{**cpu, "game": "noggin", "clone_us": 1.0,
+                                                              "deepcopy_us": 100.0, "ratio_clone": 100.0}], [], None)
+    assert "playouts / OpenSpiel: 1.50 (met, >= 1.0; compiled (40 modules); pure Python 0.50)" in lines[0]
+
+
+def test_playouts_run_in_a_process_of_their_own_pure_or_compiled():
+    """The runner ``make bench`` uses: a short pure-Python round in a new process."""
+    r = engine.playouts_process("resource_hog", 2, 0.05, "short", cpu=True, pure=True)
+    assert r["moves"] > 0 and r["moves_per_s"] > 0 and r["compiled"] == 0
 
 
 def test_targets_not_measured_keep_their_recorded_verdicts(tmp_path):

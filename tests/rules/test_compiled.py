@@ -1,0 +1,66 @@
+"""The rules compiled with Cython (``make compile``, :mod:`services.rules.compile`) play exactly
+as their pure-Python sources: the same seeded games of every game, played in one process with
+the compiled modules and in another with ``LONGHOUSE_PURE_PYTHON=1``, give byte-identical event
+logs and the same state hashes (:mod:`tests.support.compiled_logs`). Skipped, with the reason,
+where no compiled module is built (``make test`` builds them through ``make setup`` wherever a C
+compiler is found)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from services.rules import compile as rules_compile
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _logs(pure: bool) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LONGHOUSE_PURE_PYTHON": "1" if pure else "0"}
+    out = subprocess.run([sys.executable, "-m", "tests.support.compiled_logs"], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True, timeout=240)
+    return json.loads(out.stdout)
+
+
+def test_compiled_rules_give_the_pure_python_logs():
+    if not rules_compile.built():
+        pytest.skip("the rules' compiled modules are not built (make compile; "
+                    f"{rules_compile.missing_tools() or 'the tools are here'})")
+    compiled = _logs(pure=False)
+    # a module compiled before its source last changed runs from its source (make compile rebuilds it)
+    stale = set(compiled["stale"])
+    expected = {".".join(p.with_suffix("").parts) for p in rules_compile.sources()}
+    on_path = {"services.rules.core.forward", "services.rules.core.events", "services.rules.core.cow",
+               *(f"services.rules.{g}.{m}" for g in ("gnomes", "noggin", "resource_hog") for m in ("rules", "state"))}
+    assert on_path - stale <= set(compiled["compiled"]) <= expected - stale, \
+        "the games did not run compiled (or ran what is not built)"
+    pure = _logs(pure=True)
+    assert pure["compiled"] == [] and pure["stale"] == []
+    assert pure["games"] == compiled["games"]
+
+
+def test_pure_python_is_chosen_by_the_environment_and_stale_modules_are_ignored(tmp_path):
+    # a package of one source module and a "compiled" one built from it, found through the finder
+    from services.rules import RulesFinder
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mod.py").write_text("X = 1\n")
+    finder = RulesFinder("pkg", pure=True)
+    spec = finder.find_spec("pkg.mod", [str(package)])
+    assert spec is not None and spec.origin == str(package / "mod.py")
+    assert RulesFinder("pkg", pure=False).find_spec("other.mod", [str(package)]) is None
+    extension = package / f"mod{__import__('importlib.machinery').machinery.EXTENSION_SUFFIXES[0]}"
+    extension.write_bytes(b"")  # never loaded here: only its path and age are looked at
+    os.utime(extension, (1, 1))  # older than the source
+    finder = RulesFinder("pkg", pure=False)
+    spec = finder.find_spec("pkg.mod", [str(package)])
+    assert spec.origin == str(package / "mod.py") and finder.stale == ["pkg.mod"]
+    os.utime(package / "mod.py", (0, 0))  # now the source is the older
+    assert RulesFinder("pkg", pure=False).find_spec("pkg.mod", [str(package)]).origin == str(extension)
