@@ -218,6 +218,9 @@ def test_a_dropped_stream_resumes_without_missing_or_repeating_an_entry(page, st
             if clicks in (5, 15):
                 cuts.append(proxy.cut())
                 page.wait_for_function("() => document.getElementById('connection').dataset.state === 'reconnecting'")
+                # moves go on over HTTP while the stream is down: wait for it to be back, or a game that ends
+                # before the browser's reconnection delay (longer on a busy machine) never asks for it again
+                page.wait_for_function("() => document.getElementById('connection').dataset.state === 'live'")
 
         play_to_the_end(page, random.Random("drop"), cut=cut)
         summary = check_log_complete(page, base, game_id)
