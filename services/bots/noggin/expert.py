@@ -48,6 +48,15 @@ ladder with them (``python -m services.bench.ladder --game noggin --games 30 --w
 with the expert on every seat at 2, 3 and 4 seats and with two scripted bots, the expert among
 the winners there 17/30; 25 ms CPU a decision (32 ms with a choice).
 
+What else was tried at 2 seats (2026-12-03, same harness, seeds ``h2h-0`` to ``h2h-79`` against
+ISMCTS unless named), none kept: 96 playouts a decision (104 ms CPU a decision): 41-33 wins
+over 77 of the 80 games against ISMCTS (42-36 with 24), 53-27 against scripted (50-30 with 24);
+an endgame search, with the Dragon within one (or two) spaces of the crown also weighing the
+Saga contributions by 60-move playouts: 16-27 in the first 48 games (10.5-18.5 in 33); starting
+the early auction only once the other seat has a Nog on the Sagas: with the policy alone it
+cut Nogbad's crowns beside a random seat from 68 to 47 in 200 games, but with the playouts it
+did not (35 against 26 in 100), and it changed nothing against ISMCTS (42.5-33.5).
+
 Before the playouts, measured (``python -m services.bench.ladder --game noggin --games 30
 --workers 1``, 2026-12-03, with the 2-seat Counting House play and the greedy bot's own
 weights): Noggin crowned 30/30 with the expert on every seat at 2, 3 and 4 seats; with two
