@@ -16,6 +16,7 @@ Day (the order of picks, characters, evicting Nogbad, the auction, Sagas, Invent
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -338,18 +339,35 @@ def _trades(state: State, p: Any) -> list[Move]:
              and (t != "coin" or state.coins)]
     if not takes:
         return []
-    r = market.rate(state)
-    goods = [g for g in market.TRADE_GOODS if stock.get(g, 0) > 0]
-    gives: list[tuple[str, ...]] = list(combinations_with_replacement(goods, r))
-    if stock.get("coin", 0) > 0 and r != 1:
-        gives.append(("coin",))
-    extra = board.building_storage(tuple(p.buildings))
-    spill = {b: stock[b] - extra[b] for b in BASIC}  # cubes of each kind beyond its buildings' storage
-    over_now = sum(v for v in spill.values() if v > 0)
     out: list[Move] = []
+    for give, blocked in _trade_gives(tuple(stock.items()), tuple(p.buildings), market.rate(state)):
+        given = list(give)
+        out += [{"type": "market_day", "op": "trade", "give": given, "take": take} for take in takes
+                if take not in blocked]
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _trade_gives(stock: tuple[tuple[str, int], ...], buildings: tuple[str, ...],
+                 r: int) -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
+    """The gives of :func:`_trades` for a seat's ``stock`` (its items, in the stock's order),
+    ``buildings`` (their names) and the rate ``r``: each give the seat holds whose result fits
+    the Farm (3.7), in the order of the trades, with the kinds it may not take (those it gives,
+    and, with the Farm full after it, those without room in their buildings' storage).
+    Worked out once per stock, buildings and rate; read only."""
+    have = dict(stock)
+    goods = [g for g in market.TRADE_GOODS if have.get(g, 0) > 0]
+    gives: list[tuple[str, ...]] = list(combinations_with_replacement(goods, r))
+    if have.get("coin", 0) > 0 and r != 1:
+        gives.append(("coin",))
+    extra = board.building_storage(buildings)
+    spill = {b: have[b] - extra[b] for b in BASIC}  # cubes of each kind beyond its buildings' storage
+    over_now = sum(v for v in spill.values() if v > 0)
+    full = frozenset(b for b in BASIC if spill[b] >= 0)
+    out = []
     for give in gives:
         counts = {g: give.count(g) for g in give}
-        if any(stock[g] < k for g, k in counts.items()):
+        if any(have[g] < k for g, k in counts.items()):
             continue
         over = over_now
         for g, k in counts.items():
@@ -357,12 +375,9 @@ def _trades(state: State, p: Any) -> list[Move]:
                 over -= min(k, spill[g])
         if over > FARM:
             continue
-        given = list(give)
-        for take in takes:
-            # taking one more needs a Farm space unless the kind's storage has room (3.7)
-            if take not in counts and (over < FARM or take not in spill or spill[take] < 0):
-                out.append({"type": "market_day", "op": "trade", "give": given, "take": take})
-    return out
+        # taking one more needs a Farm space unless the kind's storage has room (3.7)
+        out.append((give, frozenset(counts) | full if over >= FARM else frozenset(counts)))
+    return tuple(out)
 
 
 def _ok(check: Any, *args: Any) -> bool:
