@@ -15,6 +15,9 @@ fit). The directives (:data:`DIRECTIVES`) keep Python's semantics: annotations a
 as C types, so a value is never converted or refused where the source would take it.
 No hint for Cython is written in the sources: they stay plain Python.
 
+Each extension module is dated with its source's time as the build read it
+(:func:`date_as_sources`), so a source edited during a build stays newer than its module.
+
 Safe to run again: only modules whose source changed since their last build are
 regenerated and recompiled (all of them when Cython's version, the directives or the flags
 changed). ``python -m services.rules.compile [--clean] [--jobs N] [--stamp FILE]``;
@@ -90,6 +93,7 @@ def compile_rules(jobs: int, root: Path = ROOT) -> list[Path]:
     from setuptools import Extension, setup
 
     files = sources(root)
+    read_at = {f: f.stat().st_mtime_ns for f in files}  # the sources' times as this build reads them
     # how the modules are built: a change (Cython's version, the directives, the flags) rebuilds them all
     recipe = repr((Cython.__version__, sorted(DIRECTIVES.items()), CFLAGS, sys.version))
     recorded = BUILD_DIR / "recipe.txt"
@@ -106,7 +110,26 @@ def compile_rules(jobs: int, root: Path = ROOT) -> list[Path]:
     finally:
         os.chdir(cwd)
     recorded.write_text(recipe)
+    date_as_sources(read_at)
     return files
+
+
+def date_as_sources(read_at: dict[Path, int]) -> list[Path]:
+    """Give each source's extension module the modification time its source had when the build
+    read it (``read_at``: ``{source: st_mtime_ns}``), so that a source changed while it was being
+    compiled stays newer than its module, which :mod:`services.rules` then ignores (a module
+    stamped with the time it was written would pass for built from the changed source). Returns
+    the extension modules dated."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    dated = []
+    for source, ns in read_at.items():
+        for suffix in EXTENSION_SUFFIXES:
+            module = source.with_name(source.stem + suffix)
+            if module.exists():
+                os.utime(module, ns=(ns, ns))
+                dated.append(module)
+    return dated
 
 
 def main(argv: list[str] | None = None) -> int:

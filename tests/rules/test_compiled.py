@@ -64,3 +64,27 @@ def test_pure_python_is_chosen_by_the_environment_and_stale_modules_are_ignored(
     assert spec.origin == str(package / "mod.py") and finder.stale == ["pkg.mod"]
     os.utime(package / "mod.py", (0, 0))  # now the source is the older
     assert RulesFinder("pkg", pure=False).find_spec("pkg.mod", [str(package)]).origin == str(extension)
+
+
+def test_a_source_edited_while_it_compiles_leaves_its_module_ignored(tmp_path):
+    # the build dates each module with its source's time as read; a later edit makes the module stale
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from services.rules import RulesFinder
+    from services.rules.compile import date_as_sources
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    source = package / "mod.py"
+    source.write_text("X = 1\n")
+    os.utime(source, ns=(10**18, 10**18))
+    read_at = {source: source.stat().st_mtime_ns}  # what a build read
+    extension = package / f"mod{EXTENSION_SUFFIXES[0]}"
+    extension.write_bytes(b"")  # written after the read: newer than the source, as a build leaves it
+    assert date_as_sources(read_at) == [extension]
+    assert extension.stat().st_mtime_ns == read_at[source]
+    assert RulesFinder("pkg", pure=False).find_spec("pkg.mod", [str(package)]).origin == str(extension)
+    os.utime(source, ns=(10**18 + 10**9, 10**18 + 10**9))  # edited during the build, after the read
+    finder = RulesFinder("pkg", pure=False)
+    assert finder.find_spec("pkg.mod", [str(package)]).origin == str(source) and finder.stale == ["pkg.mod"]
