@@ -113,7 +113,8 @@ tournament-demo: setup
 	$(PY) -m services.launcher.demo $(ARGS)
 
 # Benchmarks: the engine against OpenSpiel (installed in its own .venv-bench), the stack, memory.
-bench: setup bench-venv
+# (--no-engine: the stack alone, no OpenSpiel venv needed, so none is built)
+bench: setup $(if $(findstring --no-engine,$(ARGS)),,bench-venv)
 	$(PY) -m services.bench $(ARGS)
 
 # The research adapters' speed alone (target 5): random games through the OpenSpiel adapter against

@@ -100,6 +100,9 @@ def latency_target(rows: list[dict[str, Any]]) -> str:
     times the p50 at the lowest; where the CPU saturates, and the p50 at the highest
     concurrency against the lowest."""
     lo, hi = rows[0], rows[-1]
+    if len(rows) < 2:
+        return (f"target 4, {lo['path']}: one level measured ({lo['games']} game(s)), nothing to compare "
+                f"(not measured, <= {LATENCY_TARGET}x until saturation)")
     sat = min((r["games"] for r in rows if r["saturated_by"]), default=None)
     below = [r for r in rows[1:] if sat is None or r["games"] < sat]
     worst = max((r["p50_ms"] / max(lo["p50_ms"], 1e-9) for r in below), default=1.0)
@@ -300,7 +303,7 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="engine rounds alternated with the reference")
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds of each engine round (each side)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds of each engine round (each side); the stack's levels: --window")
     parser.add_argument("--wall", action="store_true",
                         help="engine rounds in wall-clock seconds (default: CPU seconds of each side's process)")
     parser.add_argument("--window", type=float, default=12.0,
@@ -314,6 +317,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the engine's rounds against OpenSpiel (the stack only; needs no .venv-bench)")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
     args = parser.parse_args(argv)
+    from .stack import PATHS
+
+    unknown = [p for p in args.paths.split(",") if p and p not in PATHS]
+    if unknown:
+        parser.error(f"--paths: unknown path(s) {', '.join(unknown)}; the paths are {', '.join(PATHS)}")
     console = Console(width=160)
     eng = [] if args.no_engine else engine_rows(args.rounds, args.seconds, cpu=not args.wall)
     adapters = [] if args.no_adapters else adapter_rows(args.rounds, args.seconds)

@@ -61,6 +61,8 @@ AGENT_PATHS = {"agent-webhook": "http", "agent-grpc": "grpc"}
 """The agent paths, each with the protocol of the sample agent that plays every seat."""
 AGENT_LEVELS = (8,)
 """Games at once the agent paths are measured at by default (issue 25: 8 matches)."""
+PATHS = ("bus", "http", "floor", *AGENT_PATHS)
+"""Every stack path ``make bench --paths`` measures."""
 
 
 def start_stack(tmp: str, agent_allow: str | None = None) -> Any:

@@ -183,3 +183,19 @@ def test_a_run_without_the_engine_writes_no_engine_section_and_keeps_the_recorde
     assert "## Engine" not in text and "## Hosted stack" in text and "\n\n\n" not in text
     kept = keep_recorded(text, doc)
     assert "\nold engine\n" in kept and "old stack" not in kept and kept.index("## Engine") < kept.index("## Hosted")
+
+
+def test_one_stack_level_is_no_latency_verdict():
+    line = bench.latency_target(_marked([_row(1, 2.0)]))
+    assert "not measured" in line and "(met" not in line
+    assert "(met" in bench.latency_target(_marked([_row(1, 2.0), _row(2, 2.2)]))
+
+
+def test_an_unknown_stack_path_is_refused_before_anything_runs(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--no-engine", "--no-adapters", "--levels", "1", "--paths", "bus,htttp"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "htttp" in err and "agent-grpc" in err
