@@ -147,8 +147,8 @@ def adapter_rows(rounds: int, seconds: float) -> list[dict[str, Any]]:
 
 
 def _build(row: dict[str, Any]) -> str:
-    """How an engine row's rules ran: ``"compiled (N modules)"`` or ``"pure"``."""
-    return f"compiled ({row['compiled']} modules)" if row.get("build") == "compiled" else "pure"
+    """How an engine row's rules ran: ``"compiled (N modules loaded)"`` or ``"pure"``."""
+    return f"compiled ({row['compiled']} modules loaded)" if row.get("build") == "compiled" else "pure"
 
 
 def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[str, Any]],

@@ -135,7 +135,7 @@ def test_engine_rounds_count_cpu_seconds_by_default(monkeypatch):
     assert pure["build"] == "pure" and pure["ratio"] == pure["pure_ratio"] == 0.5
     lines = bench.print_tables(Console(file=io.StringIO()), [{**cpu, "game": "noggin", "clone_us": 1.0,
                                                               "deepcopy_us": 100.0, "ratio_clone": 100.0}], [], None)
-    assert "playouts / OpenSpiel: 1.50 (met, >= 1.0; compiled (40 modules); pure Python 0.50)" in lines[0]
+    assert "playouts / OpenSpiel: 1.50 (met, >= 1.0; compiled (40 modules loaded); pure Python 0.50)" in lines[0]
 
 
 def test_playouts_run_in_a_process_of_their_own_pure_or_compiled():
