@@ -42,11 +42,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import urlsplit
 
 import psutil
 import redis
-import requests
 
 from services.bots.client import GatewayClient
 from services.common.redis_client import connect
@@ -100,21 +98,17 @@ class SampleAgents:
     @property
     def allow(self) -> str:
         """The allow-list of exactly these agents' addresses (``host:port,...``)."""
-        return ",".join(urlsplit(a).netloc if "://" in a else a for a in self.addresses.values())
+        from services.launcher.demo import agent_allow
+
+        return agent_allow(self.addresses)
 
     def register(self, gateway_url: str, operator_key: str) -> dict[str, str]:
         """Register each agent with the stack at ``gateway_url`` (``POST /agents``); returns and
         keeps :attr:`ids`. Raises ``requests.HTTPError`` if the gateway refuses one."""
-        from services.bots.client import OPERATOR_KEY_HEADER
+        from services.launcher.demo import register_agents
 
-        for path, protocol in AGENT_PATHS.items():
-            if protocol not in self.addresses:
-                continue
-            resp = requests.post(f"{gateway_url}/agents", json={
-                "name": f"bench-{protocol}", "protocol": protocol, "address": self.addresses[protocol],
-                "secret": self.secret}, headers={OPERATOR_KEY_HEADER: operator_key}, timeout=30)
-            resp.raise_for_status()
-            self.ids[path] = resp.json()["agent_id"]
+        by_protocol = register_agents(gateway_url, operator_key, self.addresses, self.secret, "bench")
+        self.ids.update({path: by_protocol[p] for path, p in AGENT_PATHS.items() if p in by_protocol})
         return self.ids
 
 

@@ -50,6 +50,27 @@ def sample_agent(protocol: str, secret: str, log_path: Path, ready_s: float = 60
         yield address
 
 
+def agent_allow(addresses: dict[str, str]) -> str:
+    """The allow-list (``LONGHOUSE_AGENT_ALLOW`` syntax, ``host:port,...``) of exactly the agents at
+    ``addresses`` (protocol -> address as :func:`sample_agent` yields it)."""
+    return ",".join(urlsplit(a).netloc if "://" in a else a for a in addresses.values())
+
+
+def register_agents(gateway_url: str, operator_key: str, addresses: dict[str, str], secret: str,
+                    prefix: str) -> dict[str, str]:
+    """Register each agent of ``addresses`` (protocol -> address) with the stack at ``gateway_url``
+    (``POST /agents``, named ``<prefix>-<protocol>``, all with ``secret``); returns protocol ->
+    agent id. Raises ``requests.HTTPError`` if the gateway refuses one."""
+    ids = {}
+    for protocol, address in addresses.items():
+        resp = requests.post(f"{gateway_url}/agents", json={"name": f"{prefix}-{protocol}", "protocol": protocol,
+                                                            "address": address, "secret": secret},
+                             headers={OPERATOR_KEY_HEADER: operator_key}, timeout=30)
+        resp.raise_for_status()
+        ids[protocol] = resp.json()["agent_id"]
+    return ids
+
+
 @contextlib.contextmanager
 def sample_agent_process(protocol: str, secret: str, log_path: Path,
                          ready_s: float = 60.0) -> Iterator[tuple[str, subprocess.Popen]]:
@@ -97,20 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sample_agent("http", secret, data_dir / "logs" / "agent-http.log") as http_address, \
                 sample_agent("grpc", secret, data_dir / "logs" / "agent-grpc.log") as grpc_address:
-            allow = f"{urlsplit(http_address).netloc},{grpc_address}"  # the two agents, nothing else
+            addresses = {"http": http_address, "grpc": grpc_address}
+            allow = agent_allow(addresses)  # the two agents, nothing else
             stack = Stack(free_port_settings(Settings(data_dir=str(data_dir), agent_allow=allow)), data_dir)
             console.print(f"starting the stack (logs in {data_dir / 'logs'}; agents allowed at {allow})")
             stack.start()
             console.print(f"operator key in {stack.operator_key_path}")
             url = stack.gateway_url
             operator = {OPERATOR_KEY_HEADER: stack.operator_key}
-            ids = {}
-            for protocol, address in (("http", http_address), ("grpc", grpc_address)):
-                resp = requests.post(f"{url}/agents", json={"name": f"sample-{protocol}", "protocol": protocol,
-                                                            "address": address, "secret": secret},
-                                     headers=operator, timeout=30)
-                resp.raise_for_status()
-                ids[protocol] = resp.json()["agent_id"]
+            ids = register_agents(url, stack.operator_key, addresses, secret, "sample")
+            for protocol, address in addresses.items():
                 console.print(f"registered the sample {protocol} agent at {address} as {ids[protocol]}")
             from services.rules.core.game import builtin_game_names
 
