@@ -34,6 +34,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from services.rules import PURE_ENV, PURE_PYTHON
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("core", "noggin", "gnomes", "resource_hog")
 """The packages under ``services/rules`` whose modules are compiled."""
@@ -81,7 +83,7 @@ def clean(root: Path = ROOT) -> list[Path]:
     gone = built(root)
     for path in gone:
         path.unlink()
-    shutil.rmtree(root / "build" / "cython", ignore_errors=True)
+    shutil.rmtree(root / BUILD_DIR.relative_to(ROOT), ignore_errors=True)
     return gone
 
 
@@ -93,7 +95,7 @@ def compile_rules(jobs: int, root: Path = ROOT) -> list[Path]:
     from setuptools import Extension, setup
 
     files = sources(root)
-    read_at = {f: f.stat().st_mtime_ns for f in files}  # the sources' times as this build reads them
+    read_at = {root / f: (root / f).stat().st_mtime_ns for f in files}  # the sources' times as this build reads them
     # how the modules are built: a change (Cython's version, the directives, the flags) rebuilds them all
     recipe = repr((Cython.__version__, sorted(DIRECTIVES.items()), CFLAGS, sys.version))
     recorded = BUILD_DIR / "recipe.txt"
@@ -142,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.clean:
         print(f"compile: removed {len(clean())} compiled module(s)")
         return 0
-    if os.environ.get("LONGHOUSE_PURE_PYTHON", "") not in ("", "0"):
-        print("compile: LONGHOUSE_PURE_PYTHON is set; the rules stay pure Python")
+    if PURE_PYTHON:
+        print(f"compile: {PURE_ENV} is set; the rules stay pure Python")
         return 0
     why = missing_tools()
     if why:
