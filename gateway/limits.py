@@ -329,6 +329,11 @@ class RateLimits:
             if not any(self._over.get(k, 0.0) > now for k in deferred.counters.keys):
                 g.deferred_limits = deferred
                 return None
+        return self._hit(counted)
+
+    def _hit(self, counted: list[tuple[RateLimitItem, tuple[str, str, str]]]):
+        """Count each of ``counted`` (``(item, identifiers)``, in order) until one is over its limit:
+        that one's 429 answer, or ``None``. Raises the store's errors (answered 503)."""
         for item, args in counted:
             if not self.counters.hit(item, *args):
                 return self._too_many_requests(item, args)
@@ -356,10 +361,7 @@ class RateLimits:
         if deferred.counters.counted:
             return None
         deferred.counters.counted = True
-        for item, args in deferred.limits:
-            if not self.counters.hit(item, *args):
-                return self._too_many_requests(item, args)
-        return None
+        return self._hit(deferred.limits)
 
     def refused(self, deferred: "Deferred", over: OverLimit):
         """The 429 answer of a move whose commit found counter ``over.index`` of ``deferred`` over
@@ -388,7 +390,6 @@ class RateLimits:
         reason = (f"too many {_CATEGORY_TEXT.get(cat, 'requests')} from this {_WHO_TEXT.get(who, 'client')} "
                   f"(at most {item.amount} per {_window_text(item)}); retry in {retry} s")
         return too_many(reason, "rate_limited", retry)
-
 
     def _remember_over(self, key: str, seconds: float) -> None:
         """Note that counter ``key`` is over its limit for ``seconds``: until then this process
