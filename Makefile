@@ -184,4 +184,4 @@ rules-coverage: setup
 	$(PY) -m services.rules.coverage $(ARGS)
 
 clean: compile-clean
-	rm -rf services/api/*_pb2*.py services/api/.generated var .venv-bench
+	rm -rf services/api/*_pb2*.py services/api/*_pb2*.pyi services/api/.generated var .venv-bench

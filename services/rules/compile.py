@@ -20,9 +20,10 @@ Each extension module is dated with its source's time as the build read it
 
 Safe to run again: only modules whose source changed since their last build are
 regenerated and recompiled (all of them when Cython's version, the directives or the flags
-changed). ``python -m services.rules.compile [--clean] [--jobs N] [--stamp FILE]``;
-exits 0 without building (saying why) where ``LONGHOUSE_PURE_PYTHON`` is set, or Cython,
-a C compiler or Python's headers are missing.
+changed); it says how many it rebuilt. ``python -m services.rules.compile [--jobs N] [--stamp
+FILE]``; exits 0 without building (saying why) where ``LONGHOUSE_PURE_PYTHON`` is set, or
+Cython, a C compiler or Python's headers are missing. ``make compile-clean`` removes the modules
+and the generated C (with ``rm``: it works without the virtual environment).
 """
 
 from __future__ import annotations
@@ -78,18 +79,25 @@ def missing_tools() -> str | None:
     return None
 
 
-def clean(root: Path = ROOT) -> list[Path]:
-    """Remove the extension modules and the generated C; return the modules removed."""
-    gone = built(root)
-    for path in gone:
-        path.unlink()
-    shutil.rmtree(root / BUILD_DIR.relative_to(ROOT), ignore_errors=True)
-    return gone
+def stale(files: list[Path], root: Path = ROOT) -> list[Path]:
+    """The sources of ``files`` (relative to ``root``) without an extension module as new as
+    they are (:func:`date_as_sources` dates a module with its source's time): those a build
+    compiles again, unless the recipe changed (then all)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    out = []
+    for f in files:
+        source = root / f
+        modules = [m for m in (source.with_name(source.stem + s) for s in EXTENSION_SUFFIXES) if m.exists()]
+        if not any(m.stat().st_mtime_ns >= source.stat().st_mtime_ns for m in modules):
+            out.append(f)
+    return out
 
 
-def compile_rules(jobs: int, root: Path = ROOT) -> list[Path]:
+def compile_rules(jobs: int, root: Path = ROOT) -> tuple[list[Path], list[Path]]:
     """Cythonize and build :func:`sources` in place with ``jobs`` compilers at once; return the
-    sources. Raises ``SystemExit`` (setuptools') if a module fails to compile."""
+    sources and those rebuilt (:func:`stale` ones, or all when the recipe changed). Raises
+    ``SystemExit`` (setuptools') if a module fails to compile."""
     import Cython
     from Cython.Build import cythonize
     from setuptools import Extension, setup
@@ -100,6 +108,7 @@ def compile_rules(jobs: int, root: Path = ROOT) -> list[Path]:
     recipe = repr((Cython.__version__, sorted(DIRECTIVES.items()), CFLAGS, sys.version))
     recorded = BUILD_DIR / "recipe.txt"
     force = not recorded.exists() or recorded.read_text() != recipe
+    rebuilt = list(files) if force else stale(files, root)
     modules = [Extension(".".join(f.with_suffix("").parts), [str(f)], extra_compile_args=CFLAGS) for f in files]
     cwd = os.getcwd()
     os.chdir(root)  # the extensions' names and the in-place build are relative to the root
@@ -113,7 +122,7 @@ def compile_rules(jobs: int, root: Path = ROOT) -> list[Path]:
         os.chdir(cwd)
     recorded.write_text(recipe)
     date_as_sources(read_at)
-    return files
+    return files, rebuilt
 
 
 def date_as_sources(read_at: dict[Path, int]) -> list[Path]:
@@ -137,13 +146,9 @@ def date_as_sources(read_at: dict[Path, int]) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module's docstring). Returns the exit code."""
     parser = argparse.ArgumentParser(prog="python -m services.rules.compile", description=__doc__.splitlines()[0])
-    parser.add_argument("--clean", action="store_true", help="remove the compiled modules and the generated C")
     parser.add_argument("--stamp", type=Path, help="a file to touch once the modules are built (make's record)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="compilers at once (default: the cores)")
     args = parser.parse_args(argv)
-    if args.clean:
-        print(f"compile: removed {len(clean())} compiled module(s)")
-        return 0
     if PURE_PYTHON:
         print(f"compile: {PURE_ENV} is set; the rules stay pure Python")
         return 0
@@ -151,11 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     if why:
         print(f"compile: {why}; the rules stay pure Python")
         return 0
-    files = compile_rules(max(1, args.jobs))
+    files, rebuilt = compile_rules(max(1, args.jobs))
     if args.stamp:
         args.stamp.touch()
-    print(f"compile: the {len(files)} rules modules are compiled with Cython, each rebuilt if its source changed "
-          "(LONGHOUSE_PURE_PYTHON=1 runs the sources)")
+    print(f"compile: the {len(files)} rules modules are compiled with Cython ({len(rebuilt)} rebuilt now: each "
+          "when its source changed; LONGHOUSE_PURE_PYTHON=1 runs the sources)")
     return 0
 
 

@@ -88,3 +88,23 @@ def test_a_source_edited_while_it_compiles_leaves_its_module_ignored(tmp_path):
     os.utime(source, ns=(10**18 + 10**9, 10**18 + 10**9))  # edited during the build, after the read
     finder = RulesFinder("pkg", pure=False)
     assert finder.find_spec("pkg.mod", [str(package)]).origin == str(source) and finder.stale == ["pkg.mod"]
+
+
+def test_a_build_counts_as_rebuilt_only_the_modules_older_than_their_source(tmp_path):
+    # what `make compile` reports: missing or older modules are rebuilt, one dated as its source is not
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from services.rules.compile import stale
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    names = ("fresh", "older", "missing")
+    for name in names:
+        (package / f"{name}.py").write_text("X = 1\n")
+        os.utime(package / f"{name}.py", ns=(10**18, 10**18))
+    for name, ns in (("fresh", 10**18), ("older", 10**18 - 10**9)):
+        module = package / f"{name}{EXTENSION_SUFFIXES[0]}"
+        module.write_bytes(b"")
+        os.utime(module, ns=(ns, ns))
+    files = [Path("pkg") / f"{name}.py" for name in names]
+    assert stale(files, tmp_path) == [Path("pkg/older.py"), Path("pkg/missing.py")]
