@@ -136,8 +136,11 @@ def run_dir(settings: Settings, given: Path | None) -> Path:
     raise LaunchError(f"cannot make a fresh run directory under {base}")
 
 
-def shown(path: Path) -> str:
-    """``path`` relative to the working directory when it lies under it (shorter to read)."""
+def shown(path: Path, relative: bool = True) -> str:
+    """``path`` relative to the working directory when it lies under it (shorter to read) and
+    ``relative``; as it is otherwise (the user named the run's directory by an absolute path)."""
+    if not relative:
+        return str(path)
     try:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
@@ -184,15 +187,17 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGHUP, _on_signal)
     data_dir = run_dir(settings, args.data_dir)
     stack = Stack(settings, data_dir)
+    # paths are shown as the user named the run's directory: relative, or absolute as given
+    relative = not Path(args.data_dir if args.data_dir is not None else settings.data_dir).is_absolute()
     code = 0
     healing = threading.Event()
     try:
-        console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {shown(data_dir)})", soft_wrap=True)
+        console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {shown(data_dir, relative)})", soft_wrap=True)
         started = time.monotonic()
         stack.start()
         console.print(f"stack ready in {time.monotonic() - started:.1f} s: " + ", ".join(
             f"{name} (pid {pid})" for name, pid in stack.pids().items()), soft_wrap=True)
-        console.print(f"operator key in {shown(stack.operator_key_path)} (send it as X-Longhouse-Operator-Key "
+        console.print(f"operator key in {shown(stack.operator_key_path, relative)} (send it as X-Longhouse-Operator-Key "
                       "to create games and tournaments and to register agents)", soft_wrap=True)
         healer = threading.Thread(target=heal_while, args=(stack, console, healing), daemon=True, name="heal")
         healer.start()  # a child that dies during the tournament is started again too
@@ -215,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         healer.join(timeout=30)
         if not args.once:
             console.print(f"\n[bold green]Serving[/bold green] at {stack.gateway_url}  (Redis at {redact(stack.redis_url)}, "
-                          f"logs in {shown(stack.log_dir)}); press Ctrl-C to stop.", soft_wrap=True)
+                          f"logs in {shown(stack.log_dir, relative)}); press Ctrl-C to stop.", soft_wrap=True)
             console.print(f"Agents may be registered and called at {stack.settings.agent_allow or 'no address'} "
                           "(LONGHOUSE_AGENT_ALLOW).", soft_wrap=True)
             serve(stack, console)

@@ -4,6 +4,8 @@ no run directory made."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from services.launcher.__main__ import main, parse_args
@@ -44,3 +46,15 @@ def test_a_bad_setting_is_one_line_and_starts_nothing(name, value, said, tmp_pat
     out = capsys.readouterr().out
     assert f"bad setting {name}: " in out and said in out and "Traceback" not in out
     assert list(tmp_path.iterdir()) == []
+
+
+def test_paths_are_shown_as_the_run_directory_was_named(tmp_path, monkeypatch):
+    # a relative (or default) data directory is shown relative to the working directory; an
+    # absolute one as it was given, even when it lies under the working directory
+    from services.launcher.__main__ import shown
+
+    monkeypatch.chdir(tmp_path)
+    logs = tmp_path / "run" / "logs"
+    assert shown(logs) == "run/logs"
+    assert shown(logs, relative=False) == str(logs)
+    assert shown(Path("/elsewhere/logs")) == "/elsewhere/logs"  # not under the working directory
