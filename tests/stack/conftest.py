@@ -10,12 +10,13 @@ send it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -101,16 +102,25 @@ def stack_env(settings: Settings, data_dir: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def stack(tmp_path_factory) -> Iterator[StackHandle]:
-    """The whole stack (Redis, four services, Celery worker, gateway) for the session."""
+@contextlib.contextmanager
+def running_stack(tmp_path_factory, name: str, **settings: Any) -> Iterator[StackHandle]:
+    """The whole stack (Redis, four services, Celery worker, gateway) in a fresh directory
+    ``name``, with ``settings`` over the tests' own (agents allowed on loopback), stopped when
+    the block ends. Fails the test if ``redis-server`` is missing."""
     if shutil.which("redis-server") is None:
         pytest.fail("redis-server is not installed; run `make setup`")
-    data_dir = tmp_path_factory.mktemp("stack")
-    settings = free_port_settings(Settings(agent_allow=TEST_AGENT_ALLOW))  # the tests' agents are on loopback
-    stack = Stack(settings, data_dir, extra_env={"LONGHOUSE_EXTRA_GAMES": EXTRA_GAMES})
+    data_dir = tmp_path_factory.mktemp(name)
+    chosen = free_port_settings(Settings(**{"agent_allow": TEST_AGENT_ALLOW, **settings}))
+    stack = Stack(chosen, data_dir, extra_env={"LONGHOUSE_EXTRA_GAMES": EXTRA_GAMES})
     stack.start()
     try:
         yield StackHandle(stack.gateway_url, stack.redis_url, stack.settings, stack.env, data_dir, stack)
     finally:
         stack.stop()
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory) -> Iterator[StackHandle]:
+    """The whole stack for the session (:func:`running_stack`)."""
+    with running_stack(tmp_path_factory, "stack") as handle:
+        yield handle

@@ -18,7 +18,6 @@ loopback, recording every request.
 from __future__ import annotations
 
 import json
-import shutil
 import threading
 from typing import Iterator
 
@@ -27,11 +26,8 @@ import redis
 import requests
 
 from services.agents.registry import KEY as AGENTS_KEY
-from services.common.config import Settings
 from services.coordinator.redis_store import key
-from services.launcher.stack import Stack, free_port_settings
-from tests.conftest import TEST_AGENT_ALLOW
-from tests.stack.conftest import EXTRA_GAMES, StackHandle
+from tests.stack.conftest import StackHandle, running_stack
 from tests.support.recording_agent import recording_agent
 from tests.support.wait import wait_for
 
@@ -45,16 +41,8 @@ SECRET = "exactly-once-secret-0123456789"
 @pytest.fixture(scope="module")
 def short_stack(tmp_path_factory) -> Iterator[StackHandle]:
     """The whole stack, its broker redelivering unacknowledged tasks after :data:`VISIBILITY_S` s."""
-    if shutil.which("redis-server") is None:
-        pytest.fail("redis-server is not installed; run `make setup`")
-    data_dir = tmp_path_factory.mktemp("stack-redelivery")
-    settings = free_port_settings(Settings(agent_allow=TEST_AGENT_ALLOW, celery_visibility_timeout=VISIBILITY_S))
-    stack = Stack(settings, data_dir, extra_env={"LONGHOUSE_EXTRA_GAMES": EXTRA_GAMES})
-    stack.start()
-    try:
-        yield StackHandle(stack.gateway_url, stack.redis_url, stack.settings, stack.env, data_dir, stack)
-    finally:
-        stack.stop()
+    with running_stack(tmp_path_factory, "stack-redelivery", celery_visibility_timeout=VISIBILITY_S) as handle:
+        yield handle
 
 
 def register(stack: StackHandle, address: str, name: str) -> str:
