@@ -53,22 +53,14 @@ class Chance:
         self._pool = 0
         self._bits = 0
 
-    def _refill(self) -> None:
+    def _block(self) -> int:
+        """The next 256 bits of the stream (``sha256(key, counter)``), as an integer."""
         if self._seed is not None:
             self._key = hashlib.sha256(self._seed.encode()).digest()
             self._seed = None
         block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
         self._counter += 1
-        self._pool = (self._pool << 256) | int.from_bytes(block, "big")
-        self._bits += 256
-
-    def _take(self, k: int) -> int:
-        while self._bits < k:
-            self._refill()
-        self._bits -= k
-        value = self._pool >> self._bits
-        self._pool &= (1 << self._bits) - 1
-        return value
+        return int.from_bytes(block, "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` by rejection sampling, or the outcome source's answer
@@ -81,10 +73,19 @@ class Chance:
             if not 0 <= v < n:
                 raise ValueError(f"the outcome source answered {v} for a draw among {n}")
             return v
-        k = max(1, (n - 1).bit_length())
+        # the stream's next (n - 1).bit_length() bits (at least 1), most significant first,
+        # again while they are n or more; the pool and its size kept in locals meanwhile
+        k = (n - 1).bit_length() or 1
+        pool, bits = self._pool, self._bits
         while True:
-            v = self._take(k)
+            while bits < k:
+                pool = (pool << 256) | self._block()
+                bits += 256
+            bits -= k
+            v = pool >> bits
+            pool &= (1 << bits) - 1
             if v < n:
+                self._pool, self._bits = pool, bits
                 return v
 
     def choice(self, items: Sequence[T]) -> T:
@@ -94,11 +95,28 @@ class Chance:
         return items[self.below(len(items))]
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
-        """A uniformly shuffled copy (Fisher-Yates)."""
+        """A uniformly shuffled copy (Fisher-Yates: ``below(i + 1)`` for each ``i`` from the
+        last down to 1, drawn here without a call each when the chance has no outcome source)."""
         out = list(items)
+        if self._source is not None:
+            for i in range(len(out) - 1, 0, -1):
+                j = self.below(i + 1)
+                out[i], out[j] = out[j], out[i]
+            return out
+        pool, bits = self._pool, self._bits
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            k = i.bit_length()  # that of (i + 1) - 1: the bits below() draws for i + 1
+            while True:
+                while bits < k:
+                    pool = (pool << 256) | self._block()
+                    bits += 256
+                bits -= k
+                j = pool >> bits
+                pool &= (1 << bits) - 1
+                if j <= i:
+                    break
             out[i], out[j] = out[j], out[i]
+        self._pool, self._bits = pool, bits
         return out
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
