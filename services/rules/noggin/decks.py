@@ -380,16 +380,19 @@ def telescope(state: State, chance: ChanceFactory, seat: int, deck: str) -> list
 
 class _Sim:
     """A scratch copy that a deck operation advances through its own events, so that one
-    operation can draw several cards in order."""
+    operation can draw several cards in order. :attr:`state` is the operation's state itself
+    (read only) until the first :meth:`apply`, which copies it first."""
 
     def __init__(self, state: State):
-        from .state import copy_state
-
-        self.state = copy_state(state)
+        self.state = state
+        self._copied = False
 
     def apply(self, events: list[Event]) -> None:
-        from .state import evolve
+        from .state import copy_state, evolve
 
+        if not self._copied:
+            self.state = copy_state(self.state)
+            self._copied = True
         for e in events:
             evolve(self.state, e)
 
