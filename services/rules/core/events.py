@@ -12,13 +12,26 @@ from __future__ import annotations
 
 import orjson
 
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from .canonical import plain_json
 
 
-@dataclass(frozen=True, slots=True)
+class _FromFactory:
+    """The default of an argument whose field has a default factory (left out: the factory's)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+FROM_FACTORY = _FromFactory()
+"""The default of :class:`Event`'s and :class:`Op`'s arguments with a factory (``data``, ``args``):
+left out, a new empty dict; given (``None`` included), the value given, as the dataclass's own
+``__init__`` does."""
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """One fact in a game's event log.
 
@@ -32,6 +45,13 @@ class Event:
     type: str
     data: dict[str, Any] = field(default_factory=dict)
     to: int | None = None
+
+    def __init__(self, type: str, data: Any = FROM_FACTORY, to: int | None = None) -> None:
+        # the dataclass's generated __init__ (frozen: object.__setattr__ a field) with each field
+        # stored through its slot's descriptor instead (events are made several times a move)
+        _EVENT_TYPE(self, type)
+        _EVENT_DATA(self, {} if data is FROM_FACTORY else data)
+        _EVENT_TO(self, to)
 
     def to_json(self) -> dict[str, Any]:
         """Return the event as ``{"type", "data", "to"}``."""
@@ -47,64 +67,8 @@ class Event:
         return self.to is None or (seat is not None and seat >= 0 and self.to == seat)
 
 
-def slot_init(cls: type, defaults: dict[str, Callable[[], Any]] | None = None) -> type:
-    """Give the frozen, slotted dataclass ``cls`` a quicker ``__init__`` with the same
-    parameters, defaults and results: each field is stored through its slot's descriptor
-    instead of the generated ``object.__setattr__`` calls (about half the cost; events and
-    operations are made several times a move in every playout and search).
-
-    Args:
-        cls: a ``@dataclass(frozen=True, slots=True)`` class whose fields all take part in
-            ``__init__``.
-        defaults: per field with a ``default_factory``, that factory (called when the
-            argument is left out, as the generated ``__init__`` does). Plain defaults are
-            read from the fields.
-    Returns:
-        ``cls`` (changed in place).
-    Raises:
-        ValueError: ``cls`` is not such a dataclass, or a field with a factory is missing
-            from ``defaults``.
-    """
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
-        raise ValueError(f"{cls.__name__} is not a frozen, slotted dataclass")
-    defaults = dict(defaults or {})
-    namespace: dict[str, Any] = {"MISSING": _MISSING}
-    args, body = [], []
-    for f in fields(cls):
-        namespace[f"set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.default is not MISSING:
-            namespace[f"default_{f.name}"] = f.default
-            args.append(f"{f.name}=default_{f.name}")
-            body.append(f"    set_{f.name}(self, {f.name})")
-        elif f.default_factory is not MISSING:
-            if f.name not in defaults:
-                raise ValueError(f"{cls.__name__}.{f.name} has a default factory: pass it in defaults")
-            namespace[f"factory_{f.name}"] = defaults[f.name]
-            args.append(f"{f.name}=MISSING")
-            body.append(f"    set_{f.name}(self, factory_{f.name}() if {f.name} is MISSING else {f.name})")
-        else:
-            args.append(f.name)
-            body.append(f"    set_{f.name}(self, {f.name})")
-    exec(f"def __init__(self, {', '.join(args)}):\n" + "\n".join(body) + "\n", namespace)  # the names are cls's fields
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__doc__ = cls.__init__.__doc__
-    cls.__init__ = init
-    return cls
-
-
-class _Missing:
-    """The default of a :func:`slot_init` argument whose field has a default factory."""
-
-    def __repr__(self) -> str:
-        return "<factory>"
-
-
-_MISSING = _Missing()
-"""An argument left out of a :func:`slot_init` ``__init__`` (whose field has a default factory)."""
-
-slot_init(Event, {"data": dict})
+_EVENT_TYPE, _EVENT_DATA, _EVENT_TO = (Event.__dict__[name].__set__ for name in ("type", "data", "to"))
+"""The slots' setters :meth:`Event.__init__` stores the fields with."""
 
 
 SEALED = -1

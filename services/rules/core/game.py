@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .chance import Chance
 from .errors import BadConfig, IllegalMove, MalformedMove, NotYourTurn, UnknownGame
-from .events import Event, slot_init
+from .events import FROM_FACTORY, Event
 
 DOMAINS = ("deck", "market", "board", "score")
 """The four domains, each served by one port and one gRPC service."""
@@ -40,7 +40,7 @@ ChanceFactory = Callable[[str], Chance]
 """Given a label, returns the chance source for that draw (deck domain only)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Op:
     """One operation for one domain.
 
@@ -54,6 +54,12 @@ class Op:
     name: str
     args: dict[str, Any] = field(default_factory=dict)
 
+    def __init__(self, domain: str, name: str, args: Any = FROM_FACTORY) -> None:
+        # as Event.__init__: the generated __init__'s fields, stored through the slots' setters
+        _OP_DOMAIN(self, domain)
+        _OP_NAME(self, name)
+        _OP_ARGS(self, {} if args is FROM_FACTORY else args)
+
     def to_json(self) -> dict[str, Any]:
         """``{"domain", "name", "args"}``."""
         return {"domain": self.domain, "name": self.name, "args": self.args}
@@ -64,7 +70,8 @@ class Op:
         return cls(obj["domain"], obj["name"], dict(obj.get("args") or {}))
 
 
-slot_init(Op, {"args": dict})
+_OP_DOMAIN, _OP_NAME, _OP_ARGS = (Op.__dict__[name].__set__ for name in ("domain", "name", "args"))
+"""The slots' setters :meth:`Op.__init__` stores the fields with."""
 
 
 class GameConfig(BaseModel):
