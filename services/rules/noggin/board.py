@@ -87,7 +87,10 @@ def capacity(p: Player, transport: str) -> int:
 
 def has_artefact(p: Player, card: str) -> bool:
     """True if the seat owns Counting House card ``card`` face up (6.3: face down never acts)."""
-    return any(c["card"] == card and c["up"] for c in p.counting_house)
+    for c in p.counting_house:  # a loop, not any(...): no generator made at each of its many calls
+        if c["card"] == card and c["up"]:
+            return True
+    return False
 
 
 def can_use(p: Player, card: str) -> bool:

@@ -177,6 +177,10 @@ def builder(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
 _RESTOCK_AMOUNTS = {net: tuple(sorted(set(market.RESTOCK_AMOUNTS) | (set(market.NET_AMOUNTS) if net else set())))
                     for net in (False, True)}
 """The amounts a Restock lists, without and with the Butterfly Net (:func:`.market.restock_amounts`)."""
+_FEWEST_TREES = min(market.RESTOCK_AMOUNTS)
+"""Below this much Wood at the Nog Market no trees can be restocked."""
+_FEWEST_FISH = min(min(amounts) for amounts in _RESTOCK_AMOUNTS.values())
+"""Below this much Fish at the Nog Market no fish can be restocked (with or without the Net)."""
 
 
 def restock(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
@@ -185,8 +189,10 @@ def restock(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
     counted once."""
     if 2 not in costs:
         return []
-    p = state.players[seat]
     wood, fish = state.market.get("wood", 0), state.market.get("fish", 0)
+    if wood < _FEWEST_TREES and fish < _FEWEST_FISH:  # nothing to restock with (most turns)
+        return []
+    p = state.players[seat]
     c = content.load()
     space = sum(z.hexes - state.forest[z.id] for z in c.forest.zones)
     replant = not option(state, "so_long") and "orchard" not in p.buildings.values()

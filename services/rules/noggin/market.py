@@ -173,7 +173,10 @@ def auction_order(state: State, seat: int) -> list[int]:
 
 def first_turns_over(state: State) -> bool:
     """Whether every Step marker, dummies' included, has had its first turn (4.1)."""
-    return all(m.turns > 0 for m in state.markers)
+    for m in state.markers:  # a loop, not all(...): no generator made at each call
+        if m.turns <= 0:
+            return False
+    return True
 
 
 def check_auction(state: State, seat: int) -> None:
