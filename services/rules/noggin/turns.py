@@ -596,21 +596,16 @@ _BUDGETS = tuple(frozenset(range(k + 1)) for k in range(LAP))
 
 def _affordable(state: State, i: int) -> frozenset[int]:
     """Step costs the active marker may still spend this turn (0 always; 4.2, house rule):
-    those whose landing, after the no-sharing push, stays short of the Runestone + 10. A
-    landing never comes nearer as the cost grows, so they are 0 to the highest that fits."""
+    those whose landing, after the no-sharing push, stays short of the Runestone + 10. A cost
+    of c lands on the first space from c on that no other marker holds, so the costs that
+    fit are 0 up to the last such space before that limit (at most LAP - 1)."""
     markers = state.markers
     pos = markers[i].pos
-    occupied = {m.pos for j, m in enumerate(markers) if j != i}
-    limit = state.runestone + LAP
-    best = 0
-    for c in range(1, LAP):
-        p = pos + c
-        while p in occupied:
-            p += 1
-        if p >= limit:
-            break
-        best = c
-    return _BUDGETS[best]
+    occupied = [m.pos for j, m in enumerate(markers) if j != i]
+    last = state.runestone + LAP - 1  # the last free space short of the limit
+    while last in occupied:
+        last -= 1
+    return _BUDGETS[min(LAP - 1, last - pos) if last > pos else 0]
 
 
 def _legal_free_moves(state: State, seat: int) -> list[dict[str, Any]]:
