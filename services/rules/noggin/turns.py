@@ -26,6 +26,8 @@ from services.rules.core import Event, IllegalMove, NotYourTurn
 from . import abilities, board, characters, content, generate, inventions, market, sagas
 from .content import BASIC, CHARACTERS
 from .decks import can_draw, reserve_left
+from .market import bidder
+from .sagas import needs_draw, waiting_seat
 from .generate import FLIPS, ROTATIONS
 from .payments import payment_options
 from .steps import LAP, check_steps, jump, landing, next_free, season_end
@@ -132,13 +134,18 @@ def after_action(state: State) -> list[Event]:
 
 def pending(state: State) -> str | None:
     """The decision the game waits for, if any (a move type of :data:`DECISIONS`)."""
-    if market.bidder(state) is not None:
+    if bidder(state) is not None:
         return "bid"
+    return _pending_after_bids(state, waiting_seat(state))
+
+
+def _pending_after_bids(state: State, waiting: int | None) -> str | None:
+    """:func:`pending` once no bid is due, ``waiting`` being :func:`.sagas.waiting_seat`."""
     if state.decision is not None:
         return state.decision["kind"]
-    if sagas.waiting_seat(state) is not None:
+    if waiting is not None:
         return "seers_tower" if state.saga_end["stage"] == "seer" else "fireworks"
-    if sagas.needs_draw(state) is not None:
+    if needs_draw(state) is not None:
         return "draw_reserve"
     a = state.action
     if a is not None and a.kind == "fisherman" and a.tokens is not None:
@@ -148,22 +155,31 @@ def pending(state: State) -> str | None:
 
 def decider(state: State) -> int | None:
     """The seat whose decision it is now, or None (a phase, the end, a dummy)."""
-    if state.ended is not None or state.active is None or pending_phase(state):
-        return None
-    b = market.bidder(state)
+    return _decision(state, False)[0]
+
+
+def _decision(state: State, kind_too: bool = True) -> tuple[int | None, str | None]:
+    """``(seat, kind)``: :func:`decider` and, with ``kind_too``, :func:`pending` worked out
+    together (each rule read once; the kind None without it); ``(None, None)`` during a phase
+    and after the end."""
+    active = state.active
+    if state.ended is not None or active is None or pending_phase(state):
+        return None, None
+    b = bidder(state)
     if b is not None:
-        return b
+        return b, "bid"
+    waiting = waiting_seat(state)
+    kind = _pending_after_bids(state, waiting) if kind_too else None
     if state.decision is not None:
-        return state.decision["seat"]
-    w = sagas.waiting_seat(state)
-    if w is not None:
-        return w
-    return state.markers[state.active].seat
+        return state.decision["seat"], kind
+    if waiting is not None:
+        return waiting, kind
+    return state.markers[active].seat, kind
 
 
 def to_move(state: State) -> list[int]:
     """The seat whose decision it is, or nobody during a phase and after the end."""
-    seat = decider(state)
+    seat = _decision(state, False)[0]
     return [] if seat is None else [seat]
 
 
@@ -445,9 +461,9 @@ def _boat_moves(state: State, seat: int, base: dict[str, Any]) -> Iterator[dict[
 
 def candidates(state: State, seat: int) -> list[dict[str, Any]]:
     """Every move worth checking for ``seat`` now (``legal_moves`` filters them by ``check``)."""
-    if seat not in to_move(state):
+    decider_seat, kind = _decision(state)  # the seat and its pending decision, read once
+    if seat != decider_seat:
         return []
-    kind = pending(state)
     if kind is not None:
         return _decision_moves(state, seat, kind)
     a = state.action
@@ -639,9 +655,9 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     what is the same for all (whose turn, the pending decision, the Step budget, whether each
     action may start, whether any action may start at all) is worked out once, and each
     action's sub-moves come from :mod:`.generate`."""
-    if seat not in to_move(state):
+    decider_seat, kind = _decision(state)  # the seat and its pending decision, read once
+    if seat != decider_seat:
         return []
-    kind = pending(state)
     if kind is not None:
         if kind == "bid":  # the seat bidding, every bid listed from above the highest to its limit (6.3)
             return _decision_moves(state, seat, kind)
