@@ -207,6 +207,10 @@ def restock(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
     return out
 
 
+_OPTIONS = frozenset(market.OPTIONS)
+"""Market Day's options (6.0), as a set."""
+
+
 def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
     """Market Day's sub-moves (6.0: 1 Step to start, none once started): a character's ability
     (6.1), evicting Nogbad (6.2), the auction (6.3), a Saga (6.4), an Invention (6.5) and
@@ -219,8 +223,9 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
     last = picks[-1] if picks else None
     if picks:  # Honey & Mead allows one more pick than a character and then one option (6.0, appendix)
         honey = len(picks) < 3 and can_use(p, "honey_and_mead")
-        option_ok = honey or not any(x in market.OPTIONS for x in picks)  # a new option
-        character_ok = honey or not ("character" in picks or any(x in market.OPTIONS for x in picks))
+        optioned = not _OPTIONS.isdisjoint(picks)  # an option picked already
+        option_ok = honey or not optioned  # a new option
+        character_ok = honey or not ("character" in picks or optioned)
     else:
         option_ok = character_ok = True
     where = state.characters
@@ -233,7 +238,14 @@ def market_day(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
     if state.nogbad == "active" and option_ok:
         medal = has_artefact(p, "roman_medal")
         for by, (chars, n, _) in EVICTIONS.items():
-            if (by in ("romf", "graculus") and not medal) or any(where[c] != CASTLE for c in chars):
+            if by in ("romf", "graculus") and not medal:
+                continue
+            home = True  # every character the eviction needs at the Castle (a loop: no generator a card)
+            for c in chars:
+                if where[c] != CASTLE:
+                    home = False
+                    break
+            if not home:
                 continue
             out += [{"type": "market_day", "op": "evict", "by": by, "pay": pay} for pay in pays(("food",) * n)]
     if state.counting_house is not None and option_ok and market.first_turns_over(state):
@@ -315,7 +327,7 @@ def _characters(state: State, food_pays: list[list[str]]) -> list[Move]:
             decks = [d for d in ("B", "C") if can_draw(state, d)]
             out += [{"type": "market_day", "op": "character", "character": ch, "saga": i, "deck": d, "pay": pay}
                     for i, s in enumerate(state.sagas)
-                    if s is not None and s.current is not None and all(m is None for m in s.current.met)
+                    if s is not None and s.current is not None and s.current.met.count(None) == len(s.current.met)
                     for d in decks for pay in food_pays]
         elif ch == "knut":
             out += [{"type": "market_day", "op": "character", "character": ch, "deck": d, "pay": pay}
