@@ -24,6 +24,7 @@ from typing import Any
 
 from services.rules.core import Event
 from services.rules.core import match as core_match
+from services.rules.core.match import EVENTS as MATCH_EVENTS
 from services.rules.core.canonical import OMIT_IF_NONE
 from services.rules.core.cow import CopyOnWrite, shared_field
 from services.rules.core.match import MatchRecord
@@ -437,14 +438,15 @@ def _unload(p: Player, cart: dict[str, int]) -> None:
 def evolve(state: State, event: Event) -> None:
     """Apply one event in place (first copying the parts it changes that a copy-on-write clone
     shares, :data:`WRITES`). Raises ValueError on an unknown event type."""
+    t = event.type
     if state.shared:
-        COW.before(state, event.type)
-    if event.type in core_match.EVENTS:
-        state.match = core_match.evolve(state.match, event)
-        return
-    h = _HANDLERS.get(event.type)
+        COW.before(state, t)
+    h = _HANDLERS.get(t)
     if h is None:
-        raise ValueError(f"unknown Noggin event {event.type!r}")
+        if t in MATCH_EVENTS:
+            state.match = core_match.evolve(state.match, event)
+            return
+        raise ValueError(f"unknown Noggin event {t!r}")
     h(state, event.data)
 
 
