@@ -80,7 +80,7 @@ def advance_turns(state: State, positions: list[int]) -> list[Event]:
             events.append(Event("RunestoneMoved", {"to": low}))
         if runestone >= season_end(state):
             return events
-        nxt = min(range(len(positions)), key=lambda j: (positions[j], j))
+        nxt = positions.index(low)  # the last marker (the first of equals): the Runestone's
         if state.markers[nxt].seat is None:
             dest = jump(positions, nxt, runestone)
             positions[nxt] = dest
