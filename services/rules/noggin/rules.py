@@ -117,6 +117,13 @@ OPERATIONS: dict[tuple[str, str], Handler] = {
 }
 """Every operation by ``(domain, name)``: ``handler(state, args, chance) -> events``."""
 
+_BY_DOMAIN: dict[str, dict[str, Handler]] = {}
+for (_domain, _name), _handler in OPERATIONS.items():
+    _BY_DOMAIN.setdefault(_domain, {})[_name] = _handler
+del _domain, _name, _handler
+""":data:`OPERATIONS` by domain, then name (no key tuple made for each operation run)."""
+_NONE: dict[str, Handler] = {}
+
 DECISION_OPS = {
     "bid": lambda seat, m: [Op("market", "bid", {"seat": seat, "steps": m["steps"]})],
     "keep_card": lambda seat, m: [Op("market", "keep", {"seat": seat, "face": m["face"]})],
@@ -320,10 +327,11 @@ class NogginRules(Rules):
     def handle(self, state: State, op: Op, chance) -> list[Event]:
         """Run one operation on ``state`` (not changed) and return its events. Raises
         ValueError for an unknown operation or a ``deck`` operation without ``chance``."""
-        fn = OPERATIONS.get((op.domain, op.name))
+        domain = op.domain
+        fn = _BY_DOMAIN.get(domain, _NONE).get(op.name)
         if fn is None:
-            raise ValueError(f"unknown Noggin operation {op.domain}.{op.name}")
-        if op.domain == "deck" and chance is None:
+            raise ValueError(f"unknown Noggin operation {domain}.{op.name}")
+        if chance is None and domain == "deck":
             raise ValueError("deck operations need chance")
         return fn(state, op.args, chance)
 
