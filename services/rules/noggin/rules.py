@@ -118,11 +118,12 @@ OPERATIONS: dict[tuple[str, str], Handler] = {
 """Every operation by ``(domain, name)``: ``handler(state, args, chance) -> events``."""
 
 _BY_DOMAIN: dict[str, dict[str, Handler]] = {}
+""":data:`OPERATIONS` by domain, then name (no key tuple made for each operation run)."""
 for (_domain, _name), _handler in OPERATIONS.items():
     _BY_DOMAIN.setdefault(_domain, {})[_name] = _handler
 del _domain, _name, _handler
-""":data:`OPERATIONS` by domain, then name (no key tuple made for each operation run)."""
 _NONE: dict[str, Handler] = {}
+"""The operations of an unknown domain: none."""
 
 DECISION_OPS = {
     "bid": lambda seat, m: [Op("market", "bid", {"seat": seat, "steps": m["steps"]})],
