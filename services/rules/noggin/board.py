@@ -77,11 +77,15 @@ def room(p: Player, resource: str, cart: dict[str, int] | None = None) -> int:
     return max(0, FARM - others + extra[resource] - held[resource])
 
 
+_TRANSPORT_CAPACITY = content.load().setup.transport_capacity
+_UPGRADED_CAPACITY = content.load().setup.upgraded_capacity
+"""A transport's capacity, and an upgraded one's (set-up, 3.8 F), read once."""
+
+
 def capacity(p: Player, transport: str) -> int:
     """Capacity of a transport: 2, or 4 once upgraded (3.8 F, 5.5); the wood cart carries 1
     more with the Forge token of the Fire Machine (6.5, appendix)."""
-    s = content.load().setup
-    base = s.upgraded_capacity if transport in p.transports else s.transport_capacity
+    base = _UPGRADED_CAPACITY if transport in p.transports else _TRANSPORT_CAPACITY
     return base + (1 if transport == "wood_cart" and p.forge else 0)
 
 
