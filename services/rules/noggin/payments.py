@@ -116,7 +116,7 @@ def payment_choices(p: Player) -> Callable[[tuple[str, ...]], list[list[str]]]:
     """``choices(slots)``: :func:`payment_options` of the seat's stock as it is now for the cost
     ``slots`` (a tuple; ``()`` gives ``[[]]``, the one way to pay nothing), each cost's list
     made once and then shared by every call of this ``choices`` (read only)."""
-    stock = tuple(sorted(p.stock.items()))
+    stock = tuple(p.stock.items())  # in the stock's own order: the options do not depend on it
     known: dict[tuple[str, ...], list[list[str]]] = {(): [[]]}
 
     def choices(slots: tuple[str, ...]) -> list[list[str]]:
