@@ -23,7 +23,8 @@ from typing import Any
 from services.rules.core import IllegalMove
 
 from . import board, content, inventions, market, sagas
-from .board import BESIDE, FARM, can_use, capacity, has_artefact, nogbad_blocks, nogbad_space, room, spare_nogs
+from .board import (BESIDE, DISCOVER_STONE, FARM, can_use, capacity, check_discover, discover_slots, free_walk,
+                    has_artefact, nogbad_blocks, nogbad_space, room, spare_nogs, walk_region)
 from .characters import EVICTIONS, food_slots
 from .content import BASIC, CHARACTERS
 from .decks import can_draw, mine_tiles_left, reserve_left
@@ -75,12 +76,12 @@ def miner(state: State, seat: int, costs: frozenset[int]) -> list[Move]:
                     if not stone_room:
                         continue
                 out.append({"type": "miner", "op": "dig", "square": [r, c]})
-    if (0 if board.free_walk(state, seat) else 1) in costs:
-        out += [{"type": "miner", "op": "walk", "square": [r, c]} for r, c in board.walk_region(state)
+    if (0 if free_walk(state, seat) else 1) in costs:
+        out += [{"type": "miner", "op": "walk", "square": [r, c]} for r, c in walk_region(state)
                 if r != r0 or c != c0]
-    if step and state.market["stone"] >= board.DISCOVER_STONE and mine_tiles_left(state) > 0:
-        for slot in board.discover_slots(state):
-            if _ok(board.check_discover, state, seat, slot):
+    if step and state.market["stone"] >= DISCOVER_STONE and mine_tiles_left(state) > 0:
+        for slot in discover_slots(state):
+            if _ok(check_discover, state, seat, slot):
                 out += [{"type": "miner", "op": "discover", "slot": slot, "rotation": rot, "flip": flip}
                         for rot in ROTATIONS for flip in FLIPS]
     return out
