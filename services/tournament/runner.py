@@ -42,7 +42,9 @@ class TournamentConfig:
         games: number of games.
         seed: the tournament seed.
         bots: bot kind per seat (default: ``random`` on every seat).
-        move_cap: moves after which a game is abandoned as failed.
+        move_cap: moves after which a game is abandoned as failed (over HTTP the driver stops
+            posting at the cap; on the bus, where the bots play on the server, a game found at
+            or past the cap, finished or not, is given up as failed).
         game_timeout: seconds after which a game is abandoned as failed.
         parallel: games played at once.
         options: game options for every game.
@@ -114,9 +116,9 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
                         if known is not None:
                             continue
                 summary = client.game(game_id)
-                if summary["status"] == "over":
-                    if bus:
-                        report.moves = summary.get("moves", report.moves)
+                if bus:
+                    report.moves = summary.get("moves", report.moves)
+                if summary["status"] == "over" and not (bus and report.moves > config.move_cap):
                     outcome = summary.get("outcome") or {}
                     report.ended_by = "rules"
                     report.final_scores = list(outcome.get("scores") or [])
@@ -128,8 +130,13 @@ def play_game(base_url: str, config: TournamentConfig, index: int,
                     report.final_state_hash = summary.get("state_hash")
                     break
                 if report.moves >= config.move_cap:
+                    # over HTTP the driver stops posting; on the bus the bots play on the server, so
+                    # the driver gives the game up (it may go on there) and a game that went past the
+                    # cap before the driver looked fails all the same
                     report.ended_by = "move cap"
-                    report.error = f"stopped after {report.moves} moves (move cap)"
+                    report.error = (f"stopped after {report.moves} moves (move cap)" if not bus else
+                                    f"{report.moves} moves by the time the driver looked: the move cap is "
+                                    f"{config.move_cap}; the game was given up")
                     break
                 if cancel is not None and cancel.is_set():
                     report.error = "cancelled"

@@ -299,6 +299,18 @@ def test_tournament_through_the_stack_is_deterministic(stack):
     assert {g.game_id for g in first.games}.isdisjoint({g.game_id for g in second.games})
 
 
+@pytest.mark.parametrize("via", ["bus", "http"])
+def test_a_game_that_reaches_the_move_cap_fails_on_either_path(stack, via):
+    # over HTTP the driver stops at the cap; on the bus the bots play on the server, and a game
+    # found at or past the cap (here long finished: a few moves' cap) is given up as failed
+    config = TournamentConfig(game="step_race", players=3, games=2, seed="cap", move_cap=4, game_timeout=120, via=via)
+    report = run_tournament(stack.gateway_url, config, operator_key=stack.operator_key)
+    assert [g.ended_by for g in report.games] == ["move cap", "move cap"], [g.error for g in report.games]
+    assert report.failed == 2 and all(g.moves >= 4 for g in report.games)
+    if via == "http":
+        assert [g.moves for g in report.games] == [4, 4]
+
+
 def test_the_launcher_restarts_a_child_that_dies_and_says_so(tmp_path):
     """Issue: reliability, fault 5. A service killed while ``make run`` served made the launcher
     stop the whole stack; now it starts that child again and says so."""
