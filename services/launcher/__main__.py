@@ -66,6 +66,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.games < 0 or args.players < 1:
         p.error("--games must be >= 0 and --players >= 1")
+    if args.parallel < 1 or args.move_cap < 1:
+        p.error("--parallel and --move-cap must be >= 1")
+    if not 1 <= len(args.seed) <= 128:
+        p.error("--seed must be 1 to 128 characters")
+    if not split(args.bots):
+        p.error("--bots: name at least one bot (e.g. expert,greedy,random)")
+    if args.report is not None and args.report.is_dir():
+        p.error(f"--report: {args.report} is a directory; name the file to write")
     if args.game == "all" and args.variants:
         p.error("--variants belong to one game: name it with --game")
     problem = check_games(args)
@@ -185,7 +193,12 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, _on_signal)
         signal.signal(signal.SIGHUP, _on_signal)
-    data_dir = run_dir(settings, args.data_dir)
+    try:
+        data_dir = run_dir(settings, args.data_dir)
+    except OSError as exc:  # the run's directory cannot be made there: say so, start nothing
+        console.print(f"[red]cannot make the run's directory[/red]: {exc}", soft_wrap=True, markup=True,
+                      highlight=False)
+        return 2
     stack = Stack(settings, data_dir)
     # paths are shown as the user named the run's directory: relative, or absolute as given
     relative = not Path(args.data_dir if args.data_dir is not None else settings.data_dir).is_absolute()

@@ -230,7 +230,8 @@ def run_tournament_job(base_url: str, config: TournamentConfig, progress: Progre
                        poll_s: float = 0.5, operator_key: str | None = None) -> TournamentReport:
     """Play ``config`` as a tournament job on the stack (``POST /tournaments``, format
     ``series``: the same game and bot seeds as :func:`run_tournament`, so the same games),
-    follow it until it is done, and report it as :func:`run_tournament` does. ``operator_key``
+    follow it until it is done, and report it as :func:`run_tournament` does (a game that went
+    past ``move_cap`` moves on the server is a failed ``"move cap"``). ``operator_key``
     creates the tournament (``None``: the client's default, from the environment).
 
     Raises GatewayError if the gateway refuses the tournament.
@@ -262,12 +263,14 @@ def run_tournament_job(base_url: str, config: TournamentConfig, progress: Progre
             continue
         outcome = m.get("outcome") or {}
         ok = m["ended_by"] in ("rules", "forfeit")
+        capped = ok and m["moves"] > config.move_cap  # the bots played past the cap on the server
         games.append(GameReport(
             index=i, game_id=m["game_id"], seed=m.get("seed") or derive_seed(config.seed, i), seats=seats,
             final_scores=list(m["scores"]), winner=list(m["winners"]), winning_side=outcome.get("winning_side"),
             leader_in_exile=list(outcome.get("leader_in_exile") or []), breakdown=list(outcome.get("breakdown") or []),
-            reason=outcome.get("reason"), ended_by="rules" if ok else "error", moves=m["moves"],
-            final_state_hash=m.get("state_hash"), error=m.get("error")))
+            reason=outcome.get("reason"), ended_by="move cap" if capped else "rules" if ok else "error",
+            moves=m["moves"], final_state_hash=m.get("state_hash"),
+            error=f"{m['moves']} moves: past the move cap of {config.move_cap}" if capped else m.get("error")))
     return TournamentReport(game=config.game, seed=config.seed, players=config.players, games=games,
                             standings=standings(config, games), sides=sides(games),
                             failed=sum(1 for g in games if g.ended_by != "rules"))

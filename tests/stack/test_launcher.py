@@ -337,3 +337,17 @@ def test_the_launcher_restarts_a_child_that_dies_and_says_so(tmp_path):
     out = out_path.read_text()
     assert "market exited with code" in out and proc.returncode == 0, out
     assert_all_gone(data_dir)
+
+
+def test_a_tournament_job_reports_a_game_past_the_move_cap_as_failed(stack):
+    # make run's bus path: a series job on the stack; the bots play on the server, so a game
+    # that went past the cap is reported failed with the moves it took
+    from services.tournament.runner import run_tournament_job
+
+    config = TournamentConfig(game="step_race", players=3, games=1, seed="cap", move_cap=4, game_timeout=120)
+    report = run_tournament_job(stack.gateway_url, config, operator_key=stack.operator_key)
+    game = report.games[0]
+    assert game.ended_by == "move cap" and game.moves > 4 and "past the move cap of 4" in game.error
+    assert report.failed == 1
+    roomy = TournamentConfig(game="step_race", players=3, games=1, seed="cap", move_cap=500, game_timeout=120)
+    assert run_tournament_job(stack.gateway_url, roomy, operator_key=stack.operator_key).games[0].ended_by == "rules"

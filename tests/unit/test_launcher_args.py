@@ -18,6 +18,11 @@ from services.launcher.__main__ import main, parse_args
     (["--bots", "random,clever"], "no bot 'clever'"),
     (["--game", "noggin", "--variants", "nope"], "unknown option(s) for noggin: nope"),
     (["--game", "noggin", "--players", "3", "--variants", "friend_or_foe"], "4 players only"),
+    (["--parallel", "0"], "--parallel and --move-cap must be >= 1"),
+    (["--move-cap", "-5"], "--parallel and --move-cap must be >= 1"),
+    (["--seed="], "--seed must be 1 to 128 characters"),
+    (["--bots=,,"], "--bots: name at least one bot"),
+    (["--report", "."], "is a directory"),
 ])
 def test_a_run_the_games_cannot_play_is_refused_before_the_stack_starts(argv, said, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("LONGHOUSE_DATA_DIR", str(tmp_path))
@@ -58,3 +63,11 @@ def test_paths_are_shown_as_the_run_directory_was_named(tmp_path, monkeypatch):
     assert shown(logs) == "run/logs"
     assert shown(logs, relative=False) == str(logs)
     assert shown(Path("/elsewhere/logs")) == "/elsewhere/logs"  # not under the working directory
+
+
+def test_a_run_directory_that_cannot_be_made_is_one_line_and_starts_nothing(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["--once", "--data-dir", str(blocker / "run")]) == 2  # under a file: not a directory
+    out = capsys.readouterr().out
+    assert "cannot make the run's directory" in out and "Traceback" not in out
