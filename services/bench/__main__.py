@@ -300,6 +300,19 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
     return "\n".join(out) + "\n"
 
 
+def _levels(text: str) -> list[int]:
+    """``"1,2,8"`` -> ``[1, 2, 8]`` (empty: ``[]``). Raises ValueError naming what is not a
+    number of games at once (a whole number, at least 1)."""
+    out = []
+    for part in (x.strip() for x in text.split(",")):
+        if not part:
+            continue
+        if not part.isdigit() or int(part) < 1:
+            raise ValueError(f"levels are whole numbers of games at once, at least 1: not {part!r}")
+        out.append(int(part))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="engine rounds alternated with the reference")
@@ -314,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="games at once for the agent paths (agent-webhook, agent-grpc); empty: skip them")
     parser.add_argument("--no-adapters", action="store_true", help="skip the OpenSpiel adapter's figure")
     parser.add_argument("--no-engine", action="store_true",
-                        help="skip the engine's rounds against OpenSpiel (the stack only; needs no .venv-bench)")
+                        help="skip the engine's rounds against OpenSpiel and the adapter's figure (the stack "
+                             "only; needs no .venv-bench)")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
     args = parser.parse_args(argv)
     from .stack import PATHS
@@ -322,16 +336,20 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [p for p in args.paths.split(",") if p and p not in PATHS]
     if unknown:
         parser.error(f"--paths: unknown path(s) {', '.join(unknown)}; the paths are {', '.join(PATHS)}")
+    try:
+        levels, agent_levels = _levels(args.levels), _levels(args.agent_levels)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.rounds < 1 or args.seconds <= 0 or args.window <= 0:
+        parser.error("--rounds must be >= 1, --seconds and --window > 0")
     console = Console(width=160)
     eng = [] if args.no_engine else engine_rows(args.rounds, args.seconds, cpu=not args.wall)
-    adapters = [] if args.no_adapters else adapter_rows(args.rounds, args.seconds)
+    adapters = [] if args.no_adapters or args.no_engine else adapter_rows(args.rounds, args.seconds)
     stack: list[dict[str, Any]] = []
     mem = None
-    levels = [int(x) for x in args.levels.split(",") if x.strip()]
     if levels:
         from .stack import run_all
 
-        agent_levels = [int(x) for x in args.agent_levels.split(",") if x.strip()]
         stack, mem = run_all(levels, [p for p in args.paths.split(",") if p], args.window, agent_levels)
         for path in dict.fromkeys(r["path"] for r in stack):
             mark_saturation([r for r in stack if r["path"] == path])

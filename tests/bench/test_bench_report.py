@@ -199,3 +199,26 @@ def test_an_unknown_stack_path_is_refused_before_anything_runs(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "htttp" in err and "agent-grpc" in err
+
+
+def test_bad_levels_are_refused_before_anything_runs(capsys, monkeypatch):
+    import pytest
+
+    # nothing may run: the engine rounds, the adapters and the stack would all fail the test
+    monkeypatch.setattr(bench, "engine_rows", lambda *a, **k: pytest.fail("the engine ran"))
+    monkeypatch.setattr(bench, "adapter_rows", lambda *a, **k: pytest.fail("the adapters ran"))
+    for argv, said in ((["--levels", "abc"], "'abc'"), (["--levels", "0"], "'0'"),
+                       (["--agent-levels", "2,-1"], "'-1'"), (["--rounds", "0"], "--rounds must be >= 1")):
+        with pytest.raises(SystemExit) as exc:
+            bench.main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err
+
+
+def test_without_the_engine_the_adapters_are_not_run_either(monkeypatch):
+    import pytest
+
+    monkeypatch.setattr(bench, "engine_rows", lambda *a, **k: pytest.fail("the engine ran"))
+    monkeypatch.setattr(bench, "adapter_rows", lambda *a, **k: pytest.fail("the adapters ran"))
+    assert bench.main(["--no-engine", "--levels", ""]) in (0, None)
