@@ -6,9 +6,10 @@ at least one passing test, lists the entries without one, and ends with one line
 game: ``<game>: <covered>/<entries> rules covered``. An entry counts as covered when
 every test naming it ran and passed, and at least one did.
 
-Usage: ``python -m services.rules.coverage [--report PATH] [--strict] [pytest args...]``;
-``--report`` reads an existing report instead of running pytest; ``--strict`` exits 1
-when an entry is not covered.
+Usage: ``python -m services.rules.coverage [--game NAMES] [--report PATH] [--strict] [pytest
+args...]``; ``--game`` shows only those games (comma-separated; an unknown one is refused);
+``--report`` reads an existing report instead of running pytest; ``--strict`` exits 1 when an
+entry is not covered; anything else is passed to pytest.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ def run_tests(extra: list[str]) -> dict:
                f"--rules-report={path}", *extra]
         subprocess.run(cmd, check=False)
         if not path.exists():
-            raise SystemExit("the test run wrote no rules report (did collection fail?)")
+            passed = f" (pytest was given: {' '.join(extra)})" if extra else ""
+            raise SystemExit(f"the test run wrote no rules report: collection failed or pytest refused an "
+                             f"argument{passed}")
         return json.loads(path.read_text())
 
 
@@ -56,13 +59,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--report", help="read this report instead of running the tests")
     parser.add_argument("--strict", action="store_true", help="exit 1 if any entry lacks a passing test")
+    parser.add_argument("--game", help="show only these games (comma-separated; default every game)")
     args, extra = parser.parse_known_args(argv)
+    known = games_with_index()
+    shown = [g.strip() for g in args.game.split(",") if g.strip()] if args.game else list(known)
+    unknown = [g for g in shown if g not in known]
+    if unknown or not shown:
+        parser.error(f"--game: no rules index for {', '.join(map(repr, unknown)) or 'no game'}; "
+                     f"the games are {', '.join(known)}")
     report = json.loads(Path(args.report).read_text()) if args.report else run_tests(extra)
     status = coverage(report)
     console = Console() if sys.stdout.isatty() else Console(width=120)  # a file or pipe: no wrapping at 80
     summary = []
     missing_any = False
-    for game in games_with_index():
+    for game in shown:
         entries = load_index(game)
         by_section: dict[str, list] = defaultdict(list)
         for e in entries:
