@@ -26,10 +26,10 @@ from services.rules.core import Event, IllegalMove, NotYourTurn
 from . import abilities, board, characters, content, generate, inventions, market, sagas
 from .content import BASIC, CHARACTERS
 from .decks import can_draw, reserve_left
-from .market import bidder
-from .sagas import needs_draw, waiting_seat
 from .generate import FLIPS, ROTATIONS
+from .market import bidder
 from .payments import payment_options
+from .sagas import needs_draw, waiting_seat
 from .steps import LAP, check_steps, jump, landing, next_free, season_end
 from .state import ACTIONS, CASTLE, DECKS, TRANSPORTS, State, option, season_name
 
