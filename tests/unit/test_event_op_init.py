@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from services.rules.core import Event, Op
-from services.rules.core.chance import Chance
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -66,11 +65,3 @@ def test_events_and_ops_stay_frozen_equal_hashable_copyable_and_picklable() -> N
         e.to = 2  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         op.name = "other"  # type: ignore[misc]
-
-
-def test_a_chance_draws_as_before_its_key_was_made_lazily() -> None:
-    # the values the eager key gave (before the key was made at the first draw); also the
-    # values of the draws' earlier code (a method call a draw), which the local pool keeps
-    c = Chance("seed", "label")
-    assert [c.below(1000) for _ in range(6)] == [99, 565, 214, 842, 832, 602]
-    assert Chance("s", "l").shuffled(range(8)) == [6, 1, 0, 3, 5, 2, 4, 7]
