@@ -21,6 +21,7 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -72,14 +73,38 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--seed must be 1 to 128 characters")
     if not split(args.bots):
         p.error("--bots: name at least one bot (e.g. expert,greedy,random)")
-    if args.report is not None and args.report.is_dir():
-        p.error(f"--report: {args.report} is a directory; name the file to write")
+    if args.report is not None:
+        problem = _unwritable(args.report)
+        if problem:
+            p.error(f"--report: {problem}")
+    if args.data_dir is not None and str(args.data_dir) in ("", "."):
+        p.error("--data-dir: name the run's directory (an empty one would be the working directory)")
     if args.game == "all" and args.variants:
         p.error("--variants belong to one game: name it with --game")
     problem = check_games(args)
     if problem:
         p.error(problem)
     return args
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why a report cannot be written at ``path`` (a directory, or its place not writable), or
+    None. Leaves nothing behind: a file made to try is removed, no directory is made."""
+    if path.is_dir():
+        return f"{path} is a directory; name the file to write"
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:  # the directories write_reports would make
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{parent} is not a directory"
+    if path.exists():
+        return None if os.access(path, os.W_OK) else f"{path} is not writable"
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".longhouse-report-"):
+            pass
+    except OSError as exc:
+        return f"cannot write in {parent} ({exc.strerror or exc})"
+    return None
 
 
 def check_games(args: argparse.Namespace) -> str | None:
@@ -195,8 +220,10 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGHUP, _on_signal)
     try:
         data_dir = run_dir(settings, args.data_dir)
-    except OSError as exc:  # the run's directory cannot be made there: say so, start nothing
-        console.print(f"[red]cannot make the run's directory[/red]: {exc}", soft_wrap=True, markup=True,
+        with tempfile.NamedTemporaryFile(dir=data_dir, prefix=".longhouse-probe-"):
+            pass  # the run writes its keys, data and logs there
+    except OSError as exc:  # the run's directory cannot be made or written there: say so, start nothing
+        console.print(f"[red]cannot make or write the run's directory[/red]: {exc}", soft_wrap=True, markup=True,
                       highlight=False)
         return 2
     stack = Stack(settings, data_dir)

@@ -439,6 +439,17 @@ class Stack:
         return ChildSpec("gateway", argv, http_probe(f"{self.gateway_url}/healthz"), ports=[s.gateway_port],
                          env=env, cwd=self.root, ready_timeout=60)
 
+    def port_variables(self) -> dict[int, str]:
+        """Each port of the stack -> the variable that moves it (``LONGHOUSE_DECKS_METRICS_PORT``; the
+        k-th mover's metrics port is ``LONGHOUSE_MOVER_METRICS_PORT`` + k)."""
+        s = self.settings
+        out = {getattr(s, f): f"LONGHOUSE_{f.upper()}" for f in type(s).model_fields
+               if f.endswith("_port") and getattr(s, f)}
+        if s.mover_metrics_port:
+            for k in range(1, mover_count()):
+                out.setdefault(s.mover_metrics_port + k, f"LONGHOUSE_MOVER_METRICS_PORT + {k}")
+        return out
+
     @staticmethod
     def _metrics_ports(port: int) -> list[int]:
         """``[port]``, or none when it is 0 (metrics off)."""
@@ -461,7 +472,7 @@ class Stack:
                 the operator key cannot be made (:meth:`ensure_operator_key`; nothing was started).
         """
         specs = self.specs()
-        self.supervisor.check_ports(specs)
+        self.supervisor.check_ports(specs, self.port_variables())
         self.ensure_operator_key()
         first, rest = (specs[:1], specs[1:]) if specs[0].name == "redis" else ([], specs)
         try:

@@ -163,11 +163,13 @@ class Supervisor:
         self.started: list[tuple[str, int]] = []
 
     # -- start --------------------------------------------------------------------
-    def check_ports(self, specs: Sequence[ChildSpec]) -> None:
-        """Raise :class:`PortInUse` naming every port of ``specs`` that is already taken."""
+    def check_ports(self, specs: Sequence[ChildSpec], variables: dict[int, str] | None = None) -> None:
+        """Raise :class:`PortInUse` naming every port of ``specs`` that is already taken (with
+        the variable that moves it, from ``variables``: port -> variable name, when known)."""
         taken = [(s.name, p) for s in specs for p in s.ports if not port_is_free(p)]
         if taken:
-            what = ", ".join(f"{p} ({name})" for name, p in taken)
+            named = variables or {}
+            what = ", ".join(f"{p} ({name}{': ' + named[p] if p in named else ''})" for name, p in taken)
             raise PortInUse(f"port(s) already in use: {what}; stop whatever listens there or move "
                             f"Longhouse with the LONGHOUSE_*_PORT environment variables")
 

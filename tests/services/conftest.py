@@ -94,6 +94,8 @@ def service_env(redis_port: int, ports: dict[str, int]) -> dict[str, str]:
                LONGHOUSE_EXTRA_GAMES=EXTRA_GAMES, PYTHONUNBUFFERED="1")
     for domain, port in ports.items():
         env[f"LONGHOUSE_{PORT_FIELDS[domain].upper()}"] = str(port)
+        # no metrics port: the defaults (29161-29164) would clash with a stack the user runs meanwhile
+        env[f"LONGHOUSE_{PORT_FIELDS[domain].upper().replace('_PORT', '_METRICS_PORT')}"] = "0"
     return env
 
 

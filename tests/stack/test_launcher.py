@@ -214,7 +214,7 @@ def test_launcher_refuses_a_taken_port(tmp_path, given_dir):
         proc = subprocess.run([sys.executable, "-m", "services.launcher", "--once", *argv],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
-    assert f"{taken} (gateway)" in proc.stdout and "already in use" in proc.stdout
+    assert f"{taken} (gateway: LONGHOUSE_GATEWAY_PORT)" in proc.stdout and "already in use" in proc.stdout
     assert not (data_dir / "children.json").exists(), "nothing was started"
     if not given_dir:
         assert not list(data_dir.glob("run-*")), "no empty run directory is left behind"

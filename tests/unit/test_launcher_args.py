@@ -23,6 +23,8 @@ from services.launcher.__main__ import main, parse_args
     (["--seed="], "--seed must be 1 to 128 characters"),
     (["--bots=,,"], "--bots: name at least one bot"),
     (["--report", "."], "is a directory"),
+    (["--report", "/proc/no-report.json"], "--report: cannot write in /proc"),
+    (["--data-dir="], "--data-dir: name the run's directory"),
 ])
 def test_a_run_the_games_cannot_play_is_refused_before_the_stack_starts(argv, said, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("LONGHOUSE_DATA_DIR", str(tmp_path))
@@ -70,4 +72,30 @@ def test_a_run_directory_that_cannot_be_made_is_one_line_and_starts_nothing(tmp_
     blocker.write_text("")
     assert main(["--once", "--data-dir", str(blocker / "run")]) == 2  # under a file: not a directory
     out = capsys.readouterr().out
-    assert "cannot make the run's directory" in out and "Traceback" not in out
+    assert "cannot make or write the run's directory" in out and "Traceback" not in out
+
+
+def test_a_taken_port_is_named_with_the_variable_that_moves_it(tmp_path):
+    # a metrics port in use (e.g. by another process's service) names its own variable
+    import socket
+
+    from services.common.config import Settings
+    from services.launcher.stack import Stack, free_port_settings
+    from services.launcher.supervisor import PortInUse
+
+    settings = free_port_settings(Settings())
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        taken = blocker.getsockname()[1]
+        stack = Stack(settings.model_copy(update={"decks_metrics_port": taken}), tmp_path / "run")
+        assert stack.port_variables()[taken] == "LONGHOUSE_DECKS_METRICS_PORT"
+        with pytest.raises(PortInUse, match=f"{taken} \\(decks: LONGHOUSE_DECKS_METRICS_PORT\\)"):
+            stack.start()
+    assert not (tmp_path / "run" / "children.json").exists()
+
+
+def test_a_run_directory_that_cannot_be_written_is_one_line_and_starts_nothing(capsys):
+    assert main(["--once", "--data-dir", "/proc"]) == 2  # there, but nothing can be written in it
+    out = capsys.readouterr().out
+    assert "cannot make or write the run's directory" in out and "Traceback" not in out
