@@ -261,9 +261,12 @@ def run_tournament_job(base_url: str, config: TournamentConfig, progress: Progre
             games.append(GameReport(index=i, game_id=None, seed=derive_seed(config.seed, i), seats=seats,
                                     ended_by="error", moves=0, error=f"tournament {tid} did not play it in time"))
             continue
-        outcome = m.get("outcome") or {}
         ok = m["ended_by"] in ("rules", "forfeit")
         capped = ok and m["moves"] > config.move_cap  # the bots played past the cap on the server
+        # a failed game has no result (as over HTTP, where a capped game stops before its end)
+        outcome = {} if capped else m.get("outcome") or {}
+        if capped:
+            m = {**m, "scores": [], "winners": [], "state_hash": None}
         games.append(GameReport(
             index=i, game_id=m["game_id"], seed=m.get("seed") or derive_seed(config.seed, i), seats=seats,
             final_scores=list(m["scores"]), winner=list(m["winners"]), winning_side=outcome.get("winning_side"),

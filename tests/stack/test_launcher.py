@@ -348,6 +348,7 @@ def test_a_tournament_job_reports_a_game_past_the_move_cap_as_failed(stack):
     report = run_tournament_job(stack.gateway_url, config, operator_key=stack.operator_key)
     game = report.games[0]
     assert game.ended_by == "move cap" and game.moves > 4 and "past the move cap of 4" in game.error
+    assert game.winner == [] and game.final_scores == [] and game.final_state_hash is None  # no result
     assert report.failed == 1
     roomy = TournamentConfig(game="step_race", players=3, games=1, seed="cap", move_cap=500, game_timeout=120)
     assert run_tournament_job(stack.gateway_url, roomy, operator_key=stack.operator_key).games[0].ended_by == "rules"
