@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
                              "only; needs no .venv-bench)")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
     args = parser.parse_args(argv)
-    from .stack import PATHS
+    from .stack import AGENT_PATHS, PATHS
 
     unknown = [p for p in args.paths.split(",") if p and p not in PATHS]
     if unknown:
@@ -347,10 +347,11 @@ def main(argv: list[str] | None = None) -> int:
     adapters = [] if args.no_adapters or args.no_engine else adapter_rows(args.rounds, args.seconds)
     stack: list[dict[str, Any]] = []
     mem = None
-    if levels:
+    paths = [p for p in args.paths.split(",") if p]
+    if levels or (agent_levels and any(p in AGENT_PATHS for p in paths)):  # an agent path alone runs the stack too
         from .stack import run_all
 
-        stack, mem = run_all(levels, [p for p in args.paths.split(",") if p], args.window, agent_levels)
+        stack, mem = run_all(levels, paths, args.window, agent_levels)
         for path in dict.fromkeys(r["path"] for r in stack):
             mark_saturation([r for r in stack if r["path"] == path])
     targets = print_tables(console, eng, stack, mem, adapters)

@@ -221,4 +221,23 @@ def test_without_the_engine_the_adapters_are_not_run_either(monkeypatch):
 
     monkeypatch.setattr(bench, "engine_rows", lambda *a, **k: pytest.fail("the engine ran"))
     monkeypatch.setattr(bench, "adapter_rows", lambda *a, **k: pytest.fail("the adapters ran"))
-    assert bench.main(["--no-engine", "--levels", ""]) in (0, None)
+    assert bench.main(["--no-engine", "--levels", "", "--agent-levels", ""]) in (0, None)
+
+
+def test_an_agent_path_alone_runs_the_stack(monkeypatch):
+    # --levels '' skips the bus, HTTP and floor paths, not the agent paths at --agent-levels
+    import pytest
+
+    from services.bench import stack as bench_stack
+
+    asked = {}
+
+    def run_all(levels, paths, window, agent_levels):
+        asked.update(levels=levels, paths=paths, agent_levels=agent_levels)
+        return [], None
+
+    monkeypatch.setattr(bench_stack, "run_all", run_all)
+    monkeypatch.setattr(bench, "print_tables", lambda *a, **k: [])
+    monkeypatch.setattr(bench, "engine_rows", lambda *a, **k: pytest.fail("the engine ran"))
+    bench.main(["--no-engine", "--levels", "", "--paths", "agent-grpc"])
+    assert asked == {"levels": [], "paths": ["agent-grpc"], "agent_levels": [8]}
