@@ -78,6 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10, help="games counted (default 10)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure (default this one)")
     ns = parser.parse_args(args)
+    from services.rules.core.game import game_names
+
+    if ns.game not in game_names():
+        parser.error(f"no game {ns.game!r}; the games are {', '.join(sorted(game_names()))}")
+    if ns.games < 1 or ns.players < 1:
+        parser.error("--games and --players must be >= 1")
     try:
         base, _ = count(ns.game, ns.players, 0, ns.root)
         total, decisions = count(ns.game, ns.players, ns.games, ns.root)

@@ -442,9 +442,9 @@ def main(argv: list[str] | None = None) -> int:
     names = [g.strip() for g in args.game.split(",") if g.strip()]
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     bad = [g for g in names if g not in GAMES] + [k for k in kinds if k not in BOT_KINDS]
-    if bad or games < 1:
+    if bad or games < 1 or args.workers < 1:
         console.print(f"unknown game or bot kind: {', '.join(bad)}; games: {', '.join(GAMES)}; "
-                      f"kinds: {', '.join(BOT_KINDS)}" if bad else "--games must be at least 1")
+                      f"kinds: {', '.join(BOT_KINDS)}" if bad else "--games and --workers must be at least 1")
         return 2
     t0 = time.monotonic()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -56,7 +56,7 @@ def coverage(report: dict) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="make rules-coverage", description=__doc__.splitlines()[0])
     parser.add_argument("--report", help="read this report instead of running the tests")
     parser.add_argument("--strict", action="store_true", help="exit 1 if any entry lacks a passing test")
     parser.add_argument("--game", help="show only these games (comma-separated; default every game)")

@@ -21,3 +21,11 @@ def test_without_valgrind_it_says_so(monkeypatch, capsys) -> None:
         instructions.count("noggin", 3, 1)
     assert instructions.main(["noggin", "--games", "1"]) == 2
     assert "valgrind is not installed" in capsys.readouterr().out
+
+
+def test_an_unknown_game_or_no_games_is_refused_before_valgrind_runs(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(instructions, "count", lambda *a, **k: pytest.fail("valgrind ran"))
+    for argv, said in ((["chess"], "no game 'chess'"), (["noggin", "--games", "0"], "must be >= 1")):
+        with pytest.raises(SystemExit) as stop:
+            instructions.main(argv)
+        assert stop.value.code == 2 and said in capsys.readouterr().err

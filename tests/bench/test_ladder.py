@@ -103,3 +103,12 @@ def test_a_ladder_of_some_games_keeps_the_recorded_sections_of_the_others():
     assert "N1" in text and "G2" in text and "R2" in text and "G1" not in text
     assert text.index("### noggin") < text.index("### gnomes") < text.index("### resource_hog")
     assert ladder.merged(None, new).count("### ") == 2
+
+
+def test_no_games_or_no_workers_is_refused_before_anything_plays(monkeypatch, capsys):
+    import pytest
+
+    monkeypatch.setattr(ladder, "run", lambda *a, **k: pytest.fail("games were played"))
+    assert ladder.main(["--games", "0"]) == 2
+    assert ladder.main(["--workers", "-3"]) == 2
+    assert "--games and --workers must be at least 1" in capsys.readouterr().out
