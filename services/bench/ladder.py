@@ -330,7 +330,7 @@ def targets(results: dict[Cell, list[GameRecord]], kinds: list[str]) -> list[tup
             out.append((f"{game}, the ladder is strict with +/- 1 sigma apart: {text}", ok))
         if "expert" in rows:
             cpu = rows["expert"].cpu_ms
-            out.append((f"{game}, expert CPU a decision: {cpu:.0f} ms (<= {CPU_LIMIT_MS:.0f})", cpu <= CPU_LIMIT_MS))
+            out.append((f"{game}, expert CPU a decision: {cpu:.1f} ms (<= {CPU_LIMIT_MS:.0f})", cpu <= CPU_LIMIT_MS))
         errors = sum(1 for cell, recs in results.items() if cell.game == game for r in recs if r.error)
         out.append((f"{game}, games that failed: {errors}", errors == 0))
     return out
@@ -367,15 +367,17 @@ def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[st
                        f"{p['score_a']:.1f} / {p['score_b']:.1f} |")
         rows = cell_rows(results, game)
         if rows:
-            out += ["", "| cell | games | Noggin crowned (95 %) | first kind among the winners (95 %) | "
-                    "mean score a seat | win rate a seat |", "|---|---:|---|---|---|---|"]
+            noggin = game == "noggin"  # the crown is Noggin's alone: no such column for the other games
+            out += ["", "| cell | games | " + ("Noggin crowned (95 %) | " if noggin else "")
+                    + "first kind among the winners (95 %) | mean score a seat | win rate a seat |",
+                    "|---|---:|" + ("---|" if noggin else "") + "---|---|---|"]
             for c in rows:
-                crown = (f"{c['crowned']} ({100 * c['crown_interval'][0]:.0f}-{100 * c['crown_interval'][1]:.0f} %)"
-                         if game == "noggin" else "")
+                crown = (f"{c['crowned']} ({100 * c['crown_interval'][0]:.0f}-{100 * c['crown_interval'][1]:.0f} %) | "
+                         if noggin else "")
                 among = f"{c['among']} ({100 * c['among_interval'][0]:.0f}-{100 * c['among_interval'][1]:.0f} %)"
                 means = ", ".join(f"{k} {v:.1f}" for k, v in c["mean"].items())
                 wins = ", ".join(f"{k} {100 * v:.0f} %" for k, v in c["seat_win_rate"].items())
-                out.append(f"| {c['cell']} | {c['games']} | {crown} | {among} | {means} | {wins} |")
+                out.append(f"| {c['cell']} | {c['games']} | {crown}{among} | {means} | {wins} |")
         mine = {c: recs for c, recs in results.items() if c.game == game}
         out += ["", "Targets (issue: bots that play every game well):", ""]
         out += [f"- {text}: {'met' if ok else 'not met'}" for text, ok in targets(mine, kinds)]

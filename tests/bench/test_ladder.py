@@ -93,6 +93,7 @@ def test_the_short_ladder_plays_every_pair_of_every_game(game, capsys):
     for kind in ("random", "greedy", "scripted", "ismcts", "expert"):
         assert f"| {kind} |" in out
     assert out.count("the ladder is strict") == 1
+    assert ("Noggin crowned" in out) == (game == "noggin")  # the crown column is Noggin's alone
 
 
 def test_a_ladder_of_some_games_keeps_the_recorded_sections_of_the_others():
