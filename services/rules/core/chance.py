@@ -104,20 +104,15 @@ class Chance:
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A uniformly shuffled copy (Fisher-Yates: ``below(i + 1)`` for each ``i`` from the
-        last down to 1, drawn here without a call each when the chance has no outcome source).
+        last down to 1).
 
         A chance's first draw being a shuffle of hashable items is remembered for its seed,
         label and items (:data:`_SHUFFLES`): the same shuffle again (a deck's order is worked
         out from its chance each time a card is drawn) gives the same order and leaves the
         stream where the first left it, without drawing."""
         out = list(items)
-        if self._source is not None:
-            for i in range(len(out) - 1, 0, -1):
-                j = self.below(i + 1)
-                out[i], out[j] = out[j], out[i]
-            return out
         memo = None
-        if self._seed is not None:  # nothing drawn yet (the key is made at the first draw)
+        if self._source is None and self._seed is not None:  # nothing drawn yet (the key is made then)
             try:
                 memo = (self._seed, tuple(out))
                 hit = _SHUFFLES.get(memo)
@@ -127,24 +122,13 @@ class Chance:
                 order, (self._key, self._counter, self._pool, self._bits) = hit
                 self._seed = None
                 return list(order)
-        pool, bits = self._pool, self._bits
         for i in range(len(out) - 1, 0, -1):
-            k = i.bit_length()  # that of (i + 1) - 1: the bits below() draws for i + 1
-            while True:
-                while bits < k:
-                    pool = (pool << 256) | self._block()
-                    bits += 256
-                bits -= k
-                j = pool >> bits
-                pool &= (1 << bits) - 1
-                if j <= i:
-                    break
+            j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
-        self._pool, self._bits = pool, bits
         if memo is not None:
             if len(_SHUFFLES) >= SHUFFLES_KEPT:
                 _SHUFFLES.clear()
-            _SHUFFLES[memo] = (tuple(out), (self._key, self._counter, pool, bits))
+            _SHUFFLES[memo] = (tuple(out), (self._key, self._counter, self._pool, self._bits))
         return out
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
