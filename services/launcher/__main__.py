@@ -100,11 +100,16 @@ def _unwritable(path: Path) -> str | None:
     if path.exists():
         return None if os.access(path, os.W_OK) else f"{path} is not writable"
     try:
-        with tempfile.NamedTemporaryFile(dir=parent, prefix=".longhouse-report-"):
-            pass
+        try_writing_in(parent)
     except OSError as exc:
         return f"cannot write in {parent} ({exc.strerror or exc})"
     return None
+
+
+def try_writing_in(directory: Path) -> None:
+    """Make and remove a file in ``directory``. Raises OSError if nothing can be written there."""
+    with tempfile.NamedTemporaryFile(dir=directory, prefix=".longhouse-probe-"):
+        pass
 
 
 def check_games(args: argparse.Namespace) -> str | None:
@@ -220,8 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGHUP, _on_signal)
     try:
         data_dir = run_dir(settings, args.data_dir)
-        with tempfile.NamedTemporaryFile(dir=data_dir, prefix=".longhouse-probe-"):
-            pass  # the run writes its keys, data and logs there
+        try_writing_in(data_dir)  # the run writes its keys, data and logs there
     except OSError as exc:  # the run's directory cannot be made or written there: say so, start nothing
         console.print(f"[red]cannot make or write the run's directory[/red]: {exc}", soft_wrap=True, markup=True,
                       highlight=False)

@@ -79,17 +79,22 @@ def missing_tools() -> str | None:
     return None
 
 
+def modules_of(source: Path) -> list[Path]:
+    """The extension modules built from ``source`` that are present (one per suffix this Python
+    imports, e.g. ``market.cpython-311-x86_64-linux-gnu.so``)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    return [m for m in (source.with_name(source.stem + s) for s in EXTENSION_SUFFIXES) if m.exists()]
+
+
 def stale(files: list[Path], root: Path = ROOT) -> list[Path]:
     """The sources of ``files`` (relative to ``root``) without an extension module as new as
     they are (:func:`date_as_sources` dates a module with its source's time): those a build
     compiles again, unless the recipe changed (then all)."""
-    from importlib.machinery import EXTENSION_SUFFIXES
-
     out = []
     for f in files:
         source = root / f
-        modules = [m for m in (source.with_name(source.stem + s) for s in EXTENSION_SUFFIXES) if m.exists()]
-        if not any(m.stat().st_mtime_ns >= source.stat().st_mtime_ns for m in modules):
+        if not any(m.stat().st_mtime_ns >= source.stat().st_mtime_ns for m in modules_of(source)):
             out.append(f)
     return out
 
@@ -131,15 +136,11 @@ def date_as_sources(read_at: dict[Path, int]) -> list[Path]:
     compiled stays newer than its module, which :mod:`services.rules` then ignores (a module
     stamped with the time it was written would pass for built from the changed source). Returns
     the extension modules dated."""
-    from importlib.machinery import EXTENSION_SUFFIXES
-
     dated = []
     for source, ns in read_at.items():
-        for suffix in EXTENSION_SUFFIXES:
-            module = source.with_name(source.stem + suffix)
-            if module.exists():
-                os.utime(module, ns=(ns, ns))
-                dated.append(module)
+        for module in modules_of(source):
+            os.utime(module, ns=(ns, ns))
+            dated.append(module)
     return dated
 
 
