@@ -169,6 +169,57 @@ def test_expert_counts_its_cart_and_digs_no_stone_the_sagas_have(monkeypatch):
     assert any(_expert(state, seat, legal).get("op") == "dig" for state, seat, legal in found)
 
 
+def _invention_view(players: int = 2, crow: int = 8, held: int = 0, other_on_first: bool = False) -> dict:
+    """A player view cut down to what the Invention rules of the expert read (6.5, 9.0)."""
+    card = lambda needs, met: {"card": "card", "needs": needs, "met": met, "first": None}
+    return {"seat": 0, "crow": crow,
+            "players": [{"inventions": ["made"] * held}] + [{"inventions": []} for _ in range(players - 1)],
+            "inventions": [card(["olaf", "stone", "wood", "harvest"], [None] * 4),
+                           card(["olaf", "wood", "wood"], [{"seat": 1 if other_on_first else 0}, None, None])]}
+
+
+def test_expert_picks_the_invention_no_rival_has_touched():
+    """6.5: the card goes to the seat with the most Nogs on it, and 9.0 pays 40 for the most
+    Inventions, so at 2 seats the expert's target is the card with the fewest open conditions on
+    which no other seat has a Nog (Olaf asking for a Food), only while it holds no more Inventions
+    than its rival and fewer than INVENTIONS_WANTED, and not once the Crow is near the crown."""
+    assert expert.invention_target(_invention_view()) == (1, {"wood": 2})
+    assert expert.invention_target(_invention_view(other_on_first=True)) == \
+        (0, {"food": 1, "stone": 1, "wood": 1, "harvest": 1})
+    assert expert.invention_target(_invention_view(held=expert.INVENTIONS_WANTED)) is None
+    assert expert.invention_target(_invention_view(crow=expert.INVENTION_CROW - 1)) is None
+    assert expert.invention_target(_invention_view(players=3)) is None
+
+
+def test_standing_counts_the_inventions_final_points():
+    """9.0: the most Inventions score 40 at the end (30 the next), so a seat holding the only one
+    stands ahead of a rival with 20 more points scored so far."""
+    view = {"seat": 1, "sagas": [], "players": [{"score": 10, "mountains": 2, "inventions": ["made"]},
+                                                 {"score": 30, "mountains": 2, "inventions": []}]}
+    assert expert.standing(view, 0) == 10 + 40 + 2
+    assert expert.standing(view, 1) == 30 + 2
+    assert expert.trailing(view)
+
+
+def test_expert_meets_a_whole_invention_before_a_saga_at_two_seats(monkeypatch):
+    """6.5, 9.0: at 2 seats (INVENTION_PLAYERS), holding every cube and Nog that its target
+    Invention still asks for, the expert meets its conditions in one Market Day even while a Saga
+    could be fed (no rival can then outnumber its Nogs on the card); without the rule it feeds the
+    Saga, as the Sagas otherwise come first."""
+    def want(s, k, l):
+        view = RULES.view(s, k)
+        target = expert.invention_target(view)
+        return (s.action is None and target is not None and expert._invention(view, l, target) is not None
+                and any(_kind(m) == "saga" for m in l))
+
+    found = _positions("expert-invents", want, count=3, players=2)
+    for state, seat, legal in found:
+        move = _expert(state, seat, legal)
+        assert _kind(move) == "invention" and move["invention"] == expert.invention_target(RULES.view(state, seat))[0]
+    monkeypatch.setattr(expert, "INVENTION_PLAYERS", ())
+    assert all(_kind(_expert(state, seat, legal)) == "saga" for state, seat, legal in found)
+
+
 def test_greedy_weights_value_saga_cubes_and_progress():
     """The greedy bot's GREEDY_WEIGHTS: a cube an open Saga condition asks for (6.4) is worth
     saga_stock more than one it does not, and a Dragon space closer to the crown is worth
