@@ -20,10 +20,11 @@ expert takes what the rulebook pays for cheaply:
   the next Reserve card from C and claims the bonus when it may;
 * an Invention of its own at 2 seats (:data:`INVENTION_PLAYERS`): the most Inventions score
   40 at the end and the next 30 (9.0), more than a seat earns from all the Sagas, and the card
-  goes to the most Nogs on it (6.5). So it picks a card no other seat has a Nog on
-  (:func:`invention_target`), gathers its cubes with the Sagas' (:func:`missing`), and meets all
-  its open conditions in one Market Day once it holds them, before feeding a Saga; it plays no
-  other Invention. At 3 and 4 seats it meets an Invention's conditions only when the Sagas have
+  goes to the most Nogs on it (6.5). So it picks a card no other seat has a Nog on and whose
+  Olaf it can recruit (:func:`invention_target`), gathers its cubes with the Sagas'
+  (:func:`missing`), and its policy meets all the card's open conditions in one Market Day once it
+  holds their cubes and Nogs, before feeding a Saga (the playouts below may still prefer another
+  kind of move there); neither the policy nor the playouts play any other Invention. At 3 and 4 seats it meets an Invention's conditions only when the Sagas have
   what they ask for and no other seat has more Nogs on that card. Its count of where each seat
   stands (:func:`standing`) includes the Inventions' points.
 
@@ -284,28 +285,44 @@ def invention_target(view: dict[str, Any]) -> tuple[int, dict[str, int]] | None:
     """The Invention the seat works for (6.5, 9.0), as ``(slot, need)`` with ``need`` its open
     conditions in cubes (``{"stone"|"wood"|"fish"|"harvest"|"food": count}``, Olaf asking for a
     Food), or ``None``: only at :data:`INVENTION_PLAYERS` players, while the seat holds fewer than
-    :data:`INVENTIONS_WANTED` Inventions and no more than any other seat, the Crow is at least
-    :data:`INVENTION_CROW` spaces away, and an Invention card on which no other seat has a Nog
-    is out; of those, the one with the fewest open conditions (then the lower slot)."""
+    :data:`INVENTIONS_WANTED` Inventions and no more than the seat that holds most of the others.
+    A card on which no other seat has a Nog qualifies if Olaf can be recruited for its open Olaf
+    condition (in Noggin's Castle, or the seat has the Inventor's Workshop: 6.1, 6.5); a card
+    the seat has already put Nogs on comes first and stays its target whatever the Crow, a new
+    one is taken only while the Crow is at least :data:`INVENTION_CROW` spaces away; then the
+    card with the fewest open conditions (then the lower slot)."""
     players = view["players"]
     seat = view["seat"]
     held = len(players[seat]["inventions"])
-    if len(players) not in INVENTION_PLAYERS or held >= INVENTIONS_WANTED or view.get("crow", 99) < INVENTION_CROW:
+    if len(players) not in INVENTION_PLAYERS or held >= INVENTIONS_WANTED:
         return None
     if held > max(len(p["inventions"]) for s, p in enumerate(players) if s != seat):
         return None
-    best: tuple[int, int, dict[str, int]] | None = None
+    olaf = (view.get("characters") or {}).get("olaf") == "castle" or "inventors_workshop" in players[seat]["buildings"]
+    late = view.get("crow", 99) < INVENTION_CROW
+    best: tuple[bool, int, int, dict[str, int]] | None = None
     for slot, inv in enumerate(view.get("inventions") or []):
         if inv is None or any(m is not None and m["seat"] != seat for m in inv["met"]):
             continue
+        started = any(m is not None for m in inv["met"])
         need: dict[str, int] = {}
         for cond, met in zip(inv["needs"], inv["met"]):
             if met is None:
                 cube = "food" if cond in CHARACTERS else cond
                 need[cube] = need.get(cube, 0) + 1
-        if best is None or sum(need.values()) < best[0]:
-            best = (sum(need.values()), slot, need)
-    return None if best is None else (best[1], best[2])
+        if (late and not started) or ("olaf" in [c for c, m in zip(inv["needs"], inv["met"]) if m is None] and not olaf):
+            continue
+        key = (not started, sum(need.values()), slot, need)
+        if best is None or key[:3] < best[:3]:
+            best = key
+    return None if best is None else (best[2], best[3])
+
+
+def _off_target(view: dict[str, Any], move: dict[str, Any], target: tuple[int, dict[str, int]] | None) -> bool:
+    """Whether ``move`` is an Invention condition the seat does not play: at :data:`INVENTION_PLAYERS`
+    players, any Invention but the target (:func:`invention_target`)."""
+    return (_kind(move) == "invention" and len(view["players"]) in INVENTION_PLAYERS
+            and (target is None or move["invention"] != target[0]))
 
 
 def missing(view: dict[str, Any], target: tuple[int, dict[str, int]] | None) -> dict[str, int]:
@@ -328,7 +345,9 @@ def _invention(view: dict[str, Any], legal: list[dict[str, Any]],
         return None
     act = view.get("action")
     going = act is not None and act.get("seat") == view["seat"] and act.get("invention") == slot
-    whole = not scripted.missing(view, view["seat"], need) and _mine(view)["mountains"] >= sum(need.values())
+    # a Nog a condition, and one for the Market Day itself when it starts the action (6.0, 6.5)
+    nogs = sum(need.values()) + (0 if act is not None and act.get("seat") == view["seat"] else 1)
+    whole = not scripted.missing(view, view["seat"], need) and _mine(view)["mountains"] >= nogs
     return moves[0] if going or whole else None
 
 
@@ -388,9 +407,7 @@ def policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
         answer = _invention(view, legal, target)
         if answer is not None:
             return answer
-    if len(view["players"]) in INVENTION_PLAYERS:  # no Invention but the target (6.5)
-        slot = target[0] if target else None
-        legal = [m for m in legal if _kind(m) != "invention" or m["invention"] == slot] or legal
+    legal = [m for m in legal if not _off_target(view, m, target)] or legal  # no Invention but the target
     sagas = [m for m in legal if _kind(m) == "saga"]
     if sagas and view.get("crow", 0) > LAST_CALL:
         sagas = [m for m in sagas if not ends_game(view, m) or wins_if_ended(view, m)]
@@ -472,9 +489,10 @@ def _candidates(view: dict[str, Any], legal: list[dict[str, Any]], best: dict[st
         want = {0, raises[0] if raises else 0, min(raises[-1], best["steps"] + 2) if raises else 0}
         return [best] + [m for m in legal if m["steps"] in want and m is not best]
     by: dict[str, list[dict[str, Any]]] = {}
+    target = invention_target(view)
     for m in legal:
         k = _kind(m)
-        if k in SEARCHED and _pay_cost(m) == 0:
+        if k in SEARCHED and _pay_cost(m) == 0 and not _off_target(view, m, target):
             by.setdefault(k, []).append(m)
     out = [best]
     for k in SEARCHED:

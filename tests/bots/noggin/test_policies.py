@@ -169,26 +169,58 @@ def test_expert_counts_its_cart_and_digs_no_stone_the_sagas_have(monkeypatch):
     assert any(_expert(state, seat, legal).get("op") == "dig" for state, seat, legal in found)
 
 
-def _invention_view(players: int = 2, crow: int = 8, held: int = 0, other_on_first: bool = False) -> dict:
-    """A player view cut down to what the Invention rules of the expert read (6.5, 9.0)."""
+def _invention_view(players: int = 2, crow: int = 8, held: int = 0, other_on_second: bool = False,
+                    olaf: str = "castle") -> dict:
+    """A player view cut down to what the Invention rules of the expert read (6.5, 9.0): the
+    first card wants Olaf, Stone, Wood and Harvest; the second Olaf (met, by seat 0 unless
+    ``other_on_second``) and two Wood."""
     card = lambda needs, met: {"card": "card", "needs": needs, "met": met, "first": None}
-    return {"seat": 0, "crow": crow,
-            "players": [{"inventions": ["made"] * held}] + [{"inventions": []} for _ in range(players - 1)],
+    seats = [{"inventions": ["made"] * held, "buildings": {}}] + \
+        [{"inventions": [], "buildings": {}} for _ in range(players - 1)]
+    return {"seat": 0, "crow": crow, "players": seats, "characters": {"olaf": olaf},
             "inventions": [card(["olaf", "stone", "wood", "harvest"], [None] * 4),
-                           card(["olaf", "wood", "wood"], [{"seat": 1 if other_on_first else 0}, None, None])]}
+                           card(["olaf", "wood", "wood"], [{"seat": 1 if other_on_second else 0}, None, None])]}
 
 
 def test_expert_picks_the_invention_no_rival_has_touched():
     """6.5: the card goes to the seat with the most Nogs on it, and 9.0 pays 40 for the most
-    Inventions, so at 2 seats the expert's target is the card with the fewest open conditions on
-    which no other seat has a Nog (Olaf asking for a Food), only while it holds no more Inventions
-    than its rival and fewer than INVENTIONS_WANTED, and not once the Crow is near the crown."""
+    Inventions, so at 2 seats the expert's target is a card on which no other seat has a Nog: the
+    one it has started, else the one with the fewest open conditions (Olaf asking for a Food), and
+    a card whose open Olaf condition it cannot meet (Olaf away from the Castle, 6.1) is none; only
+    while it holds no more Inventions than its rival and fewer than INVENTIONS_WANTED; with the
+    Crow near the crown it starts no card but keeps the one it started."""
     assert expert.invention_target(_invention_view()) == (1, {"wood": 2})
-    assert expert.invention_target(_invention_view(other_on_first=True)) == \
+    assert expert.invention_target(_invention_view(other_on_second=True)) == \
         (0, {"food": 1, "stone": 1, "wood": 1, "harvest": 1})
+    assert expert.invention_target(_invention_view(other_on_second=True, olaf="saga:0")) is None
+    assert expert.invention_target(_invention_view(olaf="saga:0")) == (1, {"wood": 2})
     assert expert.invention_target(_invention_view(held=expert.INVENTIONS_WANTED)) is None
-    assert expert.invention_target(_invention_view(crow=expert.INVENTION_CROW - 1)) is None
+    assert expert.invention_target(_invention_view(crow=expert.INVENTION_CROW - 1)) == (1, {"wood": 2})
+    assert expert.invention_target(_invention_view(other_on_second=True, crow=expert.INVENTION_CROW - 1)) is None
     assert expert.invention_target(_invention_view(players=3)) is None
+
+
+@pytest.mark.parametrize("targets", [True, False])
+def test_expert_searches_no_invention_but_its_target(monkeypatch, targets):
+    """6.5: at 2 seats neither the expert's policy nor its playouts' candidates hold an Invention
+    condition other than its target's (a card it would not win, or a second Invention it does
+    not want), and none at all when it has no target."""
+    if not targets:
+        monkeypatch.setattr(expert, "invention_target", lambda view: None)
+
+    def want(s, k, l):
+        view = RULES.view(s, k)
+        target = expert.invention_target(view)
+        return s.action is None and any(_kind(m) == "invention" and (target is None or m["invention"] != target[0])
+                                        for m in l) and len({_kind(m) for m in l}) > 2
+
+    for state, seat, legal in _positions("expert-off-target", want, count=4, players=2):
+        view = RULES.view(state, seat)
+        target = expert.invention_target(view)
+        best = expert.policy(view, legal, random.Random(0))
+        for move in [best] + expert._candidates(view, legal, best, "bot", 3):
+            assert not expert._off_target(view, move, target), move
+        assert any(expert._off_target(view, m, target) for m in legal)
 
 
 def test_standing_counts_the_inventions_final_points():
@@ -205,7 +237,8 @@ def test_expert_meets_a_whole_invention_before_a_saga_at_two_seats(monkeypatch):
     """6.5, 9.0: at 2 seats (INVENTION_PLAYERS), holding every cube and Nog that its target
     Invention still asks for, the expert meets its conditions in one Market Day even while a Saga
     could be fed (no rival can then outnumber its Nogs on the card); without the rule it feeds the
-    Saga, as the Sagas otherwise come first."""
+    Saga, as the Sagas otherwise come first. (This is the policy; at 2 seats its playouts weigh
+    the choice of an action, test_expert_weighs_the_choice_of_an_action_by_playouts_by_default.)"""
     def want(s, k, l):
         view = RULES.view(s, k)
         target = expert.invention_target(view)
