@@ -25,13 +25,14 @@ RULES = get_rules("noggin")
 
 
 def _positions(seed: str, want: Callable[[Any, int, list[dict]], bool], count: int = 1, players: int = 3,
-               cap: int = 3000) -> list[tuple[Any, int, list[dict]]]:
+               cap: int = 3000, games: int = 200) -> list[tuple[Any, int, list[dict]]]:
     """``(state, seat, legal)`` at the first ``count`` decisions with a choice where
     ``want(state, seat, legal)`` holds, in seeded games of random play (restarted with the
-    next seed when one ends)."""
+    next seed when one ends); the test fails if ``games`` games do not hold them."""
     out: list[tuple[Any, int, list[dict]]] = []
     game = 0
     while len(out) < count:
+        assert game < games, f"only {len(out)} of {count} positions in {games} games of random play"
         chance = chance_from(f"{seed}:{game}")
         state, _ = start(RULES, GameConfig(game="noggin", players=players), chance)
         rng = random.Random(f"{seed}:{game}")
