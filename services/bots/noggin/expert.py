@@ -42,14 +42,15 @@ never searched: the Sagas come first.
 Decisions depend only on the seed, the version and the view: no clock, no hidden state.
 
 With the Invention (2026-12-04, ``make bench-bots ARGS="--game noggin --games 120 --workers 2
---write"``, docs/benchmarks.md): expert 32.9±1.7 > ismcts 27.9±1.5 > greedy 25.2±1.6 > random
-15.5±1.7; the expert beat ISMCTS 75.5-28.5, scripted 95-25, greedy 93-22 and random 71-1
-(Noggin crowned in 72 of those 120), and Noggin was crowned 120/120 in every expert cell at 2,
-3 and 4 seats. ISMCTS and greedy now overlap by 0.4 at one sigma, although ISMCTS beat greedy
-70.5-38.5: the ratings come from games rated one after another cell by cell, and shuffling the
-games' order within the cells of these very counts moves the ismcts-greedy gap between 1.8 and
-5 points (a synthetic check with ``services.bench.ladder.ratings``), so the ladder's verdict on
-that rung rests on the order as much as on the games.
+--write"``, docs/benchmarks.md, with the candidates' filter and the Olaf check): expert 32.6±1.7
+> ismcts 27.5±1.6 > greedy 24.5±1.6 > random 13.7±1.7; the expert beat ISMCTS 93-23, scripted
+88.5-31.5, greedy 98.5-17.5 and random 72-1 (Noggin crowned in 73 of those 120), and Noggin was
+crowned 120/120 in every expert cell at 2, 3 and 4 seats (before the filter and the Olaf check:
+32.9±1.7, ISMCTS beaten 75.5-28.5). ISMCTS and greedy overlap by 0.2 at one sigma, although
+ISMCTS beat greedy 70.5-38.5: the ratings come from games rated one after another cell by cell,
+and shuffling the games' order within the cells of these very counts moves the ismcts-greedy gap
+between 1.8 and 5 points (a synthetic check with ``services.bench.ladder.ratings``), so the
+ladder's verdict on that rung rests on the order as much as on the games.
 
 Measured with the playouts (2026-12-03), against ISMCTS at 2 seats, 80 seeded games
 (``services.bots.arena.play_game`` with seeds ``h2h-0`` to ``h2h-79``, seats alternated): wins
