@@ -301,22 +301,23 @@ def invention_target(view: dict[str, Any]) -> tuple[int, dict[str, int]] | None:
         return None
     olaf = (view.get("characters") or {}).get("olaf") == "castle" or "inventors_workshop" in players[seat]["buildings"]
     late = view.get("crow", 99) < INVENTION_CROW
-    best: tuple[bool, int, int, dict[str, int]] | None = None
+    cards: list[tuple[bool, int, int, dict[str, int]]] = []
     for slot, inv in enumerate(view.get("inventions") or []):
         if inv is None or any(m is not None and m["seat"] != seat for m in inv["met"]):
             continue
         started = any(m is not None for m in inv["met"])
-        need: dict[str, int] = {}
-        for cond, met in zip(inv["needs"], inv["met"]):
-            if met is None:
-                cube = "food" if cond in CHARACTERS else cond
-                need[cube] = need.get(cube, 0) + 1
-        if (late and not started) or ("olaf" in [c for c, m in zip(inv["needs"], inv["met"]) if m is None] and not olaf):
+        open_conds = [cond for cond, met in zip(inv["needs"], inv["met"]) if met is None]
+        if (late and not started) or ("olaf" in open_conds and not olaf):
             continue
-        key = (not started, sum(need.values()), slot, need)
-        if best is None or key[:3] < best[:3]:
-            best = key
-    return None if best is None else (best[2], best[3])
+        need: dict[str, int] = {}
+        for cond in open_conds:
+            cube = "food" if cond in CHARACTERS else cond
+            need[cube] = need.get(cube, 0) + 1
+        cards.append((not started, len(open_conds), slot, need))
+    if not cards:
+        return None
+    _, _, slot, need = min(cards, key=lambda card: card[:3])
+    return slot, need
 
 
 def _off_target(view: dict[str, Any], move: dict[str, Any], target: tuple[int, dict[str, int]] | None) -> bool:
@@ -345,11 +346,13 @@ def _invention(view: dict[str, Any], legal: list[dict[str, Any]],
     if not moves:
         return None
     act = view.get("action")
-    going = act is not None and act.get("seat") == view["seat"] and act.get("invention") == slot
+    acting = act is not None and act.get("seat") == view["seat"]
+    if acting and act.get("invention") == slot:
+        return moves[0]
     # a Nog a condition, and one for the Market Day itself when it starts the action (6.0, 6.5)
-    nogs = sum(need.values()) + (0 if act is not None and act.get("seat") == view["seat"] else 1)
+    nogs = sum(need.values()) + (0 if acting else 1)
     whole = not scripted.missing(view, view["seat"], need) and _mine(view)["mountains"] >= nogs
-    return moves[0] if going or whole else None
+    return moves[0] if whole else None
 
 
 def _decision(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
