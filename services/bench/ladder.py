@@ -143,6 +143,51 @@ def run(game_names: list[str], kinds: list[str], games: int, seed: str, iteratio
     return {cell: [recs[i] for i in sorted(recs)] for cell, recs in out.items()}
 
 
+def save_records(results: dict[Cell, list[GameRecord]], path: str, iterations: dict[str, int]) -> None:
+    """Write every game of ``results`` to ``path`` as JSON lines (one game a line: its cell's
+    ``game``, ``name``, ``kinds`` and ``rated``, its ``index`` in the cell, its ``record`` and the
+    run's search budgets ``iterations``), so
+    the report can be made again without playing (:func:`load_records`).
+
+    Raises:
+        OSError: ``path`` cannot be written.
+    """
+    import json
+
+    with open(path, "w", encoding="utf-8") as out:
+        for cell in sorted(results, key=lambda c: (c.game, c.name)):
+            for index, rec in enumerate(results[cell]):
+                out.write(json.dumps({"game": cell.game, "name": cell.name, "kinds": list(cell.kinds),
+                                      "rated": cell.rated, "index": index, "record": asdict(rec),
+                                      "iterations": iterations},
+                                     sort_keys=True) + "\n")
+
+
+def load_records(path: str) -> tuple[dict[Cell, list[GameRecord]], dict[str, int]]:
+    """The results and search budgets written by :func:`save_records`.
+
+    Raises:
+        OSError: ``path`` cannot be read.
+        ValueError: a line is not a game of :func:`save_records` (its line number said).
+    """
+    import json
+
+    out: dict[Cell, dict[int, GameRecord]] = defaultdict(dict)
+    iterations: dict[str, int] = {}
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                cell = Cell(row["game"], row["name"], tuple(row["kinds"]), bool(row["rated"]))
+                out[cell][int(row["index"])] = GameRecord(**row["record"])
+                iterations = {str(k): int(v) for k, v in row.get("iterations", {}).items()}
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"{path}, line {number}: not a ladder game ({exc})") from exc
+    return {cell: [recs[i] for i in sorted(recs)] for cell, recs in out.items()}, iterations
+
+
 # -- what the games say ---------------------------------------------------------------------
 
 def win_share(rec: GameRecord, seat: int) -> float:
@@ -162,29 +207,74 @@ def ranks(rec: GameRecord) -> list[int]:
     return [order.index(k) + 1 for k in key]
 
 
-def ratings(records: list[GameRecord], kinds: list[str]) -> dict[str, tuple[float, float]]:
-    """OpenSkill (Plackett-Luce) ``{kind: (mu, sigma)}`` from ``records`` in their order; games
-    with two seats of one kind are left out (a rating cannot play itself)."""
+ORDERS = 32
+"""How many seeded orders of the rated games :func:`ratings` averages over."""
+TAU = 0.0
+"""OpenSkill's dynamics factor ``tau`` for the ladder: 0, a bot's skill does not drift (the
+library's default, ``mu / 300``, models players whose skill changes between games, and keeps
+sigma from falling below about 1.5 however many games are played)."""
+
+
+def ratings(records: list[GameRecord], kinds: list[str], orders: int = ORDERS,
+            seed: str = "ladder") -> dict[str, tuple[float, float, float]]:
+    """OpenSkill (Plackett-Luce; Weng and Lin, JMLR 12, 2011) ``{kind: (mu, sigma, spread)}``
+    from ``records``, free of their order.
+
+    OpenSkill rates one game after another and its mu follows the last games: the same games in
+    another order move a kind's mu by a few points. So the games are rated in ``orders`` orders
+    (the first by the games' seeds, the others seeded shuffles of it, from ``seed``), with :data:`TAU` (bots do not
+    drift), and each kind gets the mean mu and mean sigma over the orders, and ``spread``: the
+    standard deviation of its mu over the orders (how much the order alone moves it). Games with
+    two seats of one kind are left out (a rating cannot play itself).
+
+    Raises:
+        ValueError: ``orders`` below 1.
+    """
+    import random
+    import statistics
+
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce()
-    rating = {k: model.rating(name=k) for k in kinds}
-    for rec in records:
-        if rec.error or len(set(rec.kinds)) != len(rec.kinds):
-            continue
-        new = model.rate([[rating[k]] for k in rec.kinds], ranks=ranks(rec))
-        for k, team in zip(rec.kinds, new):
-            rating[k] = team[0]
-    return {k: (r.mu, r.sigma) for k, r in rating.items()}
+    if orders < 1:
+        raise ValueError(f"orders must be at least 1, not {orders}")
+    model = PlackettLuce(tau=TAU)
+    kept = sorted((rec for rec in records if not rec.error and len(set(rec.kinds)) == len(rec.kinds)),
+                  key=lambda rec: (rec.seed, rec.kinds))  # one canonical order, whatever the given one
+    games = [(rec.kinds, ranks(rec)) for rec in kept]
+    mus: dict[str, list[float]] = {k: [] for k in kinds}
+    sigmas: dict[str, list[float]] = {k: [] for k in kinds}
+    for n in range(orders):
+        order = list(games)
+        if n:
+            random.Random(f"{seed}:ratings:{n}").shuffle(order)
+        rating = {k: model.rating(name=k) for k in kinds}
+        for table, rank in order:
+            new = model.rate([[rating[k]] for k in table], ranks=rank)
+            for k, team in zip(table, new):
+                rating[k] = team[0]
+        for k, r in rating.items():
+            mus[k].append(r.mu)
+            sigmas[k].append(r.sigma)
+    return {k: (statistics.fmean(mus[k]), statistics.fmean(sigmas[k]),
+                statistics.pstdev(mus[k]) if orders > 1 else 0.0) for k in kinds}
 
 
 @dataclass
 class KindRow:
-    """One kind's line of a game's ladder."""
+    """One kind's line of a game's ladder.
+
+    Attributes:
+        kind: the bot kind.
+        mu, sigma, spread: its rating (:func:`ratings`: mean mu and sigma over the orders, and
+            the standard deviation of mu over them).
+        games: its rated games; wins: its win shares in them (:func:`win_share`); mean_score.
+        cpu_ms, choice_cpu_ms: CPU milliseconds per decision (all; with more than one legal move).
+    """
 
     kind: str
     mu: float
     sigma: float
+    spread: float
     games: int
     wins: float
     mean_score: float
@@ -339,25 +429,29 @@ def targets(results: dict[Cell, list[GameRecord]], kinds: list[str]) -> list[tup
 # -- the report -----------------------------------------------------------------------------
 
 def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[str], games: int,
-             iterations: dict[str, int], elapsed: float, workers: int) -> str:
-    """The :data:`SECTION` of ``docs/benchmarks.md``."""
+             iterations: dict[str, int], elapsed: float | None, workers: int) -> str:
+    """The :data:`SECTION` of ``docs/benchmarks.md`` (``elapsed`` ``None``: made from saved records)."""
+    how = "from saved records" if elapsed is None else f"{workers} worker processes, {elapsed:.0f} s"
     produced = (f"Produced by `{command}` on {time.strftime('%Y-%m-%d')} ({platform.python_implementation()} "
-                f"{platform.python_version()}, {platform.machine()}, {workers} worker processes, {elapsed:.0f} s).")
+                f"{platform.python_version()}, {platform.machine()}, {how}).")
     budgets = ", ".join(f"{k} {v}" for k, v in sorted(iterations.items())) or "each bot's default"
     about = (f"{games} games a cell, on the forward model, every seed derived from the ladder's; search budgets: "
              f"{budgets}. The round robin is 2-seat games of every pair of kinds, seats alternated; a kind's "
-             "rating is OpenSkill's Plackett-Luce (mu, sigma) over the round robin's games in a fixed order. A "
+             f"rating is OpenSkill's Plackett-Luce (mu, sigma) over the round robin's games, without drift (tau "
+             f"{TAU:g}: a bot's skill does not change), the mean over {ORDERS} orders of the games (the games by "
+             "their seeds and seeded shuffles: rated one after another, mu follows the last games); 'order' is the "
+             "standard deviation of mu over those orders. A "
              "game's winners share its win; a game nobody won (Noggin: Nogbad took the crown) is nobody's win "
              "and ranks every seat last together. CPU: the deciding process's CPU time per decision (all "
              "decisions; with a choice: per decision among more than one legal move). Intervals are 95 % "
              "Wilson intervals.")
     out = [SECTION, "", about]
     for game in sorted({c.game for c in results}, key=lambda g: GAMES.index(g) if g in GAMES else 9):
-        out += ["", f"### {game}", "", produced, "", "| kind | mu | sigma | games | win rate | mean score | "
-                "CPU ms/decision | CPU ms/decision with a choice |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        out += ["", f"### {game}", "", produced, "", "| kind | mu | sigma | order | games | win rate | mean score | "
+                "CPU ms/decision | CPU ms/decision with a choice |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in ladder(results, game, kinds):
             rate = r.wins / r.games if r.games else 0.0
-            out.append(f"| {r.kind} | {r.mu:.1f} | {r.sigma:.1f} | {r.games} | {100 * rate:.0f} % | "
+            out.append(f"| {r.kind} | {r.mu:.1f} | {r.sigma:.1f} | {r.spread:.1f} | {r.games} | {100 * rate:.0f} % | "
                        f"{r.mean_score:.1f} | {r.cpu_ms:.1f} | {r.choice_cpu_ms:.1f} |")
         out += ["", "| pair (a-b) | games | a wins | a's win rate (95 %) | b wins | mean score a / b |",
                 "|---|---:|---:|---|---:|---|"]
@@ -432,6 +526,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help=f"2 games a cell, budgets {QUICK_ITERATIONS} (shows it works; no claim)")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
+    parser.add_argument("--records", metavar="FILE", help="also write every game's record to FILE (JSON lines)")
+    parser.add_argument("--from-records", metavar="FILE",
+                        help="make the report from the records in FILE (written by --records) without playing")
     raw = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(raw)
     console = Console(width=200)
@@ -448,11 +545,31 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"unknown game or bot kind: {', '.join(bad)}; games: {', '.join(GAMES)}; "
                       f"kinds: {', '.join(BOT_KINDS)}" if bad else "--games and --workers must be at least 1")
         return 2
+    if args.from_records:
+        try:
+            results, iterations = load_records(args.from_records)
+        except (OSError, ValueError) as exc:
+            console.print(f"--from-records: {exc}")
+            return 2
+        results = {c: r for c, r in results.items() if c.game in names}
+        if not results:
+            console.print(f"--from-records: no games of {', '.join(names)} in {args.from_records}")
+            return 2
+        games = max(len(r) for r in results.values())
+        command = f'make bench-bots ARGS="{" ".join(raw)}"'
+        text = markdown(command, results, kinds, games, iterations, None, args.workers)
+        console.print(text, markup=False, highlight=False)
+        if args.write:
+            write_section(SECTION, merged(recorded_section(SECTION, DOC), text), DOC)
+            console.print(f"written {DOC.relative_to(DOC.parents[1])}")
+        return 1 if any(r.error for recs in results.values() for r in recs) else 0
     t0 = time.monotonic()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
         results = run(names, kinds, games, args.seed, iterations, args.workers, progress)
     elapsed = time.monotonic() - t0
+    if args.records:
+        save_records(results, args.records, iterations)
     command = "make bench-bots" + (f' ARGS="{" ".join(raw)}"' if raw else "")
     text = markdown(command, results, kinds, games, iterations, elapsed, args.workers)
     console.print(text, markup=False, highlight=False)

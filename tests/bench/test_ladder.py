@@ -11,9 +11,9 @@ from services.bench.sections import recorded_section, write_section
 from services.bots.arena import GameRecord
 
 
-def _rec(kinds, scores, winners, crown=None, cpu=None):
+def _rec(kinds, scores, winners, crown=None, cpu=None, seed="s"):
     n = len(kinds)
-    return GameRecord("noggin", "s", list(kinds), scores=list(scores), winners=list(winners), crown=crown,
+    return GameRecord("noggin", seed, list(kinds), scores=list(scores), winners=list(winners), crown=crown,
                       decisions=[10] * n, choices=[5] * n, cpu=list(cpu or [0.1] * n))
 
 
@@ -35,7 +35,39 @@ def test_ratings_rise_with_wins_and_ignore_self_play():
     r = ladder.ratings(games + selfplay, ["expert", "random"])
     assert r["expert"][0] > 25 > r["random"][0]
     assert r["expert"][0] - r["expert"][1] > r["random"][0] + r["random"][1]
-    assert ladder.ratings(selfplay, ["random"])["random"] == (25.0, pytest.approx(25 / 3))
+    assert ladder.ratings(selfplay, ["random"])["random"] == (25.0, pytest.approx(25 / 3), 0.0)
+
+
+def _mixed(n):
+    """``n`` seeded 2-seat games of three kinds: a beats b 2 games in 3, b beats c 2 in 3, some draws."""
+    import random
+
+    rng = random.Random(7)
+    out = []
+    for i in range(n):
+        a, b = [("a", "b"), ("b", "c"), ("a", "c")][i % 3]
+        roll = rng.random()
+        winners = [0] if roll < 0.6 else [1] if roll < 0.9 else []
+        out.append(_rec([a, b], [2, 1] if winners == [0] else [1, 2], winners, seed=f"g{i}"))
+    return out
+
+
+def test_ratings_do_not_depend_on_the_order_the_games_are_given_in():
+    games = _mixed(90)
+    r = ladder.ratings(games, ["a", "b", "c"], orders=8)
+    assert ladder.ratings(list(reversed(games)), ["a", "b", "c"], orders=8) == r
+    assert r["a"][0] > r["b"][0] > r["c"][0]
+    # one order alone: another order of the same games gives other ratings, which is why several are averaged
+    one = [ladder.ratings(g, ["a", "b", "c"], orders=1, seed="x") for g in (games, games[45:] + games[:45])]
+    assert one[0] != r and r["a"][2] > 0.0
+    with pytest.raises(ValueError, match="orders must be at least 1"):
+        ladder.ratings(games, ["a"], orders=0)
+
+
+def test_ratings_do_not_drift_so_sigma_keeps_falling_with_more_games():
+    few, many = (ladder.ratings(_mixed(n), ["a", "b", "c"], orders=2) for n in (60, 1500))
+    assert many["a"][1] < few["a"][1]
+    assert many["a"][1] < 1.0  # with OpenSkill's default drift sigma stays near 1.5 however many games
 
 
 def test_wilson_interval_holds_the_rate_and_narrows_with_more_games():
@@ -113,3 +145,23 @@ def test_no_games_or_no_workers_is_refused_before_anything_plays(monkeypatch, ca
     assert ladder.main(["--games", "0"]) == 2
     assert ladder.main(["--workers", "-3"]) == 2
     assert "--games and --workers must be at least 1" in capsys.readouterr().out
+
+
+def test_saved_records_make_the_same_report_without_playing(tmp_path):
+    cell = ladder.Cell("noggin", "a-b", ("a", "b"), rated=True)
+    results = {cell: [_rec(["a", "b"], [3, 1], [0], crown="noggin", seed="g0"),
+                      _rec(["b", "a"], [2, 2], [], crown="nogbad", seed="g1")]}
+    path = tmp_path / "records.jsonl"
+    ladder.save_records(results, str(path), {"ismcts": 4})
+    loaded, iterations = ladder.load_records(str(path))
+    assert loaded == results and iterations == {"ismcts": 4}
+    assert ladder.markdown("c", loaded, ["a", "b"], 2, iterations, None, 1) == \
+        ladder.markdown("c", results, ["a", "b"], 2, {"ismcts": 4}, None, 1)
+    path.write_text(path.read_text() + "not json\n")
+    with pytest.raises(ValueError, match="line 3: not a ladder game"):
+        ladder.load_records(str(path))
+
+
+def test_a_report_from_records_that_cannot_be_read_is_refused(tmp_path, capsys):
+    assert ladder.main(["--from-records", str(tmp_path / "missing.jsonl")]) == 2
+    assert "--from-records" in capsys.readouterr().out
