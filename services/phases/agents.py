@@ -56,6 +56,14 @@ RENEW_S = 1.0
 """How often an asker renews its lease while it waits for the agent (seconds)."""
 POLL_S = 0.2
 """How often a task that found a decision claimed looks at the claim again (seconds)."""
+ONCE_MEMO = 100_000
+"""Most once-only notices a :class:`Clock` remembers as asked (then it forgets them all, and asks
+Redis again)."""
+CHAIN_DECISIONS = 32
+"""Most decisions one task asks one after another (:func:`ask_chained`): a game of agents moves
+on without a broker round trip a decision, and a task still gives its thread back this often."""
+CHAIN_S = 5.0
+"""Most seconds one task asks further decisions for (:func:`ask_chained`)."""
 
 log = logs.get_logger()
 
@@ -111,6 +119,7 @@ class Clock:
         self._memory: dict[str, str] = {}
         self._lock = threading.Lock()
         self._scripts: dict[str, Any] = {}
+        self._asked: set[tuple[str, str]] = set()
 
     @staticmethod
     def _key(game_id: str) -> str:
@@ -218,9 +227,17 @@ class Clock:
         return left
 
     def once(self, game_id: str, what: str) -> bool:
-        """True the first time ``what`` is asked for this game, False ever after."""
+        """True the first time ``what`` is asked for this game, False ever after (what this
+        process has seen asked is answered without a round trip to Redis: once asked, it
+        stays asked)."""
+        if (game_id, what) in self._asked:
+            return False
         token = uuid.uuid4().hex
-        return self._setnx(game_id, f"once:{what}", token) == token
+        first = self._setnx(game_id, f"once:{what}", token) == token
+        if len(self._asked) >= ONCE_MEMO:
+            self._asked.clear()
+        self._asked.add((game_id, what))
+        return first
 
 
 class _Lease:
@@ -435,6 +452,71 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
         return exc.kind, str(exc), None
     except (ValueError, IndexError, TypeError) as exc:
         return "illegal", str(exc), None
+
+
+class _Capture(threading.local):
+    """The decisions of one game this thread's commits leave owed (:func:`ask_chained`)."""
+
+    def __init__(self) -> None:
+        self.game_id: str | None = None
+        self.owed: list[tuple[int, int]] = []
+
+
+_capture = _Capture()
+
+
+def captured(game_id: str, seat: int, version: int) -> bool:
+    """Called by a scheduler before it queues the decision ``(seat, version)`` of ``game_id``:
+    True if this thread's :func:`ask_chained` takes it instead (it then asks it itself, or
+    queues it when it stops), False to queue it as usual."""
+    if _capture.game_id != game_id:
+        return False
+    _capture.owed.append((seat, version))
+    return True
+
+
+def ask_chained(table: Any, game_id: str, seat: int, version: int, token: str | None,
+                queue: Any, most: int = CHAIN_DECISIONS, within_s: float = CHAIN_S) -> str:
+    """:func:`ask_agent`, then the game's next agent decision in the same task while the commit
+    leaves exactly one owed (a game of agents taking turns), at most ``most`` decisions and
+    ``within_s`` seconds; whatever is owed when it stops is queued with ``queue(game_id, seat,
+    version)``, as the scheduler would have (seats deciding at once are each queued, so they are
+    asked at the same time).
+
+    Each decision keeps :func:`ask_agent`'s exactly-once claim, clock and commit; what the chain
+    saves is the broker's round trip and a task a decision. A worker that dies between a commit
+    and the next ask leaves that decision to the worker's start-up re-arm
+    (:func:`services.phases.worker.requeue_agent_decisions`), as a bot's run of moves on the bus does.
+
+    Returns:
+        the first decision's outcome (:func:`ask_agent`).
+    Raises:
+        what :func:`ask_agent` raises (anything owed is queued first).
+    """
+    began = time.monotonic()
+    first: str | None = None
+    for n in range(max(1, most)):
+        _capture.game_id, _capture.owed = game_id, []
+        try:
+            outcome = ask_agent(table, game_id, seat, version, token=token if n == 0 else f"{token}+{n}")
+        except BaseException:
+            _release(queue, game_id)
+            raise
+        first = outcome if first is None else first
+        owed = _capture.owed
+        if (len(owed) != 1 or outcome not in ("played", "default") or n + 1 >= most
+                or time.monotonic() - began >= within_s):
+            break
+        seat, version = owed[0]
+    _release(queue, game_id)
+    return first or "skipped"
+
+
+def _release(queue: Any, game_id: str) -> None:
+    """Stop capturing; queue what is owed."""
+    owed, _capture.game_id, _capture.owed = _capture.owed, None, []
+    for seat, version in owed:
+        queue(game_id, seat, version)
 
 
 def _players(table: Any, game_id: str) -> int:

@@ -150,7 +150,10 @@ class CeleryScheduler:
 
     def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
         """Send ``ask_agent(game_id, seat, version)`` to the agent queue (never raises: a lost
-        task is queued again by whoever notices the game waiting, as for a phase)."""
+        task is queued again by whoever notices the game waiting, as for a phase). A decision the
+        committing thread's :func:`services.phases.agents.ask_chained` takes is not sent."""
+        if agents.captured(game_id, seat, version):
+            return
         self._send(agents.ASK_TASK, (game_id, seat, version), agents.QUEUE)
 
     def schedule_end(self, game_id: str) -> None:

@@ -125,9 +125,13 @@ def ask_agent(self: Any, game_id: str, seat: int, version: int) -> str:
     """Ask the agent of ``seat`` for its move at ``version`` and commit what counts
     (:func:`services.phases.agents.ask_agent`: once per decision; a duplicate or a copy the broker
     redelivers while its asker is alive asks nobody, one whose asker died takes over within the
-    decision's stored deadline). Returns its outcome; an unknown game is ``"unknown_game"``."""
+    decision's stored deadline), and the game's next agent decisions while they come one at a
+    time (:func:`services.phases.agents.ask_chained`). Returns the first one's outcome; an unknown
+    game is ``"unknown_game"``."""
     try:
-        return agents.ask_agent(worker_table(), game_id, int(seat), int(version), token=self.request.id)
+        table = worker_table()
+        return agents.ask_chained(table, game_id, int(seat), int(version), self.request.id,
+                                  table.scheduler.schedule_agent)
     except GameNotFound:
         return "unknown_game"
 

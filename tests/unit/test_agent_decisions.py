@@ -1,6 +1,7 @@
 """Agent decisions exactly once (services/phases/agents.py) on an embedded table: seats deciding at
 once (Resource Hog's orders) are each asked once and each answer commits, whatever order their
-tasks run in and however often they are queued again; a task that finds a live asker asks nobody
+tasks run in and however often they are queued again; a task asks the next decisions of a game of
+agents taking turns itself, within its bounds, and queues what is owed when it stops; a task that finds a live asker asks nobody
 and one that finds a lapsed claim takes the decision over; any exception while asking is a strike
 and the default move; the claims hold on a real Redis (their Lua scripts)."""
 
@@ -36,6 +37,8 @@ class Queued:
         raise AssertionError("no built-in bot in these games")
 
     def schedule_agent(self, game_id, seat, version):
+        if phase_agents.captured(game_id, seat, version):  # as the Celery scheduler does
+            return
         self.tasks.append((game_id, seat, version))
 
     def schedule_end(self, *args):
@@ -180,3 +183,56 @@ def test_the_first_ask_and_the_bank_are_read_together_as_apart(redis_client):
         later = clock.asked_and_bank("g2", 1, 9, 5000)
         assert later[0] >= asked and later[1] == 3800
     assert redis_client.ttl("game:{g2}:clock") > 0
+
+
+def test_a_task_asks_the_next_turns_itself_and_queues_what_is_owed_when_it_stops(monkeypatch):
+    agent = Agent()
+    table, scheduler, game_id = agent_game("noggin", 3, agent, monkeypatch)
+    first = scheduler.tasks.pop(0)
+    assert phase_agents.ask_chained(table, *first, "t", scheduler.schedule_agent, most=5) == "played"
+    # five decisions asked by the one task, each once and committed; the sixth queued, nothing else
+    moves = [entry for entry in table.store.read(game_id) if entry.kind == "move"]
+    assert len(agent.requests) == len(moves) == 5 and len(set(agent.requests)) == 5
+    rules, state, version = table.state(game_id)
+    assert scheduler.tasks == [(game_id, rules.to_move(state)[0], version)]
+    assert phase_agents.captured(game_id, 0, version) is False  # the thread captures nothing after
+    # a decision over already: skipped, and nothing asked or queued
+    assert phase_agents.ask_chained(table, *first, "t2", scheduler.schedule_agent) == "skipped"
+    assert len(agent.requests) == 5 and len(scheduler.tasks) == 1
+
+
+def test_a_chain_queues_seats_deciding_at_once_and_what_is_owed_when_asking_raises(monkeypatch):
+    agent = Agent()
+    table, scheduler, game_id = agent_game("resource_hog", 3, agent, monkeypatch)
+    for _ in range(50):  # to the first decision of several seats at once
+        rules, state, _ = table.state(game_id)
+        if len(rules.to_move(state)) > 1:
+            break
+        task = scheduler.tasks.pop(0)
+        phase_agents.ask_chained(table, *task, "t", scheduler.schedule_agent, most=1)
+    deciding = rules.to_move(state)
+    assert len(deciding) > 1 and sorted(s for _, s, _ in scheduler.tasks) == sorted(deciding)
+    # each seat of it is queued to be asked at once, never chained one after another
+    asked, before = len(agent.requests), len(scheduler.tasks)
+    task = scheduler.tasks.pop(0)
+    phase_agents.ask_chained(table, *task, "t", scheduler.schedule_agent)
+    assert len(agent.requests) == asked + 1  # only its own seat asked
+    queued = scheduler.tasks[before - 1:]  # the commit queued the seats still deciding again
+    assert queued and {s for _, s, _ in queued} == set(deciding) - {task[1]}
+
+    def broken(*args, **kwargs):
+        phase_agents.captured(game_id, 2, 99)  # a commit left this owed, then asking failed
+        raise ConnectionError("store down")
+
+    monkeypatch.setattr(phase_agents, "ask_agent", broken)
+    with pytest.raises(ConnectionError):
+        phase_agents.ask_chained(table, game_id, 0, 1, "t", scheduler.schedule_agent)
+    assert scheduler.tasks[-1] == (game_id, 2, 99)
+
+
+def test_once_only_notices_are_remembered_without_asking_redis_again(redis_client):
+    clock = Clock(redis_client)
+    assert clock.once("g3", "started:0") and not clock.once("g3", "started:0")
+    redis_client.delete("game:{g3}:clock")
+    assert not clock.once("g3", "started:0")  # remembered by the process: no second notice
+    assert Clock(redis_client).once("g3", "started:0")  # another process asks Redis (forgotten there)
