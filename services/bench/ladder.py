@@ -13,13 +13,17 @@ Per game it prints, and with ``--write`` records in ``docs/benchmarks.md`` (sect
 :data:`SECTION`) with the command:
 
 * the ladder: each kind's OpenSkill rating (Plackett-Luce; Weng and Lin, "A Bayesian
-  approximation method for online ranking", JMLR 12, 2011) from the round robin's games in
-  a fixed order, mu and sigma; its win rate (a game's winners share 1; **a game nobody won
+  approximation method for online ranking", JMLR 12, 2011) from the round robin's games,
+  mu and sigma without drift and averaged over seeded orders of the games (:func:`ratings`),
+  and how much one order alone moves mu; its win rate (a game's winners share 1; **a game nobody won
   is nobody's win**), mean score, and CPU milliseconds per decision (over all its decisions,
   and over those with more than one legal move);
 * each pair's result (the first kind's win rate with its 95 % Wilson interval);
 * the cells (Noggin's crown rate, the expert's share of the wins, mean scores);
 * one line per target of the issue, ``met`` or ``not met`` (:func:`targets`).
+
+``--records FILE`` keeps every game's record (JSON lines) and ``--from-records FILE`` makes the
+report again from them without playing.
 
 Each game has its own subsection (``### <game>``, with the command that produced it), so a run of
 some games (``--game resource_hog --write``) updates theirs and keeps the others as recorded.
