@@ -206,6 +206,12 @@ def agent_endpoint(protocol: str, address: str) -> tuple[str, int]:
     raise AddressRefused("bad_address", "an agent's protocol is 'http' or 'grpc'")
 
 
+def is_literal(host: str) -> bool:
+    """True if ``host`` is an IP address (IPv6 with or without brackets), not a name: checking it
+    resolves nothing, so it cannot wait on DNS."""
+    return _literal(host.strip().strip("[]").lower().rstrip(".")) is not None
+
+
 def _literal(host: str) -> IPAddress | None:
     try:
         return ipaddress.ip_address(host)

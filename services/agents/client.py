@@ -69,6 +69,7 @@ from services.agents.addresses import (
     Target,
     agent_endpoint,
     configured_allow_list,
+    is_literal,
 )
 
 from services.common import tracing
@@ -253,11 +254,16 @@ class GrpcAgentClient(AgentClient):
         self.allow = allow if allow is not None else configured_allow_list()
         self._lock = threading.Lock()
         self._pinned: tuple[str, grpc.Channel, dict[str, Any]] | None = None
+        self._literal = is_literal(self._host)
 
     def _checked(self, timeout_s: float) -> Target:
-        """The agent's host resolved and checked, within ``timeout_s``. Raises AgentFailure."""
-        future = _http_pool().submit(self.allow.check, self._host, self._port)
+        """The agent's host resolved and checked, within ``timeout_s`` (an IP address is checked at
+        once: nothing to resolve; a name in a pool thread, so a slow DNS cannot hold the call
+        past its time). Raises AgentFailure."""
         try:
+            if self._literal:
+                return self.allow.check(self._host, self._port)
+            future = _http_pool().submit(self.allow.check, self._host, self._port)
             return future.result(timeout=timeout_s)
         except FutureTimeout:
             future.cancel()

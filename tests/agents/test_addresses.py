@@ -324,6 +324,30 @@ def test_grpc_connects_to_the_address_it_checked(grpc_server, dns):
     assert dns.calls == ["agent.example.org"] * 2  # checked again at every call
 
 
+def test_grpc_an_ip_address_is_checked_at_once_and_a_name_within_the_time(grpc_server, dns, monkeypatch):
+    """An IP address resolves nothing: checked in the calling thread (no pool hand-off); a name is
+    looked up in a pool thread so a slow lookup cannot hold the call past its time."""
+    from services.agents import client as agent_client
+
+    handed: list[str] = []
+    pool = agent_client._http_pool()
+
+    class Counting:
+        def submit(self, fn, *args):
+            handed.append(args[0])
+            return pool.submit(fn, *args)
+
+    monkeypatch.setattr(agent_client, "_http_pool", lambda: Counting())
+    dns({"agent.example.org": ["127.0.0.1"]})
+    allow = parse_allow_list(f"127.0.0.1:{grpc_server.port}")
+    for address in (f"127.0.0.1:{grpc_server.port}", f"agent.example.org:{grpc_server.port}"):
+        with GrpcAgentClient(address, SECRET, allow=allow) as client:
+            assert client.choose(move(), TIMEOUT_S).index == 1
+    assert handed == ["agent.example.org"] and len(grpc_server.calls) == 2
+    with GrpcAgentClient(f"127.0.0.1:{grpc_server.port + 1}", SECRET, allow=allow) as client:
+        assert failure(client).kind == "crash"  # still checked: a port not listed is refused
+
+
 def test_grpc_an_answer_over_the_cap_is_malformed(grpc_server):
     grpc_server.state["answer"] = b"\x08\x01" + b"\x12\xf0\x1f" + b"x" * 4080  # index 1 and 4 KB of a field
     with GrpcAgentClient(f"127.0.0.1:{grpc_server.port}", SECRET, max_reply_bytes=2048,
