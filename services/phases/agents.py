@@ -353,11 +353,14 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
     clock = clock_for(table)
     attempt = f"{token or 'inline'}.{uuid.uuid4().hex[:12]}"
     taken = _take(table, clock, game_id, seat, start, attempt)
-    if taken == "mine" and _open_decision(table, game_id, seat) != start:
-        # the decision was committed while this task worked out its start (from a state just
-        # before the commit): another claim, now void
-        clock.renew(game_id, seat, start, attempt, release=True)
-        taken = "answered"
+    if taken == "mine":
+        rules, state, now = table.state(game_id, cow=True)
+        # the same version: the same decision (its start depends on the log up to it alone)
+        if seat not in rules.to_move(state) or (now != current and table.decision_start(game_id, seat, now) != start):
+            # the decision was committed while this task worked out its start (from a state just
+            # before the commit): another claim, now void
+            clock.renew(game_id, seat, start, attempt, release=True)
+            taken = "answered"
     if taken != "mine":
         log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
                  outcome=taken, task=token, task_version=version)
@@ -365,20 +368,21 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
     lease = _Lease(clock, game_id, seat, start, attempt,
                    (control.move_ms + control.bank_ms) / 1000 + START_TIMEOUT_S + 60)
     try:
-        return _decide(table, clock, game_id, seat, start, bot, control, attempt, token)
+        return _decide(table, clock, game_id, seat, start, bot, control, attempt, token, (rules, state, now))
     finally:
         lease.stop()
 
 
 def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: dict[str, Any], control: Any,
-            attempt: str, token: str | None) -> str:
-    """Ask the agent for decision ``(seat, start)`` (this attempt holds its claim) and commit."""
+            attempt: str, token: str | None, latest: tuple[Any, Any, int]) -> str:
+    """Ask the agent for decision ``(seat, start)`` (this attempt holds its claim) and commit;
+    ``latest``: ``(rules, state, version)`` read since the claim was taken."""
     asked, bank = clock.asked_and_bank(game_id, seat, start, control.bank_ms)
     failure: str | None = None
     move: dict[str, Any] | None = None
     detail = ""
     try:
-        failure, detail, move = _ask(table, clock, game_id, seat, bot, control, asked, bank)
+        failure, detail, move = _ask(table, clock, game_id, seat, bot, control, asked, bank, latest)
     except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
         log.exception("agent_ask_failed", game_id=game_id, seat=seat, version=start)
         failure, detail, move = "crash", f"{type(exc).__name__}: {exc}", None
@@ -415,16 +419,17 @@ def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: 
 
 
 def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any], control: Any, asked: int,
-         bank: int) -> tuple[str | None, str, dict[str, Any] | None]:
-    """Send the agent its request for the seat's decision (the time left counted from ``asked``)
-    and read its answer: ``(failure, detail, move)``, failure None for a legal answer in time.
-    Raises whatever else goes wrong (the caller makes it a strike)."""
+         bank: int, latest: tuple[Any, Any, int]) -> tuple[str | None, str, dict[str, Any] | None]:
+    """Send the agent its request for the seat's decision at ``latest`` (``(rules, state, version)``;
+    the time left counted from ``asked``) and read its answer: ``(failure, detail, move)``,
+    failure None for a legal answer in time. Raises whatever else goes wrong (the caller makes
+    it a strike)."""
     from services.agents.client import AgentFailure
     from services.agents.protocol import MatchStart, MoveRequest, choice_to_move
     from services.agents.registry import UnknownAgent, registry_for
     from services.rules.core import canonical_json
 
-    rules, state, version = table.state(game_id, cow=True)
+    rules, state, version = latest
     try:
         record = registry_for(table).get(bot["agent"])
     except UnknownAgent as exc:
