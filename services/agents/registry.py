@@ -42,6 +42,10 @@ def seal_record(record: dict[str, Any]) -> dict[str, Any]:
     return {k: (sealer().seal(v) if k in SEALED_FIELDS and isinstance(v, str) else v) for k, v in record.items()}
 
 
+LOADED_MEMO = 1024
+"""Most stored records an :class:`AgentRegistry` keeps opened (then it forgets them all)."""
+
+
 def load_record(raw: str | bytes) -> "AgentRecord":
     """The :class:`AgentRecord` of a stored record (sealed fields opened; a field stored before
     encryption is taken as it is). Raises UnsealError if no configured key opens one."""
@@ -157,6 +161,7 @@ class AgentRegistry:
         self.client = client
         self._memory: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._loaded: dict[str | bytes, AgentRecord] = {}
 
     def register(self, spec: AgentSpec | dict[str, Any], allow: AllowList | None = None) -> AgentRecord:
         """Register an agent; returns its record with a new ``agent_id`` (12 hex digits).
@@ -213,11 +218,19 @@ class AgentRegistry:
         return record
 
     def get(self, agent_id: str) -> AgentRecord:
-        """The record of ``agent_id``. Raises UnknownAgent."""
+        """The record of ``agent_id``, read from the store at every call (a removal or a rotation
+        shows at once); a stored text already opened by this registry is not opened again, and the
+        same record is returned for it (read it, do not change it). Raises UnknownAgent."""
         raw = self.client.hget(KEY, agent_id) if self.client is not None else self._memory.get(agent_id)
         if raw is None:
             raise UnknownAgent(f"no agent is registered as {agent_id!r}")
-        return load_record(raw)
+        record = self._loaded.get(raw)  # read every time, opened once: the same text is the same record
+        if record is None:
+            record = load_record(raw)
+            if len(self._loaded) >= LOADED_MEMO:
+                self._loaded.clear()
+            self._loaded[raw] = record
+        return record
 
     def all(self) -> list[AgentRecord]:
         """Every registered agent, by id."""

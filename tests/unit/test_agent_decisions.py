@@ -236,3 +236,22 @@ def test_once_only_notices_are_remembered_without_asking_redis_again(redis_clien
     redis_client.delete("game:{g3}:clock")
     assert not clock.once("g3", "started:0")  # remembered by the process: no second notice
     assert Clock(redis_client).once("g3", "started:0")  # another process asks Redis (forgotten there)
+
+
+def test_the_registry_reads_every_time_and_opens_a_stored_record_once(redis_client, monkeypatch):
+    from services.agents import registry as agent_registry
+    from services.agents.addresses import parse_allow_list
+
+    registry = agent_registry.AgentRegistry(redis_client)
+    record = registry.register({"name": "a", "protocol": "http", "address": "http://127.0.0.1:9/",
+                                "secret": "s" * 20}, allow=parse_allow_list("127.0.0.1:9"))
+    opened: list[int] = []
+    load = agent_registry.load_record
+    monkeypatch.setattr(agent_registry, "load_record", lambda raw: opened.append(1) or load(raw))
+    assert registry.get(record.agent_id) == registry.get(record.agent_id) == record
+    assert len(opened) == 1
+    rotated = registry.rotate_secret(record.agent_id, "t" * 20, "s" * 20)
+    assert registry.get(record.agent_id).secret == rotated.secret == "t" * 20  # a change shows at once
+    registry.remove(record.agent_id)
+    with pytest.raises(agent_registry.UnknownAgent):
+        registry.get(record.agent_id)
