@@ -24,7 +24,9 @@ Table's scheduler queues :func:`ask_agent` (the Celery task ``longhouse.ask_agen
    bank, once per decision.
 
 Every commit is version-checked, so whatever plays first for a decision stands and a late
-answer changes nothing. At the end of a game, :func:`end_match` tells each agent the result,
+answer changes nothing. When a commit leaves exactly one agent decision of the same game owed
+(agents taking turns), the task asks it itself instead of queuing a task for it
+(:func:`ask_chained`, bounded by :data:`CHAIN_DECISIONS` and :data:`CHAIN_S`). At the end of a game, :func:`end_match` tells each agent the result,
 once. A forfeit writes the audit line ``seat.forfeit`` (game, seat, agent, the failure).
 """
 
@@ -62,8 +64,10 @@ Redis again)."""
 CHAIN_DECISIONS = 32
 """Most decisions one task asks one after another (:func:`ask_chained`): a game of agents moves
 on without a broker round trip a decision, and a task still gives its thread back this often."""
-CHAIN_S = 5.0
-"""Most seconds one task asks further decisions for (:func:`ask_chained`)."""
+CHAIN_S = 1.0
+"""Seconds after which one task asks no further decision (:func:`ask_chained`): the worker's
+threads are shared by every game with agents, so none holds one long (a slow agent gains nothing
+from a chain: the broker's round trip is small beside its answer)."""
 
 log = logs.get_logger()
 
