@@ -560,6 +560,9 @@ def main(argv: list[str] | None = None) -> int:
             console.print(f"--from-records: no games of {', '.join(names)} in {args.from_records}")
             return 2
         games = max(len(r) for r in results.values())
+        if "--kinds" not in raw:  # the kinds that played, not every kind there is
+            played = {k for c in results for k in c.kinds}
+            kinds = [k for k in BOT_KINDS if k in played]
         command = f'make bench-bots ARGS="{" ".join(raw)}"'
         text = markdown(command, results, kinds, games, iterations, None, args.workers)
         console.print(text, markup=False, highlight=False)

@@ -165,3 +165,12 @@ def test_saved_records_make_the_same_report_without_playing(tmp_path):
 def test_a_report_from_records_that_cannot_be_read_is_refused(tmp_path, capsys):
     assert ladder.main(["--from-records", str(tmp_path / "missing.jsonl")]) == 2
     assert "--from-records" in capsys.readouterr().out
+
+
+def test_a_report_from_records_lists_the_kinds_that_played(tmp_path, capsys):
+    cell = ladder.Cell("resource_hog", "greedy-random", ("greedy", "random"), rated=True)
+    path = tmp_path / "records.jsonl"
+    ladder.save_records({cell: [_rec(["greedy", "random"], [5, 1], [0], seed="g0")]}, str(path), {})
+    assert ladder.main(["--from-records", str(path), "--game", "resource_hog"]) == 0
+    out = capsys.readouterr().out
+    assert "| greedy |" in out and "| random |" in out and "| expert |" not in out
