@@ -123,8 +123,9 @@ bench-interop: setup
 	$(PY) -m services.bench.interop $(ARGS)
 
 # The bot ladder: per game a round robin of random, greedy, scripted, ismcts and expert (seats
-# rotated, OpenSkill ratings), Noggin's and Gnomes' own cells, and the bots' targets, met or not
-# (ARGS: --games N (30) --game G --workers K (2) --iterations expert=N,ismcts=N --quick --write).
+# rotated, OpenSkill ratings averaged over orders), Noggin's and Gnomes' own cells, and the bots' targets, met or not
+# (ARGS: --games N (30) --game G --workers K (2) --iterations expert=N,ismcts=N --quick --write
+#  --records FILE --from-records FILE).
 bench-bots: setup
 	$(PY) -m services.bench.ladder $(ARGS)
 
