@@ -26,7 +26,8 @@ Table's scheduler queues :func:`ask_agent` (the Celery task ``longhouse.ask_agen
 Every commit is version-checked, so whatever plays first for a decision stands and a late
 answer changes nothing. When a commit leaves exactly one agent decision of the same game owed
 (agents taking turns), the task asks it itself instead of queuing a task for it
-(:func:`ask_chained`, bounded by :data:`CHAIN_DECISIONS` and :data:`CHAIN_S`). At the end of a game, :func:`end_match` tells each agent the result,
+(:func:`ask_chained`, bounded by :data:`CHAIN_DECISIONS` and :data:`CHAIN_S`; if asking it
+raises, it is queued again). At the end of a game, :func:`end_match` tells each agent the result,
 once. A forfeit writes the audit line ``seat.forfeit`` (game, seat, agent, the failure).
 """
 
@@ -64,10 +65,11 @@ Redis again)."""
 CHAIN_DECISIONS = 32
 """Most decisions one task asks one after another (:func:`ask_chained`): a game of agents moves
 on without a broker round trip a decision, and a task still gives its thread back this often."""
-CHAIN_S = 1.0
-"""Seconds after which one task asks no further decision (:func:`ask_chained`): the worker's
-threads are shared by every game with agents, so none holds one long (a slow agent gains nothing
-from a chain: the broker's round trip is small beside its answer)."""
+CHAIN_S = 0.25
+"""Seconds after which one task starts no further decision (:func:`ask_chained`; the decision
+under way when they pass runs to its end): the worker's threads are shared by every game with
+agents, and a game whose task waits for a thread waits for the chains ahead of it (a slow agent
+gains nothing from a chain: the broker's round trip is small beside its answer)."""
 
 log = logs.get_logger()
 
@@ -488,7 +490,8 @@ def ask_chained(table: Any, game_id: str, seat: int, version: int, token: str | 
                 queue: Any, most: int = CHAIN_DECISIONS, within_s: float = CHAIN_S) -> str:
     """:func:`ask_agent`, then the game's next agent decision in the same task while the commit
     leaves exactly one owed (a game of agents taking turns), at most ``most`` decisions and
-    ``within_s`` seconds; whatever is owed when it stops is queued with ``queue(game_id, seat,
+    ``within_s`` seconds (no decision started after them); whatever is owed when it stops, or
+    the decision it took over when asking it raises, is queued with ``queue(game_id, seat,
     version)``, as the scheduler would have (seats deciding at once are each queued, so they are
     asked at the same time).
 
@@ -509,6 +512,8 @@ def ask_chained(table: Any, game_id: str, seat: int, version: int, token: str | 
         try:
             outcome = ask_agent(table, game_id, seat, version, token=token if n == 0 else f"{token}+{n}")
         except BaseException:
+            if n:  # a decision this task took over from its commit: queued again, as if never chained
+                _capture.owed.insert(0, (seat, version))  # (a retry of the task redoes only the first)
             _release(queue, game_id)
             raise
         first = outcome if first is None else first

@@ -255,3 +255,26 @@ def test_the_registry_reads_every_time_and_opens_a_stored_record_once(redis_clie
     registry.remove(record.agent_id)
     with pytest.raises(agent_registry.UnknownAgent):
         registry.get(record.agent_id)
+
+
+def test_a_decision_the_chain_took_over_is_queued_again_when_asking_it_raises(monkeypatch):
+    """A store error while a task asks a decision its own commit left owed: the task's retry would
+    redo only its first decision (committed), so the one it took over is queued again."""
+    agent = Agent()
+    table, scheduler, game_id = agent_game("noggin", 3, agent, monkeypatch)
+    first = scheduler.tasks.pop(0)
+    real = phase_agents.ask_agent
+    calls: list[tuple[int, int]] = []
+
+    def flaky(table_, game_id_, seat, version, token=None):
+        calls.append((seat, version))
+        if len(calls) == 2:
+            raise ConnectionError("redis went away")
+        return real(table_, game_id_, seat, version, token=token)
+
+    monkeypatch.setattr(phase_agents, "ask_agent", flaky)
+    with pytest.raises(ConnectionError):
+        phase_agents.ask_chained(table, *first, "t", scheduler.schedule_agent)
+    assert scheduler.tasks == [(game_id, *calls[1])]  # not lost: queued for its own task
+    monkeypatch.setattr(phase_agents, "ask_agent", real)
+    assert phase_agents.ask_chained(table, *scheduler.tasks.pop(0), "t2", scheduler.schedule_agent, most=1) == "played"
