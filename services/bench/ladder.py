@@ -176,6 +176,8 @@ def load_records(path: str) -> tuple[dict[Cell, list[GameRecord]], dict[str, int
     """
     import json
 
+    import pydantic
+
     out: dict[Cell, dict[int, GameRecord]] = defaultdict(dict)
     iterations: dict[str, int] = {}
     with open(path, encoding="utf-8") as lines:
@@ -185,11 +187,25 @@ def load_records(path: str) -> tuple[dict[Cell, list[GameRecord]], dict[str, int
             try:
                 row = json.loads(line)
                 cell = Cell(row["game"], row["name"], tuple(row["kinds"]), bool(row["rated"]))
-                out[cell][int(row["index"])] = GameRecord(**row["record"])
+                rec = _checked_record(row["record"])
                 iterations = {str(k): int(v) for k, v in row.get("iterations", {}).items()}
-            except (ValueError, KeyError, TypeError) as exc:
+                out[cell][int(row["index"])] = rec
+            except (ValueError, KeyError, TypeError, pydantic.ValidationError) as exc:
                 raise ValueError(f"{path}, line {number}: not a ladder game ({exc})") from exc
     return {cell: [recs[i] for i in sorted(recs)] for cell, recs in out.items()}, iterations
+
+
+def _checked_record(data: Any) -> GameRecord:
+    """A :class:`GameRecord` from its saved fields, their types checked (pydantic) and its seats
+    consistent. Raises pydantic.ValidationError or ValueError."""
+    import pydantic
+
+    rec = pydantic.TypeAdapter(GameRecord).validate_python(data, strict=False)
+    seats = len(rec.kinds)
+    if not rec.error and (len(rec.scores) != seats or any(not 0 <= w < seats for w in rec.winners)
+                          or not len(rec.cpu) == len(rec.decisions) == len(rec.choices) == seats):
+        raise ValueError(f"its scores, winners or per-seat counts do not fit its {seats} seats")
+    return rec
 
 
 # -- what the games say ---------------------------------------------------------------------
@@ -229,7 +245,8 @@ def ratings(records: list[GameRecord], kinds: list[str], orders: int = ORDERS,
     (the first by the games' seeds, the others seeded shuffles of it, from ``seed``), with :data:`TAU` (bots do not
     drift), and each kind gets the mean mu and mean sigma over the orders, and ``spread``: the
     standard deviation of its mu over the orders (how much the order alone moves it). Games with
-    two seats of one kind are left out (a rating cannot play itself).
+    two seats of one kind, or with a kind not in ``kinds``, are left out (a rating cannot play
+    itself).
 
     Raises:
         ValueError: ``orders`` below 1.
@@ -242,7 +259,8 @@ def ratings(records: list[GameRecord], kinds: list[str], orders: int = ORDERS,
     if orders < 1:
         raise ValueError(f"orders must be at least 1, not {orders}")
     model = PlackettLuce(tau=TAU)
-    kept = sorted((rec for rec in records if not rec.error and len(set(rec.kinds)) == len(rec.kinds)),
+    kept = sorted((rec for rec in records if not rec.error and len(set(rec.kinds)) == len(rec.kinds)
+                   and set(rec.kinds) <= set(kinds)),
                   key=lambda rec: (rec.seed, rec.kinds))  # one canonical order, whatever the given one
     games = [(rec.kinds, ranks(rec)) for rec in kept]
     mus: dict[str, list[float]] = {k: [] for k in kinds}
@@ -296,7 +314,7 @@ def ladder(results: dict[Cell, list[GameRecord]], game: str, kinds: list[str]) -
     for k in kinds:
         games = wins = score = 0.0
         for rec in rated:
-            if rec.error or k not in rec.kinds:
+            if rec.error or k not in rec.kinds or not set(rec.kinds) <= set(kinds):
                 continue
             seat = rec.kinds.index(k)
             games += 1
@@ -436,15 +454,18 @@ def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[st
              iterations: dict[str, int], elapsed: float | None, workers: int) -> str:
     """The :data:`SECTION` of ``docs/benchmarks.md`` (``elapsed`` ``None``: made from saved records)."""
     how = "from saved records" if elapsed is None else f"{workers} worker processes, {elapsed:.0f} s"
-    produced = (f"Produced by `{command}` on {time.strftime('%Y-%m-%d')} ({platform.python_implementation()} "
-                f"{platform.python_version()}, {platform.machine()}, {how}).")
     budgets = ", ".join(f"{k} {v}" for k, v in sorted(iterations.items())) or "each bot's default"
-    about = (f"{games} games a cell, on the forward model, every seed derived from the ladder's; search budgets: "
-             f"{budgets}. The round robin is 2-seat games of every pair of kinds, seats alternated; a kind's "
+    produced = (f"Produced by `{command}` on {time.strftime('%Y-%m-%d')} ({platform.python_implementation()} "
+                f"{platform.python_version()}, {platform.machine()}, {how}): {games} games a cell, search "
+                f"budgets: {budgets}.")
+    about = ("Games on the forward model, every seed derived from the ladder's (each game's games a cell and "
+             "search budgets under its heading). The round robin is 2-seat games of every pair of kinds, seats "
+             "alternated; a kind's "
              f"rating is OpenSkill's Plackett-Luce (mu, sigma) over the round robin's games, without drift (tau "
              f"{TAU:g}: a bot's skill does not change), the mean over {ORDERS} orders of the games (the games by "
              "their seeds and seeded shuffles: rated one after another, mu follows the last games); 'order' is the "
-             "standard deviation of mu over those orders. A "
+             "standard deviation of mu over those orders (one order's; the mean's own is about that over "
+             f"{ORDERS ** 0.5:.1f}). A "
              "game's winners share its win; a game nobody won (Noggin: Nogbad took the crown) is nobody's win "
              "and ranks every seat last together. CPU: the deciding process's CPU time per decision (all "
              "decisions; with a choice: per decision among more than one legal move). Intervals are 95 % "
@@ -550,6 +571,11 @@ def main(argv: list[str] | None = None) -> int:
                       f"kinds: {', '.join(BOT_KINDS)}" if bad else "--games and --workers must be at least 1")
         return 2
     if args.from_records:
+        ignored = [o for o in ("--records", "--games", "--seed", "--iterations", "--quick", "--workers")
+                   if any(a == o or a.startswith(o + "=") for a in raw)]
+        if ignored:
+            console.print(f"--from-records plays nothing: {', '.join(ignored)} cannot be used with it")
+            return 2
         try:
             results, iterations = load_records(args.from_records)
         except (OSError, ValueError) as exc:
@@ -570,19 +596,31 @@ def main(argv: list[str] | None = None) -> int:
             write_section(SECTION, merged(recorded_section(SECTION, DOC), text), DOC)
             console.print(f"written {DOC.relative_to(DOC.parents[1])}")
         return 1 if any(r.error for recs in results.values() for r in recs) else 0
+    if args.records:
+        try:  # before any game is played: a run is not thrown away for a path that cannot be written
+            with open(args.records, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            console.print(f"--records: {args.records} cannot be written ({exc.strerror or exc})")
+            return 2
     t0 = time.monotonic()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
         results = run(names, kinds, games, args.seed, iterations, args.workers, progress)
     elapsed = time.monotonic() - t0
-    if args.records:
-        save_records(results, args.records, iterations)
     command = "make bench-bots" + (f' ARGS="{" ".join(raw)}"' if raw else "")
     text = markdown(command, results, kinds, games, iterations, elapsed, args.workers)
     console.print(text, markup=False, highlight=False)
     if args.write:
         write_section(SECTION, merged(recorded_section(SECTION, DOC), text), DOC)
         console.print(f"written {DOC.relative_to(DOC.parents[1])}")
+    if args.records:
+        try:
+            save_records(results, args.records, iterations)
+            console.print(f"records written to {args.records}")
+        except OSError as exc:
+            console.print(f"--records: {args.records} could not be written ({exc.strerror or exc})")
+            return 2
     failed = sum(1 for recs in results.values() for r in recs if r.error)
     return 1 if failed else 0
 

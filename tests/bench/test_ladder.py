@@ -174,3 +174,35 @@ def test_a_report_from_records_lists_the_kinds_that_played(tmp_path, capsys):
     assert ladder.main(["--from-records", str(path), "--game", "resource_hog"]) == 0
     out = capsys.readouterr().out
     assert "| greedy |" in out and "| random |" in out and "| expert |" not in out
+
+
+def test_records_that_cannot_be_written_are_refused_before_any_game_is_played(tmp_path, monkeypatch, capsys):
+    played: list[int] = []
+    monkeypatch.setattr(ladder, "run", lambda *args, **kwargs: played.append(1) or {})
+    assert ladder.main(["--quick", "--records", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
+    assert played == [] and "cannot be written" in capsys.readouterr().out
+
+
+def test_a_report_from_records_refuses_the_options_of_a_run(tmp_path, capsys):
+    for extra in (["--games", "5"], ["--records", str(tmp_path / "b.jsonl")], ["--quick"], ["--iterations", "ismcts=3"]):
+        assert ladder.main(["--from-records", str(tmp_path / "a.jsonl"), *extra]) == 2
+        assert f"{extra[0]} cannot be used with it" in capsys.readouterr().out
+
+
+def test_a_record_whose_fields_do_not_fit_is_refused_by_line(tmp_path):
+    cell = ladder.Cell("noggin", "a-b", ("a", "b"), rated=True)
+    path = tmp_path / "records.jsonl"
+    ladder.save_records({cell: [_rec(["a", "b"], [3, 1], [0], seed="g0")]}, str(path), {})
+    good = path.read_text()
+    for bad in (good.replace('"winners": [0]', '"winners": [7]'), good.replace('"scores": [3, 1]', '"scores": null'),
+                good.replace('"kinds": ["a", "b"], "moves"', '"kinds": "ab", "moves"')):
+        assert bad != good
+        path.write_text(bad)
+        with pytest.raises(ValueError, match="line 1: not a ladder game"):
+            ladder.load_records(str(path))
+
+
+def test_ratings_leave_out_games_of_kinds_not_rated():
+    games = _mixed(30)
+    assert ladder.ratings(games, ["a", "b"], orders=2) == ladder.ratings(
+        [g for g in games if "c" not in g.kinds], ["a", "b"], orders=2)
