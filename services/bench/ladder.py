@@ -119,14 +119,15 @@ def _cost(task: tuple[Cell, int, str, dict[str, int]]) -> float:
     return sum(weight.get(k, 1.0) for k in cell.kinds) * len(cell.kinds)
 
 
-def run(game_names: list[str], kinds: list[str], games: int, seed: str, iterations: dict[str, int],
+def run(game_names: list[str], kinds: list[str], games: int, seed: str, iterations: dict[str, dict[str, int]],
         workers: int, progress: Any = None) -> dict[Cell, list[GameRecord]]:
-    """Every game of every cell of ``game_names`` (``games`` a cell), in ``workers`` processes.
+    """Every game of every cell of ``game_names`` (``games`` a cell), in ``workers`` processes;
+    ``iterations``: each game's search budgets by kind (a game not there: the bots' defaults).
 
     Returns:
         ``{cell: [GameRecord in game order]}``.
     """
-    tasks = [(cell, i, seed, iterations) for g in game_names for cell in cells(g, kinds) for i in range(games)]
+    tasks = [(cell, i, seed, iterations.get(g, {})) for g in game_names for cell in cells(g, kinds) for i in range(games)]
     tasks.sort(key=_cost, reverse=True)
     out: dict[Cell, dict[int, GameRecord]] = defaultdict(dict)
     bar = progress.add_task("bot games", total=len(tasks)) if progress is not None else None
@@ -147,10 +148,10 @@ def run(game_names: list[str], kinds: list[str], games: int, seed: str, iteratio
     return {cell: [recs[i] for i in sorted(recs)] for cell, recs in out.items()}
 
 
-def save_records(results: dict[Cell, list[GameRecord]], path: str, iterations: dict[str, int]) -> None:
+def save_records(results: dict[Cell, list[GameRecord]], path: str, iterations: dict[str, dict[str, int]]) -> None:
     """Write every game of ``results`` to ``path`` as JSON lines (one game a line: its cell's
-    ``game``, ``name``, ``kinds`` and ``rated``, its ``index`` in the cell, its ``record`` and the
-    run's search budgets ``iterations``), so
+    ``game``, ``name``, ``kinds`` and ``rated``, its ``index`` in the cell, its ``record`` and its
+    game's search budgets from ``iterations``), so
     the report can be made again without playing (:func:`load_records`).
 
     Raises:
@@ -163,12 +164,12 @@ def save_records(results: dict[Cell, list[GameRecord]], path: str, iterations: d
             for index, rec in enumerate(results[cell]):
                 out.write(json.dumps({"game": cell.game, "name": cell.name, "kinds": list(cell.kinds),
                                       "rated": cell.rated, "index": index, "record": asdict(rec),
-                                      "iterations": iterations},
+                                      "iterations": iterations.get(cell.game, {})},
                                      sort_keys=True) + "\n")
 
 
-def load_records(path: str) -> tuple[dict[Cell, list[GameRecord]], dict[str, int]]:
-    """The results and search budgets written by :func:`save_records`.
+def load_records(path: str) -> tuple[dict[Cell, list[GameRecord]], dict[str, dict[str, int]]]:
+    """The results and each game's search budgets written by :func:`save_records`.
 
     Raises:
         OSError: ``path`` cannot be read.
@@ -179,7 +180,7 @@ def load_records(path: str) -> tuple[dict[Cell, list[GameRecord]], dict[str, int
     import pydantic
 
     out: dict[Cell, dict[int, GameRecord]] = defaultdict(dict)
-    iterations: dict[str, int] = {}
+    iterations: dict[str, dict[str, int]] = {}
     with open(path, encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():
@@ -188,7 +189,7 @@ def load_records(path: str) -> tuple[dict[Cell, list[GameRecord]], dict[str, int
                 row = json.loads(line)
                 cell = Cell(row["game"], row["name"], tuple(row["kinds"]), bool(row["rated"]))
                 rec = _checked_record(row["record"])
-                iterations = {str(k): int(v) for k, v in row.get("iterations", {}).items()}
+                iterations[cell.game] = {str(k): int(v) for k, v in row.get("iterations", {}).items()}
                 out[cell][int(row["index"])] = rec
             except (ValueError, KeyError, TypeError, pydantic.ValidationError) as exc:
                 raise ValueError(f"{path}, line {number}: not a ladder game ({exc})") from exc
@@ -451,11 +452,14 @@ def targets(results: dict[Cell, list[GameRecord]], kinds: list[str]) -> list[tup
 # -- the report -----------------------------------------------------------------------------
 
 def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[str], games: int,
-             iterations: dict[str, int], elapsed: float | None, workers: int) -> str:
-    """The :data:`SECTION` of ``docs/benchmarks.md`` (``elapsed`` ``None``: made from saved records)."""
+             iterations: dict[str, dict[str, int]], elapsed: float | None, workers: int) -> str:
+    """The :data:`SECTION` of ``docs/benchmarks.md`` (``iterations``: each game's search budgets;
+    ``elapsed`` ``None``: made from saved records)."""
     how = "from saved records" if elapsed is None else f"{workers} worker processes, {elapsed:.0f} s"
-    budgets = ", ".join(f"{k} {v}" for k, v in sorted(iterations.items())) or "each bot's default"
-    produced = (f"Produced by `{command}` on {time.strftime('%Y-%m-%d')} ({platform.python_implementation()} "
+
+    def produced(game: str) -> str:
+        budgets = ", ".join(f"{k} {v}" for k, v in sorted(iterations.get(game, {}).items())) or "each bot's default"
+        return (f"Produced by `{command}` on {time.strftime('%Y-%m-%d')} ({platform.python_implementation()} "
                 f"{platform.python_version()}, {platform.machine()}, {how}): {games} games a cell, search "
                 f"budgets: {budgets}.")
     about = ("Games on the forward model, every seed derived from the ladder's (each game's games a cell and "
@@ -472,7 +476,7 @@ def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[st
              "Wilson intervals.")
     out = [SECTION, "", about]
     for game in sorted({c.game for c in results}, key=lambda g: GAMES.index(g) if g in GAMES else 9):
-        out += ["", f"### {game}", "", produced, "", "| kind | mu | sigma | order | games | win rate | mean score | "
+        out += ["", f"### {game}", "", produced(game), "", "| kind | mu | sigma | order | games | win rate | mean score | "
                 "CPU ms/decision | CPU ms/decision with a choice |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in ladder(results, game, kinds):
             rate = r.wins / r.games if r.games else 0.0
@@ -519,7 +523,23 @@ def merged(old: str | None, new: str) -> str:
 
 
 QUICK_ITERATIONS = {"ismcts": 4, "expert": 4}
-"""The search budgets of ``--quick``."""
+"""The search budgets of ``--quick``, each no higher than the kind's default for the game
+(:func:`quick_iterations`)."""
+
+
+def quick_iterations(game: str) -> dict[str, int]:
+    """:data:`QUICK_ITERATIONS` for ``game``: a kind whose default budget for the game is lower (an
+    expert that plays its policy alone by default, as Resource Hog's) keeps its default, since a
+    "small" budget would make it slower."""
+    from services.bots.registry import game_module
+
+    out = {}
+    for kind, budget in QUICK_ITERATIONS.items():
+        default = getattr(game_module(game, kind), "DEFAULT_ITERATIONS", None) if kind == "expert" else None
+        if isinstance(default, int) and default < budget:
+            continue
+        out[kind] = budget
+    return out
 
 
 def parse_iterations(text: str) -> dict[str, int]:
@@ -549,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", default="", help="search budgets, e.g. expert=400,ismcts=60")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--quick", action="store_true",
-                        help=f"2 games a cell, budgets {QUICK_ITERATIONS} (shows it works; no claim)")
+                        help=f"2 games a cell, budgets {QUICK_ITERATIONS} or a game's lower default (shows it works; no claim)")
     parser.add_argument("--write", action="store_true", help="record the results in docs/benchmarks.md")
     parser.add_argument("--records", metavar="FILE", help="also write every game's record to FILE (JSON lines)")
     parser.add_argument("--from-records", metavar="FILE",
@@ -558,7 +578,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(raw)
     console = Console(width=200)
     try:
-        iterations = {**(QUICK_ITERATIONS if args.quick else {}), **parse_iterations(args.iterations)}
+        explicit = parse_iterations(args.iterations)
     except ValueError as exc:
         console.print(str(exc))
         return 2
@@ -570,6 +590,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"unknown game or bot kind: {', '.join(bad)}; games: {', '.join(GAMES)}; "
                       f"kinds: {', '.join(BOT_KINDS)}" if bad else "--games and --workers must be at least 1")
         return 2
+    iterations = {g: {**(quick_iterations(g) if args.quick else {}), **explicit} for g in names}
     if args.from_records:
         ignored = [o for o in ("--records", "--games", "--seed", "--iterations", "--quick", "--workers")
                    if any(a == o or a.startswith(o + "=") for a in raw)]

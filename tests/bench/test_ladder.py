@@ -152,11 +152,11 @@ def test_saved_records_make_the_same_report_without_playing(tmp_path):
     results = {cell: [_rec(["a", "b"], [3, 1], [0], crown="noggin", seed="g0"),
                       _rec(["b", "a"], [2, 2], [], crown="nogbad", seed="g1")]}
     path = tmp_path / "records.jsonl"
-    ladder.save_records(results, str(path), {"ismcts": 4})
+    ladder.save_records(results, str(path), {"noggin": {"ismcts": 4}})
     loaded, iterations = ladder.load_records(str(path))
-    assert loaded == results and iterations == {"ismcts": 4}
+    assert loaded == results and iterations == {"noggin": {"ismcts": 4}}
     assert ladder.markdown("c", loaded, ["a", "b"], 2, iterations, None, 1) == \
-        ladder.markdown("c", results, ["a", "b"], 2, {"ismcts": 4}, None, 1)
+        ladder.markdown("c", results, ["a", "b"], 2, {"noggin": {"ismcts": 4}}, None, 1)
     path.write_text(path.read_text() + "not json\n")
     with pytest.raises(ValueError, match="line 3: not a ladder game"):
         ladder.load_records(str(path))
@@ -171,6 +171,7 @@ def test_a_report_from_records_lists_the_kinds_that_played(tmp_path, capsys):
     cell = ladder.Cell("resource_hog", "greedy-random", ("greedy", "random"), rated=True)
     path = tmp_path / "records.jsonl"
     ladder.save_records({cell: [_rec(["greedy", "random"], [5, 1], [0], seed="g0")]}, str(path), {})
+
     assert ladder.main(["--from-records", str(path), "--game", "resource_hog"]) == 0
     out = capsys.readouterr().out
     assert "| greedy |" in out and "| random |" in out and "| expert |" not in out
@@ -206,3 +207,13 @@ def test_ratings_leave_out_games_of_kinds_not_rated():
     games = _mixed(30)
     assert ladder.ratings(games, ["a", "b"], orders=2) == ladder.ratings(
         [g for g in games if "c" not in g.kinds], ["a", "b"], orders=2)
+
+
+def test_quick_budgets_never_raise_a_kind_above_its_default_for_the_game():
+    # Resource Hog's expert plays its policy alone by default: a "small" budget would slow it
+    from services.bots.resource_hog import expert as hog_expert
+    from services.bots.noggin import expert as noggin_expert
+
+    assert hog_expert.DEFAULT_ITERATIONS < ladder.QUICK_ITERATIONS["expert"] <= noggin_expert.DEFAULT_ITERATIONS
+    assert "expert" not in ladder.quick_iterations("resource_hog")
+    assert ladder.quick_iterations("noggin") == ladder.QUICK_ITERATIONS
