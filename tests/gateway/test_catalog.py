@@ -4,6 +4,7 @@ takes but the rules refuse is a clear 422 through the gateway."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -57,9 +58,14 @@ def test_every_legal_move_of_seeded_games_validates_against_the_move_schema(entr
     rules = get_rules(name)
     schema = Draft202012Validator(entries[name]["move_schema"])
     checked_types: set[str] = set()
+    seen: set[str] = set()
     for players, seed in ((2, "a"), (rules.max_players, "b")):
         for legal in _legal_moves_of_a_random_game(rules, players, f"catalog-test:{name}:{seed}"):
             for move in legal:
+                text = json.dumps(move, sort_keys=True)
+                if text in seen:
+                    continue  # the same move offered again: checked once
+                seen.add(text)
                 errors = [e.message for e in schema.iter_errors(move)]
                 assert not errors, (move, errors[:2])
                 checked_types.add(move["type"])
