@@ -46,11 +46,12 @@ With the Invention (2026-12-04, ``make bench-bots ARGS="--game noggin --games 12
 > ismcts 27.5±1.6 > greedy 24.5±1.6 > random 13.7±1.7; the expert beat ISMCTS 93-23, scripted
 88.5-31.5, greedy 98.5-17.5 and random 72-1 (Noggin crowned in 73 of those 120), and Noggin was
 crowned 120/120 in every expert cell at 2, 3 and 4 seats (before the filter and the Olaf check:
-32.9±1.7, ISMCTS beaten 75.5-28.5). ISMCTS and greedy overlap by 0.2 at one sigma, although
-ISMCTS beat greedy 70.5-38.5: the ratings come from games rated one after another cell by cell,
-and shuffling the games' order within the cells of these very counts moves the ismcts-greedy gap
-between 1.8 and 5 points (a synthetic check with ``services.bench.ladder.ratings``), so the
-ladder's verdict on that rung rests on the order as much as on the games.
+32.9±1.7, ISMCTS beaten 75.5-28.5). ISMCTS and greedy overlapped by 0.2 at one sigma, although
+ISMCTS beat greedy 70.5-38.5: those ratings came from the games rated one after another cell by
+cell, and shuffling their order moved the ismcts-greedy gap between 1.8 and 5 points. Rated free
+of the order (without drift, the mean over 32 orders; ``services.bench.ladder.ratings``) the same
+games give expert 32.1±1.4 > ismcts 26.5±1.2 > greedy 22.9±1.3 > random 17.2±1.4, a strict
+ladder (docs/benchmarks.md, "Bot ladder").
 
 Measured with the playouts (2026-12-03), against ISMCTS at 2 seats, 80 seeded games
 (``services.bots.arena.play_game`` with seeds ``h2h-0`` to ``h2h-79``, seats alternated): wins
