@@ -303,12 +303,18 @@ def clock_for(table: Any) -> Clock:
     return existing
 
 
-def _open_decision(table: Any, game_id: str, seat: int) -> int | None:
-    """The version the decision ``seat`` faces now began at, or None if it is not to move."""
+def _open_decision(table: Any, game_id: str, seat: int,
+                   known: tuple[int, int] | None = None) -> tuple[int | None, tuple[Any, Any, int]]:
+    """``(start, latest)``: the version the decision ``seat`` faces now began at, or None if it is
+    not to move, and the ``(rules, state, version)`` it was read from. ``known``: a version and the
+    start worked out there; at that very version the start is the same (it depends on the log up
+    to it alone), so it is not worked out again."""
     rules, state, current = table.state(game_id, cow=True)
     if seat not in rules.to_move(state):
-        return None
-    return table.decision_start(game_id, seat, current)
+        return None, (rules, state, current)
+    if known is not None and known[0] == current:
+        return known[1], (rules, state, current)
+    return table.decision_start(game_id, seat, current), (rules, state, current)
 
 
 def _take(table: Any, clock: Clock, game_id: str, seat: int, start: int, token: str) -> str:
@@ -324,7 +330,7 @@ def _take(table: Any, clock: Clock, game_id: str, seat: int, start: int, token: 
         if seen is not None and held != seen:
             return "busy"
         seen = held
-        if _open_decision(table, game_id, seat) != start:
+        if _open_decision(table, game_id, seat)[0] != start:
             return "answered"
         time.sleep(POLL_S)
     return "busy"
@@ -360,9 +366,8 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
     attempt = f"{token or 'inline'}.{uuid.uuid4().hex[:12]}"
     taken = _take(table, clock, game_id, seat, start, attempt)
     if taken == "mine":
-        rules, state, now = table.state(game_id, cow=True)
-        # the same version: the same decision (its start depends on the log up to it alone)
-        if seat not in rules.to_move(state) or (now != current and table.decision_start(game_id, seat, now) != start):
+        now_start, latest = _open_decision(table, game_id, seat, known=(current, start))
+        if now_start != start:
             # the decision was committed while this task worked out its start (from a state just
             # before the commit): another claim, now void
             clock.renew(game_id, seat, start, attempt, release=True)
@@ -374,7 +379,7 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
     lease = _Lease(clock, game_id, seat, start, attempt,
                    (control.move_ms + control.bank_ms) / 1000 + START_TIMEOUT_S + 60)
     try:
-        return _decide(table, clock, game_id, seat, start, bot, control, attempt, token, (rules, state, now))
+        return _decide(table, clock, game_id, seat, start, bot, control, attempt, token, latest)
     finally:
         lease.stop()
 
