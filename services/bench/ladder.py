@@ -382,8 +382,10 @@ def cell_rows(results: dict[Cell, list[GameRecord]], game: str) -> list[dict[str
     return out
 
 
-def targets(results: dict[Cell, list[GameRecord]], kinds: list[str]) -> list[tuple[str, bool]]:
-    """The issue's targets that ``results`` can show, each ``(text, met)``."""
+def targets(results: dict[Cell, list[GameRecord]], kinds: list[str],
+            ladders: dict[str, list[KindRow]] | None = None) -> list[tuple[str, bool]]:
+    """The issue's targets that ``results`` can show, each ``(text, met)``; ``ladders``: each
+    game's :func:`ladder` where the caller has it already (its ratings are the costly part)."""
     out: list[tuple[str, bool]] = []
     games = sorted({c.game for c in results}, key=lambda g: GAMES.index(g) if g in GAMES else 9)
     for game in games:
@@ -435,7 +437,7 @@ def targets(results: dict[Cell, list[GameRecord]], kinds: list[str]) -> list[tup
                 if pr is not None:
                     out.append((f"resource_hog, expert against {other} at 2 seats: wins {100 * pr[0]:.0f} % "
                                 f"of {pr[1]} (>= {100 * need:.0f} %)", pr[0] >= need and pr[1] > 0))
-        rows = {r.kind: r for r in ladder(results, game, kinds)}
+        rows = {r.kind: r for r in (ladders or {}).get(game) or ladder(results, game, kinds)}
         chain = [k for k in LADDER if k in rows]
         if len(chain) > 1:
             ok = all(rows[hi].mu - rows[hi].sigma > rows[lo].mu + rows[lo].sigma for hi, lo in zip(chain, chain[1:]))
@@ -478,7 +480,8 @@ def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[st
     for game in sorted({c.game for c in results}, key=lambda g: GAMES.index(g) if g in GAMES else 9):
         out += ["", f"### {game}", "", produced(game), "", "| kind | mu | sigma | order | games | win rate | mean score | "
                 "CPU ms/decision | CPU ms/decision with a choice |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        for r in ladder(results, game, kinds):
+        kind_rows = ladder(results, game, kinds)
+        for r in kind_rows:
             rate = r.wins / r.games if r.games else 0.0
             out.append(f"| {r.kind} | {r.mu:.1f} | {r.sigma:.1f} | {r.spread:.1f} | {r.games} | {100 * rate:.0f} % | "
                        f"{r.mean_score:.1f} | {r.cpu_ms:.1f} | {r.choice_cpu_ms:.1f} |")
@@ -503,7 +506,7 @@ def markdown(command: str, results: dict[Cell, list[GameRecord]], kinds: list[st
                 out.append(f"| {c['cell']} | {c['games']} | {crown}{among} | {means} | {wins} |")
         mine = {c: recs for c, recs in results.items() if c.game == game}
         out += ["", "Targets (issue: bots that play every game well):", ""]
-        out += [f"- {text}: {'met' if ok else 'not met'}" for text, ok in targets(mine, kinds)]
+        out += [f"- {text}: {'met' if ok else 'not met'}" for text, ok in targets(mine, kinds, {game: kind_rows})]
     return "\n".join(out) + "\n"
 
 
@@ -610,25 +613,20 @@ def main(argv: list[str] | None = None) -> int:
         if "--kinds" not in raw:  # the kinds that played, not every kind there is
             played = {k for c in results for k in c.kinds}
             kinds = [k for k in BOT_KINDS if k in played]
-        command = f'make bench-bots ARGS="{" ".join(raw)}"'
-        text = markdown(command, results, kinds, games, iterations, None, args.workers)
-        console.print(text, markup=False, highlight=False)
-        if args.write:
-            write_section(SECTION, merged(recorded_section(SECTION, DOC), text), DOC)
-            console.print(f"written {DOC.relative_to(DOC.parents[1])}")
-        return 1 if any(r.error for recs in results.values() for r in recs) else 0
-    if args.records:
-        try:  # before any game is played: a run is not thrown away for a path that cannot be written
-            with open(args.records, "a", encoding="utf-8"):
-                pass
-        except OSError as exc:
-            console.print(f"--records: {args.records} cannot be written ({exc.strerror or exc})")
-            return 2
-    t0 = time.monotonic()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
-        results = run(names, kinds, games, args.seed, iterations, args.workers, progress)
-    elapsed = time.monotonic() - t0
+        elapsed: float | None = None
+    else:
+        if args.records:
+            try:  # before any game is played: a run is not thrown away for a path that cannot be written
+                with open(args.records, "a", encoding="utf-8"):
+                    pass
+            except OSError as exc:
+                console.print(f"--records: {args.records} cannot be written ({exc.strerror or exc})")
+                return 2
+        t0 = time.monotonic()
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as progress:
+            results = run(names, kinds, games, args.seed, iterations, args.workers, progress)
+        elapsed = time.monotonic() - t0
     command = "make bench-bots" + (f' ARGS="{" ".join(raw)}"' if raw else "")
     text = markdown(command, results, kinds, games, iterations, elapsed, args.workers)
     console.print(text, markup=False, highlight=False)
