@@ -130,7 +130,8 @@ def agent_targets(rows: list[dict[str, Any]]) -> list[str]:
             continue
         said = (f"target 6 (issue 25), {r['path']} at {r['games']} games: {r['moves_per_s']:.0f} moves/s, "
                 f"p50 {r['p50_ms']:.0f} ms, {r.get('strikes', 0)} strikes, "
-                f"worker CPU {r.get('worker_ms_per_move', float('nan')):.1f} ms a move")
+                f"CPU a move: movers {r.get('mover_ms_per_move', float('nan')):.1f} ms, "
+                f"worker {r.get('worker_ms_per_move', float('nan')):.1f} ms")
         b = bus.get(r["games"])
         if b is None or not b["moves_per_s"]:
             lines.append(f"{said}; no bus row at {r['games']} games to compare (not measured)")
@@ -260,7 +261,7 @@ def markdown(command: str, eng: list[dict[str, Any]], stack: list[dict[str, Any]
                 "through the gateway; `floor`: the no-op test game on the bus; `agent-webhook` and `agent-grpc`: "
                 "3-seat Noggin, every seat an external agent, the sample agent of `examples/` (`http_agent.py`, "
                 "`grpc_agent.py`) answering at once with a random legal move from its own process on loopback, "
-                "asked through the worker's agent queue under the default time control (strikes: commits in the "
+                "asked by the movers under the default time control (strikes: commits in the "
                 "window that recorded one; the agents' processes count in the stack CPU). Latency: time between two "
                 "consecutive commits of one game (Redis clock). CPU busy: share of both cores busy during the "
                 "window (every process, the benchmark's clients included); stack CPU: the stack processes' share; "

@@ -16,8 +16,9 @@ commit and getting the next decision going. Three paths:
   external agent, the sample agent of ``examples/`` (``http_agent.py``: a signed JSON webhook;
   ``grpc_agent.py``: ``longhouse.agent.v1.Agent``) answering each request at once with a random
   legal move, in a process of its own on a free loopback port (:func:`sample_agents`); the
-  engine asks it through the Celery worker's agent queue under the default time control. The
-  stack's allow-list is exactly those agents' addresses.
+  engine asks it from the movers (:mod:`services.phases.agent_desk`; with
+  ``LONGHOUSE_AGENT_ASKER=worker``, through the Celery worker's agent queue) under the default
+  time control. The stack's allow-list is exactly those agents' addresses.
 
 Each concurrency keeps that many games in play for a fixed window (a new game starts in a
 slot as soon as one ends, as boardgame.io's driver does), and counts the moves committed
@@ -261,12 +262,14 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
     about ``seconds`` (a new game starts in each slot when one ends, as boardgame.io's driver
     does); count the moves committed in that window. Returns ``{"path", "games", "moves",
     "seconds", "moves_per_s", "p50_ms", "p99_ms", "strikes", "cpu", "stack_cpu", "busiest",
-    "busiest_cpu", "gateway_ms_per_move", "worker_ms_per_move", "saturated"}`` (``strikes``: commits in the window that
+    "busiest_cpu", "gateway_ms_per_move", "worker_ms_per_move", "mover_ms_per_move", "ms_per_move_by_process",
+    "saturated"}`` (``strikes``: commits in the window that
     recorded an agent's strike; ``cpu``: the machine's busy share; ``stack_cpu``: the stack
     processes' share of all cores, the sample agents' included on an agent path; ``busiest``: the
     process that used the most CPU, with its share of one core; ``gateway_ms_per_move``: CPU
     milliseconds the gateway's processes used in the window per move committed in it, and
-    ``worker_ms_per_move`` the Celery worker's, which asks the agents;
+    ``worker_ms_per_move`` the Celery worker's and ``mover_ms_per_move`` the movers' (one of
+    them asks the agents); ``ms_per_move_by_process``: the same for every process, by name;
     ``saturated``: see the module docstring).
 
     Raises:
@@ -308,6 +311,9 @@ def run_level(stack: Any, path: str, games: int, seed: str = "bench", seconds: f
             "busiest": busiest, "busiest_cpu": busiest_cpu,
             "gateway_ms_per_move": 1000 * _cpu_of("gateway", cpu0, cpu1) / moves if moves else float("nan"),
             "worker_ms_per_move": 1000 * _cpu_of("worker", cpu0, cpu1) / moves if moves else float("nan"),
+            "mover_ms_per_move": 1000 * _cpu_of("mover", cpu0, cpu1) / moves if moves else float("nan"),
+            "ms_per_move_by_process": {name: 1000 * _cpu_of(name, cpu0, cpu1) / moves
+                                       for name in sorted({n for n, _ in cpu1.values()})} if moves else {},
             "saturated": busy >= SATURATED or busiest_cpu >= SATURATED}
 
 

@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     data_dir: str = "var"
     ports_mode: str = "grpc"  # "grpc" (hosted stack) or "embedded" (single process)
     phase_mode: str = "celery"  # "celery" or "inline"
+    # who asks agent seats for their moves: the bus movers, commits batched (services/phases/agent_desk.py),
+    # or the Celery worker, a task a decision (services/phases/agents.py)
+    agent_asker: Literal["mover", "worker"] = "mover"
     celery_visibility_timeout: int = 30  # seconds before an unacknowledged phase task is redelivered
     grpc_timeout: float = 10.0  # seconds per domain call
     finished_ttl: int = 86400  # seconds a finished game keeps its keys other than log and meta

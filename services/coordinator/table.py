@@ -174,6 +174,7 @@ class Table:
         self.new_id = new_id or (lambda: uuid.uuid4().hex[:16])
         self._bots: dict[str, dict[int, dict[str, str]]] = {}
         self._controls: dict[str, TimeControl] = {}
+        self._fresh: dict[str, int] = {}
 
     # -- creation -----------------------------------------------------------------
     def create(self, config: GameConfig, seed: str | None = None,
@@ -463,9 +464,13 @@ class Table:
         at once (Resource Hog's orders) and every commit since is another of those seats' move
         (:meth:`_independent`): one decision however many of the others answered first, so it is
         asked, timed and charged once. The caller has checked that ``seat`` is to move at
-        ``current``. Reads at most :data:`MAX_SIMULTANEOUS` log entries back.
+        ``current``. Reads at most :data:`MAX_SIMULTANEOUS` log entries back, and none when this
+        table's batch committed ``current`` itself from a state where fewer than two seats were
+        deciding (or committed a phase there): a decision begins at such a version.
         Raises GameNotFound.
         """
+        if self._fresh.get(game_id) == current:
+            return current  # this table committed ``current`` from a state where no two seats decided
         start = current
         for _ in range(MAX_SIMULTANEOUS):
             if start <= 1:
@@ -600,6 +605,8 @@ class Table:
         active = [j for j in jobs if j.error is None]
         for job in active:
             job.queue = list(job.ops)
+            # before any event: a commit from a state where no two seats decide begins every decision
+            job.fresh = job.commit.kind != "move" or len(job.rules.to_move(job.state)) < 2
         while active:
             by_domain: dict[str, list[tuple[Job, list[Op]]]] = {}
             for job in active:
@@ -642,21 +649,30 @@ class Table:
                 job.error = outcome
                 continue
             job.version = outcome
+            if job.fresh:
+                if len(self._fresh) > 4096:
+                    self._fresh.clear()
+                self._fresh[job.game_id] = outcome
             if job.commit.kind == "move":
                 metrics.move_accepted(job.rules.name)
             self.projections.put(job.game_id, outcome, job.rules, job.state, owned=True)
             self.projections.remember(job.game_id, outcome, job.events)
         return jobs
 
-    def next_job(self, game_id: str, version: int | None = None) -> "Job | None":
+    def next_job(self, game_id: str, version: int | None = None,
+                 ask: Callable[[str, int, tuple[Any, Any, int]], None] | None = None) -> "Job | None":
         """The job a game on the bus waits for now: its pending phase, or the move of the bot
         whose decision it is (decided here); None if it waits for a client or is over.
         ``version``: the version the caller knows the game is at (its own last commit),
         read from the cache without asking the store; a game that moved on since then
-        fails at its commit, harmlessly."""
+        fails at its commit, harmlessly. An agent seat to move is handed to ``ask(game_id,
+        seat, (rules, state, version))`` (a mover's :class:`~services.phases.agent_desk.AgentDesk`;
+        the state is the one read here, for reading only), or without one to the scheduler's
+        agent queue. The job's state is a copy-on-write clone (:meth:`run_jobs` changes it through
+        ``rules.evolve`` only)."""
         from services.bots.decide import decide_for
 
-        rules, state, version = self.projections.state_at(game_id, version)
+        rules, state, version = self.projections.state_at(game_id, version, cow=True)
         phase = rules.pending_phase(state)
         if phase:
             return Job(game_id, version, rules, state, rules.phase_ops(state, phase), Commit("phase"))
@@ -668,8 +684,11 @@ class Table:
             return None
         for seat in rules.to_move(state):
             if seat in bots and bots[seat]["kind"] == "agent":
-                # the agent queue asks it; the mover lets go of the game meanwhile
-                self.scheduler.schedule_agent(game_id, seat, version)
+                # the mover's desk or the agent queue asks it; the mover lets go of the game meanwhile
+                if ask is not None:
+                    ask(game_id, seat, (rules, state, version))
+                else:
+                    self.scheduler.schedule_agent(game_id, seat, version)
                 continue
             if seat in bots:
                 move = decide_for(bots[seat], rules, state, seat, version)
@@ -735,6 +754,7 @@ class Job:
     resolved: bool = False
     version: int | None = None
     error: Exception | None = None
+    fresh: bool = False
 
 
 class TimeControl(BaseModel):

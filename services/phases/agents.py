@@ -37,6 +37,7 @@ import contextlib
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from services.common import logs, metrics
@@ -102,6 +103,24 @@ end
 return 0
 """
 """Renew (or, with ARGV[4] ``1``, release) the claim field ARGV[1] if token ARGV[2] holds it."""
+
+
+_CLAIM_AND_CLOCK = """
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if held then
+  local lapses = tonumber(string.match(held, '@(%d+)$'))
+  if lapses and lapses > tonumber(ARGV[3]) then return {0, held, '0', '0'} end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSETNX', KEYS[1], ARGV[5], ARGV[3])
+redis.call('HSETNX', KEYS[1], ARGV[6], ARGV[7])
+local got = redis.call('HMGET', KEYS[1], ARGV[5], ARGV[6])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return {1, ARGV[2], got[1], got[2]}
+"""
+""":data:`_CLAIM`, and when the claim is taken :meth:`Clock.asked_and_bank` in the same step: the
+first-ask field ARGV[5] set to now (ARGV[3]) and the bank field ARGV[6] to ARGV[7] unless set;
+returns ``{taken, the claim held now, first asked, bank}``."""
 
 
 def _text(value: Any) -> str:
@@ -174,6 +193,21 @@ class Clock:
                 return True, mine
         taken, held = self._script(_CLAIM)(keys=[self._key(game_id)], args=[field, mine, now, CLOCK_TTL_S])
         return bool(int(taken)), _text(held)
+
+    def claim_and_clock(self, game_id: str, seat: int, start: int, token: str, initial: int,
+                        lease_ms: int = LEASE_MS) -> tuple[bool, str, int, int]:
+        """:meth:`claim`, and if the claim is taken :meth:`asked_and_bank` with it, in one round
+        trip to Redis (one key, one script): ``(taken, claim held now, first asked ms, bank ms)``;
+        the last two are 0 when the claim was not taken."""
+        if self.client is None:
+            taken, held = self.claim(game_id, seat, start, token, lease_ms)
+            return (taken, held, *self.asked_and_bank(game_id, seat, start, initial)) if taken else (taken, held, 0, 0)
+        now = now_ms()
+        mine = f"{token}@{now + lease_ms}"
+        taken, held, asked, bank = self._script(_CLAIM_AND_CLOCK)(
+            keys=[self._key(game_id)],
+            args=[f"claim:{seat}:{start}", mine, now, CLOCK_TTL_S, f"asked:{seat}:{start}", f"bank:{seat}", initial])
+        return bool(int(taken)), _text(held), int(_text(asked)), int(_text(bank))
 
     def renew(self, game_id: str, seat: int, start: int, token: str, lease_ms: int = LEASE_MS,
               release: bool = False) -> bool:
@@ -303,7 +337,7 @@ def clock_for(table: Any) -> Clock:
     return existing
 
 
-def _open_decision(table: Any, game_id: str, seat: int,
+def open_decision(table: Any, game_id: str, seat: int,
                    known: tuple[int, int] | None = None) -> tuple[int | None, tuple[Any, Any, int]]:
     """``(start, latest)``: the version the decision ``seat`` faces now began at, or None if it is
     not to move, and the ``(rules, state, version)`` it was read from. ``known``: a version and the
@@ -330,7 +364,7 @@ def _take(table: Any, clock: Clock, game_id: str, seat: int, start: int, token: 
         if seen is not None and held != seen:
             return "busy"
         seen = held
-        if _open_decision(table, game_id, seat)[0] != start:
+        if open_decision(table, game_id, seat)[0] != start:
             return "answered"
         time.sleep(POLL_S)
     return "busy"
@@ -366,7 +400,7 @@ def ask_agent(table: Any, game_id: str, seat: int, version: int, token: str | No
     attempt = f"{token or 'inline'}.{uuid.uuid4().hex[:12]}"
     taken = _take(table, clock, game_id, seat, start, attempt)
     if taken == "mine":
-        now_start, latest = _open_decision(table, game_id, seat, known=(current, start))
+        now_start, latest = open_decision(table, game_id, seat, known=(current, start))
         if now_start != start:
             # the decision was committed while this task worked out its start (from a state just
             # before the commit): another claim, now void
@@ -389,17 +423,62 @@ def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: 
     """Ask the agent for decision ``(seat, start)`` (this attempt holds its claim) and commit;
     ``latest``: ``(rules, state, version)`` read since the claim was taken."""
     asked, bank = clock.asked_and_bank(game_id, seat, start, control.bank_ms)
-    failure: str | None = None
-    move: dict[str, Any] | None = None
-    detail = ""
+    failure, detail, move = ask_safely(table, clock, game_id, seat, start, bot, control, asked, bank, latest)
+    return settle(table, clock, Decision(game_id, seat, start, bot, control, attempt, token, asked, bank),
+                  failure, detail, move)
+
+
+@dataclass(slots=True)
+class Decision:
+    """One claimed agent decision being asked: ``(seat, start)`` of ``game_id``, its controller
+    ``bot``, the game's time control, the claim's ``attempt`` token, the asking task's ``token``,
+    and the clock read at the claim: ``asked`` (first asked, ms) and the seat's ``bank`` (ms)."""
+
+    game_id: str
+    seat: int
+    start: int
+    bot: dict[str, Any]
+    control: Any
+    attempt: str
+    token: str | None
+    asked: int
+    bank: int
+
+
+def ask_safely(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: dict[str, Any], control: Any,
+               asked: int, bank: int, latest: tuple[Any, Any, int]) -> tuple[str | None, str, dict[str, Any] | None]:
+    """:func:`_ask`, any exception made a ``crash`` failure (a fault while asking is a strike,
+    never silence): ``(failure, detail, move)``."""
     try:
-        failure, detail, move = _ask(table, clock, game_id, seat, bot, control, asked, bank, latest)
+        return _ask(table, clock, game_id, seat, bot, control, asked, bank, latest)
     except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
         log.exception("agent_ask_failed", game_id=game_id, seat=seat, version=start)
-        failure, detail, move = "crash", f"{type(exc).__name__}: {exc}", None
-    used = now_ms() - asked
-    if failure is None and used > control.move_ms + bank:
-        failure, detail, move = "timeout", f"answered after {used} ms", None
+        return "crash", f"{type(exc).__name__}: {exc}", None
+
+
+def late(decision: Decision, failure: str | None, detail: str,
+         move: dict[str, Any] | None) -> tuple[str | None, str, dict[str, Any] | None, int]:
+    """``(failure, detail, move, used ms)``: an answer given after the decision's time (``move_ms``
+    plus the bank, from its first ask) made a ``timeout``."""
+    used = now_ms() - decision.asked
+    if failure is None and used > decision.control.move_ms + decision.bank:
+        return "timeout", f"answered after {used} ms", None, used
+    return failure, detail, move, used
+
+
+def settle(table: Any, clock: Clock, decision: Decision, failure: str | None, detail: str,
+           move: dict[str, Any] | None) -> str:
+    """Commit what the agent's answer counts for (:meth:`~services.coordinator.table.Table.play_for_agent`):
+    ``move``, or for a ``failure`` (or a late answer, :func:`late`) a strike and the default move or
+    the forfeit; then :func:`recorded`. A commit of the answer that raises becomes a ``crash`` strike.
+
+    Returns:
+        the outcome (:func:`ask_agent`).
+    Raises:
+        what the strike's commit raises (the claim is released first, so a retry takes it at once).
+    """
+    game_id, seat, start = decision.game_id, decision.seat, decision.start
+    failure, detail, move, used = late(decision, failure, detail, move)
     try:
         try:
             result = table.play_for_agent(game_id, seat, start, None if failure else move, failure)
@@ -411,20 +490,31 @@ def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: 
             result = table.play_for_agent(game_id, seat, start, None, failure)
     except BaseException:
         with contextlib.suppress(Exception):  # the store may be what failed: the lease lapses anyway
-            clock.renew(game_id, seat, start, attempt, release=True)
+            clock.renew(game_id, seat, start, decision.attempt, release=True)
         raise
+    return recorded(clock, decision, result, failure, detail, used)
+
+
+def recorded(clock: Clock, decision: Decision, result: dict[str, Any] | None, failure: str | None, detail: str,
+             used: int) -> str:
+    """After a decision's commit (``result``: what :meth:`~services.coordinator.table.Table.play_for_agent`
+    returns, None if nothing was committed): charge the bank for the time over ``move_ms``, count
+    it (metrics), write its log line (and the forfeit's audit line). Returns the outcome
+    (:func:`ask_agent`)."""
+    game_id, seat, start, control = decision.game_id, decision.seat, decision.start, decision.control
     # only the attempt whose commit counts charges the bank, once per decision; within the move's
     # time nothing is charged, and the bank is the one read for this decision
     bank_left = (clock.spend(game_id, seat, start, used - control.move_ms, control.bank_ms)
-                 if result is not None and used > control.move_ms else bank)
+                 if result is not None and used > control.move_ms else decision.bank)
     outcome = ("skipped" if result is None else "played" if failure is None
                else "forfeit" if result["move"] is None else "default")
     if result is not None:
         metrics.agent_decision(failure)  # answered, late, crashed or illegal (README, Metrics)
-    log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
-             outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left, task=token)
+    log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=decision.bot.get("agent"),
+             outcome=outcome, failure=failure, detail=detail[:200], used_ms=used, bank_ms=bank_left,
+             task=decision.token)
     if outcome == "forfeit":
-        log.info("audit", action="seat.forfeit", game_id=game_id, seat=seat, agent=bot.get("agent"),
+        log.info("audit", action="seat.forfeit", game_id=game_id, seat=seat, agent=decision.bot.get("agent"),
                  failure=failure, max_strikes=control.max_strikes)
     return outcome
 
@@ -439,6 +529,7 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
     from services.agents.protocol import MatchStart, MoveRequest, choice_to_move
     from services.agents.registry import UnknownAgent, registry_for
     from services.rules.core import canonical_json
+    from services.rules.core.canonical import plain_json
 
     rules, state, version = latest
     try:
@@ -457,10 +548,12 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
     if left <= 0:
         return "timeout", "no time left for this decision", None
     legal = rules.legal_moves(state, seat)
-    request = MoveRequest(match_id=game_id, game=rules.name, seat=seat, version=version,
-                          view_json=canonical_json(rules.view(state, seat)),
-                          legal_moves_json=[canonical_json(m) for m in legal],
-                          time_left_ms=left, bank_ms=bank)
+    # built by the engine from the rules' own plain data (a view and moves are JSON objects of
+    # plain values: tests/unit/test_agent_desk.py), so neither walked again nor validated again
+    request = MoveRequest.model_construct(match_id=game_id, game=rules.name, seat=seat, version=version,
+                                          view_json=plain_json(rules.view(state, seat)),
+                                          legal_moves_json=[plain_json(m) for m in legal],
+                                          time_left_ms=left, bank_ms=bank)
     try:
         choice = client.choose(request, left / 1000)
         return None, "", choice_to_move(choice, legal)

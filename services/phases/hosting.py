@@ -47,10 +47,12 @@ def build_ports(client: redis.Redis, store: RedisStore, ports_mode: str,
 
 
 def build_scheduler(phase_mode: str, broker_url: str | None = None,
-                    celery_app: Any | None = None, client: redis.Redis | None = None) -> PhaseScheduler:
+                    celery_app: Any | None = None, client: redis.Redis | None = None,
+                    agent_asker: str = "mover") -> PhaseScheduler:
     """An :class:`InlineScheduler` (phases, bots and agents at once, in-process), or for ``celery``
     a :class:`~services.phases.schedulers.BusScheduler`: phases to the Celery worker, bot moves on
-    the movers' ready list in ``client``'s Redis.
+    the movers' ready list in ``client``'s Redis, and agent decisions there too with
+    ``agent_asker`` ``"mover"`` (``"worker"``: the Celery agent queue).
 
     Raises:
         ValueError: unknown ``phase_mode``, or ``celery`` without ``client``.
@@ -60,7 +62,7 @@ def build_scheduler(phase_mode: str, broker_url: str | None = None,
     if phase_mode == "celery":
         if client is None:
             raise ValueError("the celery phase mode needs the game store's Redis client for bot moves")
-        return BusScheduler(client, CeleryScheduler(celery_app, broker_url))
+        return BusScheduler(client, CeleryScheduler(celery_app, broker_url), agents_on_bus=agent_asker == "mover")
     raise ValueError(f"phase_mode must be one of {PHASE_MODES}, not {phase_mode!r}")
 
 
@@ -78,4 +80,6 @@ def build_table(client: redis.Redis, *, ports_mode: str, phase_mode: str,
     store = RedisStore(client)
     projections = Projections(store)
     ports = build_ports(client, store, ports_mode, settings, projections)
-    return Table(store, ports, build_scheduler(phase_mode, broker_url, celery_app, client), projections=projections)
+    scheduler = build_scheduler(phase_mode, broker_url, celery_app, client,
+                                (settings or default_settings()).agent_asker)
+    return Table(store, ports, scheduler, projections=projections)

@@ -11,6 +11,11 @@ pipelined commit for all. Games that still wait for a bot or a phase stay with t
 for its next round, joined by newly ready games, so a game of bots never goes back through
 the queue between its moves.
 
+A game waiting for an agent seat comes the same way (``LONGHOUSE_AGENT_ASKER=mover``, the
+default): the mover's :class:`~services.phases.agent_desk.AgentDesk` claims the decision and
+asks the agent in a thread of its own, and the answer joins a later round's batch, so a game of
+agents is held, and its commits batched, by the mover too.
+
 Nothing is lost if a mover dies: every step is committed with the version check, so a
 step is never applied twice, and a game whose id was popped but not played is pushed
 again by the mover that starts next (:func:`requeue_waiting`), by the gateway's ``/wait``
@@ -38,12 +43,22 @@ from services.coordinator.wire import DomainCallFailed
 from services.common.config import settings
 from services.common.redis_client import connect
 from services.coordinator.redis_store import games_in_status
-from services.coordinator.store import GameNotFound, VersionConflict
+from services.coordinator.store import Commit, GameNotFound, VersionConflict
+from services.coordinator.table import Job
+from services.phases.agent_desk import AgentDesk
 from services.phases.hosting import build_table
 from services.phases.schedulers import READY, READY_TRACE
 
 HEARTBEAT = "longhouse:mover:{name}"
 """A mover's liveness key (refreshed while it serves; the launcher's readiness probe)."""
+WAKE = "{{%s}}:wake:{name}" % READY
+"""The list a mover waits on beside :data:`READY` while its desk asks agents: an answer pushes
+to it (in :data:`READY`'s hash slot, so one ``BRPOP`` waits on both on a Redis Cluster too)."""
+WAKE_TTL = 60
+"""Seconds a mover's :data:`WAKE` list lives after its last push."""
+DESK_SLEEP_S = 0.2
+"""Longest wait for a ready game while the desk asks or watches a decision (its claims are
+renewed and its watches looked at between waits)."""
 TAKE = """
 local waiting = redis.call('LLEN', KEYS[1])
 if waiting == 0 then return {} end
@@ -70,11 +85,14 @@ class Mover:
         batch: games resolved together in one round.
     """
 
-    def __init__(self, table: Any, client: redis.Redis, batch: int = BATCH, name: str = "mover"):
+    def __init__(self, table: Any, client: redis.Redis, batch: int = BATCH, name: str = "mover",
+                 agents: bool = False):
         self.table = table
         self.client = client
         self.batch = batch
         self.name = name
+        self.wake_key = WAKE.format(name=name)
+        self.desk = AgentDesk(table, wake=self._wake) if agents else None
         self.stopping = threading.Event()
         self.steps = 0
         self._beat = 0.0
@@ -97,17 +115,42 @@ class Mover:
             self._counted = now
         return self._count
 
+    def _wake(self) -> None:
+        """Push to :data:`WAKE`: an agent's answer arrived while the mover waits."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.lpush(self.wake_key, 1)
+        pipe.expire(self.wake_key, WAKE_TTL)
+        pipe.execute()
+
     def _pop(self, want: int, block: float) -> list[str]:
         """Up to ``want`` ready game ids: a fair share of what waits (so that every mover
         gets games to play) in one round trip; with ``block`` > 0 and nothing waiting, wait
-        up to ``block`` seconds for one."""
+        up to ``block`` seconds for one (or, while the desk asks agents, for an answer)."""
         if want <= 0:
             return []
         got = [g.decode() for g in self._take(keys=[READY], args=[want, self.movers()]) or []]
         if got or block <= 0:
             return got
-        first = self.client.brpop(READY, timeout=block)
-        return [first[1].decode()] if first is not None else []
+        if self.desk is None:
+            first = self.client.brpop(READY, timeout=block)
+            return [first[1].decode()] if first is not None else []
+        self.desk.sleeping.set()  # set before the look: an answer after it pushes a wake-up
+        try:
+            if self.desk.has_answers():
+                return []
+            first = self.client.brpop([self.wake_key, READY], timeout=block)
+        finally:
+            self.desk.sleeping.clear()
+        if first is None or first[0].decode() == self.wake_key:
+            return []
+        return [first[1].decode()]
+
+    def _block(self, hand: list[tuple[str, int | None]]) -> float:
+        """How long the next pop may wait for a ready game: not at all with games in hand or
+        answers to commit, briefly while the desk asks or watches, else a second."""
+        if hand or (self.desk is not None and self.desk.has_answers()):
+            return 0
+        return DESK_SLEEP_S if self.desk is not None and self.desk.busy() else 1.0
 
     def _links(self, fresh: list[str]) -> list[Any] | None:
         """Span links to the traces that queued the games ``fresh`` (``None`` when tracing is off:
@@ -120,23 +163,27 @@ class Mover:
         found = (tracing.link_to({"traceparent": raw.decode()}) for raw in pipe.execute() if raw)
         return [link for link in found if link is not None] or None
 
-    def round(self, games: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
-        """Play one step of each game (in one batch); return those still waiting on the bus,
-        with the version this mover just committed (``None``: read the latest)."""
+    def round(self, games: list[tuple[str, int | None]],
+              answers: list[tuple[Job, Any]] | None = None) -> list[tuple[str, int | None]]:
+        """Play one step of each game, and commit the agents' ``answers`` (``(job, asking)`` from
+        the desk), in one batch; return the games still waiting on the bus, with the version this
+        mover just committed (``None``: read the latest)."""
+        ask = {"ask": self.desk.begin} if self.desk is not None else {}
         jobs = []
         for game_id, version in dict(games).items():
             try:
-                job = self.table.next_job(game_id, version)
+                job = self.table.next_job(game_id, version, **ask)
             except GameNotFound:
                 continue
             except VersionConflict:  # moved on elsewhere since: read it again
-                job = self.table.next_job(game_id)
+                job = self.table.next_job(game_id, **ask)
             if job is not None:
                 jobs.append(job)
-        if not jobs:
+        answers = answers or []
+        if not jobs and not answers:
             return []
-        self.table.run_jobs(jobs)
-        keep = []
+        self.table.run_jobs(jobs + [job for job, _ in answers])
+        keep = self._answered(answers)
         for job in jobs:
             if job.error is not None:
                 log.info("mover_step_failed", game_id=job.game_id, version=job.base,
@@ -145,6 +192,28 @@ class Mover:
             self.steps += 1
             keep.append((job.game_id, job.version))
         return keep
+
+    def _answered(self, answers: list[tuple[Job, Any]]) -> list[tuple[str, int | None]]:
+        """Record each agent answer the batch committed (the games to keep in hand), or commit it
+        alone (:meth:`AgentDesk.committed`); raises the first error after seeing to them all."""
+        keep: list[tuple[str, int | None]] = []
+        errors: list[BaseException] = []
+        for job, asking in answers:
+            try:
+                if self.desk.committed(job, asking):
+                    self.steps += 1
+                    keep.append((job.game_id, job.version))
+            except Exception as exc:  # noqa: BLE001 - raised once every answer is seen to
+                errors.append(exc)
+        if errors:
+            raise errors[0]
+        return keep
+
+    @staticmethod
+    def agent_job(game_id: str, version: int, rules: Any, state: Any, seat: int, move: Any) -> Job:
+        """The job that commits an agent's ``move`` (one of the legal moves it was offered at
+        ``version``) in a batch."""
+        return Job(game_id, version, rules, state, rules.plan(state, seat, move), Commit("move", seat), seat=seat)
 
     def run(self) -> None:
         """Serve until :attr:`stopping` is set: rounds over the games in hand plus new ready ones.
@@ -162,13 +231,22 @@ class Mover:
             games = hand
             try:
                 if pause:
-                    requeue_waiting(self.table, self.client)
+                    requeue_waiting(self.table, self.client, agents=self.desk is not None)
                 self.heartbeat()
-                fresh = self._pop(self.batch - len(hand), block=0 if hand else 1.0)
-                games = hand + [(g, None) for g in fresh if g not in dict(hand)]
-                if games:
+                fresh = self._pop(self.batch - len(hand), block=self._block(hand))
+                # a game pushed again while in hand moved on elsewhere (a commit made apart from
+                # the batch, which hands its game over): read its latest state, not the hand's
+                pushed = set(fresh)
+                games = ([(g, None if g in pushed else v) for g, v in hand]
+                         + [(g, None) for g in fresh if g not in dict(hand)])
+                answers = self.desk.collect(self.agent_job) if self.desk is not None else []
+                if games or answers:
                     with tracing.span("mover round", links=self._links(fresh), longhouse__games=len(games)):
-                        hand = self.round(games)
+                        hand = self.round(games, answers)
+                else:
+                    hand = []
+                if self.desk is not None:
+                    self.desk.tick()
                 pause = 0.0
             except (redis.ConnectionError, redis.TimeoutError, DomainCallFailed) as exc:
                 if not outage(exc):
@@ -176,7 +254,11 @@ class Mover:
                 pause = min(OUTAGE_PAUSE_MAX, max(0.1, pause * 2))
                 log.warning("mover_outage", error=type(exc).__name__, reason=str(exc)[:200], retry_in=pause)
                 hand = [(g, None) for g, _ in games]  # read each again: a commit may have landed
+                if self.desk is not None:
+                    self.desk.drop_settling()  # their games are pushed again, their claims lapse
                 self.stopping.wait(pause)
+        if self.desk is not None:
+            self.desk.stop()
 
 
 def outage(exc: BaseException) -> bool:
@@ -206,11 +288,12 @@ def waiting_seats(table: Any, client: redis.Redis, limit: int = 10_000) -> Itera
                 yield game_id, version, seat, bots[seat]
 
 
-def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000) -> int:
-    """Push again every active game (newest ``limit``) that waits for one of its built-in bots:
-    a game popped by a mover that died would otherwise wait for ever. Returns how many were
-    pushed."""
-    games = {game_id for game_id, _, _, bot in waiting_seats(table, client, limit) if bot["kind"] != "agent"}
+def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000, agents: bool = False) -> int:
+    """Push again every active game (newest ``limit``) that waits for one of its built-in bots
+    (or, with ``agents``, for an agent seat the movers ask): a game popped by a mover that died
+    would otherwise wait for ever. Returns how many were pushed."""
+    games = {game_id for game_id, _, _, bot in waiting_seats(table, client, limit)
+             if agents or bot["kind"] != "agent"}
     for game_id in games:
         client.lpush(READY, game_id)
     return len(games)
@@ -230,9 +313,11 @@ def main(argv: list[str] | None = None) -> None:
     logs.configure("mover")
     tracing.configure("mover")  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     metrics.serve(args.metrics_port, s.metrics_host)  # the moves it commits (services.common.metrics)
+    if s.agent_asker == "mover":
+        metrics.init_agent_decisions()  # its desk's decisions, by status
     client = connect(s.redis_url)
     table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode, settings=s)
-    mover = Mover(table, client, name=args.name)
+    mover = Mover(table, client, name=args.name, agents=s.agent_asker == "mover")
     mover.heartbeat()
 
     def stop(*_: Any) -> None:
@@ -245,7 +330,7 @@ def main(argv: list[str] | None = None) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    pushed = requeue_waiting(table, client)
+    pushed = requeue_waiting(table, client, agents=mover.desk is not None)
     log.info("mover_ready", batch=mover.batch, requeued=pushed, pid=os.getpid())
     started = time.monotonic()
     mover.run()

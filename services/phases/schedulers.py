@@ -169,24 +169,31 @@ class CeleryScheduler:
 
 class BusScheduler:
     """The hosted scheduler: phases go to Celery (:class:`CeleryScheduler`), bot moves on the
-    :data:`READY` list for the movers.
+    :data:`READY` list for the movers, and agent decisions too (the movers' desks ask them,
+    :mod:`services.phases.agent_desk`) unless ``agents_on_bus`` is False (then to the agent queue).
 
     Args:
         client: Redis client of the game store (the list lives there).
         phases: the phase scheduler (a :class:`CeleryScheduler`).
+        agents_on_bus: agent decisions on :data:`READY` (``LONGHOUSE_AGENT_ASKER=mover``).
     """
 
-    def __init__(self, client: redis.Redis, phases: Any):
+    def __init__(self, client: redis.Redis, phases: Any, agents_on_bus: bool = False):
         self.client = client
         self.phases = phases
+        self.agents_on_bus = agents_on_bus
 
     def schedule(self, game_id: str, phase: str, version: int) -> None:
         """A pending phase: to the phase worker."""
         self.phases.schedule(game_id, phase, version)
 
     def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
-        """An agent seat's decision: to the agent queue on the Celery workers."""
-        self.phases.schedule_agent(game_id, seat, version)
+        """An agent seat's decision: the game's id on the ready list for a mover's desk, or with
+        ``agents_on_bus`` False to the agent queue on the Celery workers."""
+        if self.agents_on_bus:
+            self.schedule_bot(game_id, seat, version)
+        else:
+            self.phases.schedule_agent(game_id, seat, version)
 
     def schedule_end(self, game_id: str) -> None:
         """A finished game with agents: their result notice, to the agent queue."""

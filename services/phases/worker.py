@@ -159,11 +159,13 @@ def requeue_agent_decisions(table: Any, client: redis.Redis, limit: int = 10_000
     """Ask again every agent whose decision an active game waits for (newest ``limit`` games):
     a decision whose task died with its worker is taken over as soon as its asker's lease lapses
     and asked for the time its stored deadline leaves (a strike at once if none); a decision
-    whose asker is alive stays with it (:func:`services.phases.agents.ask_agent`)."""
+    whose asker is alive stays with it (:func:`services.phases.agents.ask_agent`). With the
+    movers asking agents (``LONGHOUSE_AGENT_ASKER=mover``) the games go on their ready list
+    instead (:mod:`services.phases.agent_desk`, which keeps the same rules)."""
     sent = 0
     for game_id, version, seat, bot in waiting_seats(table, client, limit):
         if bot["kind"] == "agent":
-            app.send_task(agents.ASK_TASK, args=(game_id, seat, version), queue=agents.QUEUE)
+            table.scheduler.schedule_agent(game_id, seat, version)
             sent += 1
     return sent
 

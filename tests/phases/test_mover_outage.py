@@ -78,7 +78,7 @@ def _until(condition, what, timeout=10.0):
 
 def test_a_mover_rides_out_redis_and_service_outages(monkeypatch):
     requeued = []
-    monkeypatch.setattr(mover_module, "requeue_waiting", lambda table, client: requeued.append(1) or 0)
+    monkeypatch.setattr(mover_module, "requeue_waiting", lambda table, client, **_: requeued.append(1) or 0)
     client, table = FlakyRedis(), FlakyTable()
     mover = Mover(table, client, batch=4, name="outage-test")
     errors: list[BaseException] = []

@@ -1,15 +1,18 @@
 """Agent decisions exactly once on the hosted stack (issue 27, acceptance 6).
 
-A stack of this module's own whose broker redelivers an unacknowledged task after
-:data:`VISIBILITY_S` seconds (``LONGHOUSE_CELERY_VISIBILITY_TIMEOUT``; 30 by default), so a slow
-answer is redelivered several times while the agent thinks, as the issue's 45 s answer was at
-34 s. The agents are :class:`tests.support.recording_agent.RecordingAgent`: in this process, on
-loopback, recording every request.
+Asked by the Celery worker (``LONGHOUSE_AGENT_ASKER=worker``), on a stack of this module's own
+whose broker redelivers an unacknowledged task after :data:`VISIBILITY_S` seconds
+(``LONGHOUSE_CELERY_VISIBILITY_TIMEOUT``; 30 by default), so a slow answer is redelivered several
+times while the agent thinks, as the issue's 45 s answer was at 34 s; and by the movers (the
+default), on the session's stack. The agents are
+:class:`tests.support.recording_agent.RecordingAgent`: in this process, on loopback, recording
+every request.
 
 * a slow answer redelivered: one request a decision, and the bank as the first answer left it;
-* a killed worker's decision (8 s, no bank) strikes by 8 s + 2 s from its start: the restarted
-  worker re-arms it from its stored deadline (on the session's stack, whose broker would
-  redeliver the task only after 30 s);
+* a killed asker's decision (8 s, no bank) strikes by 8 s + 2 s from its start, asked again for
+  the time its stored deadline leaves: a killed worker's (the restarted worker re-arms it, or the
+  broker redelivers it) and a killed mover's (the mover that starts next pushes the game again and
+  its desk takes the lapsed claim over; nothing else would ask it);
 * three agent seats answering Resource Hog's simultaneous orders: three requests an order round;
 * a task that raises (the agent's registry record corrupted under it): a strike and the default
   move within the decision's deadline.
@@ -41,7 +44,8 @@ SECRET = "exactly-once-secret-0123456789"
 @pytest.fixture(scope="module")
 def short_stack(tmp_path_factory) -> Iterator[StackHandle]:
     """The whole stack, its broker redelivering unacknowledged tasks after :data:`VISIBILITY_S` s."""
-    with running_stack(tmp_path_factory, "stack-redelivery", celery_visibility_timeout=VISIBILITY_S) as handle:
+    with running_stack(tmp_path_factory, "stack-redelivery", celery_visibility_timeout=VISIBILITY_S,
+                       agent_asker="worker") as handle:
         yield handle
 
 
@@ -101,10 +105,11 @@ def status(stack: StackHandle, game_id: str) -> dict:
     return requests.get(f"{stack.gateway_url}/games/{game_id}", timeout=10).json()
 
 
-def worker_lines(stack: StackHandle, game_id: str, event: str) -> list[dict]:
-    """The worker's log lines of ``event`` for the game (JSON objects; a line that is not one is passed over)."""
+def worker_lines(stack: StackHandle, game_id: str, event: str, process: str = "worker") -> list[dict]:
+    """The log lines of ``event`` for the game of the worker (or ``process``) (JSON objects; a
+    line that is not one is passed over)."""
     rows = []
-    for line in (stack.data_dir / "logs" / "worker.log").read_text().splitlines():
+    for line in (stack.data_dir / "logs" / f"{process}.log").read_text().splitlines():
         if line.startswith("{") and f'"{event}"' in line and game_id in line:
             try:
                 rows.append(json.loads(line))
@@ -198,25 +203,42 @@ def test_a_task_that_raises_ends_in_a_strike_within_its_deadline(short_stack):
     assert any(r.get("failure") == "crash" for r in worker_lines(short_stack, game_id, "agent_decision"))
 
 
-def test_a_killed_workers_decision_strikes_by_its_stored_deadline(stack):
-    # the session's stack: its broker redelivers after the default 30 s, so only the restarted
-    # worker's re-arm can strike in time
+def never_in_time(stack: StackHandle, name: str, kill) -> None:
+    """An agent that never answers in time (8 s, no bank); ``kill()`` kills its asker once it is
+    asked: the decision strikes by its stored deadline, asked once more for the time it leaves."""
     with recording_agent(SECRET, lambda r: 30.0) as agent:  # never answers in time
-        agent_id = register(stack, agent.address, "never")
+        agent_id = register(stack, agent.address, name)
         game_id = create(stack, "resource_hog", {"0": {"kind": "agent", "agent": agent_id},
                                                        "1": {"kind": "random", "seed": "r"}},
-                         {"move_ms": 8_000, "bank_ms": 0, "max_strikes": 3}, "killed")
+                         {"move_ms": 8_000, "bank_ms": 0, "max_strikes": 3}, name)
         wait_for(lambda: agent.of(game_id), 20, "the first request")
-        stack.kill_worker()  # SIGKILL: its task dies unacknowledged, its claim unreleased
-        stack.start_worker()  # the new worker re-arms waiting decisions at its start
+        kill()
         strike = wait_for(lambda: next((c for c in commits(stack, game_id)
                                         if "StrikeRecorded" in c["types"]), None), 20, "the strike")
         asked = agent.of(game_id)
     log = {c["v"]: c for c in commits(stack, game_id)}
     start, first_asked = decision_of(stack, game_id, 0, strike["v"])
     assert strike["seat"] == 0
-    assert strike["t"] - log[start]["t"] <= 8_000 + 2_000  # by its stored deadline, not re-armed by redelivery
+    assert strike["t"] - log[start]["t"] <= 8_000 + 2_000  # by its stored deadline
     assert strike["t"] - first_asked >= 8_000 - 100  # and not before it
-    # the restarted worker asked once more, for the time the stored deadline left
+    # asked once more after the kill, for the time the stored deadline left
     first, again = [r for r in asked if r.version < strike["v"]]
     assert again.time_left_ms < first.time_left_ms - 1_000 and first.time_left_ms <= 8_000
+
+
+def test_a_killed_workers_decision_strikes_by_its_stored_deadline(short_stack):
+    def kill() -> None:
+        short_stack.kill_worker()  # SIGKILL: its task dies unacknowledged, its claim unreleased
+        short_stack.start_worker()  # the new worker re-arms waiting decisions at its start
+
+    never_in_time(short_stack, "killed-worker", kill)
+
+
+def test_a_killed_movers_decision_strikes_by_its_stored_deadline(stack):
+    # the session's stack: the movers ask agents; only the next mover's desk can ask this decision
+    def kill() -> None:
+        stack.kill_mover()  # SIGKILL: its desk's call and claim die with it
+        stack.start_mover()  # pushes every game waiting for a bot or an agent again
+
+    never_in_time(stack, "killed-mover", kill)
+    assert "agent_decision" in (stack.data_dir / "logs" / "mover.log").read_text()

@@ -36,7 +36,7 @@ def test_a_level_of_bots_over_http_is_measured_with_the_gateways_cpu_a_move(stac
 
 def test_a_level_of_the_sample_agents_is_measured_over_both_protocols(stack, tmp_path):
     """The agent paths (issue 25, item 3): every seat the sample agent of ``examples/``, asked
-    through the worker, over a webhook and over gRPC; their moves are counted from the commits."""
+    by the movers, over a webhook and over gRPC; their moves are counted from the commits."""
     with sample_agents(tmp_path) as agents:
         ids = agents.register(stack.gateway_url, stack.operator_key)
         assert set(ids) == set(AGENT_PATHS)
@@ -45,7 +45,7 @@ def test_a_level_of_the_sample_agents_is_measured_over_both_protocols(stack, tmp
             row = rows[path] = run_level(stack.stack, path, 1, seed=f"short-{path}", seconds=1.5, agents=agents)
             assert row["path"] == path and row["moves"] > 0 and row["moves_per_s"] > 0, row
             assert row["strikes"] == 0 and math.isfinite(row["p50_ms"]), row
-            assert row["worker_ms_per_move"] > 0, row  # the worker asked the agents
+            assert row["mover_ms_per_move"] > 0, row  # the movers asked the agents
             assert row["busiest"] in {*stack.pids(), "agent-http", "agent-grpc"}, row
     # the moves were the agents' own answers: each agent logged a move request for every one (and
     # for the moves of its games after the window)

@@ -1,0 +1,261 @@
+"""Agent decisions asked from the bus movers: the games are held, and their commits batched,
+where the agents are asked.
+
+With ``LONGHOUSE_AGENT_ASKER=mover`` (the default), a commit that leaves a game waiting for an
+agent seat puts the game on the movers' ready list, as for a bot seat
+(:class:`~services.phases.schedulers.BusScheduler`). The mover that pops it hands the decision
+to its :class:`AgentDesk`, which keeps every rule of :func:`services.phases.agents.ask_agent`:
+
+1. the decision's start (:meth:`~services.coordinator.table.Table.decision_start`) and its
+   claim, a lease its asker renews (here the mover's loop, every
+   :data:`~services.phases.agents.RENEW_S`), taken together with the seat's clock (first asked,
+   bank) in one round trip (:meth:`~services.phases.agents.Clock.claim_and_clock`). A live claim
+   held elsewhere (a Celery task, another mover) is watched as :func:`~services.phases.agents.ask_agent`
+   watches it: left to its holder once renewed, taken over once lapsed;
+2. the request (player view, legal moves, time left) and the call, in one of the desk's
+   threads (:data:`THREADS`), so that the mover's loop never waits for an agent;
+3. the answer, once back, committed with the mover's next batch
+   (:meth:`~services.coordinator.table.Table.run_jobs`: the domain services are called once a
+   round for every game in it) when the game is still at the version the request showed; a
+   failure, a late answer or a game that moved meanwhile (Resource Hog's simultaneous orders) is
+   committed alone by :func:`~services.phases.agents.settle`, as a task commits it: a strike and
+   the default move, or the forfeit;
+4. a decision its thread has not answered by its deadline and a second is a ``timeout``.
+
+A mover that dies leaves its claims to lapse; the mover that starts next pushes every game
+waiting for a bot or an agent again (:func:`services.phases.mover.requeue_waiting`), and its
+desk takes each lapsed decision over for the time its stored deadline leaves.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from services.common import logs
+from services.coordinator.store import Commit
+from services.phases import agents
+
+THREADS = 64
+"""Agent calls one mover's desk makes at once (more wait for a thread; their clock runs)."""
+GRACE_S = 1.0
+"""Seconds past a decision's deadline after which the desk stops waiting for its thread and
+commits a ``timeout`` (the agent's client is bounded by the deadline itself; this covers a
+thread that is not)."""
+
+log = logs.get_logger()
+
+
+@dataclass(slots=True)
+class _Asking:
+    """A decision this desk holds the claim of: asked in ``future``, from the state at
+    ``version`` (the request's), renewed last at ``renewed`` (monotonic seconds)."""
+
+    decision: agents.Decision
+    version: int
+    future: Future | None = None
+    move: Any = None
+    renewed: float = field(default_factory=time.monotonic)
+    settling: bool = False
+
+
+@dataclass(slots=True)
+class _Watch:
+    """A decision claimed elsewhere: ``held`` is the claim seen at ``since`` (monotonic s)."""
+
+    start: int
+    held: str
+    since: float
+
+
+class AgentDesk:
+    """Asks the agent decisions of the games a mover holds (module docstring).
+
+    Args:
+        table: the mover's Table.
+        wake: called (from a desk thread) when an answer arrives while :attr:`sleeping` is set.
+        threads: agent calls at once.
+    """
+
+    def __init__(self, table: Any, wake: Callable[[], None] | None = None, threads: int = THREADS):
+        import services.agents.client  # noqa: F401 - loaded now, not inside the first decision
+        import services.agents.registry  # noqa: F401
+
+        self.table = table
+        self.clock = agents.clock_for(table)
+        self.wake = wake
+        self.pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="agent")
+        self.asking: dict[tuple[str, int], _Asking] = {}
+        self.watching: dict[tuple[str, int], _Watch] = {}
+        self.answered: queue.SimpleQueue[tuple[tuple[str, int], Future]] = queue.SimpleQueue()
+        self.sleeping = threading.Event()
+
+    # -- starting ----------------------------------------------------------------
+    def begin(self, game_id: str, seat: int, known: tuple[Any, Any, int] | None = None) -> None:
+        """Take up the decision ``seat`` faces now in ``game_id``: claim it and ask the agent in a
+        desk thread; nothing if this desk holds it already, or if the seat is not to move, or not
+        an agent's; a claim held elsewhere is watched (:meth:`tick`). ``known``: ``(rules, state,
+        version)`` the mover just read or committed (read only: the request is built from it),
+        else the latest is read. Raises the store's errors (before any claim is taken).
+
+        A ``known`` state older than the store's (another mover committed a seat of the same
+        simultaneous decision meanwhile) asks the decision as it stood there, as a task queued at
+        that version does: the claim is the decision's own (its start), and the answer is
+        committed if the decision still stands (:meth:`Table.play_for_agent`), else nothing."""
+        key = (game_id, seat)
+        if key in self.asking:
+            return
+        bot = self.table.bots(game_id).get(seat)
+        if not bot or bot.get("kind") != "agent":
+            return
+        if known is not None:
+            rules, state, version = known
+            start = self.table.decision_start(game_id, seat, version) if seat in rules.to_move(state) else None
+            latest = known
+        else:
+            start, latest = agents.open_decision(self.table, game_id, seat)
+        if start is None:
+            self.watching.pop(key, None)
+            return
+        control = self.table.control(game_id)
+        attempt = f"mover.{uuid.uuid4().hex[:12]}"
+        taken, held, asked, bank = self.clock.claim_and_clock(game_id, seat, start, attempt, control.bank_ms)
+        watch = self.watching.pop(key, None)
+        if not taken:
+            if watch is not None and watch.start == start and watch.held != held:
+                # its holder renewed the claim: alive, it commits and hands the game on
+                log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
+                         outcome="busy", task=attempt)
+                return
+            if watch is None or watch.start != start:
+                watch = _Watch(start, held, time.monotonic())
+            self.watching[key] = watch
+            return
+        decision = agents.Decision(game_id, seat, start, bot, control, attempt, attempt, asked, bank)
+        asking = self.asking[key] = _Asking(decision, latest[2])
+        asking.future = self.pool.submit(agents.ask_safely, self.table, self.clock, game_id, seat, start, bot,
+                                         control, asked, bank, latest)
+        asking.future.add_done_callback(lambda future, key=key: self._answered(key, future))
+
+    def _answered(self, key: tuple[str, int], future: Future) -> None:
+        self.answered.put((key, future))
+        if self.wake is not None and self.sleeping.is_set():
+            try:
+                self.wake()
+            except Exception:  # noqa: BLE001 - a lost wake-up costs the mover's short sleep only
+                log.warning("agent_wake_failed", game_id=key[0])
+
+    # -- the mover's round --------------------------------------------------------
+    def busy(self) -> bool:
+        """True while a decision is being asked or watched (the mover then sleeps briefly)."""
+        return bool(self.asking or self.watching)
+
+    def has_answers(self) -> bool:
+        """True if an answer waits to be committed."""
+        return not self.answered.empty()
+
+    def collect(self, job_of: Callable[..., Any]) -> list[tuple[Any, "_Asking"]]:
+        """The answers that arrived: each legal answer in time to a game still at the request's
+        version as ``(job, asking)`` for the mover's batch (``job_of(game_id, version, rules,
+        state, seat, move)`` makes the job); every other answer committed here
+        (:func:`~services.phases.agents.settle`). Raises the first store error met, after the
+        others are dealt with (the mover's outage handling then pushes the games again)."""
+        jobs: list[tuple[Any, _Asking]] = []
+        errors: list[BaseException] = []
+        while not self.answered.empty():
+            key, future = self.answered.get_nowait()
+            asking = self.asking.get(key)
+            if asking is None or asking.settling or asking.future is not future:
+                continue  # settled already (past its deadline), or another decision's answer
+            failure, detail, move = asking.future.result()  # ask_safely never raises
+            try:
+                job = self._job(asking, failure, detail, move, job_of)
+            except Exception as exc:  # noqa: BLE001 - a store error: after the other answers
+                self.asking.pop(key, None)
+                errors.append(exc)
+                continue
+            if job is not None:
+                asking.settling = True
+                jobs.append((job, asking))
+        if errors:
+            raise errors[0]
+        return jobs
+
+    def _job(self, asking: _Asking, failure: str | None, detail: str, move: Any,
+             job_of: Callable[..., Any]) -> Any:
+        d = asking.decision
+        failure, detail, move, used = agents.late(d, failure, detail, move)
+        # the mover's own cache, at the request's version unless the game moved meanwhile (then the
+        # decision is committed alone, where it is checked against the latest state); a commit
+        # elsewhere that the cache missed makes the batch's commit fail, and the same happens then
+        cached = self.table.projections.peek(d.game_id)
+        if failure is None and cached is not None and cached[2] == asking.version:
+            rules, state = cached[0], cached[0].clone(cached[1])
+            if d.seat in rules.to_move(state):
+                current = asking.version
+                asking.move = move
+                try:
+                    return job_of(d.game_id, current, rules, state, d.seat, move)
+                except Exception:  # noqa: BLE001 - committed alone, where the move is checked again
+                    log.exception("agent_job_failed", game_id=d.game_id, seat=d.seat, version=d.start)
+        self._settle(asking, failure, detail, move)
+        return None
+
+    def _settle(self, asking: _Asking, failure: str | None, detail: str, move: Any) -> str:
+        """Commit the decision alone (:func:`~services.phases.agents.settle`) and let it go."""
+        d = asking.decision
+        try:
+            return agents.settle(self.table, self.clock, d, failure, detail, move)
+        finally:
+            self.asking.pop((d.game_id, d.seat), None)
+
+    def committed(self, job: Any, asking: _Asking) -> bool:
+        """After the batch: record a decision whose job committed (True), or commit it alone as a
+        task would (the game moved on meanwhile: a simultaneous decision's other seat, or the
+        domain call failed) and return False."""
+        d = asking.decision
+        if job.error is None:
+            self.asking.pop((d.game_id, d.seat), None)
+            used = agents.now_ms() - d.asked
+            agents.recorded(self.clock, d, {"version": job.version, "move": asking.move}, None, "", used)
+            return True
+        self._settle(asking, None, "", asking.move)
+        return False
+
+    def tick(self) -> None:
+        """Renew the claims of the decisions being asked (every :data:`~services.phases.agents.RENEW_S`),
+        strike a decision whose thread is past its deadline and :data:`GRACE_S`, and look again at
+        the watched ones (every :data:`~services.phases.agents.POLL_S`). Raises the store's errors."""
+        now = time.monotonic()
+        for key, asking in list(self.asking.items()):
+            if asking.settling:
+                continue
+            d = asking.decision
+            if agents.now_ms() > d.asked + d.control.move_ms + d.bank + GRACE_S * 1000:
+                asking.settling = True
+                self._settle(asking, "timeout", "no answer by the decision's deadline", None)
+                continue
+            if now - asking.renewed >= agents.RENEW_S:
+                asking.renewed = now
+                if not self.clock.renew(d.game_id, d.seat, d.start, d.attempt):
+                    log.warning("agent_claim_lost", game_id=d.game_id, seat=d.seat, start=d.start)
+        for key, watch in list(self.watching.items()):
+            if now - watch.since >= agents.POLL_S:
+                watch.since = now
+                self.begin(*key)
+
+    def drop_settling(self) -> None:
+        """Forget the answers handed to a batch that did not finish (an outage): their claims
+        lapse, and their games, pushed again, are asked again."""
+        for key, asking in list(self.asking.items()):
+            if asking.settling:
+                del self.asking[key]
+
+    def stop(self) -> None:
+        """Stop asking: queued calls are dropped, running ones end by their time (their claims lapse)."""
+        self.pool.shutdown(wait=False, cancel_futures=True)

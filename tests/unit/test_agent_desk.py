@@ -1,0 +1,256 @@
+"""Agent decisions asked from a mover (services/phases/agent_desk.py) on an embedded table: the
+desk keeps every rule of the task that asks them (services/phases/agents.py), so the same
+answers make the same event log, byte for byte, whether the commits are batched or a task's;
+seats deciding at once are each asked once and each answer counts; a failure is a strike and the
+default move; a live claim held elsewhere is left to its holder and a lapsed one taken over with
+its stored first ask; a thread past the deadline is a timeout; an answer wakes a waiting mover."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from redis.crc import key_slot
+
+from services.coordinator.store import VersionConflict
+from services.phases import agent_desk, agents as phase_agents
+from services.phases.agent_desk import AgentDesk
+from services.phases.mover import Mover, WAKE
+from services.phases.schedulers import READY
+from services.rules.core import GameConfig
+from tests.support.wait import wait_for
+from tests.unit.test_agent_decisions import Agent, agent_game, strikes
+
+
+def drive(table, scheduler, desk: AgentDesk, game_id: str, most: int = 400) -> int:
+    """A mover's rounds over one game (:meth:`Mover.round`): its next step (a phase, or an agent
+    seat to move handed to the desk), and the desk's answers, committed in one batch; what a commit
+    made alone owes (a strike, a crossed answer) goes to the desk too. Returns the rounds run."""
+    scheduler.tasks.clear()
+    for n in range(most):
+        job = table.next_job(game_id, ask=desk.begin)
+        for _, seat, _ in scheduler.tasks:
+            desk.begin(game_id, seat)
+        scheduler.tasks.clear()
+        if job is None:
+            if not desk.busy():
+                return n
+            wait_for(lambda: desk.has_answers() or not desk.busy(), 10, "an answer")
+        answers = desk.collect(Mover.agent_job)
+        table.run_jobs(([job] if job else []) + [j for j, _ in answers])
+        for j, asking in answers:
+            desk.committed(j, asking)
+    return most
+
+
+def log_of(table, game_id: str) -> list[tuple]:
+    return [(e.version, e.kind, e.seat, [(ev.type, ev.data) for ev in e.events]) for e in table.store.read(game_id)]
+
+
+def test_batched_answers_make_the_log_a_task_makes(monkeypatch):
+    """rules index: none (the hosted path; the game's rules are the embedded table's)."""
+    by_task, by_desk = Agent(), Agent()
+    table, scheduler, game_id = agent_game("noggin", 3, by_task, monkeypatch)
+    for _ in range(300):
+        if not scheduler.tasks:
+            break
+        phase_agents.ask_agent(table, *scheduler.tasks.pop(0))
+    monkeypatch.setattr(phase_agents, "client_for", lambda record: by_desk)
+    other, owed, other_id = agent_game("noggin", 3, by_desk, monkeypatch)
+    desk = AgentDesk(other)
+    try:
+        rounds = drive(other, owed, desk, other_id, most=150)
+    finally:
+        desk.stop()
+    assert rounds == 150 or not desk.busy()
+    done = len([e for e in other.store.read(other_id) if e.kind == "move"])
+    assert done > 40 and by_desk.requests == by_task.requests[:len(by_desk.requests)]
+    assert log_of(other, other_id) == log_of(table, game_id)[:len(log_of(other, other_id))]
+    assert strikes(other, other_id) == []
+
+
+def test_seats_deciding_at_once_are_each_asked_once_and_each_answer_counts(monkeypatch):
+    agent = Agent()
+    table, scheduler, game_id = agent_game("resource_hog", 3, agent, monkeypatch)
+    desk = AgentDesk(table)
+    try:
+        drive(table, scheduler, desk, game_id, most=100)
+    finally:
+        desk.stop()
+    moves = [entry for entry in table.store.read(game_id) if entry.kind == "move"]
+    assert len(moves) > 30 and len(set(agent.requests)) == len(agent.requests) == len(moves)
+    assert any(len({m.seat for m in moves[i:i + 3]}) == 3 for i in range(len(moves) - 2))
+    assert strikes(table, game_id) == []
+
+
+def test_a_failure_while_asking_is_a_strike_and_the_default_move(monkeypatch):
+    agent = Agent(fail=RuntimeError("the agent's client broke"))
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
+    _, seat, version = scheduler.tasks.pop(0)
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, seat)
+        wait_for(desk.has_answers, 10, "the answer")
+        assert desk.collect(Mover.agent_job) == []  # committed alone: a strike
+    finally:
+        desk.stop()
+    assert strikes(table, game_id) == [{"seat": seat, "reason": "crash", "strikes": 1}]
+    assert table.state(game_id)[2] == version + 1 and not desk.busy()
+
+
+def test_a_live_claim_is_left_to_its_holder_and_a_lapsed_one_taken_over(monkeypatch):
+    monkeypatch.setattr(phase_agents, "POLL_S", 0.01)
+    agent = Agent()
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
+    _, seat, version = scheduler.tasks.pop(0)
+    clock = phase_agents.clock_for(table)
+    assert clock.claim(game_id, seat, version, "task.1")[0]
+    asked = clock.asked_at(game_id, seat, version)
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, seat)
+        assert desk.busy() and not desk.asking  # watched, not asked
+        time.sleep(0.02)
+        assert clock.renew(game_id, seat, version, "task.1")  # its holder is alive
+        desk.tick()
+        assert not desk.busy() and agent.requests == []  # left to it
+        desk.begin(game_id, seat)
+        assert clock.renew(game_id, seat, version, "task.1", lease_ms=0)  # ... which died: its lease lapses
+        time.sleep(0.02)
+        desk.tick()
+        assert desk.asking  # taken over
+        wait_for(desk.has_answers, 10, "the answer")
+        (job, asking), = desk.collect(Mover.agent_job)
+        table.run_jobs([job])
+        assert desk.committed(job, asking)
+    finally:
+        desk.stop()
+    assert agent.requests == [(seat, version)] and table.state(game_id)[2] == version + 1
+    assert clock.asked_at(game_id, seat, version) == asked  # its time counted from the first ask
+
+
+def test_a_thread_past_the_deadline_is_a_timeout(monkeypatch):
+    monkeypatch.setattr(agent_desk, "GRACE_S", 0.0)
+    release = threading.Event()
+
+    class Stuck(Agent):
+        def choose(self, payload, timeout_s):
+            release.wait(10)  # ignores its time: the desk stops waiting for it
+            return super().choose(payload, timeout_s)
+
+    agent = Stuck()
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch,
+                                           control={"move_ms": 50, "bank_ms": 0, "max_strikes": 3})
+    _, seat, version = scheduler.tasks.pop(0)
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, seat)
+        wait_for(lambda: (desk.tick(), strikes(table, game_id))[1], 10, "the strike")
+        release.set()
+        wait_for(desk.has_answers, 10, "the late answer")
+        assert desk.collect(Mover.agent_job) == []  # its late answer counts for nothing
+    finally:
+        release.set()
+        desk.stop()
+    assert strikes(table, game_id) == [{"seat": seat, "reason": "timeout", "strikes": 1}]
+    assert table.state(game_id)[2] == version + 1
+
+
+def test_an_answer_that_meets_a_moved_game_is_committed_alone(monkeypatch):
+    agent = Agent()
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
+    _, seat, version = scheduler.tasks.pop(0)
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, seat)
+        wait_for(desk.has_answers, 10, "the answer")
+        (job, asking), = desk.collect(Mover.agent_job)
+        job.error = VersionConflict(version, version + 1)  # its batch lost the race
+        assert not desk.committed(job, asking)
+    finally:
+        desk.stop()
+    # committed alone, at the version it was asked at: the move stands, once
+    assert table.state(game_id)[2] == version + 1 and strikes(table, game_id) == []
+    assert [e.seat for e in table.store.read(game_id) if e.kind == "move"] == [seat]
+
+
+def test_an_answer_wakes_a_mover_waiting_for_ready_games(redis_client, monkeypatch):
+    gate = threading.Event()
+
+    class Slow(Agent):
+        def choose(self, payload, timeout_s):
+            gate.wait(10)
+            return super().choose(payload, timeout_s)
+
+    agent = Slow()
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
+    _, seat, _ = scheduler.tasks.pop(0)
+    mover = Mover(table, redis_client, name="desk-test", agents=True)
+    # one BRPOP waits on both lists, on a Redis Cluster too: the same hash slot
+    assert key_slot(READY.encode()) == key_slot(mover.wake_key.encode()) and mover.wake_key == WAKE.format(name="desk-test")
+    try:
+        mover.desk.begin(game_id, seat)
+        threading.Timer(0.3, gate.set).start()
+        began = time.monotonic()
+        assert mover._pop(1, block=5.0) == []  # woken by the answer, long before the 5 s
+        assert time.monotonic() - began < 4 and mover.desk.has_answers()
+    finally:
+        gate.set()
+        mover.desk.stop()
+        redis_client.delete(mover.wake_key)
+
+
+def test_a_mover_plays_whole_games_of_agents_deciding_at_once(redis_client, monkeypatch):
+    """A mover plays games of agents answering Resource Hog's simultaneous orders to their end: an
+    answer committed apart from a batch (its game moved meanwhile) hands the game over, and a game
+    pushed while the mover holds it is read at its latest version (before, such a game waited for
+    ever for a seat that the held, older version did not show to move)."""
+    from services.phases.schedulers import BusScheduler
+
+    agent = Agent()
+    table, queued, first = agent_game("resource_hog", 2, agent, monkeypatch)
+    games = [first] + [table.create(GameConfig(game="resource_hog", players=2), seed=f"desk-{n}",
+                                    bots=table.bots(first)) for n in range(3)]
+    queued.tasks.clear()
+    table.scheduler = BusScheduler(redis_client, queued, agents_on_bus=True)
+    for game_id in games:
+        redis_client.lpush(READY, game_id)
+    mover = Mover(table, redis_client, name="desk-test", agents=True)
+    thread = threading.Thread(target=mover.run, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: all(table.summary(g)["status"] == "over" for g in games), 30, "every game to end")
+    finally:
+        mover.stopping.set()
+        thread.join(10)
+    for game_id in games:
+        assert strikes(table, game_id) == []
+        assert len([e for e in table.store.read(game_id) if e.kind == "move"]) > 20
+
+
+def test_views_and_legal_moves_are_plain_json_data_in_every_game():
+    """An agent's request carries the view and the moves as their plain JSON text, unwalked
+    (services/phases/agents.py ``_ask``): that text must be the canonical JSON of each, at every
+    state of seeded games of the three games, for every seat."""
+    import random
+
+    from services.coordinator.table import embedded_table
+    from services.rules.core import canonical_json
+    from services.rules.core.canonical import plain_json
+
+    table = embedded_table()
+    seen = 0
+    for game, players in (("noggin", 3), ("gnomes", 3), ("resource_hog", 3)):
+        game_id = table.create(GameConfig(game=game, players=players), seed=f"plain-{game}")
+        rng = random.Random(game)
+        for _ in range(120):
+            rules, state, version = table.state(game_id)
+            for seat in range(players):
+                assert plain_json(rules.view(state, seat)) == canonical_json(rules.view(state, seat))
+                assert all(plain_json(m) == canonical_json(m) for m in rules.legal_moves(state, seat))
+                seen += 1
+            deciding = rules.to_move(state)
+            if not deciding:
+                break
+            table.play(game_id, deciding[0], rng.choice(rules.legal_moves(state, deciding[0])), version)
+    assert seen > 600
