@@ -254,3 +254,25 @@ def test_views_and_legal_moves_are_plain_json_data_in_every_game():
                 break
             table.play(game_id, deciding[0], rng.choice(rules.legal_moves(state, deciding[0])), version)
     assert seen > 600
+
+
+def test_a_decision_after_a_batch_commit_by_the_only_seat_deciding_begins_there_unread(monkeypatch):
+    """``Table.decision_start`` reads no log entry for a version the table's own batch committed
+    from a state where one seat decided: the next decision begins there, as a table that reads
+    the log finds."""
+    from services.coordinator.table import Table
+
+    table, _, game_id = agent_game("noggin", 2, Agent(), monkeypatch)
+    rules, state, version = table.state(game_id, cow=True)
+    (seat,) = rules.to_move(state)
+    (job,) = table.run_jobs([Mover.agent_job(game_id, version, rules, state, seat,
+                                             rules.legal_moves(state, seat)[0])])
+    rules, state, now = table.state(game_id)
+    assert now == version + 1 and job.fresh
+    (next_seat,) = rules.to_move(state)
+    reads = []
+    read = table.store.read
+    monkeypatch.setattr(table.store, "read", lambda *a, **k: reads.append(a) or read(*a, **k))
+    assert table.decision_start(game_id, next_seat, now) == now and reads == []
+    reader = Table(table.store, table.ports, table.scheduler)  # no memo: reads the log
+    assert reader.decision_start(game_id, next_seat, now) == now and reads
