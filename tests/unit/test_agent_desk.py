@@ -35,7 +35,7 @@ def drive(table, scheduler, desk: AgentDesk, game_id: str, most: int = 400) -> i
         if job is None:
             if not desk.busy():
                 return n
-            wait_for(lambda: desk.has_answers() or not desk.busy(), 10, "an answer")
+            wait_for(lambda: desk.has_answers() or not desk.busy(), 10, "an answer", interval=0.002)
         answers = desk.collect(Mover.agent_job)
         table.run_jobs(([job] if job else []) + [j for j, _ in answers])
         for j, asking in answers:
