@@ -25,22 +25,6 @@ for _source in reversed(SDK_SOURCES):
 
 pytest_plugins = ["tests.rules_plugin"]
 
-LONG_FILES = (
-    "tests/stack/test_launcher.py", "tests/stack/test_browser.py", "tests/stack/test_crash_harness.py",
-    "tests/containers/test_compose.py", "tests/stack/test_agent_exactly_once.py", "tests/containers/test_fixture.py",
-    "tests/stack/test_redis_cluster.py", "tests/stack/test_tournament_stack.py", "tests/stack/test_sdk_wheels.py",
-)
-"""The test files that take longest (each 30 s or more on a 2-core machine, `--durations=0`), longest first."""
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run :data:`LONG_FILES` first, the rest in their usual order: ``make test`` hands whole files to
-    its workers (``--dist loadfile``) as they become free, so with the longest first the workers end
-    together (longest processing time first), instead of one running a long file alone at the end."""
-    rank = {name: n for n, name in enumerate(LONG_FILES)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
-
 
 class RedisServer:
     """A ``redis-server`` child process with its own port and data directory."""
