@@ -232,7 +232,7 @@ class AgentDesk:
         strike a decision whose thread is past its deadline and :data:`GRACE_S`, and look again at
         the watched ones (every :data:`~services.phases.agents.POLL_S`). Raises the store's errors."""
         now = time.monotonic()
-        for key, asking in list(self.asking.items()):
+        for asking in list(self.asking.values()):
             if asking.settling:
                 continue
             d = asking.decision

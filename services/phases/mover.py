@@ -83,6 +83,9 @@ class Mover:
             :class:`~services.phases.schedulers.BusScheduler`.
         client: Redis client of the game store.
         batch: games resolved together in one round.
+        name: the mover's name (its heartbeat and wake-up keys).
+        agents: ask agent seats too (an :class:`~services.phases.agent_desk.AgentDesk`;
+            ``LONGHOUSE_AGENT_ASKER=mover``).
     """
 
     def __init__(self, table: Any, client: redis.Redis, batch: int = BATCH, name: str = "mover",
