@@ -113,6 +113,8 @@ class AgentDesk:
         bot = self.table.bots(game_id).get(seat)
         if not bot or bot.get("kind") != "agent":
             return
+        if known is not None and self.table.projections.version(game_id) != known[2]:
+            known = None  # this process committed a later version (an answer committed alone): read it
         if known is not None:
             rules, state, version = known
             start = self.table.decision_start(game_id, seat, version) if seat in rules.to_move(state) else None

@@ -223,9 +223,11 @@ def test_a_mover_plays_whole_games_of_agents_deciding_at_once(redis_client, monk
     finally:
         mover.stopping.set()
         thread.join(10)
+    moves = 0
     for game_id in games:
         assert strikes(table, game_id) == []
-        assert len([e for e in table.store.read(game_id) if e.kind == "move"]) > 20
+        moves += len([e for e in table.store.read(game_id) if e.kind == "move"])
+    assert moves > 80 and len(agent.requests) == moves  # one request a decision: none asked twice
 
 
 def test_views_and_legal_moves_are_plain_json_data_in_every_game():
@@ -276,3 +278,22 @@ def test_a_decision_after_a_batch_commit_by_the_only_seat_deciding_begins_there_
     assert table.decision_start(game_id, next_seat, now) == now and reads == []
     reader = Table(table.store, table.ports, table.scheduler)  # no memo: reads the log
     assert reader.decision_start(game_id, next_seat, now) == now and reads
+
+
+def test_a_state_the_desk_is_handed_after_a_later_commit_here_asks_nobody_twice(monkeypatch):
+    """A mover may hold a game at the version of its last batch while an answer committed alone
+    here (a simultaneous decision's other seat) moved it on, and hand the desk that older state
+    (the later commit's push went to another mover): the desk reads the latest state instead of
+    asking again for a decision already committed."""
+    agent = Agent()
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
+    _, seat, version = scheduler.tasks.pop(0)
+    rules, before, _ = table.state(game_id, cow=True)
+    assert table.play_for_agent(game_id, seat, version, rules.legal_moves(before, seat)[0]) is not None
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, seat, (rules, before, version))  # the older state: that decision is made
+        wait_for(lambda: not desk.busy() or desk.has_answers(), 10, "the desk to settle")
+    finally:
+        desk.stop()
+    assert [v for s, v in agent.requests if v == version] == []
