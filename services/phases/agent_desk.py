@@ -23,8 +23,10 @@ to its :class:`AgentDesk`, which keeps every rule of :func:`services.phases.agen
 4. a decision its thread has not answered by its deadline and a second is a ``timeout``.
 
 A mover that dies leaves its claims to lapse; the mover that starts next pushes every game
-waiting for a bot or an agent again (:func:`services.phases.mover.requeue_waiting`), and its
-desk takes each lapsed decision over for the time its stored deadline leaves.
+waiting for a bot or an agent again (:func:`services.phases.mover.requeue_waiting`), or, when
+none starts in its place, the other movers do once its heartbeat is gone
+(:meth:`~services.phases.mover.Mover.movers`), and a desk takes each lapsed decision over for the
+time its stored deadline leaves. An answer's time is counted to its arrival, not to the batch.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class _Asking:
     version: int
     future: Future | None = None
     move: Any = None
+    arrived: int | None = None
     renewed: float = field(default_factory=time.monotonic)
     settling: bool = False
 
@@ -92,7 +95,7 @@ class AgentDesk:
         self.pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="agent")
         self.asking: dict[tuple[str, int], _Asking] = {}
         self.watching: dict[tuple[str, int], _Watch] = {}
-        self.answered: queue.SimpleQueue[tuple[tuple[str, int], Future]] = queue.SimpleQueue()
+        self.answered: queue.SimpleQueue[tuple[tuple[str, int], Future, int]] = queue.SimpleQueue()
         self.sleeping = threading.Event()
 
     # -- starting ----------------------------------------------------------------
@@ -145,7 +148,7 @@ class AgentDesk:
         asking.future.add_done_callback(lambda future, key=key: self._answered(key, future))
 
     def _answered(self, key: tuple[str, int], future: Future) -> None:
-        self.answered.put((key, future))
+        self.answered.put((key, future, agents.now_ms()))  # the answer's time, not the mover's
         if self.wake is not None and self.sleeping.is_set():
             try:
                 self.wake()
@@ -170,10 +173,11 @@ class AgentDesk:
         jobs: list[tuple[Any, _Asking]] = []
         errors: list[BaseException] = []
         while not self.answered.empty():
-            key, future = self.answered.get_nowait()
+            key, future, arrived = self.answered.get_nowait()
             asking = self.asking.get(key)
             if asking is None or asking.settling or asking.future is not future:
                 continue  # settled already (past its deadline), or another decision's answer
+            asking.arrived = arrived
             failure, detail, move = asking.future.result()  # ask_safely never raises
             try:
                 job = self._job(asking, failure, detail, move, job_of)
@@ -191,7 +195,7 @@ class AgentDesk:
     def _job(self, asking: _Asking, failure: str | None, detail: str, move: Any,
              job_of: Callable[..., Any]) -> Any:
         d = asking.decision
-        failure, detail, move, used = agents.late(d, failure, detail, move)
+        failure, detail, move, used = agents.late(d, failure, detail, move, asking.arrived)
         # the mover's own cache, at the request's version unless the game moved meanwhile (then the
         # decision is committed alone, where it is checked against the latest state); a commit
         # elsewhere that the cache missed makes the batch's commit fail, and the same happens then
@@ -212,7 +216,7 @@ class AgentDesk:
         """Commit the decision alone (:func:`~services.phases.agents.settle`) and let it go."""
         d = asking.decision
         try:
-            return agents.settle(self.table, self.clock, d, failure, detail, move)
+            return agents.settle(self.table, self.clock, d, failure, detail, move, asking.arrived)
         finally:
             self.asking.pop((d.game_id, d.seat), None)
 
@@ -223,7 +227,7 @@ class AgentDesk:
         d = asking.decision
         if job.error is None:
             self.asking.pop((d.game_id, d.seat), None)
-            used = agents.now_ms() - d.asked
+            used = (asking.arrived or agents.now_ms()) - d.asked  # charged to the answer, not the batch
             agents.recorded(self.clock, d, {"version": job.version, "move": asking.move}, None, "", used)
             return True
         self._settle(asking, None, "", asking.move)

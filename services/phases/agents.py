@@ -457,17 +457,18 @@ def ask_safely(table: Any, clock: Clock, game_id: str, seat: int, start: int, bo
 
 
 def late(decision: Decision, failure: str | None, detail: str,
-         move: dict[str, Any] | None) -> tuple[str | None, str, dict[str, Any] | None, int]:
+         move: dict[str, Any] | None, at: int | None = None) -> tuple[str | None, str, dict[str, Any] | None, int]:
     """``(failure, detail, move, used ms)``: an answer given after the decision's time (``move_ms``
-    plus the bank, from its first ask) made a ``timeout``."""
-    used = now_ms() - decision.asked
+    plus the bank, from its first ask) made a ``timeout``; ``at``: when the answer arrived (ms;
+    default now)."""
+    used = (now_ms() if at is None else at) - decision.asked
     if failure is None and used > decision.control.move_ms + decision.bank:
         return "timeout", f"answered after {used} ms", None, used
     return failure, detail, move, used
 
 
 def settle(table: Any, clock: Clock, decision: Decision, failure: str | None, detail: str,
-           move: dict[str, Any] | None) -> str:
+           move: dict[str, Any] | None, at: int | None = None) -> str:
     """Commit what the agent's answer counts for (:meth:`~services.coordinator.table.Table.play_for_agent`):
     ``move``, or for a ``failure`` (or a late answer, :func:`late`) a strike and the default move or
     the forfeit; then :func:`recorded`. A commit of the answer that raises becomes a ``crash`` strike.
@@ -478,7 +479,7 @@ def settle(table: Any, clock: Clock, decision: Decision, failure: str | None, de
         what the strike's commit raises (the claim is released first, so a retry takes it at once).
     """
     game_id, seat, start = decision.game_id, decision.seat, decision.start
-    failure, detail, move, used = late(decision, failure, detail, move)
+    failure, detail, move, used = late(decision, failure, detail, move, at)
     try:
         try:
             result = table.play_for_agent(game_id, seat, start, None if failure else move, failure)

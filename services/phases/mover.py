@@ -101,6 +101,7 @@ class Mover:
         self._beat = 0.0
         self._count = 1
         self._counted = 0.0
+        self._seen: set[Any] = set()
         self._take = client.register_script(TAKE)
 
     def heartbeat(self) -> None:
@@ -111,11 +112,21 @@ class Mover:
             self._beat = now
 
     def movers(self) -> int:
-        """How many movers serve (their heartbeat keys), looked up every few seconds."""
+        """How many movers serve (their heartbeat keys), looked up every few seconds. A mover
+        whose heartbeat is gone since the last look died (or stopped): every game waiting for a bot
+        or an agent is pushed again (:func:`requeue_waiting`), so the games it held, and the agent
+        decisions it was asking, are taken up here when no mover starts in its place (one of the
+        launcher's movers dying leaves the others serving)."""
         now = time.monotonic()
         if now - self._counted >= 5:
-            self._count = max(1, sum(1 for _ in self.client.scan_iter(match=HEARTBEAT.format(name="*"), count=100)))
+            names = {key for key in self.client.scan_iter(match=HEARTBEAT.format(name="*"), count=100)}
+            gone = self._seen - names
+            self._seen = names
+            self._count = max(1, len(names))
             self._counted = now
+            if gone:
+                pushed = requeue_waiting(self.table, self.client, agents=self.desk is not None)
+                log.info("mover_gone", movers=sorted(_text(n) for n in gone), requeued=pushed)
         return self._count
 
     def _wake(self) -> None:
@@ -262,6 +273,10 @@ class Mover:
                 self.stopping.wait(pause)
         if self.desk is not None:
             self.desk.stop()
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def outage(exc: BaseException) -> bool:

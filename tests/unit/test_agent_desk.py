@@ -297,3 +297,47 @@ def test_a_state_the_desk_is_handed_after_a_later_commit_here_asks_nobody_twice(
     finally:
         desk.stop()
     assert [v for s, v in agent.requests if v == version] == []
+
+
+def test_a_mover_whose_peer_dies_pushes_every_waiting_game_again(redis_client, monkeypatch):
+    """One of the launcher's movers dies and none starts in its place: the others see its
+    heartbeat gone and push every game waiting for a bot or an agent again, so its agent
+    decisions are taken over (their claims lapse) instead of waiting for a client's nudge."""
+    from services.phases import mover as mover_module
+
+    pushed = []
+    monkeypatch.setattr(mover_module, "requeue_waiting",
+                        lambda table, client, **kwargs: pushed.append(kwargs) or 3)
+    table, _, _ = agent_game("noggin", 2, Agent(), monkeypatch)
+    mover = Mover(table, redis_client, name="alive", agents=True)
+    try:
+        for name in ("alive", "dead"):
+            redis_client.set(mover_module.HEARTBEAT.format(name=name), 1, ex=60)
+        assert mover.movers() == 2 and pushed == []
+        redis_client.delete(mover_module.HEARTBEAT.format(name="dead"))
+        mover._counted = 0.0  # the next look is due
+        assert mover.movers() == 1 and pushed == [{"agents": True}]
+        mover._counted = 0.0
+        assert mover.movers() == 1 and pushed == [{"agents": True}]  # once per mover gone
+    finally:
+        mover.desk.stop()
+
+
+def test_an_answer_in_time_counts_though_the_mover_commits_it_later(monkeypatch):
+    """The time an answer used is counted to its arrival, not to the mover's batch: an answer in
+    time that the mover gets to after the decision's deadline is still the seat's move."""
+    agent = Agent()
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch,
+                                           control={"move_ms": 300, "bank_ms": 0, "max_strikes": 3})
+    _, seat, version = scheduler.tasks.pop(0)
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, seat)
+        wait_for(desk.has_answers, 10, "the answer")
+        time.sleep(0.4)  # the mover is busy elsewhere past the deadline
+        (job, asking), = desk.collect(Mover.agent_job)
+        table.run_jobs([job])
+        assert desk.committed(job, asking)
+    finally:
+        desk.stop()
+    assert strikes(table, game_id) == [] and table.state(game_id)[2] == version + 1
