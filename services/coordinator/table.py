@@ -376,7 +376,10 @@ class Table:
             return False
         if any(e.kind != "move" or e.seat == seat or e.seat not in deciding for e in entries):
             return False
-        _, now, _ = self.state(game_id)
+        try:  # at ``current`` itself, not a later state: the answer depends on the log up to it alone
+            _, now, _ = self.projections.state_at(game_id, current, cow=True)
+        except (VersionConflict, GameNotFound):
+            return False
         return seat in rules.to_move(now)
 
     def _first_result(self, game_id: str, seat: int, move_id: str | None, digest: str) -> dict[str, Any] | None:
@@ -469,7 +472,7 @@ class Table:
         deciding (or committed a phase there): a decision begins at such a version.
         Raises GameNotFound.
         """
-        if self._fresh.get(game_id) == current:
+        if self.fresh_decision(game_id, current):
             return current  # this table committed ``current`` from a state where no two seats decided
         start = current
         for _ in range(MAX_SIMULTANEOUS):
@@ -482,6 +485,12 @@ class Table:
                 break
             start -= 1
         return start
+
+    def fresh_decision(self, game_id: str, version: int) -> bool:
+        """True if this table's batch (:meth:`run_jobs`) committed ``version`` of the game from a
+        state where fewer than two seats decided, or committed a phase there: every decision at
+        ``version`` begins there (:meth:`decision_start` reads nothing)."""
+        return self._fresh.get(game_id) == version
 
     def play_for_agent(self, game_id: str, seat: int, version: int, move: dict[str, Any] | None,
                        failure: str | None = None) -> dict[str, Any] | None:

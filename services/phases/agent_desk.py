@@ -106,18 +106,21 @@ class AgentDesk:
         version)`` the mover just read or committed (read only: the request is built from it),
         else the latest is read. Raises the store's errors (before any claim is taken).
 
-        A ``known`` state older than the store's (another mover committed a seat of the same
-        simultaneous decision meanwhile) asks the decision as it stood there, as a task queued at
-        that version does: the claim is the decision's own (its start), and the answer is
-        committed if the decision still stands (:meth:`Table.play_for_agent`), else nothing."""
+        ``known`` serves only where this mover's batch committed it from a state where one seat
+        decided (:meth:`Table.fresh_decision`: the game waits for no one else, so nothing can have
+        moved it on unseen); elsewhere, seats deciding at once, another mover may have committed one
+        of them in its own batch (no push), and the latest state is read."""
         key = (game_id, seat)
         if key in self.asking:
             return
         bot = self.table.bots(game_id).get(seat)
         if not bot or bot.get("kind") != "agent":
             return
-        if known is not None and self.table.projections.version(game_id) != known[2]:
-            known = None  # this process committed a later version (an answer committed alone): read it
+        if known is not None and (self.table.projections.version(game_id) != known[2]
+                                  or not self.table.fresh_decision(game_id, known[2])):
+            # this process committed a later version (an answer committed alone), or seats decide
+            # at once there and another mover may have committed one of them: read the latest
+            known = None
         if known is not None:
             rules, state, version = known
             start = self.table.decision_start(game_id, seat, version) if seat in rules.to_move(state) else None
