@@ -88,6 +88,14 @@ def agent_game(game: str, players: int, agent: Agent, monkeypatch, control=None)
     return table, scheduler, game_id
 
 
+def first_decision(agent: Agent, monkeypatch, control: dict | None = None) -> tuple:
+    """A 2-seat Noggin game whose seats ``agent`` plays, and its first decision: ``(table, game_id,
+    seat, version)`` (the decision the game's creation queued)."""
+    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch, control=control)
+    _, seat, version = scheduler.tasks.pop(0)
+    return table, game_id, seat, version
+
+
 def strikes(table: Table, game_id: str) -> list[dict]:
     return [e.data for entry in table.store.read(game_id) for e in entry.events if e.type == "StrikeRecorded"]
 
@@ -124,8 +132,7 @@ def test_seats_deciding_at_once_are_each_asked_once_and_each_answer_counts(monke
 
 def test_any_exception_while_asking_is_a_strike_and_the_default_move(monkeypatch):
     agent = Agent(fail=RuntimeError("the task's own bug"))
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
-    game_id, seat, version = scheduler.tasks.pop(0)
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
     assert phase_agents.ask_agent(table, game_id, seat, version) == "default"
     assert strikes(table, game_id) == [{"seat": seat, "reason": "crash", "strikes": 1}]
     assert table.state(game_id)[2] == version + 1
@@ -133,8 +140,7 @@ def test_any_exception_while_asking_is_a_strike_and_the_default_move(monkeypatch
 
 def test_a_live_asker_keeps_its_decision_and_a_dead_ones_is_taken_over(monkeypatch):
     agent = Agent()
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
-    game_id, seat, version = scheduler.tasks.pop(0)
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
     clock = phase_agents.clock_for(table)
     assert clock.claim(game_id, seat, version, "alive.1")[0]
     stop = threading.Event()

@@ -19,7 +19,7 @@ from services.phases.mover import Mover, WAKE
 from services.phases.schedulers import READY
 from services.rules.core import GameConfig
 from tests.support.wait import wait_for
-from tests.unit.test_agent_decisions import Agent, agent_game, strikes
+from tests.unit.test_agent_decisions import Agent, agent_game, first_decision, strikes
 
 
 def drive(table, scheduler, desk: AgentDesk, game_id: str, most: int = 400) -> int:
@@ -85,8 +85,7 @@ def test_seats_deciding_at_once_are_each_asked_once_and_each_answer_counts(monke
 
 def test_a_failure_while_asking_is_a_strike_and_the_default_move(monkeypatch):
     agent = Agent(fail=RuntimeError("the agent's client broke"))
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
-    _, seat, version = scheduler.tasks.pop(0)
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
     desk = AgentDesk(table)
     try:
         desk.begin(game_id, seat)
@@ -101,8 +100,7 @@ def test_a_failure_while_asking_is_a_strike_and_the_default_move(monkeypatch):
 def test_a_live_claim_is_left_to_its_holder_and_a_lapsed_one_taken_over(monkeypatch):
     monkeypatch.setattr(phase_agents, "POLL_S", 0.01)
     agent = Agent()
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
-    _, seat, version = scheduler.tasks.pop(0)
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
     clock = phase_agents.clock_for(table)
     assert clock.claim(game_id, seat, version, "task.1")[0]
     asked = clock.asked_at(game_id, seat, version)
@@ -139,9 +137,7 @@ def test_a_thread_past_the_deadline_is_a_timeout(monkeypatch):
             return super().choose(payload, timeout_s)
 
     agent = Stuck()
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch,
-                                           control={"move_ms": 50, "bank_ms": 0, "max_strikes": 3})
-    _, seat, version = scheduler.tasks.pop(0)
+    table, game_id, seat, version = first_decision(agent, monkeypatch, control={"move_ms": 50, "bank_ms": 0, "max_strikes": 3})
     desk = AgentDesk(table)
     try:
         desk.begin(game_id, seat)
@@ -158,8 +154,7 @@ def test_a_thread_past_the_deadline_is_a_timeout(monkeypatch):
 
 def test_an_answer_that_meets_a_moved_game_is_committed_alone(monkeypatch):
     agent = Agent()
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
-    _, seat, version = scheduler.tasks.pop(0)
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
     desk = AgentDesk(table)
     try:
         desk.begin(game_id, seat)
@@ -183,8 +178,7 @@ def test_an_answer_wakes_a_mover_waiting_for_ready_games(redis_client, monkeypat
             return super().choose(payload, timeout_s)
 
     agent = Slow()
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
-    _, seat, _ = scheduler.tasks.pop(0)
+    table, game_id, seat, _ = first_decision(agent, monkeypatch)
     mover = Mover(table, redis_client, name="desk-test", agents=True)
     # one BRPOP waits on both lists, on a Redis Cluster too: the same hash slot
     assert key_slot(READY.encode()) == key_slot(mover.wake_key.encode()) and mover.wake_key == WAKE.format(name="desk-test")
@@ -286,8 +280,7 @@ def test_a_state_the_desk_is_handed_after_a_later_commit_here_asks_nobody_twice(
     (the later commit's push went to another mover): the desk reads the latest state instead of
     asking again for a decision already committed."""
     agent = Agent()
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch)
-    _, seat, version = scheduler.tasks.pop(0)
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
     rules, before, _ = table.state(game_id, cow=True)
     assert table.play_for_agent(game_id, seat, version, rules.legal_moves(before, seat)[0]) is not None
     desk = AgentDesk(table)
@@ -327,9 +320,7 @@ def test_an_answer_in_time_counts_though_the_mover_commits_it_later(monkeypatch)
     """The time an answer used is counted to its arrival, not to the mover's batch: an answer in
     time that the mover gets to after the decision's deadline is still the seat's move."""
     agent = Agent()
-    table, scheduler, game_id = agent_game("noggin", 2, agent, monkeypatch,
-                                           control={"move_ms": 300, "bank_ms": 0, "max_strikes": 3})
-    _, seat, version = scheduler.tasks.pop(0)
+    table, game_id, seat, version = first_decision(agent, monkeypatch, control={"move_ms": 300, "bank_ms": 0, "max_strikes": 3})
     desk = AgentDesk(table)
     try:
         desk.begin(game_id, seat)
