@@ -146,8 +146,7 @@ class AgentDesk:
             return
         decision = agents.Decision(game_id, seat, start, bot, control, attempt, attempt, asked, bank)
         asking = self.asking[key] = _Asking(decision, latest[2])
-        asking.future = self.pool.submit(agents.ask_safely, self.table, self.clock, game_id, seat, start, bot,
-                                         control, asked, bank, latest)
+        asking.future = self.pool.submit(agents.ask_safely, self.table, self.clock, decision, latest)
         asking.future.add_done_callback(lambda future, key=key: self._answered(key, future))
 
     def _answered(self, key: tuple[str, int], future: Future) -> None:

@@ -423,9 +423,9 @@ def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: 
     """Ask the agent for decision ``(seat, start)`` (this attempt holds its claim) and commit;
     ``latest``: ``(rules, state, version)`` read since the claim was taken."""
     asked, bank = clock.asked_and_bank(game_id, seat, start, control.bank_ms)
-    failure, detail, move = ask_safely(table, clock, game_id, seat, start, bot, control, asked, bank, latest)
-    return settle(table, clock, Decision(game_id, seat, start, bot, control, attempt, token, asked, bank),
-                  failure, detail, move)
+    decision = Decision(game_id, seat, start, bot, control, attempt, token, asked, bank)
+    failure, detail, move = ask_safely(table, clock, decision, latest)
+    return settle(table, clock, decision, failure, detail, move)
 
 
 @dataclass(slots=True)
@@ -445,14 +445,16 @@ class Decision:
     bank: int
 
 
-def ask_safely(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: dict[str, Any], control: Any,
-               asked: int, bank: int, latest: tuple[Any, Any, int]) -> tuple[str | None, str, dict[str, Any] | None]:
-    """:func:`_ask`, any exception made a ``crash`` failure (a fault while asking is a strike,
-    never silence): ``(failure, detail, move)``."""
+def ask_safely(table: Any, clock: Clock, decision: Decision,
+               latest: tuple[Any, Any, int]) -> tuple[str | None, str, dict[str, Any] | None]:
+    """:func:`_ask` for ``decision`` from ``latest`` (``(rules, state, version)``), any exception
+    made a ``crash`` failure (a fault while asking is a strike, never silence): ``(failure,
+    detail, move)``."""
+    d = decision
     try:
-        return _ask(table, clock, game_id, seat, bot, control, asked, bank, latest)
+        return _ask(table, clock, d.game_id, d.seat, d.bot, d.control, d.asked, d.bank, latest)
     except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
-        log.exception("agent_ask_failed", game_id=game_id, seat=seat, version=start)
+        log.exception("agent_ask_failed", game_id=d.game_id, seat=d.seat, version=d.start)
         return "crash", f"{type(exc).__name__}: {exc}", None
 
 
