@@ -1,12 +1,16 @@
 """The game catalog (``GET /catalog``): each game's seats, options, bot kinds, and move and view
 schemas that every legal move and every view of seeded random games satisfy; a move the schema
-takes but the rules refuse is a clear 422 through the gateway."""
+takes but the rules refuse is a clear 422 through the gateway.
+
+The schemas are checked to be valid JSON Schema 2020-12 by ``jsonschema``; the thousands of moves and
+views are validated against them by ``jsonschema-rs`` (the same draft, about 100x faster)."""
 
 from __future__ import annotations
 
 import json
 import random
 
+import jsonschema_rs
 import pytest
 from jsonschema import Draft202012Validator
 
@@ -56,7 +60,7 @@ def test_an_unknown_game_is_a_404_with_its_code(client):
 @pytest.mark.parametrize("name", GAMES)
 def test_every_legal_move_of_seeded_games_validates_against_the_move_schema(entries, name):
     rules = get_rules(name)
-    schema = Draft202012Validator(entries[name]["move_schema"])
+    schema = jsonschema_rs.Draft202012Validator(entries[name]["move_schema"])
     checked_types: set[str] = set()
     seen: set[str] = set()
     for players, seed in ((2, "a"), (rules.max_players, "b")):
@@ -101,17 +105,17 @@ def _first_decision(rules):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_view_of_seeded_games_validates_against_the_view_schema(entries, name):
-    schema = Draft202012Validator(entries[name]["view_schema"])
+    schema = jsonschema_rs.Draft202012Validator(entries[name]["view_schema"])
     views = 0
     for view in sample_views(name, games=2, seed="catalog-test-views", max_steps=MAX_STEPS):
-        errors = [f"{list(e.path)}: {e.message}" for e in schema.iter_errors(view)]
+        errors = [f"{list(e.instance_path)}: {e.message}" for e in schema.iter_errors(view)]
         assert not errors, errors[:3]
         views += 1
     assert views > 100
 
 
 def test_an_inferred_schema_refuses_what_its_samples_never_were():
-    schema = Draft202012Validator(infer_schema([{"seat": 0, "hand": ["a"], "scores": {"0": 1}},
+    schema = jsonschema_rs.Draft202012Validator(infer_schema([{"seat": 0, "hand": ["a"], "scores": {"0": 1}},
                                                 {"seat": None, "hand": [], "scores": {"1": 2}}]))
     assert schema.is_valid({"seat": 3, "hand": ["b"], "scores": {"7": 0}})
     assert not schema.is_valid({"seat": "0", "hand": ["b"], "scores": {}})  # a string seat
@@ -123,7 +127,7 @@ def test_an_inferred_schema_refuses_what_its_samples_never_were():
 @pytest.mark.parametrize("name", GAMES)
 def test_a_schema_valid_but_illegal_move_gets_a_clear_422(client, api, entries, name):
     rules = get_rules(name)
-    schema = Draft202012Validator(entries[name]["move_schema"])
+    schema = jsonschema_rs.Draft202012Validator(entries[name]["move_schema"])
     gid = api.create(name, 2, seed="catalog-illegal")
     tokens = {s: api.seat(gid, s) for s in range(2)}
     summary = client.get(f"/games/{gid}").json
