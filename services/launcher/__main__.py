@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from services.common.config import Settings
 from pydantic import ValidationError
@@ -34,6 +34,9 @@ from services.common.redis_client import redact
 
 from .stack import Stack
 from .supervisor import LaunchError, PortInUse
+
+if TYPE_CHECKING:
+    from services.tournament.runner import TournamentConfig
 
 
 class Terminated(BaseException):
@@ -203,10 +206,19 @@ def split(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def tournament_config(args: argparse.Namespace, game: str) -> TournamentConfig:
+    """The tournament of ``game`` that the main job plays for its parsed arguments ``args``
+    (:func:`parse_args`): seats, games, seed, move cap, parallel games, bots, variants and path."""
+    from services.tournament.runner import TournamentConfig
+
+    return TournamentConfig(game=game, players=args.players, games=args.games, seed=str(args.seed),
+                            move_cap=args.move_cap, parallel=args.parallel, bots=split(args.bots),
+                            options={v: True for v in split(args.variants)}, via=args.via)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the main job; returns the exit code (0 ok, 1 a game failed, 2 the stack failed)."""
     from services.tournament.display import play_with_progress, print_results, report_console
-    from services.tournament.runner import TournamentConfig
 
     args = parse_args(argv)
     console = report_console()
@@ -249,9 +261,7 @@ def main(argv: list[str] | None = None) -> int:
             reports = []
             for game in games_to_play(args.game):
                 console.print(f"\n[bold]{game}[/bold]: {args.games} games of {args.players} seats", soft_wrap=True)
-                config = TournamentConfig(game=game, players=args.players, games=args.games, seed=str(args.seed),
-                                          move_cap=args.move_cap, parallel=args.parallel, bots=split(args.bots),
-                                          options={v: True for v in split(args.variants)}, via=args.via)
+                config = tournament_config(args, game)
                 report = play_with_progress(stack.gateway_url, config, console, operator_key=stack.operator_key)
                 print_results(report, console)
                 reports.append(report)

@@ -125,19 +125,25 @@ def test_launcher_once_plays_every_game_and_leaves_nothing_running(tmp_path):
     assert list((data_dir / "redis").glob("appendonlydir*")), "Redis runs with its append-only file on"
 
 
-def test_launcher_runs_are_reproducible(tmp_path):
-    hashes = []
-    for n in range(2):
-        report_path = tmp_path / f"r{n}.json"
-        proc = run_launcher(["--once", "--games", "2", "--players", "3", "--seed", "11", "--game", "lap_race",
-                             "--report", str(report_path)], tmp_path / f"run{n}")
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        report = json.loads(report_path.read_text())
+def test_a_launcher_run_and_another_stack_give_the_same_report(tmp_path, stack):
+    """Runs are reproducible: ``make run --once`` of a seed gives, game for game, the report that
+    the same tournament (:func:`services.launcher.__main__.tournament_config`) gives on another
+    stack, the session's, game ids apart (``.ci/run`` runs ``make run`` twice the same way)."""
+    from services.launcher.__main__ import parse_args, tournament_config
+    from services.tournament.runner import run_tournament_job
+
+    argv = ["--once", "--games", "2", "--players", "3", "--seed", "11"]
+    report_path = tmp_path / "r.json"
+    proc = run_launcher([*argv, "--game", "lap_race", "--report", str(report_path)], tmp_path / "run")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    launched = json.loads(report_path.read_text())
+    config = tournament_config(parse_args(argv), "lap_race")  # a test game, known to the stacks' children
+    other = run_tournament_job(stack.gateway_url, config, operator_key=stack.operator_key).model_dump(mode="json")
+    for report in (launched, other):
+        assert len(report["games"]) == 2 and all(g["ended_by"] == "rules" for g in report["games"])
         for game in report["games"]:
             game.pop("game_id")
-        hashes.append(report)
-        assert all(g["ended_by"] == "rules" for g in report["games"])
-    assert hashes[0] == hashes[1]
+    assert launched == other
 
 
 def serving_launcher(tmp_path: Path) -> tuple[subprocess.Popen, Settings, Path, Path]:
@@ -160,12 +166,11 @@ def serving_launcher(tmp_path: Path) -> tuple[subprocess.Popen, Settings, Path, 
     return proc, settings, data_dir, out_path
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_launcher_serves_until_signalled_then_stops_everything(tmp_path, sig):
-    proc, settings, data_dir, out_path = serving_launcher(tmp_path)
+def stop_serving_launcher(proc: subprocess.Popen, sig: int, out_path: Path, data_dir: Path) -> str:
+    """Send ``sig`` to a serving launcher and check that it stopped every child by the child's own
+    graceful shutdown (exit status 0, the movers' shell too) and exited 0 itself, leaving no
+    process behind. Returns its output."""
     try:
-        url = f"http://127.0.0.1:{settings.gateway_port}"
-        assert requests.get(url + "/healthz", timeout=5).status_code == 200
         proc.send_signal(sig)
         proc.wait(timeout=90)
     finally:
@@ -174,12 +179,25 @@ def test_launcher_serves_until_signalled_then_stops_everything(tmp_path, sig):
             proc.wait()
     out = out_path.read_text()
     assert proc.returncode == 0, out
-    assert url in out
-    # every child stopped by its own graceful shutdown (exit status 0), the movers' shell too
     stopped = dict(re.findall(r"(\w+) \((-?\d+|None)\)", out.split("stopped:")[-1]))
     assert set(stopped) == {r["name"] for r in json.loads((data_dir / "children.json").read_text())}, out
     assert "mover" in stopped and set(stopped.values()) == {"0"}, out
     assert_all_gone(data_dir)
+    return out
+
+
+def test_launcher_serves_until_sigterm_then_stops_everything(tmp_path):
+    """SIGTERM (a service manager's stop); Ctrl-C (SIGINT) is sent in
+    :func:`test_the_launcher_restarts_a_child_that_dies_and_says_so`."""
+    proc, settings, data_dir, out_path = serving_launcher(tmp_path)
+    url = f"http://127.0.0.1:{settings.gateway_port}"
+    try:
+        assert requests.get(url + "/healthz", timeout=5).status_code == 200
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    assert url in stop_serving_launcher(proc, signal.SIGTERM, out_path, data_dir)
 
 
 def test_children_stop_even_if_the_launcher_is_killed(tmp_path):
@@ -328,15 +346,12 @@ def test_the_launcher_restarts_a_child_that_dies_and_says_so(tmp_path):
                                 headers={OPERATOR_KEY_HEADER: key}, timeout=30)
         assert created.status_code == 201, created.text  # the stack serves on
         assert proc.poll() is None
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=90)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    out = out_path.read_text()
-    assert "market exited with code" in out and proc.returncode == 0, out
-    assert_all_gone(data_dir)
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    out = stop_serving_launcher(proc, signal.SIGINT, out_path, data_dir)  # Ctrl-C
+    assert "market exited with code" in out
 
 
 def test_a_tournament_job_reports_a_game_past_the_move_cap_as_failed(stack):
