@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -94,8 +95,37 @@ def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
     return True
 
 
+FREE_PORTS_FROM = 30000
+"""The lowest port :func:`free_port` picks (above every default port of :class:`Settings`)."""
+_port_picker = random.Random()  # seeded by the system: which port a test stack takes, no game's chance
+
+
+def ephemeral_ports() -> tuple[int, int]:
+    """The ports the kernel hands out to outgoing connections, ``(low, high)`` inclusive: Linux's
+    ``net.ipv4.ip_local_port_range``, else the IANA range 49152-65535 (RFC 6335, section 6)."""
+    try:
+        low, high = (int(x) for x in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+        return low, high
+    except (OSError, ValueError):
+        return 49152, 65535
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port on ``host`` that nothing listens on right now."""
+    """A TCP port on ``host`` that nothing is bound to right now, picked at random between
+    :data:`FREE_PORTS_FROM` and the start of :func:`ephemeral_ports`: a port the kernel chose by
+    itself (a bind to port 0) lies in the range outgoing connections take their ports from, so a
+    connection made meanwhile could hold it when the child binds it (a test stack then found its
+    gateway's port in use). Falls back to the kernel's choice where that range is too small."""
+    low, _ = ephemeral_ports()
+    if low - FREE_PORTS_FROM >= 1000:
+        for _ in range(100):
+            port = _port_picker.randrange(FREE_PORTS_FROM, low)
+            with socket.socket() as s:
+                try:
+                    s.bind((host, port))
+                except OSError:
+                    continue
+                return port
     with socket.socket() as s:
         s.bind((host, 0))
         return s.getsockname()[1]

@@ -1,12 +1,8 @@
-"""Free loopback ports for test processes."""
+"""Free loopback ports for test processes: the launcher's own pick
+(:func:`services.launcher.supervisor.free_port`, below the kernel's range for outgoing connections)."""
 
 from __future__ import annotations
 
-import socket
+from services.launcher.supervisor import free_port
 
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+__all__ = ["free_port"]

@@ -99,3 +99,29 @@ def test_a_run_directory_that_cannot_be_written_is_one_line_and_starts_nothing(c
     assert main(["--once", "--data-dir", "/proc"]) == 2  # there, but nothing can be written in it
     out = capsys.readouterr().out
     assert "cannot make or write the run's directory" in out and "Traceback" not in out
+
+
+def test_a_free_port_is_picked_outside_the_range_outgoing_connections_take_theirs_from(monkeypatch):
+    """A port from a bind to port 0 lies in the kernel's range for outgoing connections, where a
+    connection made before the child binds it can take it (a test launcher found its gateway's port
+    in use); the pick is below that range, and never a port something is bound to."""
+    import socket
+
+    from services.launcher import supervisor
+
+    low, high = supervisor.ephemeral_ports()
+    assert 0 < low <= high <= 65535
+    picks = {supervisor.free_port() for _ in range(50)}
+    if low - supervisor.FREE_PORTS_FROM >= 1000:
+        assert all(supervisor.FREE_PORTS_FROM <= p < low for p in picks), sorted(picks)
+    with socket.socket() as spare:
+        spare.bind(("127.0.0.1", 0))
+        other = spare.getsockname()[1]  # free again once closed
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        taken = held.getsockname()[1]
+        monkeypatch.setattr(supervisor, "ephemeral_ports", lambda: (65535, 65535))
+        monkeypatch.setattr(supervisor, "FREE_PORTS_FROM", 1024)
+        offers = iter([taken, taken, other])
+        monkeypatch.setattr(supervisor._port_picker, "randrange", lambda *_: next(offers))
+        assert supervisor.free_port() == other  # the taken port, offered twice, passed over
