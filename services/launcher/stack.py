@@ -52,7 +52,7 @@ from typing import Any
 
 from services.common.config import Settings
 
-from .supervisor import ChildSpec, LaunchError, Supervisor, free_port, port_is_free
+from .supervisor import ChildSpec, LaunchError, Supervisor, free_port, in_pool, port_is_free
 
 MAX_RESTARTS = 10
 """Restarts of one child before the launcher gives up on it (:meth:`Stack.heal`)."""
@@ -119,18 +119,30 @@ def settings_env(settings: Settings) -> dict[str, str]:
 
 
 def free_port_settings(base: Settings | None = None) -> Settings:
-    """``base`` (default: from the environment) with every port moved to a free loopback port.
+    """``base`` (default: from the environment) with every port moved to a free loopback port
+    (:func:`~services.launcher.supervisor.free_port`), none of them a default port of
+    :class:`Settings` (so a ``make run`` started later still finds its own).
 
     For test stacks that must not collide with a running ``make run`` or each other.
     """
     base = base or Settings()
     names = ["redis_port", "gateway_port", "decks_port", "market_port", "boards_port", "scoring_port",
              *(f"{name}_metrics_port" for name in ("decks", "market", "boards", "scoring", "worker"))]
+    avoid = default_ports()
     ports: set[int] = set()
     while len(ports) < len(names):
-        ports.add(free_port())
-    movers = free_port_block(mover_count(), avoid=ports)
+        ports.add(free_port(avoid=avoid))
+    movers = free_port_block(mover_count(), avoid=ports | avoid)
     return base.model_copy(update={**dict(zip(names, sorted(ports))), "mover_metrics_port": movers})
+
+
+def default_ports(movers: int = 64) -> frozenset[int]:
+    """The ports :class:`Settings` uses by default: each ``*_port`` field's default, and ``movers``
+    movers' metrics ports from ``mover_metrics_port`` on."""
+    fields = Settings.model_fields
+    ports = {f.default for name, f in fields.items() if name.endswith("_port") and isinstance(f.default, int)}
+    first = fields["mover_metrics_port"].default
+    return frozenset(ports | set(range(first, first + movers)))
 
 
 def mover_count() -> int:
@@ -138,13 +150,15 @@ def mover_count() -> int:
     return max(1, int(os.environ.get("LONGHOUSE_MOVERS", "2")))
 
 
-def free_port_block(count: int, avoid: set[int] = frozenset(), attempts: int = 100) -> int:
-    """The first of ``count`` consecutive loopback ports that are free now and not in ``avoid``
-    (the movers' metrics ports). Raises LaunchError if ``attempts`` tries find none."""
+def free_port_block(count: int, avoid: frozenset[int] | set[int] = frozenset(), attempts: int = 100) -> int:
+    """The first of ``count`` consecutive loopback ports that are free now, not in ``avoid`` and
+    all in the pool :func:`~services.launcher.supervisor.free_port` picks from (the movers' metrics
+    ports). Raises LaunchError if ``attempts`` tries find none."""
     for _ in range(attempts):
-        first = free_port()
+        first = free_port(avoid=avoid)
         block = range(first, first + count)
-        if block[-1] <= 65535 and not avoid & set(block) and all(port_is_free(p) for p in block):
+        if (block[-1] <= 65535 and not avoid & set(block) and all(in_pool(p) for p in block)
+                and all(port_is_free(p) for p in block)):
             return first
     raise LaunchError(f"no {count} consecutive free ports found in {attempts} tries")
 

@@ -95,8 +95,11 @@ def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
     return True
 
 
-FREE_PORTS_FROM = 30000
-"""The lowest port :func:`free_port` picks (above every default port of :class:`Settings`)."""
+FREE_PORTS_FROM = 10000
+"""The lowest port :func:`free_port` picks."""
+MIN_POOL = 1000
+"""Fewer ports than this outside the kernel's range for outgoing connections: :func:`free_port`
+takes the kernel's choice instead."""
 _port_picker = random.Random()  # seeded by the system: which port a test stack takes, no game's chance
 
 
@@ -110,25 +113,47 @@ def ephemeral_ports() -> tuple[int, int]:
         return 49152, 65535
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port on ``host`` that nothing is bound to right now, picked at random between
-    :data:`FREE_PORTS_FROM` and the start of :func:`ephemeral_ports`: a port the kernel chose by
-    itself (a bind to port 0) lies in the range outgoing connections take their ports from, so a
-    connection made meanwhile could hold it when the child binds it (a test stack then found its
-    gateway's port in use). Falls back to the kernel's choice where that range is too small."""
-    low, _ = ephemeral_ports()
-    if low - FREE_PORTS_FROM >= 1000:
-        for _ in range(100):
-            port = _port_picker.randrange(FREE_PORTS_FROM, low)
-            with socket.socket() as s:
-                try:
-                    s.bind((host, port))
-                except OSError:
-                    continue
-                return port
+def port_pool() -> list[range]:
+    """The ports :func:`free_port` picks from: :data:`FREE_PORTS_FROM` to 65535 without
+    :func:`ephemeral_ports` (below and above that range); empty when that leaves fewer than
+    :data:`MIN_POOL` ports."""
+    low, high = ephemeral_ports()
+    pool = [r for r in (range(FREE_PORTS_FROM, min(low, 65536)), range(max(high + 1, FREE_PORTS_FROM), 65536)) if r]
+    return pool if sum(len(r) for r in pool) >= MIN_POOL else []
+
+
+def free_port(host: str = "127.0.0.1", avoid: frozenset[int] | set[int] = frozenset()) -> int:
+    """A TCP port on ``host`` that nothing is bound to right now and not in ``avoid``, picked at
+    random from :func:`port_pool`: a port the kernel chose by itself (a bind to port 0) lies in the
+    range outgoing connections take their ports from, so a connection made meanwhile could hold it
+    when the child binds it (a test stack then found its gateway's port in use). Where the pool is
+    empty, or 100 picks find every port taken, the kernel's choice it is."""
+    pool = port_pool()
+    size = sum(len(r) for r in pool)
+    for _ in range(100 if pool else 0):
+        k = _port_picker.randrange(size)
+        for r in pool:
+            if k < len(r):
+                port = r[k]
+                break
+            k -= len(r)
+        if port in avoid:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+def in_pool(port: int) -> bool:
+    """True if ``port`` is in :func:`port_pool` (always, where the pool is empty)."""
+    pool = port_pool()
+    return not pool or any(port in r for r in pool)
 
 
 def group_exists(pgid: int) -> bool:

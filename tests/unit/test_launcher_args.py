@@ -104,16 +104,29 @@ def test_a_run_directory_that_cannot_be_written_is_one_line_and_starts_nothing(c
 def test_a_free_port_is_picked_outside_the_range_outgoing_connections_take_theirs_from(monkeypatch):
     """A port from a bind to port 0 lies in the kernel's range for outgoing connections, where a
     connection made before the child binds it can take it (a test launcher found its gateway's port
-    in use); the pick is below that range, and never a port something is bound to."""
+    in use); picks come from below and above that range, wherever it lies, never a port something is
+    bound to, never a default port of the stack, and a block of the movers' ports never reaches into
+    the range."""
     import socket
 
-    from services.launcher import supervisor
+    from services.launcher import stack, supervisor
 
     low, high = supervisor.ephemeral_ports()
     assert 0 < low <= high <= 65535
-    picks = {supervisor.free_port() for _ in range(50)}
-    if low - supervisor.FREE_PORTS_FROM >= 1000:
-        assert all(supervisor.FREE_PORTS_FROM <= p < low for p in picks), sorted(picks)
+    for kernel in ((low, high), (32768, 60999), (10000, 29999), (40000, 45000), (61000, 65535)):
+        monkeypatch.setattr(supervisor, "ephemeral_ports", lambda kernel=kernel: kernel)
+        picks = {supervisor.free_port() for _ in range(100)}
+        assert all(supervisor.FREE_PORTS_FROM <= p <= 65535 and not kernel[0] <= p <= kernel[1] for p in picks), \
+            (kernel, sorted(picks))
+        settings = stack.free_port_settings()
+        movers = range(settings.mover_metrics_port, settings.mover_metrics_port + stack.mover_count())
+        chosen = [getattr(settings, n) for n in type(settings).model_fields if n.endswith("_port")] + list(movers)
+        assert not any(kernel[0] <= p <= kernel[1] for p in chosen), (kernel, chosen)
+        assert not set(chosen) & stack.default_ports(), chosen
+    # where the range leaves too few ports outside it, the kernel's choice it is
+    monkeypatch.setattr(supervisor, "ephemeral_ports", lambda: (supervisor.FREE_PORTS_FROM + 1, 65535))
+    assert supervisor.port_pool() == [] and supervisor.in_pool(12345)
+    assert 0 < supervisor.free_port() <= 65535
     with socket.socket() as spare:
         spare.bind(("127.0.0.1", 0))
         other = spare.getsockname()[1]  # free again once closed
@@ -122,6 +135,6 @@ def test_a_free_port_is_picked_outside_the_range_outgoing_connections_take_their
         taken = held.getsockname()[1]
         monkeypatch.setattr(supervisor, "ephemeral_ports", lambda: (65535, 65535))
         monkeypatch.setattr(supervisor, "FREE_PORTS_FROM", 1024)
-        offers = iter([taken, taken, other])
-        monkeypatch.setattr(supervisor._port_picker, "randrange", lambda *_: next(offers))
-        assert supervisor.free_port() == other  # the taken port, offered twice, passed over
+        offers = iter([taken, taken, 1024 + 7, other])  # 7 after the pool's start: in avoid
+        monkeypatch.setattr(supervisor._port_picker, "randrange", lambda *_: next(offers) - 1024)
+        assert supervisor.free_port(avoid={1024 + 7}) == other  # the taken port twice, the avoided one, passed over
