@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from typing import Any, Iterator
@@ -56,6 +57,13 @@ WAKE = "{{%s}}:wake:{name}" % READY
 to it (in :data:`READY`'s hash slot, so one ``BRPOP`` waits on both on a Redis Cluster too)."""
 WAKE_TTL = 60
 """Seconds a mover's :data:`WAKE` list lives after its last push."""
+SWITCH_INTERVAL_S = 0.0005
+"""The mover's GIL switch interval (``sys.setswitchinterval``; CPython's default is 5 ms). Its loop
+shares the GIL with gRPC's callback threads, the metrics server and the agent desk's threads; a
+thread that wants the GIL back after a reply (the loop after a Redis or domain-service round trip)
+waits for the running one to reach the interval (the "convoy effect": D. Beazley, Understanding the
+Python GIL, PyCon 2010). At 0.5 ms the bus path moved 1.22x the moves a second at 8 games, in 5 of 5
+alternated rounds (docs/benchmarks.md, "Mover GIL switch interval")."""
 DESK_SLEEP_S = 0.2
 """Longest wait for a ready game while the desk asks or watches a decision (its claims are
 renewed and its watches looked at between waits)."""
@@ -337,6 +345,7 @@ def main(argv: list[str] | None = None) -> None:
     table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode, settings=s)
     mover = Mover(table, client, name=args.name, agents=s.agent_asker == "mover")
     mover.heartbeat()
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
 
     def stop(*_: Any) -> None:
         # A mover gets SIGTERM twice at a stop (its group's, then its shell's). Further signals
