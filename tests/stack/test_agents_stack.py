@@ -67,11 +67,14 @@ def test_a_good_agent_plays_a_whole_game(stack, protocol):
 ])
 def test_a_bad_agent_gets_default_moves_and_strikes_then_forfeits(stack, protocol, behaviour, reason):
     url = stack.gateway_url
+    # an agent that answers at once (a crash, garbage, an illegal move) has time enough for its answer to
+    # count as what it is on a loaded machine (a crash once came in past 300 ms + the bank, a timeout)
+    move_ms = 300 if behaviour == "sleep" else 2000
     with example_agent(protocol, behaviour, sleep_s=20) as address:
         agent = register(stack, f"{behaviour}-{protocol}", protocol, address)
         created = requests.post(f"{url}/games", json={
             "game": "noggin", "players": 2, "seed": f"bad-{behaviour}-{protocol}",
-            "time_control": {"move_ms": 300, "bank_ms": 200, "max_strikes": 3},
+            "time_control": {"move_ms": move_ms, "bank_ms": 200, "max_strikes": 3},
             "bots": {"1": {"kind": "agent", "agent": agent, "seed": "default-seed"},
                      "0": {"kind": "random", "seed": "r"}}}, headers=stack.operator, timeout=30)
         assert created.status_code == 201, created.text
