@@ -173,3 +173,9 @@ def redact(url: str) -> str:
         return url
     user = userinfo.partition(":")[0]
     return urlunsplit(parts._replace(netloc=f"{user}:***@{hosts}"))
+
+
+def text(value: Any) -> str:
+    """A value of a Redis reply as text: bytes decoded as UTF-8 (the clients here do not decode
+    replies), anything else through ``str``."""
+    return value.decode() if isinstance(value, bytes) else str(value)

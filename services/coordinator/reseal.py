@@ -27,6 +27,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from services.common.redis_client import text
 from services.common.sealing import Sealer, UnsealError
 from services.rules.core import canonical_json
 
@@ -63,10 +64,6 @@ class ResealCounts:
         """One line for the operator."""
         return (f"re-encrypted {self.resealed}, already under the first key {self.current}, "
                 f"changed meanwhile {self.raced}, unreadable {len(self.failed)}")
-
-
-def _decode(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def _new_value(sealer: Sealer, stored: str, where: str, counts: ResealCounts) -> str | None:
@@ -117,7 +114,7 @@ def reseal_all(client: Any, sealer: Sealer) -> ResealCounts:
         raw = client.get(name)
         if raw is None:
             continue
-        fresh = _new_value(sealer, _decode(raw), _decode(name), counts)
+        fresh = _new_value(sealer, text(raw), text(name), counts)
         if fresh is not None:
             swapped(swap_string(keys=[name], args=[raw, fresh]))
     for name in client.scan_iter(match="game:*:meta", count=SCAN_COUNT):
@@ -128,13 +125,13 @@ def reseal_all(client: Any, sealer: Sealer) -> ResealCounts:
         changed = False
         for seat, bot in (meta.get("bots") or {}).items():
             if isinstance(bot, dict) and isinstance(bot.get("seed"), str):
-                fresh = _new_value(sealer, bot["seed"], f"{_decode(name)} bot {seat}", counts)
+                fresh = _new_value(sealer, bot["seed"], f"{text(name)} bot {seat}", counts)
                 if fresh is not None:
                     bot["seed"], changed = fresh, True
         if changed:
             swapped(swap_field(keys=[name], args=["meta", raw, canonical_json(meta)]))
     for agent_id, raw in client.hgetall(AGENTS).items():
-        fresh = _new_document(sealer, raw, tuple(SEALED_FIELDS), f"agent {_decode(agent_id)}", counts,
+        fresh = _new_document(sealer, raw, tuple(SEALED_FIELDS), f"agent {text(agent_id)}", counts,
                               dump=lambda record: json.dumps(record, sort_keys=True))  # the registry's form
         if fresh is not None:
             swapped(swap_field(keys=[AGENTS], args=[agent_id, raw, fresh]))
@@ -142,12 +139,12 @@ def reseal_all(client: Any, sealer: Sealer) -> ResealCounts:
         for name in client.scan_iter(match=pattern, count=SCAN_COUNT):
             if kind == "string":
                 raw = client.get(name)
-                fresh = None if raw is None else _new_document(sealer, raw, TOURNAMENT_FIELDS, _decode(name), counts)
+                fresh = None if raw is None else _new_document(sealer, raw, TOURNAMENT_FIELDS, text(name), counts)
                 if fresh is not None:
                     swapped(swap_string(keys=[name], args=[raw, fresh]))
                 continue
             for index, raw in client.hgetall(name).items():
-                fresh = _new_document(sealer, raw, TOURNAMENT_FIELDS, f"{_decode(name)} {_decode(index)}", counts)
+                fresh = _new_document(sealer, raw, TOURNAMENT_FIELDS, f"{text(name)} {text(index)}", counts)
                 if fresh is not None:
                     swapped(swap_field(keys=[name], args=[index, raw, fresh]))
     return counts

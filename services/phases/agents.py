@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.common import logs, metrics
+from services.common.redis_client import text
 
 QUEUE = "longhouse.agents"
 """Broker queue of agent decisions (and result notices)."""
@@ -123,10 +124,6 @@ first-ask field ARGV[5] set to now (ARGV[3]) and the bank field ARGV[6] to ARGV[
 returns ``{taken, the claim held now, first asked, bank}``."""
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 class Clock:
     """Per-game decision records: who is asking (a lease per decision), when each decision was
     first asked, each seat's bank, the once-only notices. In Redis (``client``; one hash per
@@ -169,7 +166,7 @@ class Clock:
         pipe.hget(k, field)
         pipe.expire(k, CLOCK_TTL_S)
         _, got, _ = pipe.execute()
-        return _text(got)
+        return text(got)
 
     def claim(self, game_id: str, seat: int, start: int, token: str,
               lease_ms: int = LEASE_MS) -> tuple[bool, str]:
@@ -192,7 +189,7 @@ class Clock:
                 self._memory[f"{game_id}:{field}"] = mine
                 return True, mine
         taken, held = self._script(_CLAIM)(keys=[self._key(game_id)], args=[field, mine, now, CLOCK_TTL_S])
-        return bool(int(taken)), _text(held)
+        return bool(int(taken)), text(held)
 
     def claim_and_clock(self, game_id: str, seat: int, start: int, token: str, initial: int,
                         lease_ms: int = LEASE_MS) -> tuple[bool, str, int, int]:
@@ -207,7 +204,7 @@ class Clock:
         taken, held, asked, bank = self._script(_CLAIM_AND_CLOCK)(
             keys=[self._key(game_id)],
             args=[f"claim:{seat}:{start}", mine, now, CLOCK_TTL_S, f"asked:{seat}:{start}", f"bank:{seat}", initial])
-        return bool(int(taken)), _text(held), int(_text(asked)), int(_text(bank))
+        return bool(int(taken)), text(held), int(text(asked)), int(text(bank))
 
     def renew(self, game_id: str, seat: int, start: int, token: str, lease_ms: int = LEASE_MS,
               release: bool = False) -> bool:
@@ -247,7 +244,7 @@ class Clock:
         pipe.hmget(k, [asked, bank])
         pipe.expire(k, CLOCK_TTL_S)
         _, _, (first, left), _ = pipe.execute()
-        return int(_text(first)), int(_text(left))
+        return int(text(first)), int(text(left))
 
     def bank(self, game_id: str, seat: int, initial: int) -> int:
         """The seat's bank in ms (``initial`` until the first overage)."""

@@ -42,7 +42,7 @@ import redis
 from services.common import logs, metrics, tracing
 from services.coordinator.wire import DomainCallFailed
 from services.common.config import settings
-from services.common.redis_client import connect
+from services.common.redis_client import connect, text
 from services.coordinator.redis_store import games_in_status
 from services.coordinator.store import Commit, GameNotFound, VersionConflict
 from services.coordinator.table import Job
@@ -134,7 +134,7 @@ class Mover:
             self._counted = now
             if gone:
                 pushed = requeue_waiting(self.table, self.client, agents=self.desk is not None)
-                log.info("mover_gone", movers=sorted(_text(n) for n in gone), requeued=pushed)
+                log.info("mover_gone", movers=sorted(text(n) for n in gone), requeued=pushed)
         return self._count
 
     def _wake(self) -> None:
@@ -281,10 +281,6 @@ class Mover:
                 self.stopping.wait(pause)
         if self.desk is not None:
             self.desk.stop()
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def outage(exc: BaseException) -> bool:
