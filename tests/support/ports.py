@@ -1,5 +1,5 @@
 """Free loopback ports for test processes: the launcher's own pick
-(:func:`services.launcher.supervisor.free_port`, below the kernel's range for outgoing connections)."""
+(:func:`services.launcher.supervisor.free_port`, outside the kernel's range for outgoing connections)."""
 
 from __future__ import annotations
 
