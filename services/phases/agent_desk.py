@@ -97,6 +97,8 @@ class AgentDesk:
         self.watching: dict[tuple[str, int], _Watch] = {}
         self.answered: queue.SimpleQueue[tuple[tuple[str, int], Future, int]] = queue.SimpleQueue()
         self.sleeping = threading.Event()
+        self._out = 0  # calls submitted and not answered yet
+        self._all_in = threading.Condition()  # notified when the last call out is answered
 
     # -- starting ----------------------------------------------------------------
     def begin(self, game_id: str, seat: int, known: tuple[Any, Any, int] | None = None) -> None:
@@ -146,11 +148,17 @@ class AgentDesk:
             return
         decision = agents.Decision(game_id, seat, start, bot, control, attempt, attempt, asked, bank)
         asking = self.asking[key] = _Asking(decision, latest[2])
+        with self._all_in:
+            self._out += 1
         asking.future = self.pool.submit(agents.ask_safely, self.table, self.clock, decision, latest)
         asking.future.add_done_callback(lambda future, key=key: self._answered(key, future))
 
     def _answered(self, key: tuple[str, int], future: Future) -> None:
         self.answered.put((key, future, agents.now_ms()))  # the answer's time, not the mover's
+        with self._all_in:
+            self._out -= 1
+            if self._out <= 0:
+                self._all_in.notify_all()
         if self.wake is not None and self.sleeping.is_set():
             try:
                 self.wake()
@@ -161,6 +169,14 @@ class AgentDesk:
     def busy(self) -> bool:
         """True while a decision is being asked or watched (the mover then sleeps briefly)."""
         return bool(self.asking or self.watching)
+
+    def gather(self, timeout: float) -> None:
+        """Wait until every call this desk has out is answered, or ``timeout`` seconds have passed
+        (the mover, holding an answer, lets the others about to arrive join its batch:
+        :data:`services.phases.mover.GATHER_S`). A call's deadline does not move: an answer's time
+        is its arrival."""
+        with self._all_in:
+            self._all_in.wait_for(lambda: self._out <= 0, timeout)
 
     def has_answers(self) -> bool:
         """True if an answer waits to be committed."""

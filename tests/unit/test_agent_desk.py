@@ -332,3 +332,40 @@ def test_an_answer_in_time_counts_though_the_mover_commits_it_later(monkeypatch)
     finally:
         desk.stop()
     assert strikes(table, game_id) == [] and table.state(game_id)[2] == version + 1
+
+
+def test_the_answers_still_out_join_the_first_answers_batch_for_at_most_the_wait(monkeypatch):
+    """``AgentDesk.gather`` (the mover's ``GATHER_S``): once one seat of Resource Hog's
+    simultaneous orders has answered, the mover waits for the other two calls still out and takes
+    all three answers into one batch (one game moves one version a batch: the two others are then
+    committed alone, and each counts); a call that does not answer ends the wait at its bound."""
+    gate = threading.Event()
+
+    class Staggered(Agent):
+        def choose(self, payload, timeout_s):
+            if payload.seat != 0:
+                gate.wait(10)  # seats 1 and 2 answer once the gate opens
+            return super().choose(payload, timeout_s)
+
+    table, _, game_id = agent_game("resource_hog", 3, Staggered(), monkeypatch)
+    rules, state, version = table.state(game_id)
+    assert rules.to_move(state) == [0, 1, 2]
+    desk = AgentDesk(table)
+    try:
+        for seat in range(3):
+            desk.begin(game_id, seat)
+        wait_for(desk.has_answers, 10, "seat 0's answer")
+        began = time.monotonic()
+        desk.gather(0.05)  # seats 1 and 2 are held: the bound ends the wait
+        assert time.monotonic() - began >= 0.05
+        threading.Timer(0.1, gate.set).start()
+        desk.gather(30)
+        assert time.monotonic() - began < 20  # ended by the last answer, not by the bound
+        answers = desk.collect(Mover.agent_job)
+        assert sorted(asking.decision.seat for _, asking in answers) == [0, 1, 2]  # one batch
+        table.run_jobs([job for job, _ in answers])
+        assert sorted(desk.committed(job, asking) for job, asking in answers) == [False, False, True]
+    finally:
+        gate.set()
+        desk.stop()
+    assert table.state(game_id)[2] == version + 3 and strikes(table, game_id) == [] and not desk.busy()
