@@ -38,6 +38,14 @@ GAMES = {
 }
 READY = "() => ['ready', 'over'].includes(document.querySelector('#moves').dataset.state)"
 MOVE_TIMEOUT_MS = 60_000
+OFFERED = """(previous) => {
+  const moves = document.querySelector('#moves');
+  if (moves.dataset.key === previous || !['ready', 'over'].includes(moves.dataset.state)) return null;
+  return {state: moves.dataset.state, key: moves.dataset.key,
+          labels: Array.from(moves.querySelectorAll('button.move'), (b) => b.innerText)};
+}"""
+"""The moves the page offers once it is ready for a move (or over) with a decision other than
+``previous`` (its ``data-key``): ``{state, key, labels}``, else null (Playwright waits on)."""
 
 
 def operator_key(stack) -> str:
@@ -102,12 +110,13 @@ def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut
                     stop_at: int | None = None) -> int:
     """Click a legal move (chosen by ``rng``; every tenth pressed with the keyboard) whenever the page
     offers some, until it says the game is over; ``cut(clicks)`` runs before each click. Returns
-    the number of clicks (stops after ``stop_at`` clicks, if given)."""
+    the number of clicks (stops after ``stop_at`` clicks, if given). The page is read once a turn
+    (:data:`OFFERED`: one round trip, where a query for each thing took five)."""
     clicks = 0
+    key = None
     while True:
-        page.wait_for_function(READY, timeout=MOVE_TIMEOUT_MS)
-        moves = page.locator("#moves")
-        if moves.get_attribute("data-state") == "over" or clicks == stop_at:
+        offered = page.wait_for_function(OFFERED, arg=key, timeout=MOVE_TIMEOUT_MS).json_value()
+        if offered["state"] == "over" or clicks == stop_at:
             return clicks
         assert clicks < max_clicks, "the game did not end"
         if screenshot and clicks == 6:
@@ -115,19 +124,17 @@ def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut
             shot(page, screenshot)
         if cut is not None:
             cut(clicks)
-        key = moves.get_attribute("data-key")
-        buttons = page.locator("#moves button.move")
-        count = buttons.count()
-        assert count > 0
-        button = buttons.nth(rng.randrange(count))
-        assert button.inner_text().strip() and "{" not in button.inner_text()  # a label in words, not JSON
+            offered = page.wait_for_function(OFFERED, arg=None, timeout=MOVE_TIMEOUT_MS).json_value()
+        key, labels = offered["key"], offered["labels"]
+        assert labels
+        choice = rng.randrange(len(labels))
+        assert labels[choice].strip() and "{" not in labels[choice]  # a label in words, not JSON
+        button = page.locator("#moves button.move").nth(choice)
         if clicks % 10 == 9:  # now and then by keyboard: a move is a button that Enter presses
             button.press("Enter")
         else:
             button.click()
         clicks += 1
-        page.wait_for_function("(k) => document.querySelector('#moves').dataset.key !== k", arg=key,
-                               timeout=MOVE_TIMEOUT_MS)
 
 
 def assert_legible(page, what: str) -> float:
