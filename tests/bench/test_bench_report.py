@@ -73,7 +73,7 @@ def test_peers_summary_gives_the_bus_ratio_and_the_http_targets():
     lines = summary_lines([1000.0, 1200.0, 1100.0], {
         "bus": [row(500, 9, 0.1), row(560, 10, 0.1), row(520, 11, 0.1)],
         "http": [row(600, 8, 1.9), row(400, 30, 4.0), row(550, 12, 2.5)]})
-    assert lines == ["hosted/boardgame.io at 8: 0.47",
+    assert lines == ["hosted/boardgame.io at 8: 0.47 (not met, >= 1.0)",
                      "hosted HTTP/boardgame.io at 8: 0.50 (met, >= 0.5)",
                      "HTTP p50 a move at 8: 12 ms (not met, <= 10)",
                      "gateway CPU a move at 8: 2.5 ms (not met, <= 2)"]
