@@ -52,7 +52,7 @@ from typing import Any
 
 from services.common.config import Settings
 
-from .supervisor import ChildSpec, LaunchError, Supervisor, free_port, in_pool, port_is_free
+from .supervisor import ChildSpec, LaunchError, Supervisor, free_port, in_pool, picked_ports, port_is_free
 
 MAX_RESTARTS = 10
 """Restarts of one child before the launcher gives up on it (:meth:`Stack.heal`)."""
@@ -151,15 +151,18 @@ def mover_count() -> int:
 
 
 def free_port_block(count: int, avoid: frozenset[int] | set[int] = frozenset(), attempts: int = 100) -> int:
-    """The first of ``count`` consecutive loopback ports that are free now, not in ``avoid`` and
-    all in the pool :func:`~services.launcher.supervisor.free_port` picks from (the movers' metrics
-    ports). Raises LaunchError if ``attempts`` tries find none."""
+    """The first of ``count`` consecutive loopback ports that are free now, not in ``avoid``, none
+    picked lately by another process (:func:`~services.launcher.supervisor.picked_ports`, where the
+    block is then recorded) and all in the pool :func:`~services.launcher.supervisor.free_port`
+    picks from (the movers' metrics ports). Raises LaunchError if ``attempts`` tries find none."""
     for _ in range(attempts):
         first = free_port(avoid=avoid)
         block = range(first, first + count)
-        if (block[-1] <= 65535 and not avoid & set(block) and all(in_pool(p) for p in block)
-                and all(port_is_free(p) for p in block)):
-            return first
+        with picked_ports() as picked:
+            if (block[-1] <= 65535 and not avoid & set(block) and not picked.keys() & set(block[1:])
+                    and all(in_pool(p) for p in block) and all(port_is_free(p) for p in block)):
+                picked.update(dict.fromkeys(block, time.time()))
+                return first
     raise LaunchError(f"no {count} consecutive free ports found in {attempts} tries")
 
 

@@ -12,17 +12,21 @@ both run the very same code.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
+import fcntl
+import json
 import os
 import random
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 Probe = Callable[[], bool]
 """Returns True once the child serves; may raise (counted as not ready yet)."""
@@ -101,6 +105,13 @@ MIN_POOL = 1000
 """Fewer ports than this outside the kernel's range for outgoing connections: :func:`free_port`
 takes the kernel's choice instead."""
 _port_picker = random.Random()  # seeded by the system: which port a test stack takes, no game's chance
+PICKED = Path(tempfile.gettempdir()) / "longhouse-picked-ports.json"
+"""The ports :func:`free_port` handed out on this machine lately, shared by every process that
+picks (``{port: time picked}``, read and written under an exclusive ``flock``)."""
+PICKED_FOR_S = 600.0
+"""Seconds a picked port is passed over by every later pick: two stacks starting at once (the
+test workers) each check their ports free before their children bind them, so without the ledger
+both could draw the same port and the second child find it taken."""
 
 
 def ephemeral_ports() -> tuple[int, int]:
@@ -122,32 +133,67 @@ def port_pool() -> list[range]:
     return pool if sum(len(r) for r in pool) >= MIN_POOL else []
 
 
+@contextlib.contextmanager
+def picked_ports() -> Iterator[dict[int, float]]:
+    """The ledger :data:`PICKED`, locked for this process until the block ends: ``{port: time
+    picked}`` of the last :data:`PICKED_FOR_S` seconds; what the block adds is written back. Where
+    the file cannot be opened or locked (another user's), an empty map that nothing shares."""
+    try:
+        ledger = open(PICKED, "a+", encoding="utf-8")
+    except OSError:
+        yield {}
+        return
+    with ledger:
+        try:
+            fcntl.flock(ledger, fcntl.LOCK_EX)
+        except OSError:
+            yield {}
+            return
+        ledger.seek(0)
+        try:
+            stored = json.loads(ledger.read() or "{}")
+        except ValueError:  # a torn or foreign file: start again
+            stored = {}
+        now = time.time()
+        picked = {int(port): float(at) for port, at in stored.items() if now - float(at) < PICKED_FOR_S}
+        yield picked
+        ledger.seek(0)
+        ledger.truncate()
+        json.dump({str(port): at for port, at in picked.items()}, ledger)
+        ledger.flush()
+
+
 def free_port(host: str = "127.0.0.1", avoid: frozenset[int] | set[int] = frozenset()) -> int:
-    """A TCP port on ``host`` that nothing is bound to right now and not in ``avoid``, picked at
-    random from :func:`port_pool`: a port the kernel chose by itself (a bind to port 0) lies in the
-    range outgoing connections take their ports from, so a connection made meanwhile could hold it
-    when the child binds it (a test stack then found its gateway's port in use). Where the pool is
-    empty, or 100 picks find every port taken, the kernel's choice it is."""
+    """A TCP port on ``host`` that nothing is bound to right now, not in ``avoid`` and not picked
+    by any process in the last :data:`PICKED_FOR_S` seconds (:func:`picked_ports`, where it is then
+    recorded), picked at random from :func:`port_pool`: a port the kernel chose by itself (a bind to
+    port 0) lies in the range outgoing connections take their ports from, so a connection made
+    meanwhile could hold it when the child binds it (a test stack then found its gateway's port in
+    use). Where the pool is empty, or 100 picks find every port taken, the kernel's choice it is."""
     pool = port_pool()
     size = sum(len(r) for r in pool)
-    for _ in range(100 if pool else 0):
-        k = _port_picker.randrange(size)
-        for r in pool:
-            if k < len(r):
-                port = r[k]
-                break
-            k -= len(r)
-        if port in avoid:
-            continue
-        with socket.socket() as s:
-            try:
-                s.bind((host, port))
-            except OSError:
+    with picked_ports() as picked:
+        for _ in range(100 if pool else 0):
+            k = _port_picker.randrange(size)
+            for r in pool:
+                if k < len(r):
+                    port = r[k]
+                    break
+                k -= len(r)
+            if port in avoid or port in picked:
                 continue
+            with socket.socket() as s:
+                try:
+                    s.bind((host, port))
+                except OSError:
+                    continue
+            picked[port] = time.time()
             return port
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+        with socket.socket() as s:
+            s.bind((host, 0))
+            port = s.getsockname()[1]
+        picked[port] = time.time()
+        return port
 
 
 def in_pool(port: int) -> bool:

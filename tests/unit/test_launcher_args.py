@@ -101,7 +101,7 @@ def test_a_run_directory_that_cannot_be_written_is_one_line_and_starts_nothing(c
     assert "cannot make or write the run's directory" in out and "Traceback" not in out
 
 
-def test_a_free_port_is_picked_outside_the_range_outgoing_connections_take_theirs_from(monkeypatch):
+def test_a_free_port_is_picked_outside_the_range_outgoing_connections_take_theirs_from(monkeypatch, tmp_path):
     """A port from a bind to port 0 lies in the kernel's range for outgoing connections, where a
     connection made before the child binds it can take it (a test launcher found its gateway's port
     in use); picks come from below and above that range, wherever it lies, never a port something is
@@ -111,6 +111,7 @@ def test_a_free_port_is_picked_outside_the_range_outgoing_connections_take_their
 
     from services.launcher import stack, supervisor
 
+    monkeypatch.setattr(supervisor, "PICKED", tmp_path / "picked.json")  # this test's picks only
     low, high = supervisor.ephemeral_ports()
     assert 0 < low <= high <= 65535
     for kernel in ((low, high), (32768, 60999), (10000, 29999), (40000, 45000), (61000, 65535)):
@@ -138,3 +139,52 @@ def test_a_free_port_is_picked_outside_the_range_outgoing_connections_take_their
         offers = iter([taken, taken, 1024 + 7, other])  # 7 after the pool's start: in avoid
         monkeypatch.setattr(supervisor._port_picker, "randrange", lambda *_: next(offers) - 1024)
         assert supervisor.free_port(avoid={1024 + 7}) == other  # the taken port twice, the avoided one, passed over
+
+
+PICKER = """
+import sys
+from pathlib import Path
+from services.launcher import supervisor
+supervisor.PICKED = Path(sys.argv[1])
+supervisor.ephemeral_ports = lambda: (65535, 65535)
+supervisor.FREE_PORTS_FROM, supervisor.MIN_POOL = 65435, 1  # a pool of 100 ports, 65435-65534
+sys.stdin.readline()  # both start picking together
+print(" ".join(str(supervisor.free_port()) for _ in range(40)))
+"""
+
+
+def test_ports_one_process_picked_are_passed_over_by_the_others(tmp_path):
+    """Two stacks starting at once each check their ports free before their children bind them;
+    the ledger of picks (``supervisor.picked_ports``) keeps the second from drawing a port the
+    first drew. Two processes drawing 40 ports each at once from a pool of 100 draw 80 different
+    ones (without the ledger they would share some almost surely)."""
+    import subprocess
+    import sys
+
+    ledger = tmp_path / "picked.json"
+    procs = [subprocess.Popen([sys.executable, "-c", PICKER, str(ledger)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
+             for _ in range(2)]
+    outs = [p.communicate("go\n", timeout=60)[0].split() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    picks = [int(port) for out in outs for port in out]
+    assert len(picks) == 80 and len(set(picks)) == 80, sorted(picks)
+    assert all(65435 <= port <= 65534 for port in picks)
+
+
+def test_the_ledger_forgets_a_pick_after_its_time(tmp_path, monkeypatch):
+    import json
+    import time
+
+    from services.launcher import supervisor
+
+    monkeypatch.setattr(supervisor, "PICKED", tmp_path / "picked.json")
+    now = time.time()
+    supervisor.PICKED.write_text(json.dumps({"20001": now - supervisor.PICKED_FOR_S - 1, "20002": now - 1}))
+    with supervisor.picked_ports() as picked:
+        assert set(picked) == {20002}
+        picked[20003] = now
+    assert set(json.loads(supervisor.PICKED.read_text())) == {"20002", "20003"}
+    supervisor.PICKED.write_text("not json")  # a torn file starts again
+    with supervisor.picked_ports() as picked:
+        assert picked == {}
