@@ -21,6 +21,7 @@ import os
 import random
 import signal
 import socket
+import stat
 import subprocess
 import tempfile
 import time
@@ -105,13 +106,16 @@ MIN_POOL = 1000
 """Fewer ports than this outside the kernel's range for outgoing connections: :func:`free_port`
 takes the kernel's choice instead."""
 _port_picker = random.Random()  # seeded by the system: which port a test stack takes, no game's chance
-PICKED = Path(tempfile.gettempdir()) / "longhouse-picked-ports.json"
-"""The ports :func:`free_port` handed out on this machine lately, shared by every process that
-picks (``{port: time picked}``, read and written under an exclusive ``flock``)."""
+PICKED = Path(tempfile.gettempdir()) / f"longhouse-picked-ports-{os.geteuid()}.json"
+"""The ports :func:`free_port` handed out on this machine lately, shared by every process of this
+user that picks (``{port: time picked}``, read and written under an exclusive ``flock``; one file
+a user, so no other user's file is ever read, written or waited for)."""
 PICKED_FOR_S = 600.0
 """Seconds a picked port is passed over by every later pick: two stacks starting at once (the
 test workers) each check their ports free before their children bind them, so without the ledger
 both could draw the same port and the second child find it taken."""
+PICKED_LOCK_S = 2.0
+"""Longest wait for the ledger's lock; past it the pick goes on without the ledger."""
 
 
 def ephemeral_ports() -> tuple[int, int]:
@@ -133,29 +137,61 @@ def port_pool() -> list[range]:
     return pool if sum(len(r) for r in pool) >= MIN_POOL else []
 
 
+def _ledger_entries(text: str, now: float) -> dict[int, float]:
+    """The live picks of a ledger's text: entries ``"<port>": <time>`` picked less than
+    :data:`PICKED_FOR_S` seconds ago (and not stamped more than a minute ahead: a clock stepped
+    back); anything else in the file, or a file that is not such a map, is dropped."""
+    try:
+        stored = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    if not isinstance(stored, dict):
+        return {}
+    picked: dict[int, float] = {}
+    for port, at in stored.items():
+        try:
+            port_n, at_s = int(port), float(at)
+        except (TypeError, ValueError):
+            continue
+        if 0 < port_n <= 65535 and -60.0 < now - at_s < PICKED_FOR_S:
+            picked[port_n] = at_s
+    return picked
+
+
+def _locked(fd: int, wait_s: float) -> bool:
+    """Take an exclusive ``flock`` on ``fd`` within ``wait_s`` seconds (False if not)."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)  # polling a held file lock, bounded by wait_s
+        except OSError:
+            return False
+
+
 @contextlib.contextmanager
 def picked_ports() -> Iterator[dict[int, float]]:
     """The ledger :data:`PICKED`, locked for this process until the block ends: ``{port: time
-    picked}`` of the last :data:`PICKED_FOR_S` seconds; what the block adds is written back. Where
-    the file cannot be opened or locked (another user's), an empty map that nothing shares."""
+    picked}`` of the last :data:`PICKED_FOR_S` seconds (:func:`_ledger_entries`); what the block
+    adds is written back. The file is opened without following a symbolic link, and used only if
+    this user owns it; where it cannot be opened, is not this user's, or stays locked past
+    :data:`PICKED_LOCK_S`, the block gets an empty map that nothing shares (the pick goes on
+    without the ledger)."""
     try:
-        ledger = open(PICKED, "a+", encoding="utf-8")
+        fd = os.open(PICKED, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError:
         yield {}
         return
-    with ledger:
-        try:
-            fcntl.flock(ledger, fcntl.LOCK_EX)
-        except OSError:
+    with os.fdopen(fd, "r+", encoding="utf-8", errors="replace") as ledger:
+        info = os.fstat(fd)
+        if info.st_uid != os.geteuid() or not stat.S_ISREG(info.st_mode) or not _locked(fd, PICKED_LOCK_S):
             yield {}
             return
-        ledger.seek(0)
-        try:
-            stored = json.loads(ledger.read() or "{}")
-        except ValueError:  # a torn or foreign file: start again
-            stored = {}
-        now = time.time()
-        picked = {int(port): float(at) for port, at in stored.items() if now - float(at) < PICKED_FOR_S}
+        picked = _ledger_entries(ledger.read(), time.time())
         yield picked
         ledger.seek(0)
         ledger.truncate()

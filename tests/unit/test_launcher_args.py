@@ -172,7 +172,11 @@ def test_ports_one_process_picked_are_passed_over_by_the_others(tmp_path):
     assert all(65435 <= port <= 65534 for port in picks)
 
 
-def test_the_ledger_forgets_a_pick_after_its_time(tmp_path, monkeypatch):
+def test_the_ledger_keeps_recent_well_formed_picks_only(tmp_path, monkeypatch):
+    """A pick is forgotten after ``PICKED_FOR_S`` (and one stamped ahead of the clock by more than
+    a minute at once); whatever else the file holds (not JSON, JSON that is no map, entries that
+    are no port and time) is dropped and the file written again, so one bad file never stops
+    the picks."""
     import json
     import time
 
@@ -180,11 +184,45 @@ def test_the_ledger_forgets_a_pick_after_its_time(tmp_path, monkeypatch):
 
     monkeypatch.setattr(supervisor, "PICKED", tmp_path / "picked.json")
     now = time.time()
-    supervisor.PICKED.write_text(json.dumps({"20001": now - supervisor.PICKED_FOR_S - 1, "20002": now - 1}))
+    supervisor.PICKED.write_text(json.dumps({"20001": now - supervisor.PICKED_FOR_S - 1, "20002": now - 1,
+                                             "20004": now + 3600, "abc": now, "20005": "soon", "20006": None,
+                                             "70000": now}))
     with supervisor.picked_ports() as picked:
-        assert set(picked) == {20002}
+        assert picked == {20002: now - 1}
         picked[20003] = now
     assert set(json.loads(supervisor.PICKED.read_text())) == {"20002", "20003"}
-    supervisor.PICKED.write_text("not json")  # a torn file starts again
+    for bad in ("not json", "[1, 2]", "null", "5", '"x"', "\x00\x00"):
+        supervisor.PICKED.write_text(bad)
+        with supervisor.picked_ports() as picked:
+            assert picked == {}, bad
+            picked[20007] = now
+        assert json.loads(supervisor.PICKED.read_text()) == {"20007": now}, bad
+        assert 10000 <= supervisor.free_port() <= 65535
+
+
+def test_the_ledger_never_follows_a_link_nor_waits_long_for_its_lock(tmp_path, monkeypatch):
+    """Where the ledger's path is a symbolic link (planted in a shared temporary directory), or its
+    lock is held past ``PICKED_LOCK_S``, the pick goes on without the ledger: nothing is written
+    through the link, and the wait is bounded."""
+    import fcntl
+    import time
+
+    from services.launcher import supervisor
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    monkeypatch.setattr(supervisor, "PICKED", tmp_path / "picked.json")
+    supervisor.PICKED.symlink_to(victim)
     with supervisor.picked_ports() as picked:
         assert picked == {}
+        picked[20001] = time.time()
+    assert victim.read_text() == "precious"
+    assert 10000 <= supervisor.free_port() <= 65535 and victim.read_text() == "precious"
+    supervisor.PICKED.unlink()
+    monkeypatch.setattr(supervisor, "PICKED_LOCK_S", 0.2)
+    with open(supervisor.PICKED, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another process holding it for ever
+        began = time.monotonic()
+        with supervisor.picked_ports() as picked:
+            assert picked == {}
+        assert 0.2 <= time.monotonic() - began < 5
