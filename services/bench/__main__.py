@@ -101,8 +101,9 @@ def latency_target(rows: list[dict[str, Any]]) -> str:
     concurrency against the lowest."""
     lo, hi = rows[0], rows[-1]
     if len(rows) < 2:
-        return (f"target 4, {lo['path']}: one level measured ({lo['games']} game(s)), nothing to compare "
-                f"(not measured, <= {LATENCY_TARGET}x until saturation)")
+        return (f"target 4, {lo['path']}: not measured: it compares the p50 a move across levels, and only "
+                f"{lo['games']} game(s) ran (give two or more, e.g. --levels 1,8; <= {LATENCY_TARGET}x until "
+                f"saturation)")
     sat = min((r["games"] for r in rows if r["saturated_by"]), default=None)
     below = [r for r in rows[1:] if sat is None or r["games"] < sat]
     worst = max((r["p50_ms"] / max(lo["p50_ms"], 1e-9) for r in below), default=1.0)
