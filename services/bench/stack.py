@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -341,11 +343,31 @@ def memory(stack: Any) -> dict[str, Any]:
             "redis_bytes_record": game_bytes(finished, ("log", "meta")), "rss_mib": rss}
 
 
+KEPT_LOGS = Path(__file__).resolve().parents[2] / "var" / "bench-logs"
+"""Where a failed ``make bench`` run's logs go (its stack's children and the sample agents),
+one folder a run, named by the time it failed."""
+
+
+def keep_logs(run_dir: str | os.PathLike[str], into: Path | None = None) -> Path:
+    """Copy every ``*.log`` under ``run_dir`` (keeping their folders) into a new folder of
+    ``into`` (default :data:`KEPT_LOGS`) named by the UTC time; returns that folder. The run's own
+    directory is temporary and removed when the run ends, failed or not."""
+    target = (into or KEPT_LOGS) / time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target.mkdir(parents=True, exist_ok=True)
+    for log in Path(run_dir).rglob("*.log"):
+        dest = target / log.relative_to(run_dir)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(log, dest)
+    return target
+
+
 def run_all(levels: list[int], paths: list[str], window: float = 12.0,
             agent_levels: list[int] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Start a stack, run every path at every level (each for ``window`` seconds; the agent paths
     at ``agent_levels``, default :data:`AGENT_LEVELS`, with the sample agents started first and the
-    stack's allow-list exactly their addresses), measure memory, stop it."""
+    stack's allow-list exactly their addresses), measure memory, stop it. If anything fails, the
+    stack is stopped and its logs kept (:func:`keep_logs`, the folder named on standard error)
+    before the error is raised again."""
     rows = []
     agent_levels = list(AGENT_LEVELS) if agent_levels is None else agent_levels
     protocols = tuple(AGENT_PATHS[p] for p in paths if p in AGENT_PATHS and agent_levels)
@@ -360,9 +382,14 @@ def run_all(levels: list[int], paths: list[str], window: float = 12.0,
                 for n in agent_levels if path in AGENT_PATHS else levels:
                     rows.append(run_level(stack, path, n, seconds=window, agents=agents))
             mem = memory(stack)
-        finally:
-            stack.stop()
+        except Exception:
+            try:
+                stack.stop()
+            finally:
+                print(f"bench: the run failed; its logs are kept in {keep_logs(tmp)}", file=sys.stderr)
+            raise
+        stack.stop()
     return rows, mem
 
 
-__all__ = ["AGENT_LEVELS", "AGENT_PATHS", "SampleAgents", "memory", "run_all", "run_level", "sample_agents", "start_stack"]
+__all__ = ["AGENT_LEVELS", "AGENT_PATHS", "KEPT_LOGS", "SampleAgents", "keep_logs", "memory", "run_all", "run_level", "sample_agents", "start_stack"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import math
+from pathlib import Path
 
 from rich.console import Console
 
@@ -241,3 +242,38 @@ def test_an_agent_path_alone_runs_the_stack(monkeypatch):
     monkeypatch.setattr(bench, "engine_rows", lambda *a, **k: pytest.fail("the engine ran"))
     bench.main(["--no-engine", "--levels", "", "--paths", "agent-grpc"])
     assert asked == {"levels": [], "paths": ["agent-grpc"], "agent_levels": [8]}
+
+
+def test_a_failed_stack_run_keeps_its_logs_and_stops_the_stack(tmp_path, monkeypatch, capsys):
+    """``make bench``'s stack runs in a temporary folder removed at the end; a run that fails keeps
+    every log of it (the children's and the sample agents') in a folder of its own under
+    ``var/bench-logs`` (``KEPT_LOGS``), says where, stops the stack and raises the error again."""
+    import pytest
+
+    from services.bench import stack as bench_stack
+
+    stopped = []
+
+    class Stack:
+        gateway_url = operator_key = None
+
+        def __init__(self, tmp):
+            (Path(tmp) / "logs").mkdir()
+            (Path(tmp) / "logs" / "gateway.log").write_text("the gateway's last words\n")
+            (Path(tmp) / "agent-grpc.log").write_text("an agent's\n")
+
+        def stop(self):
+            stopped.append(True)
+
+    def failing_level(*args, **kwargs):
+        raise RuntimeError("game failed: a broken path")
+
+    monkeypatch.setattr(bench_stack, "KEPT_LOGS", tmp_path / "kept")
+    monkeypatch.setattr(bench_stack, "start_stack", lambda tmp, allow=None: Stack(tmp))
+    monkeypatch.setattr(bench_stack, "run_level", failing_level)
+    with pytest.raises(RuntimeError, match="a broken path"):
+        bench_stack.run_all([8], ["bus"], agent_levels=[])
+    (kept,) = (tmp_path / "kept").iterdir()
+    assert (kept / "logs" / "gateway.log").read_text() == "the gateway's last words\n"
+    assert (kept / "agent-grpc.log").read_text() == "an agent's\n"
+    assert stopped == [True] and str(kept) in capsys.readouterr().err
