@@ -222,6 +222,12 @@ class AgentRegistry:
         shows at once); a stored text already opened by this registry is not opened again, and the
         same record is returned for it (read it, do not change it). Raises UnknownAgent."""
         raw = self.client.hget(KEY, agent_id) if self.client is not None else self._memory.get(agent_id)
+        return self.opened(agent_id, raw)
+
+    def opened(self, agent_id: str, raw: str | bytes | None) -> AgentRecord:
+        """The record of ``agent_id`` from ``raw``, its stored text just read from the store (field
+        ``agent_id`` of :data:`KEY`; None if unset), as :meth:`get` returns it. Raises UnknownAgent
+        for None."""
         if raw is None:
             raise UnknownAgent(f"no agent is registered as {agent_id!r}")
         record = self._loaded.get(raw)  # read every time, opened once: the same text is the same record

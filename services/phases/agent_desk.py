@@ -9,7 +9,8 @@ to its :class:`AgentDesk`, which keeps every rule of :func:`services.phases.agen
 1. the decision's start (:meth:`~services.coordinator.table.Table.decision_start`) and its
    claim, a lease its asker renews (here the mover's loop, every
    :data:`~services.phases.agents.RENEW_S`), taken together with the seat's clock (first asked,
-   bank) in one round trip (:meth:`~services.phases.agents.Clock.claim_and_clock`). A live claim
+   bank), the agent's registry record read beside them, in one round trip
+   (:meth:`~services.phases.agents.Clock.claim_and_clock`; two on a Redis Cluster). A live claim
    held elsewhere (a Celery task, another mover) is watched as :func:`~services.phases.agents.ask_agent`
    watches it: left to its holder once renewed, taken over once lapsed;
 2. the request (player view, legal moves, time left) and the call, in one of the desk's
@@ -39,6 +40,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from services.agents import registry
 from services.common import logs
 from services.coordinator.store import Commit
 from services.phases import agents
@@ -87,7 +89,6 @@ class AgentDesk:
 
     def __init__(self, table: Any, wake: Callable[[], None] | None = None, threads: int = THREADS):
         import services.agents.client  # noqa: F401 - loaded now, not inside the first decision
-        import services.agents.registry  # noqa: F401
 
         self.table = table
         self.clock = agents.clock_for(table)
@@ -134,7 +135,9 @@ class AgentDesk:
             return
         control = self.table.control(game_id)
         attempt = f"mover.{uuid.uuid4().hex[:12]}"
-        taken, held, asked, bank = self.clock.claim_and_clock(game_id, seat, start, attempt, control.bank_ms)
+        # the agent's record is read with the claim: one round trip, where the thread made another
+        taken, held, asked, bank, stored = self.clock.claim_and_clock(
+            game_id, seat, start, attempt, control.bank_ms, read=(registry.KEY, bot["agent"]))
         watch = self.watching.pop(key, None)
         if not taken:
             if watch is not None and watch.start == start and watch.held != held:
@@ -146,7 +149,7 @@ class AgentDesk:
                 watch = _Watch(start, held, time.monotonic())
             self.watching[key] = watch
             return
-        decision = agents.Decision(game_id, seat, start, bot, control, attempt, attempt, asked, bank)
+        decision = agents.Decision(game_id, seat, start, bot, control, attempt, attempt, asked, bank, stored)
         asking = self.asking[key] = _Asking(decision, latest[2])
         with self._all_in:
             self._out += 1

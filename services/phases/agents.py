@@ -40,6 +40,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from redis.cluster import RedisCluster
+from redis.exceptions import NoScriptError
+
 from services.common import logs, metrics
 from services.common.redis_client import text
 
@@ -72,6 +75,9 @@ CHAIN_S = 0.25
 under way when they pass runs to its end): the worker's threads are shared by every game with
 agents, and a game whose task waits for a thread waits for the chains ahead of it (a slow agent
 gains nothing from a chain: the broker's round trip is small beside its answer)."""
+
+NOT_READ = object()
+"""What :meth:`Clock.claim_and_clock` gives for a read it did not make."""
 
 log = logs.get_logger()
 
@@ -192,19 +198,46 @@ class Clock:
         return bool(int(taken)), text(held)
 
     def claim_and_clock(self, game_id: str, seat: int, start: int, token: str, initial: int,
-                        lease_ms: int = LEASE_MS) -> tuple[bool, str, int, int]:
+                        lease_ms: int = LEASE_MS, read: tuple[str, str] | None = None
+                        ) -> tuple[bool, str, int, int, Any]:
         """:meth:`claim`, and if the claim is taken :meth:`asked_and_bank` with it, in one round
-        trip to Redis (one key, one script): ``(taken, claim held now, first asked ms, bank ms)``;
-        the last two are 0 when the claim was not taken."""
+        trip to Redis (one key, one script): ``(taken, claim held now, first asked ms, bank ms,
+        read)``; the first-asked time and the bank are 0 when the claim was not taken.
+
+        ``read``: ``(hash key, field)`` of a global key read in the same round trip (a pipeline
+        beside the script, which keeps to the game's hash slot for a Redis Cluster): the agent's
+        registry record, so that a decision makes one round trip where it made two (on a Redis
+        Cluster, whose pipelines take no scripts, still two). The field's value (None if unset) is
+        the fifth item; :data:`NOT_READ` without ``read`` or in memory."""
         if self.client is None:
             taken, held = self.claim(game_id, seat, start, token, lease_ms)
-            return (taken, held, *self.asked_and_bank(game_id, seat, start, initial)) if taken else (taken, held, 0, 0)
+            if not taken:
+                return taken, held, 0, 0, NOT_READ
+            return (taken, held, *self.asked_and_bank(game_id, seat, start, initial), NOT_READ)
         now = now_ms()
         mine = f"{token}@{now + lease_ms}"
-        taken, held, asked, bank = self._script(_CLAIM_AND_CLOCK)(
-            keys=[self._key(game_id)],
-            args=[f"claim:{seat}:{start}", mine, now, CLOCK_TTL_S, f"asked:{seat}:{start}", f"bank:{seat}", initial])
-        return bool(int(taken)), text(held), int(text(asked)), int(text(bank))
+        script = self._script(_CLAIM_AND_CLOCK)
+        keys = [self._key(game_id)]
+        args = [f"claim:{seat}:{start}", mine, now, CLOCK_TTL_S, f"asked:{seat}:{start}", f"bank:{seat}", initial]
+        value: Any = NOT_READ
+        if read is None:
+            got = script(keys=keys, args=args)
+        elif isinstance(self.client, RedisCluster):  # its pipelines take no scripts: two round trips
+            got = script(keys=keys, args=args)
+            value = self.client.hget(*read)
+        else:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.evalsha(script.sha, len(keys), *keys, *args)
+            pipe.hget(*read)
+            got, value = pipe.execute(raise_on_error=False)
+            if isinstance(value, Exception):  # the claim may stand: the asker reads it again itself
+                value = NOT_READ
+            if isinstance(got, NoScriptError):  # Redis lost its scripts (a restart): load it, once
+                got = script(keys=keys, args=args)
+            elif isinstance(got, Exception):
+                raise got
+        taken, held, asked, bank = got
+        return bool(int(taken)), text(held), int(text(asked)), int(text(bank)), value
 
     def renew(self, game_id: str, seat: int, start: int, token: str, lease_ms: int = LEASE_MS,
               release: bool = False) -> bool:
@@ -429,7 +462,9 @@ def _decide(table: Any, clock: Clock, game_id: str, seat: int, start: int, bot: 
 class Decision:
     """One claimed agent decision being asked: ``(seat, start)`` of ``game_id``, its controller
     ``bot``, the game's time control, the claim's ``attempt`` token, the asking task's ``token``,
-    and the clock read at the claim: ``asked`` (first asked, ms) and the seat's ``bank`` (ms)."""
+    and the clock read at the claim: ``asked`` (first asked, ms) and the seat's ``bank`` (ms);
+    ``record``: the agent's stored registry text read with the claim (None: no such agent), or
+    :data:`NOT_READ` (then :func:`_ask` reads it)."""
 
     game_id: str
     seat: int
@@ -440,6 +475,7 @@ class Decision:
     token: str | None
     asked: int
     bank: int
+    record: Any = NOT_READ
 
 
 def ask_safely(table: Any, clock: Clock, decision: Decision,
@@ -449,7 +485,7 @@ def ask_safely(table: Any, clock: Clock, decision: Decision,
     detail, move)``."""
     d = decision
     try:
-        return _ask(table, clock, d.game_id, d.seat, d.bot, d.control, d.asked, d.bank, latest)
+        return _ask(table, clock, d.game_id, d.seat, d.bot, d.control, d.asked, d.bank, latest, d.record)
     except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
         log.exception("agent_ask_failed", game_id=d.game_id, seat=d.seat, version=d.start)
         return "crash", f"{type(exc).__name__}: {exc}", None
@@ -520,11 +556,13 @@ def recorded(clock: Clock, decision: Decision, result: dict[str, Any] | None, fa
 
 
 def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any], control: Any, asked: int,
-         bank: int, latest: tuple[Any, Any, int]) -> tuple[str | None, str, dict[str, Any] | None]:
+         bank: int, latest: tuple[Any, Any, int], stored: Any = NOT_READ
+         ) -> tuple[str | None, str, dict[str, Any] | None]:
     """Send the agent its request for the seat's decision at ``latest`` (``(rules, state, version)``;
     the time left counted from ``asked``) and read its answer: ``(failure, detail, move)``,
-    failure None for a legal answer in time. Raises whatever else goes wrong (the caller makes
-    it a strike)."""
+    failure None for a legal answer in time. ``stored``: the agent's registry text as read with
+    the claim (:meth:`Clock.claim_and_clock`), else read here. Raises whatever else goes wrong (the
+    caller makes it a strike)."""
     from services.agents.client import AgentFailure
     from services.agents.protocol import MatchStart, MoveRequest, choice_to_move
     from services.agents.registry import UnknownAgent, registry_for
@@ -533,7 +571,9 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
 
     rules, state, version = latest
     try:
-        record = registry_for(table).get(bot["agent"])
+        registry = registry_for(table)
+        record = (registry.get(bot["agent"]) if stored is NOT_READ
+                  else registry.opened(bot["agent"], stored))
     except UnknownAgent as exc:
         return "crash", str(exc), None
     client = client_for(record)

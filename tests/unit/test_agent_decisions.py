@@ -284,3 +284,34 @@ def test_a_decision_the_chain_took_over_is_queued_again_when_asking_it_raises(mo
     assert scheduler.tasks == [(game_id, *calls[1])]  # not lost: queued for its own task
     monkeypatch.setattr(phase_agents, "ask_agent", real)
     assert phase_agents.ask_chained(table, *scheduler.tasks.pop(0), "t2", scheduler.schedule_agent, most=1) == "played"
+
+
+def test_the_agents_record_is_read_with_the_claim_in_one_round_trip(redis_client):
+    """``Clock.claim_and_clock(read=...)`` (the mover's desk): the claim, the first ask and the bank
+    as without it, and the agent's registry text read beside them in one pipeline: None once the
+    agent is removed (its decision then strikes, ``crash``), and the same after Redis lost its
+    scripts (a restart: the script is loaded again)."""
+    from services.agents import registry as agent_registry
+    from services.agents.registry import KEY, AgentRegistry
+
+    registry = AgentRegistry(redis_client)
+    aid = registry.register({"name": "a", "protocol": "http", "address": "http://127.0.0.1:9/",
+                             "secret": "s" * 20}).agent_id
+    clock = Clock(redis_client)
+    clock.claim_and_clock("g4", 0, 5, "warm.1", 4000)  # the script loaded
+    redis_client.config_resetstat()
+    taken, held, asked, bank, stored = clock.claim_and_clock("g3", 0, 5, "a.1", 4000, read=(KEY, aid))
+    stats = redis_client.info("commandstats")
+    assert stats["cmdstat_evalsha"]["calls"] == 1 and "cmdstat_script|exists" not in stats  # one pipeline
+    assert taken and held.startswith("a.1@") and bank == 4000 and asked == clock.asked_at("g3", 0, 5)
+    assert registry.opened(aid, stored) == registry.get(aid)
+    assert clock.claim_and_clock("g3", 0, 5, "b.1", 4000, read=(KEY, aid))[:4] == (False, held, 0, 0)
+    redis_client.script_flush()
+    again = clock.claim_and_clock("g3", 1, 5, "c.1", 4000, read=(KEY, aid))
+    assert again[0] and again[4] == stored
+    registry.remove(aid)
+    gone = clock.claim_and_clock("g3", 2, 5, "d.1", 4000, read=(KEY, aid))
+    assert gone[0] and gone[4] is None
+    with pytest.raises(agent_registry.UnknownAgent):
+        registry.opened(aid, gone[4])
+    assert clock.claim_and_clock("g3", 3, 5, "e.1", 4000)[4] is phase_agents.NOT_READ

@@ -201,3 +201,22 @@ def test_a_commit_on_a_cluster_takes_no_counters(redis_cluster, cluster_client):
     with pytest.raises(ValueError, match="counters"):
         store.commit("cnt0", 1, [Event("X", {})], Commit("move", 0, counters=Counters(("LIMITS:x",), (5,), (60,))))
     assert store.version("cnt0") == 1 and not cluster_client.exists("LIMITS:x")
+
+
+def test_an_agents_record_is_read_with_a_claim_across_the_slots(redis_cluster, cluster_client):
+    """The mover's desk reads the agent's record (a global key) with the claim script (the game's
+    slot; ``Clock.claim_and_clock(read=...)``): on a cluster, whose pipelines take no scripts, one
+    after the other, for games on every master, and again after every node lost its scripts."""
+    from services.agents.registry import KEY, AgentRegistry
+
+    registry = AgentRegistry(cluster_client)
+    aid = registry.register({"name": "a", "protocol": "http", "address": "http://127.0.0.1:9/",
+                             "secret": "s" * 20}).agent_id
+    clock = Clock(cluster_client)
+    for round_ in ("first", "after a script flush"):
+        for gid in one_per_master(redis_cluster, f"c-{round_[0]}"):
+            taken, held, _, bank, stored = clock.claim_and_clock(gid, 0, 3, "a.1", 2000, read=(KEY, aid))
+            assert taken and bank == 2000 and registry.opened(aid, stored) == registry.get(aid), (round_, gid)
+            assert clock.claim_and_clock(gid, 0, 3, "b.1", 2000, read=(KEY, aid))[:2] == (False, held)
+        for port in redis_cluster.ports:
+            redis_cluster.node(port).script_flush()
