@@ -47,6 +47,9 @@ from services.phases import agents
 
 THREADS = 64
 """Agent calls one mover's desk makes at once (more wait for a thread; their clock runs)."""
+RECORD_FRESH_S = 0.05
+"""Longest wait for a desk thread after which a call reads the agent's record again instead of the
+one read with its claim (more than :data:`THREADS` calls out on one mover queue the rest)."""
 GRACE_S = 1.0
 """Seconds past a decision's deadline after which the desk stops waiting for its thread and
 commits a ``timeout`` (the agent's client is bounded by the deadline itself; this covers a
@@ -153,8 +156,17 @@ class AgentDesk:
         asking = self.asking[key] = _Asking(decision, latest[2])
         with self._all_in:
             self._out += 1
-        asking.future = self.pool.submit(agents.ask_safely, self.table, self.clock, decision, latest)
+        asking.future = self.pool.submit(self._ask, decision, latest, time.monotonic())
         asking.future.add_done_callback(lambda future, key=key: self._answered(key, future))
+
+    def _ask(self, decision: agents.Decision, latest: tuple[Any, Any, int], read_at: float) -> Any:
+        """In a desk thread: :func:`~services.phases.agents.ask_safely`. The agent's record read
+        with the claim at ``read_at`` (monotonic s) serves only if the call waited for a thread
+        less than :data:`RECORD_FRESH_S`; else it is read again here, so that a removal or a
+        rotation meanwhile counts."""
+        if time.monotonic() - read_at > RECORD_FRESH_S:
+            decision.record = agents.NOT_READ
+        return agents.ask_safely(self.table, self.clock, decision, latest)
 
     def _answered(self, key: tuple[str, int], future: Future) -> None:
         self.answered.put((key, future, agents.now_ms()))  # the answer's time, not the mover's

@@ -204,11 +204,13 @@ class Clock:
         trip to Redis (one key, one script): ``(taken, claim held now, first asked ms, bank ms,
         read)``; the first-asked time and the bank are 0 when the claim was not taken.
 
-        ``read``: ``(hash key, field)`` of a global key read in the same round trip (a pipeline
-        beside the script, which keeps to the game's hash slot for a Redis Cluster): the agent's
-        registry record, so that a decision makes one round trip where it made two (on a Redis
-        Cluster, whose pipelines take no scripts, still two). The field's value (None if unset) is
-        the fifth item; :data:`NOT_READ` without ``read`` or in memory."""
+        ``read``: ``(hash key, field)`` of a global key (another hash slot than the game's) read in
+        the same round trip, in a pipeline beside the script: the agent's registry record, so that a
+        decision makes one round trip where it made two. On a Redis Cluster, whose pipelines take
+        no scripts, the read goes first and the script after it (a failed read raises before any
+        claim is taken). The field's value (None if unset) is the fifth item; :data:`NOT_READ`
+        without ``read``, in memory, or where the pipelined read failed (the claim then stands, and
+        the asker reads the record itself)."""
         if self.client is None:
             taken, held = self.claim(game_id, seat, start, token, lease_ms)
             if not taken:
@@ -222,9 +224,9 @@ class Clock:
         value: Any = NOT_READ
         if read is None:
             got = script(keys=keys, args=args)
-        elif isinstance(self.client, RedisCluster):  # its pipelines take no scripts: two round trips
+        elif isinstance(self.client, RedisCluster):  # its pipelines take no scripts: two round trips,
+            value = self.client.hget(*read)  # the read first, so that a failed read leaves no claim
             got = script(keys=keys, args=args)
-            value = self.client.hget(*read)
         else:
             pipe = self.client.pipeline(transaction=False)
             pipe.evalsha(script.sha, len(keys), *keys, *args)

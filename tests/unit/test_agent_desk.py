@@ -369,3 +369,20 @@ def test_the_answers_still_out_join_the_first_answers_batch_for_at_most_the_wait
         gate.set()
         desk.stop()
     assert table.state(game_id)[2] == version + 3 and strikes(table, game_id) == [] and not desk.busy()
+
+
+def test_a_call_that_waited_for_a_thread_reads_the_agents_record_again(monkeypatch):
+    """The agent's record read with the claim serves a call that got a desk thread at once; one
+    that waited longer than ``RECORD_FRESH_S`` (more calls out than threads) reads it again, so a
+    removal or a rotation meanwhile counts."""
+    seen = []
+    monkeypatch.setattr(phase_agents, "ask_safely", lambda table, clock, d, latest: seen.append(d.record))
+    table, game_id, seat, version = first_decision(Agent(), monkeypatch)
+    desk = AgentDesk(table, threads=1)
+    decision = phase_agents.Decision(game_id, seat, version, {}, None, "a", "a", 0, 0, b"stored text")
+    try:
+        desk._ask(decision, None, time.monotonic())
+        desk._ask(decision, None, time.monotonic() - agent_desk.RECORD_FRESH_S - 0.01)
+    finally:
+        desk.stop()
+    assert seen == [b"stored text", phase_agents.NOT_READ]

@@ -220,3 +220,22 @@ def test_an_agents_record_is_read_with_a_claim_across_the_slots(redis_cluster, c
             assert clock.claim_and_clock(gid, 0, 3, "b.1", 2000, read=(KEY, aid))[:2] == (False, held)
         for port in redis_cluster.ports:
             redis_cluster.node(port).script_flush()
+
+
+def test_a_failed_read_of_the_agents_record_leaves_no_claim_on_a_cluster(redis_cluster, cluster_client, monkeypatch):
+    """On a cluster the record is read before the claim script runs: a read that fails raises with
+    no claim taken, so the next asker takes the decision at once (it would otherwise wait out the
+    lease of a claim nobody renews)."""
+    from services.agents.registry import KEY
+
+    clock = Clock(cluster_client)
+    (gid,) = one_per_master(redis_cluster, "f")[:1]
+
+    def unreachable_read(*args, **kwargs):
+        raise redis.ConnectionError("the registry's node is out of reach")
+
+    monkeypatch.setattr(cluster_client, "hget", unreachable_read)
+    with pytest.raises(redis.ConnectionError):
+        clock.claim_and_clock(gid, 0, 3, "a.1", 2000, read=(KEY, "someone"))
+    monkeypatch.undo()
+    assert clock.claim_and_clock(gid, 0, 3, "b.1", 2000)[0]  # nothing was left held
