@@ -87,18 +87,28 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-_CLAIM = """
+_HELD_BY_ANOTHER = """
 local held = redis.call('HGET', KEYS[1], ARGV[1])
+local live = false
 if held then
-  local lapses = tonumber(string.match(held, '@(%d+)$'))
-  if lapses and lapses > tonumber(ARGV[3]) then return {0, held} end
+  local holder, lapses = string.match(held, '^(.*)@(%d+)$')
+  live = lapses ~= nil and tonumber(lapses) > tonumber(ARGV[3])
+     and holder ~= string.match(ARGV[2], '^(.*)@%d+$')
 end
+"""
+"""The opening of :data:`_CLAIM` and :data:`_CLAIM_AND_CLOCK`: ``held``, the claim field ARGV[1]'s
+value, and ``live``, true when another attempt's lease in it lapses after ARGV[3] (now, ms). The
+same attempt's own claim (ARGV[2]'s token) is not another's: a script that ran but whose reply was
+lost is run again by redis-py's retry on a connection error, and must find the claim its own."""
+
+_CLAIM = _HELD_BY_ANOTHER + """
+if live then return {0, held} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 return {1, ARGV[2]}
 """
-"""Take a claim field (ARGV[1]) for ARGV[2] (``token@lapses_ms``) unless it holds a lease that
-lapses after ARGV[3] (now, ms); returns ``{taken, the claim held now}``."""
+"""Take a claim field (ARGV[1]) for ARGV[2] (``token@lapses_ms``) unless another attempt holds a
+lease in it that lapses after ARGV[3] (now, ms); returns ``{taken, the claim held now}``."""
 
 _RENEW = """
 local held = redis.call('HGET', KEYS[1], ARGV[1])
@@ -112,12 +122,8 @@ return 0
 """Renew (or, with ARGV[4] ``1``, release) the claim field ARGV[1] if token ARGV[2] holds it."""
 
 
-_CLAIM_AND_CLOCK = """
-local held = redis.call('HGET', KEYS[1], ARGV[1])
-if held then
-  local lapses = tonumber(string.match(held, '@(%d+)$'))
-  if lapses and lapses > tonumber(ARGV[3]) then return {0, held, '0', '0'} end
-end
+_CLAIM_AND_CLOCK = _HELD_BY_ANOTHER + """
+if live then return {0, held, '0', '0'} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSETNX', KEYS[1], ARGV[5], ARGV[3])
 redis.call('HSETNX', KEYS[1], ARGV[6], ARGV[7])
@@ -181,8 +187,10 @@ class Clock:
 
         Returns:
             ``(True, claim)`` if ``token`` holds it now (it was free, or its lease had lapsed:
-            its asker died); ``(False, claim)`` with the live claim, ``"<token>@<lapses, ms>"``,
-            whose change shows that its holder is alive and renewing it.
+            its asker died, or ``token`` held it already: the same call again, as redis-py retries
+            a command whose reply a connection error lost; its lease is then extended);
+            ``(False, claim)`` with the live claim, ``"<token>@<lapses, ms>"``, whose change shows
+            that its holder is alive and renewing it.
         """
         field = f"claim:{seat}:{start}"
         now = now_ms()
@@ -190,7 +198,8 @@ class Clock:
         if self.client is None:
             with self._lock:
                 held = self._memory.get(f"{game_id}:{field}")
-                if held is not None and int(held.rpartition("@")[2] or 0) > now:
+                holder, _, lapses = (held or "").rpartition("@")
+                if held is not None and int(lapses or 0) > now and holder != token:
                     return False, held
                 self._memory[f"{game_id}:{field}"] = mine
                 return True, mine

@@ -11,6 +11,7 @@ def test_one_live_asker_per_decision_and_a_lapsed_claim_is_taken_over():
     assert taken and held.startswith("task-a.1@")
     assert clock.claim("g", 1, 5, "task-b.1", lease_ms=60_000) == (False, held)  # a duplicate asks nobody
     assert not clock.claim("g", 1, 5, "task-a.2", lease_ms=60_000)[0]  # nor does a redelivered copy
+    assert clock.claim("g", 1, 5, "task-a.1", lease_ms=60_000)[0]  # the same attempt again (a retried call)
     assert clock.claim("g", 1, 6, "task-b.1", lease_ms=60_000)[0]  # another decision is free
     assert clock.claim("g", 2, 9, "task-c.1", lease_ms=0)[0]
     assert clock.claim("g", 2, 9, "task-d.1", lease_ms=0)[0]  # a claim that lapsed is taken over

@@ -315,3 +315,44 @@ def test_the_agents_record_is_read_with_the_claim_in_one_round_trip(redis_client
     with pytest.raises(agent_registry.UnknownAgent):
         registry.opened(aid, gone[4])
     assert clock.claim_and_clock("g3", 3, 5, "e.1", 4000)[4] is phase_agents.NOT_READ
+
+
+def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_redis_py_sends_it_again(redis_server):
+    """A claim script that ran on Redis but whose reply a broken connection lost: redis-py sends the
+    same command again on a new connection (its default retry on a connection error), and the claim
+    it finds there is the caller's own, taken, not another asker's live lease to wait out (3 s),
+    for the claim alone, the claim with the clock, and the claim with the pipelined record read.
+    Another attempt's live claim is still refused."""
+    import redis
+    from redis.connection import Connection
+
+    lost = {"replies": 0}
+
+    class LosesOneReply(Connection):
+        """Drops the connection instead of reading the first reply after ``lost["armed"]`` is set."""
+
+        def read_response(self, *args, **kwargs):
+            if lost.pop("armed", False):
+                lost["replies"] += 1
+                self.disconnect()
+                raise redis.ConnectionError("the reply was lost (test)")
+            return super().read_response(*args, **kwargs)
+
+    client = redis.Redis(port=redis_server.port)  # as the stack's: redis-py's default retry
+    client.connection_pool.connection_class = LosesOneReply
+    client.flushall()
+    clock = Clock(client)
+    clock.claim_and_clock("warm", 0, 1, "warm.1", 4000)  # both scripts loaded
+    clock.claim("warm", 1, 1, "warm.2")
+    calls = {
+        "claim": lambda token: clock.claim("g", 0, 5, token),
+        "claim_and_clock": lambda token: clock.claim_and_clock("g", 1, 5, token, 4000)[:2],
+        "with the record": lambda token: clock.claim_and_clock("g", 2, 5, token, 4000, read=("agents", "x"))[:2],
+    }
+    for name, call in calls.items():
+        lost["armed"] = True
+        taken, held = call(f"{name}.1")
+        assert lost["replies"] and "armed" not in lost, name  # the reply was lost and the call sent again
+        assert taken and held.startswith(f"{name}.1@"), name
+        assert call(f"{name}.2") == (False, held), name  # another attempt still waits
+        lost["replies"] = 0
