@@ -5,6 +5,8 @@
   games/s, and the mean cost of ``legal_moves`` and of ``apply`` apart;
 * :func:`clone_cost`: the forward model's clone (copy-on-write) and the game's deep ``copy``
   against ``copy.deepcopy`` on states taken from the middle of random games;
+* :func:`view_cost`: a player view, its JSON text and the state hash, on states from the middle of
+  random games (what an agent's request, ``?view=true`` and a finished game's summary cost);
 * :func:`openspiel_reference`: OpenSpiel's pure-Python tic-tac-toe played the same way in
   the benchmark's own environment (``.venv-bench``), the peer every ratio is taken against;
 * :func:`paired`: both, alternated round by round in one run, so that a ratio compares
@@ -145,6 +147,40 @@ def clone_cost(game: str, players: int, samples: int = 20, seed: str = "clone") 
             "clone_move_us": with_move(rules.clone), "copy_move_us": with_move(rules.copy)}
 
 
+def view_cost(game: str, players: int, samples: int = 20, seed: str = "view") -> dict[str, float]:
+    """Mean cost (microseconds) of what a client's or an agent's view of a state takes: the
+    player view (``rules.view`` of the seat to move: the state's plain form without its secrets,
+    and the game's extras), the view's JSON text (``plain_json``, as an agent's request and
+    ``?view=true`` carry it) and the state hash (``state_hash`` of ``rules.hash_view``, as a
+    finished game's summary shows it), on ``samples`` states taken 100-400 moves into random
+    games. Returns ``{"view_us", "view_json_us", "state_hash_us", "view_bytes"}`` (the last the
+    mean length of the view's JSON text)."""
+    from services.rules.core.canonical import plain_json, state_hash
+
+    rules = get_rules(game)
+    rng = random.Random(seed)
+    states = []
+    while len(states) < samples:
+        state, chance = _start(rules, players, f"{seed}:{len(states)}")
+        play_out(rules, state, chance, lambda seat, legal: legal[rng.randrange(len(legal))], rng.randrange(100, 400))
+        if rules.outcome(state) is None and not rules.pending_phase(state):
+            states.append((state, rules.to_move(state)[0]))
+    views = [rules.view(state, seat) for state, seat in states]
+    reps = 50
+
+    def per_call(fn: Callable[[int], Any]) -> float:
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            for i in range(len(states)):
+                fn(i)
+        return 1e6 * (time.perf_counter() - t0) / (reps * len(states))
+
+    return {"view_us": per_call(lambda i: rules.view(*states[i])),
+            "view_json_us": per_call(lambda i: plain_json(views[i])),
+            "state_hash_us": per_call(lambda i: state_hash(rules.hash_view(states[i][0]))),
+            "view_bytes": statistics.fmean(len(plain_json(v)) for v in views)}
+
+
 def openspiel_reference(seconds: float, cpu: bool = False) -> dict[str, float]:
     """OpenSpiel's pure-Python tic-tac-toe random playouts for about ``seconds`` (of the wall
     clock, or with ``cpu`` of the reference process's CPU time).
@@ -213,7 +249,7 @@ def paired(game: str, players: int, rounds: int, seconds: float, cpu: bool = Tru
     return result
 
 
-__all__ = ["builds", "clone_cost", "openspiel_reference", "paired", "playout", "playouts", "playouts_process"]
+__all__ = ["builds", "clone_cost", "openspiel_reference", "paired", "playout", "playouts", "playouts_process", "view_cost"]
 
 
 def _playouts_main(game: str, players: str, seconds: str, seed: str, clock: str) -> None:

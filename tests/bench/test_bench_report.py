@@ -58,11 +58,13 @@ def test_markdown_has_every_table_and_the_targets():
 
 
 def test_engine_measurements_run_on_the_forward_model():
-    """A short playout and clone measurement of Noggin (what ``make bench`` runs for seconds)."""
+    """A short playout, clone and view measurement of Noggin (what ``make bench`` runs for seconds)."""
     r = engine.playouts("noggin", 3, 0.3, seed="short")
     assert r["moves"] > 0 and r["moves_per_s"] > 0 and r["legal_us"] > 0 and r["apply_us"] > 0
     c = engine.clone_cost("noggin", 3, samples=2)
     assert c["clone_us"] > 0 and c["deepcopy_us"] > 0 and math.isfinite(c["ratio_clone"])
+    v = engine.view_cost("noggin", 3, samples=2)
+    assert v["view_us"] > 0 and v["view_json_us"] > 0 and v["state_hash_us"] > 0 and v["view_bytes"] > 1000
 
 
 def test_peers_summary_gives_the_bus_ratio_and_the_http_targets():

@@ -27,6 +27,46 @@ def test_canonical_json_rejects_floats():
         canonical_json({"x": 0.5})
 
 
+def test_the_plain_form_keeps_each_fields_marks_per_class_and_takes_subclasses_and_nested_values():
+    """``to_plain``'s per-class field lists (services/rules/core/canonical.py): a ``NOT_STATE``
+    field is never in it, an ``OMIT_IF_NONE`` field only while set, another ``None`` field as
+    null; two classes with the same field names keep their own marks; enum members, dict and list
+    subclasses, sets, tuples and int keys come out as plain data, and a float anywhere is refused
+    (the second time a class is met as the first)."""
+    import enum
+    from dataclasses import field
+
+    from services.rules.core.canonical import NOT_STATE, OMIT_IF_NONE, to_plain
+
+    class Colour(enum.IntEnum):
+        RED = 3
+
+    @dataclass
+    class Marked:
+        keep: int | None
+        maybe: int | None = field(default=None, metadata={OMIT_IF_NONE: True})
+        books: frozenset = field(default=frozenset(), metadata={NOT_STATE: True})
+
+    @dataclass
+    class Unmarked:
+        keep: int | None
+        maybe: int | None = None
+        books: frozenset = frozenset()
+
+    for _ in range(2):
+        assert to_plain(Marked(None)) == {"keep": None}
+        assert to_plain(Marked(1, 2, frozenset({1}))) == {"keep": 1, "maybe": 2}
+        assert to_plain(Unmarked(None)) == {"keep": None, "maybe": None, "books": []}
+        nested = {1: [Marked(Colour.RED)], "s": {3, 1, 2}, "t": (Unmarked(0, 1, frozenset({"b", "a"})),),
+                  "d": collections.OrderedDict(z=True), "l": collections.UserList([1]).data}
+        assert canonical_json(nested) == ('{"1":[{"keep":3}],"d":{"z":true},"l":[1],"s":[1,2,3],'
+                                          '"t":[{"books":["a","b"],"keep":0,"maybe":1}]}')
+        with pytest.raises(TypeError, match="floats"):
+            to_plain([Marked(1, maybe=0.5)])
+        with pytest.raises(TypeError, match="cannot serialise object"):
+            to_plain({"x": object()})
+
+
 def test_state_hash_changes_with_state_and_not_with_key_order():
     assert state_hash({"a": 1, "b": 2}) == state_hash({"b": 2, "a": 1})
     assert state_hash({"a": 1, "b": 2}) != state_hash({"a": 1, "b": 3})
