@@ -99,7 +99,8 @@ end
 """The opening of :data:`_CLAIM` and :data:`_CLAIM_AND_CLOCK`: ``held``, the claim field ARGV[1]'s
 value, and ``live``, true when another attempt's lease in it lapses after ARGV[3] (now, ms). The
 same attempt's own claim (ARGV[2]'s token) is not another's: a script that ran but whose reply was
-lost is run again by redis-py's retry on a connection error, and must find the claim its own."""
+lost is sent again by a client that retries on a connection error (a Redis Cluster client does, by
+default; a plain client made from a URL does not), and must find the claim its own."""
 
 _CLAIM = _HELD_BY_ANOTHER + """
 if live then return {0, held} end
@@ -187,8 +188,9 @@ class Clock:
 
         Returns:
             ``(True, claim)`` if ``token`` holds it now (it was free, or its lease had lapsed:
-            its asker died, or ``token`` held it already: the same call again, as redis-py retries
-            a command whose reply a connection error lost; its lease is then extended);
+            its asker died, or ``token`` held it already: the same call again, as a client that
+            retries sends a command whose reply a connection error lost; its lease is then
+            extended);
             ``(False, claim)`` with the live claim, ``"<token>@<lapses, ms>"``, whose change shows
             that its holder is alive and renewing it.
         """

@@ -318,8 +318,9 @@ def test_the_agents_record_is_read_with_the_claim_in_one_round_trip(redis_client
 
 
 def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_redis_py_sends_it_again(redis_server):
-    """A claim script that ran on Redis but whose reply a broken connection lost: redis-py sends the
-    same command again on a new connection (its default retry on a connection error), and the claim
+    """A claim script that ran on Redis but whose reply a broken connection lost: a client that
+    retries (``redis.Redis(host, port)``'s default, and a Redis Cluster client's; not one made from
+    a URL) sends the same command again on a new connection, and the claim
     it finds there is the caller's own, taken, not another asker's live lease to wait out (3 s),
     for the claim alone, the claim with the clock, and the claim with the pipelined record read.
     Another attempt's live claim is still refused."""
@@ -338,7 +339,7 @@ def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_redis_py_sends_i
                 raise redis.ConnectionError("the reply was lost (test)")
             return super().read_response(*args, **kwargs)
 
-    client = redis.Redis(port=redis_server.port)  # as the stack's: redis-py's default retry
+    client = redis.Redis(port=redis_server.port)  # retries a command on a connection error
     client.connection_pool.connection_class = LosesOneReply
     client.flushall()
     clock = Clock(client)
