@@ -329,6 +329,22 @@ def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000, agents
     return len(games)
 
 
+def mover_client(url: str, **options: Any) -> Any:
+    """The mover's Redis client (:func:`~services.common.redis_client.connect`), which never sends
+    a command again after a connection error.
+
+    A plain client made from a URL does not; a Redis Cluster client does by default (ten
+    attempts), and for a mover that loses games: a pop whose reply the broken connection lost had
+    taken its games off the ready list, the pop sent again takes others, and the first are then
+    held by no one and wait for ever. Raised instead, the error ends the round, and the mover's
+    outage handling (:meth:`Mover.run`) pushes every game waiting for a bot or an agent again (a
+    round is safe to repeat); the cluster client still learns a changed layout at the error."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return connect(url, retry=Retry(NoBackoff(), 0), **options)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Build the Table from the settings, sweep, then serve until SIGTERM or SIGINT
     (``--name NAME`` names the mover's heartbeat key; ``--metrics-port PORT`` is where it serves
@@ -345,7 +361,7 @@ def main(argv: list[str] | None = None) -> None:
     metrics.serve(args.metrics_port, s.metrics_host)  # the moves it commits (services.common.metrics)
     if s.agent_asker == "mover":
         metrics.init_agent_decisions()  # its desk's decisions, by status
-    client = connect(s.redis_url)
+    client = mover_client(s.redis_url)
     table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode, settings=s)
     mover = Mover(table, client, name=args.name, agents=s.agent_asker == "mover")
     mover.heartbeat()

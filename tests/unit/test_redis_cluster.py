@@ -115,6 +115,73 @@ def test_the_ready_list_and_the_movers_heartbeats_work_across_masters(redis_clus
     assert movers[2]._pop(5, block=0.2) == [] and time.monotonic() - started < 5  # BRPOP on the cluster
 
 
+def test_a_movers_pop_whose_reply_was_lost_loses_no_game_on_a_cluster(redis_cluster, cluster_client):
+    """A connection that breaks after a master ran the mover's pop, before its reply arrived: the
+    games are off the ready list. A Redis Cluster client sends a command again after a connection
+    error (by default), and the second pop found nothing: three games of bots waited for ever. The
+    mover's client (``mover_client``) raises instead, and the mover's outage handling pushes every
+    waiting game again: all three end."""
+    import threading
+
+    from redis.connection import Connection
+
+    from services.coordinator.table import InlineScheduler
+    from services.phases.hosting import build_table
+    from services.phases.mover import mover_client
+    from services.rules.core import GameConfig
+    from tests.support.wait import wait_for
+
+    lost = {"armed": False, "replies": 0}
+
+    class LosesOneReply(Connection):
+        """Reads the reply of the first pop sent once armed, then breaks the connection."""
+
+        def send_packed_command(self, command, *args, **kwargs):
+            packed = command if isinstance(command, bytes) else b"".join(command)
+            arm = lost["armed"] and b"EVALSHA" in packed and READY.encode() in packed
+            super().send_packed_command(command, *args, **kwargs)  # connecting first if need be
+            if arm:
+                lost["armed"], lost["now"] = False, True
+
+        def read_response(self, *args, **kwargs):
+            if lost.pop("now", False):
+                super().read_response(*args, **kwargs)  # the master ran it
+                lost["replies"] += 1
+                self.disconnect()
+                raise redis.ConnectionError("the reply was lost (test)")
+            return super().read_response(*args, **kwargs)
+
+    client = mover_client(redis_cluster.url, socket_timeout=10)
+    table = build_table(client, ports_mode="embedded", phase_mode="inline")
+    table.scheduler = BusScheduler(client, InlineScheduler(None))
+    bots = {0: "random", 1: "random", 2: "random"}
+    games = [table.create(GameConfig(game="noggin", players=3), seed=f"lost-{n}", bots=bots) for n in range(3)]
+    mover = Mover(table, client, batch=4, name="lost-reply")
+    mover.heartbeat()  # as the mover's main does: no peer found gone (whose games it would push again)
+    assert mover.movers() == 1 and sorted(mover._take(keys=[READY], args=[0, 1]) or []) == []  # the script loaded
+    assert client.llen(READY) == 3
+    for node in client.get_nodes():  # new connections from here on lose the armed reply
+        pool = node.redis_connection.connection_pool
+        pool.connection_class = LosesOneReply
+        pool.reset()
+    store = RedisStore(cluster_client)  # read apart from the mover's client, which its thread uses
+
+    def over() -> list[str]:
+        return [store.meta(g)["status"] for g in games]
+
+    lost["armed"] = True
+    thread = threading.Thread(target=mover.run, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: over() == ["over"] * 3 or not thread.is_alive(), 30, "every game to end")
+    finally:
+        mover.stopping.set()
+        thread.join(10)
+        client.close()
+    assert lost["replies"] == 1, "the pop's reply was not lost"
+    assert over() == ["over"] * 3
+
+
 def test_a_creators_quota_counts_games_on_every_master(redis_cluster, cluster_client):
     store = RedisStore(cluster_client)
     games = one_per_master(redis_cluster, "q")
