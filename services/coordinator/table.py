@@ -321,12 +321,12 @@ class Table:
         else:
             first = self._first_result(game_id, seat, move_id, digest)
             if first is not None:
-                return first
+                return self._repeated(game_id, first, hand_over)
             rules, state, version = self.state(game_id)
             if expected_version != version:
                 first = self._first_result(game_id, seat, move_id, digest)
                 if first is not None:
-                    return first
+                    return self._repeated(game_id, first, hand_over)
                 if not self._independent(game_id, seat, expected_version, version):
                     raise StaleVersion(expected_version, version)
             move = rules.parse_move(move)
@@ -345,17 +345,30 @@ class Table:
             first = self._first_result(game_id, seat, move_id, digest)
             if first is None:  # pragma: no cover - the store said it has one
                 raise
-            return first
+            return self._repeated(game_id, first, hand_over)
         except VersionConflict as exc:
             first = self._first_result(game_id, seat, move_id, digest)
             if first is not None:
-                return first
+                return self._repeated(game_id, first, hand_over)
             if trusted is None and attempt < 8 and self._independent(game_id, seat, expected_version, exc.actual):
                 # another seat of the same simultaneous decision committed first: go again
                 return self.play(game_id, seat, move, expected_version, move_id, hand_over=hand_over,
                                  attempt=attempt + 1, counters=counters)
             raise StaleVersion(expected_version, exc.actual) from None
         return result
+
+    def _repeated(self, game_id: str, first: dict[str, Any], hand_over: bool) -> dict[str, Any]:
+        """``first``, the result a move sent again (the same id) gets, after handing the game over
+        again (``hand_over``) if it still waits at the version that move made.
+
+        The first request may have failed after its commit: the store's reply lost with a broken
+        connection, so it never handed the game on, and its client sent the move again (the bots'
+        client and the SDK do after a 503). Without this a game of bots waited on that move until a
+        waiting client's nudge. A spare hand-over is a no-op: bot moves and phases are idempotent by
+        version, and an agent decision is claimed once. Raises the store's errors."""
+        if hand_over:
+            self._hand_over(game_id, int(first["version"]))
+        return first
 
     def _independent(self, game_id: str, seat: int, expected: int, current: int) -> bool:
         """True if a move of ``seat`` made against version ``expected`` may still be played at

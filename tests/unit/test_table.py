@@ -73,6 +73,38 @@ def test_a_repeated_move_id_returns_the_first_result_and_applies_once():
     assert t.summary(gid)["version"] == v + 1
 
 
+@pytest.mark.parametrize("path", ["on the cached state", "reading first"])
+def test_a_move_sent_again_after_its_commits_reply_was_lost_hands_the_game_on(path):
+    """A client's move commits, but the store's reply is lost (a broken connection): the request
+    fails before it hands the game on, and the game waits on the bot seat that moves next. The
+    client sends the move again with the same id (the bots' client and the SDK do after a 503): it
+    gets the first result, and the game is handed on at last, so the bot plays; on either path a
+    repeat takes (the state cached at the move's version, or read first)."""
+    import redis
+
+    t = embedded_table()
+    gid = t.create(GameConfig(game="step_race", players=2), seed="lost-reply", bots={1: "random"})
+    rules, state, v = t.state(gid)
+    assert rules.to_move(state) == [0]
+    real_commit = t.store.commit
+
+    def commit_then_lose_the_reply(*args, **kwargs):
+        t.store.commit = real_commit  # type: ignore[method-assign]
+        real_commit(*args, **kwargs)
+        raise redis.ConnectionError("the reply was lost (test)")
+
+    t.store.commit = commit_then_lose_the_reply  # type: ignore[method-assign]
+    move = {"type": "advance", "steps": 1}
+    with pytest.raises(redis.ConnectionError):
+        t.play(gid, 0, move, v, "m1")
+    assert [e.version for e in t.store.read(gid)][-1] == v + 1  # committed, and nothing handed on
+    assert t.state(gid)[0].to_move(t.state(gid)[1]) == [1] and t.summary(gid)["version"] == v + 1
+    again = t.play(gid, 0, move, v, "m1", read_first=path == "reading first")
+    assert again["version"] == v + 1
+    assert t.summary(gid)["version"] > v + 1  # the bot played its move
+    assert [e.seat for e in t.store.read(gid) if e.kind == "move"][:2] == [0, 1]
+
+
 def test_same_seed_and_moves_give_the_same_log_and_hash():
     logs = []
     for _ in range(2):
