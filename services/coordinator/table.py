@@ -599,11 +599,17 @@ class Table:
     def run_phase(self, game_id: str, phase: str, version: int) -> bool:
         """Run phase ``phase`` if the game is still at ``version`` waiting for it.
 
-        Idempotent: a repeated or late call finds the version moved on and does nothing.
+        Idempotent: a repeated or late call finds the version moved on and commits nothing. One
+        that finds the phase committed just before (the game one version on, waiting at it) hands
+        the game over again: the first call may have failed after its commit, its reply from the
+        store lost with a broken connection, before it handed the game on, and the phase task is
+        retried on such errors (a spare hand-over is a no-op, as for a move sent again).
         Returns True if this call committed the phase.
         """
         rules, state, current = self.state(game_id)
         if current != version or rules.pending_phase(state) != phase:
+            if current == version + 1:  # nothing but the pending phase commits at ``version``
+                self._schedule_next(game_id, rules, state, current)
             return False
         events = self._resolve(game_id, version, rules, state, rules.phase_ops(state, phase))
         try:

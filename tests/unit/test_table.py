@@ -105,6 +105,54 @@ def test_a_move_sent_again_after_its_commits_reply_was_lost_hands_the_game_on(pa
     assert [e.seat for e in t.store.read(gid) if e.kind == "move"][:2] == [0, 1]
 
 
+def test_a_phase_run_again_after_its_commits_reply_was_lost_hands_the_game_on():
+    """The phase task's commit lands but its reply is lost: the task fails before it hands the game
+    on, and is retried (it is, on connection errors). The retry finds the phase committed and
+    commits nothing, but hands the game over, so the bot seat that moves after the phase is asked
+    (``lap_race``: every seat runs once, then the phase ``lap_end``)."""
+    import redis
+
+    import tests.core_games.lap_race  # noqa: F401  (registers the test game)
+
+    class Recorded:
+        def __init__(self) -> None:
+            self.calls: list[tuple] = []
+
+        def schedule(self, game_id, phase, version):
+            self.calls.append(("phase", phase, version))
+
+        def schedule_bot(self, game_id, seat, version):
+            self.calls.append(("bot", seat, version))
+
+        def schedule_agent(self, game_id, seat, version):  # pragma: no cover - no agent here
+            self.calls.append(("agent", seat, version))
+
+        def schedule_end(self, game_id):  # pragma: no cover - the game does not end here
+            self.calls.append(("end",))
+
+    t = embedded_table()
+    t.scheduler = scheduler = Recorded()
+    gid = t.create(GameConfig(game="lap_race", players=2), seed="lost-phase", bots={0: "random"})
+    v = t.summary(gid)["version"]
+    assert t.play_bot(gid, 0, v)
+    t.play(gid, 1, {"type": "run", "pace": 1}, v + 1)
+    assert scheduler.calls[-1] == ("phase", "lap_end", v + 2)
+    real_commit = t.store.commit
+
+    def commit_then_lose_the_reply(*args, **kwargs):
+        t.store.commit = real_commit  # type: ignore[method-assign]
+        real_commit(*args, **kwargs)
+        raise redis.ConnectionError("the reply was lost (test)")
+
+    t.store.commit = commit_then_lose_the_reply  # type: ignore[method-assign]
+    with pytest.raises(redis.ConnectionError):
+        t.run_phase(gid, "lap_end", v + 2)
+    assert t.summary(gid)["version"] == v + 3 and scheduler.calls[-1] == ("phase", "lap_end", v + 2)
+    assert t.run_phase(gid, "lap_end", v + 2) is False  # the task's retry commits nothing
+    assert scheduler.calls[-1] == ("bot", 0, v + 3) and t.summary(gid)["version"] == v + 3
+    assert t.run_phase(gid, "lap_end", v) is False and scheduler.calls[-1] == ("bot", 0, v + 3)  # an old task
+
+
 def test_same_seed_and_moves_give_the_same_log_and_hash():
     logs = []
     for _ in range(2):
