@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.cluster import RedisCluster
-from redis.exceptions import NoScriptError
+from redis.exceptions import ConnectionError as RedisConnectionError, NoScriptError, TimeoutError as RedisTimeout
 
 from services.common import logs, metrics
 from services.common.redis_client import text
@@ -162,6 +162,18 @@ class Clock:
 
         return key(game_id, "clock")
 
+    @staticmethod
+    def _resent_once(call: Any) -> Any:
+        """``call()``, sent once more after a connection error or a timeout: a claim is safe to send
+        again, since the same attempt's token finds its own claim (:data:`_HELD_BY_ANOTHER`), and
+        its reply may be all that was lost. The stack's clients do not send anything again by
+        themselves (``mover_client``; a plain client from a URL), so without this a claim taken but
+        unanswered blocked its decision for the 3 s lease. Raises the second error."""
+        try:
+            return call()
+        except (RedisConnectionError, RedisTimeout):
+            return call()
+
     def _script(self, text: str) -> Any:
         script = self._scripts.get(text)
         if script is None:
@@ -205,7 +217,8 @@ class Clock:
                     return False, held
                 self._memory[f"{game_id}:{field}"] = mine
                 return True, mine
-        taken, held = self._script(_CLAIM)(keys=[self._key(game_id)], args=[field, mine, now, CLOCK_TTL_S])
+        script = self._script(_CLAIM)
+        taken, held = self._resent_once(lambda: script(keys=[self._key(game_id)], args=[field, mine, now, CLOCK_TTL_S]))
         return bool(int(taken)), text(held)
 
     def claim_and_clock(self, game_id: str, seat: int, start: int, token: str, initial: int,
@@ -234,15 +247,18 @@ class Clock:
         args = [f"claim:{seat}:{start}", mine, now, CLOCK_TTL_S, f"asked:{seat}:{start}", f"bank:{seat}", initial]
         value: Any = NOT_READ
         if read is None:
-            got = script(keys=keys, args=args)
+            got = self._resent_once(lambda: script(keys=keys, args=args))
         elif isinstance(self.client, RedisCluster):  # its pipelines take no scripts: two round trips,
             value = self.client.hget(*read)  # the read first, so that a failed read leaves no claim
-            got = script(keys=keys, args=args)
+            got = self._resent_once(lambda: script(keys=keys, args=args))
         else:
-            pipe = self.client.pipeline(transaction=False)
-            pipe.evalsha(script.sha, len(keys), *keys, *args)
-            pipe.hget(*read)
-            got, value = pipe.execute(raise_on_error=False)
+            def pipelined() -> list[Any]:
+                pipe = self.client.pipeline(transaction=False)
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+                pipe.hget(*read)
+                return pipe.execute(raise_on_error=False)
+
+            got, value = self._resent_once(pipelined)
             if isinstance(value, Exception):  # the claim may stand: the asker reads it again itself
                 value = NOT_READ
             if isinstance(got, NoScriptError):  # Redis lost its scripts (a restart): load it, once

@@ -338,7 +338,9 @@ def mover_client(url: str, **options: Any) -> Any:
     taken its games off the ready list, the pop sent again takes others, and the first are then
     held by no one and wait for ever. Raised instead, the error ends the round, and the mover's
     outage handling (:meth:`Mover.run`) pushes every game waiting for a bot or an agent again (a
-    round is safe to repeat); the cluster client still learns a changed layout at the error."""
+    round is safe to repeat); the cluster client still learns a changed layout at the error. What
+    is safe to send again sends itself again: the agent desk's claims
+    (:meth:`~services.phases.agents.Clock.claim_and_clock`)."""
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 

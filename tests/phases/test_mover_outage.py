@@ -115,3 +115,26 @@ def test_a_mover_still_stops_on_a_real_error(monkeypatch):
     mover = Mover(table, client, batch=4, name="bug-test")
     with pytest.raises(DomainCallFailed, match="INTERNAL"):
         mover.run()
+
+
+def test_the_movers_main_makes_its_client_with_mover_client(monkeypatch):
+    """The mover process's Redis client is ``mover_client``'s, which sends nothing again after a
+    connection error (a lost pop's games are then pushed again by the outage handling:
+    ``tests/unit/test_redis_cluster.py``), not a default one."""
+    made = []
+
+    class Made(Exception):
+        pass
+
+    def record(url, **options):
+        made.append(url)
+        raise Made
+
+    monkeypatch.setattr(mover_module.logs, "configure", lambda *a, **k: None)
+    monkeypatch.setattr(mover_module.tracing, "configure", lambda *a, **k: None)
+    monkeypatch.setattr(mover_module.metrics, "serve", lambda *a, **k: None)
+    monkeypatch.setattr(mover_module.metrics, "init_agent_decisions", lambda *a, **k: None)
+    monkeypatch.setattr(mover_module, "mover_client", record)
+    with pytest.raises(Made):
+        mover_module.main(["--name", "client-test", "--metrics-port", "0"])
+    assert made == [mover_module.settings().redis_url]

@@ -317,13 +317,15 @@ def test_the_agents_record_is_read_with_the_claim_in_one_round_trip(redis_client
     assert clock.claim_and_clock("g3", 3, 5, "e.1", 4000)[4] is phase_agents.NOT_READ
 
 
-def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_redis_py_sends_it_again(redis_server):
-    """A claim script that ran on Redis but whose reply a broken connection lost: a client that
-    retries (``redis.Redis(host, port)``'s default, and a Redis Cluster client's; not one made from
-    a URL) sends the same command again on a new connection, and the claim
-    it finds there is the caller's own, taken, not another asker's live lease to wait out (3 s),
-    for the claim alone, the claim with the clock, and the claim with the pipelined record read.
-    Another attempt's live claim is still refused."""
+@pytest.mark.parametrize("client_kind", ["retrying", "from a URL"])
+def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_it_is_sent_again(redis_server, client_kind):
+    """A claim script that ran on Redis but whose reply a broken connection lost is sent again on a
+    new connection: by a client that retries (``redis.Redis(host, port)``'s default, and a Redis
+    Cluster client's), or by the clock itself where the client does not (one made from a URL, as
+    the stack's are, and the movers' client). The claim it finds there is the caller's own, taken,
+    not another asker's live lease to wait out (3 s), for the claim alone, the claim with the
+    clock, and the claim with the pipelined record read. Another attempt's live claim is still
+    refused."""
     import redis
     from redis.connection import Connection
 
@@ -339,7 +341,10 @@ def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_redis_py_sends_i
                 raise redis.ConnectionError("the reply was lost (test)")
             return super().read_response(*args, **kwargs)
 
-    client = redis.Redis(port=redis_server.port)  # retries a command on a connection error
+    if client_kind == "retrying":
+        client = redis.Redis(port=redis_server.port)  # sends a command again after a connection error
+    else:
+        client = redis.Redis.from_url(redis_server.url)  # does not
     client.connection_pool.connection_class = LosesOneReply
     client.flushall()
     clock = Clock(client)

@@ -41,6 +41,9 @@ def test_the_plain_form_keeps_each_fields_marks_per_class_and_takes_subclasses_a
     class Colour(enum.IntEnum):
         RED = 3
 
+    class Row(list):
+        pass
+
     @dataclass
     class Marked:
         keep: int | None
@@ -58,8 +61,8 @@ def test_the_plain_form_keeps_each_fields_marks_per_class_and_takes_subclasses_a
         assert to_plain(Marked(1, 2, frozenset({1}))) == {"keep": 1, "maybe": 2}
         assert to_plain(Unmarked(None)) == {"keep": None, "maybe": None, "books": []}
         nested = {1: [Marked(Colour.RED)], "s": {3, 1, 2}, "t": (Unmarked(0, 1, frozenset({"b", "a"})),),
-                  "d": collections.OrderedDict(z=True), "l": collections.UserList([1]).data}
-        assert canonical_json(nested) == ('{"1":[{"keep":3}],"d":{"z":true},"l":[1],"s":[1,2,3],'
+                  "d": collections.OrderedDict(z=True), "l": Row([1, Marked(2)])}
+        assert canonical_json(nested) == ('{"1":[{"keep":3}],"d":{"z":true},"l":[1,{"keep":2}],"s":[1,2,3],'
                                           '"t":[{"books":["a","b"],"keep":0,"maybe":1}]}')
         with pytest.raises(TypeError, match="floats"):
             to_plain([Marked(1, maybe=0.5)])

@@ -67,7 +67,9 @@ def to_plain(obj: Any) -> Any:
 
 
 _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
-"""Dataclass -> its fields in the plain form (:func:`_fields_of`), filled as classes are met."""
+"""Dataclass -> its fields in the plain form (:func:`_fields_of`), filled as classes are met (a
+dataclass's fields are fixed when its class is made; nothing here makes or changes classes at run
+time, so it holds one entry per state class)."""
 
 
 def _fields_of(kind: type) -> tuple[tuple[str, bool], ...]:
