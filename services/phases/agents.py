@@ -99,8 +99,8 @@ end
 """The opening of :data:`_CLAIM` and :data:`_CLAIM_AND_CLOCK`: ``held``, the claim field ARGV[1]'s
 value, and ``live``, true when another attempt's lease in it lapses after ARGV[3] (now, ms). The
 same attempt's own claim (ARGV[2]'s token) is not another's: a script that ran but whose reply was
-lost is sent again by a client that retries on a connection error (a Redis Cluster client does, by
-default; a plain client made from a URL does not), and must find the claim its own."""
+lost is sent again (by :meth:`Clock._resent_once`, or by a client that retries on a connection
+error, as a Redis Cluster client does by default), and must find the claim its own."""
 
 _CLAIM = _HELD_BY_ANOTHER + """
 if live then return {0, held} end

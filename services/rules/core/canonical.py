@@ -28,7 +28,7 @@ def to_plain(obj: Any) -> Any:
     Each dataclass's fields in the plain form (their names, and which are left out while
     ``None``) are worked out once per class (:func:`_fields_of`); plain values of the exact
     built-in types are taken first. The same output as walking ``dataclasses.fields`` at every
-    value, about twice as fast (docs/benchmarks.md, "The plain form of a state").
+    value, two to four times as fast (docs/benchmarks.md, "The plain form of a state").
 
     Raises:
         TypeError: on a float or any type JSON cannot carry (state must be ints and strings).
