@@ -106,6 +106,20 @@ def playouts(game: str, players: int, seconds: float, seed: str = "bench",
             "games_per_s": games / elapsed, "legal_us": 1e6 * legal_s / moves, "apply_us": 1e6 * apply_s / moves}
 
 
+def _mid_game_states(rules: Any, players: int, samples: int, seed: str) -> list[tuple[Any, int, Any]]:
+    """``samples`` states of seeded random games of ``rules``, each taken 100-400 moves in (chosen
+    by a generator seeded by ``seed``) where the game is not over and no phase is pending:
+    ``(state, the first seat to move, the game's chance)``."""
+    rng = random.Random(seed)
+    states = []
+    while len(states) < samples:
+        state, chance = _start(rules, players, f"{seed}:{len(states)}")
+        play_out(rules, state, chance, lambda seat, legal: legal[rng.randrange(len(legal))], rng.randrange(100, 400))
+        if rules.outcome(state) is None and not rules.pending_phase(state):
+            states.append((state, rules.to_move(state)[0], chance))
+    return states
+
+
 def clone_cost(game: str, players: int, samples: int = 20, seed: str = "clone") -> dict[str, float]:
     """Mean cost (microseconds) of the forward model's clone (``rules.clone``, copy-on-write
     where the game has it), of the game's deep ``rules.copy`` and of ``copy.deepcopy``, on
@@ -116,14 +130,8 @@ def clone_cost(game: str, players: int, samples: int = 20, seed: str = "clone") 
     it, ``copy_move_us`` the same with a deep copy (the difference is what sharing saves).
     """
     rules = get_rules(game)
-    rng = random.Random(seed)
-    states = []
-    while len(states) < samples:
-        state, chance = _start(rules, players, f"{seed}:{len(states)}")
-        play_out(rules, state, chance, lambda seat, legal: legal[rng.randrange(len(legal))], rng.randrange(100, 400))
-        if rules.outcome(state) is None and not rules.pending_phase(state):
-            seat = rules.to_move(state)[0]
-            states.append((state, seat, rules.legal_moves(state, seat)[0], chance))
+    states = [(state, seat, rules.legal_moves(state, seat)[0], chance)
+              for state, seat, chance in _mid_game_states(rules, players, samples, seed)]
     reps = 200
 
     def per_call(fn: Callable[[Any], Any], n: int) -> float:
@@ -158,13 +166,7 @@ def view_cost(game: str, players: int, samples: int = 20, seed: str = "view") ->
     from services.rules.core.canonical import plain_json, state_hash
 
     rules = get_rules(game)
-    rng = random.Random(seed)
-    states = []
-    while len(states) < samples:
-        state, chance = _start(rules, players, f"{seed}:{len(states)}")
-        play_out(rules, state, chance, lambda seat, legal: legal[rng.randrange(len(legal))], rng.randrange(100, 400))
-        if rules.outcome(state) is None and not rules.pending_phase(state):
-            states.append((state, rules.to_move(state)[0]))
+    states = [(state, seat) for state, seat, _chance in _mid_game_states(rules, players, samples, seed)]
     views = [rules.view(state, seat) for state, seat in states]
     reps = 50
 
