@@ -7,6 +7,7 @@ step_race: the turn order is recomputed after every move.
 from __future__ import annotations
 
 import pytest
+import redis
 
 from services.coordinator.store import MemoryStore, VersionConflict, Commit
 from services.coordinator.table import StaleVersion, embedded_table
@@ -73,6 +74,19 @@ def test_a_repeated_move_id_returns_the_first_result_and_applies_once():
     assert t.summary(gid)["version"] == v + 1
 
 
+def lose_the_next_commits_reply(t) -> None:
+    """The table's next commit lands in its store, then raises as a broken connection would after
+    Redis ran the commit and before its reply arrived; later commits are as usual."""
+    real_commit = t.store.commit
+
+    def commit_then_lose_the_reply(*args, **kwargs):
+        t.store.commit = real_commit
+        real_commit(*args, **kwargs)
+        raise redis.ConnectionError("the reply was lost (test)")
+
+    t.store.commit = commit_then_lose_the_reply
+
+
 @pytest.mark.parametrize("path", ["on the cached state", "reading first"])
 def test_a_move_sent_again_after_its_commits_reply_was_lost_hands_the_game_on(path):
     """A client's move commits, but the store's reply is lost (a broken connection): the request
@@ -80,20 +94,11 @@ def test_a_move_sent_again_after_its_commits_reply_was_lost_hands_the_game_on(pa
     client sends the move again with the same id (the bots' client and the SDK do after a 503): it
     gets the first result, and the game is handed on at last, so the bot plays; on either path a
     repeat takes (the state cached at the move's version, or read first)."""
-    import redis
-
     t = embedded_table()
     gid = t.create(GameConfig(game="step_race", players=2), seed="lost-reply", bots={1: "random"})
     rules, state, v = t.state(gid)
     assert rules.to_move(state) == [0]
-    real_commit = t.store.commit
-
-    def commit_then_lose_the_reply(*args, **kwargs):
-        t.store.commit = real_commit  # type: ignore[method-assign]
-        real_commit(*args, **kwargs)
-        raise redis.ConnectionError("the reply was lost (test)")
-
-    t.store.commit = commit_then_lose_the_reply  # type: ignore[method-assign]
+    lose_the_next_commits_reply(t)
     move = {"type": "advance", "steps": 1}
     with pytest.raises(redis.ConnectionError):
         t.play(gid, 0, move, v, "m1")
@@ -110,8 +115,6 @@ def test_a_phase_run_again_after_its_commits_reply_was_lost_hands_the_game_on():
     on, and is retried (it is, on connection errors). The retry finds the phase committed and
     commits nothing, but hands the game over, so the bot seat that moves after the phase is asked
     (``lap_race``: every seat runs once, then the phase ``lap_end``)."""
-    import redis
-
     import tests.core_games.lap_race  # noqa: F401  (registers the test game)
 
     class Recorded:
@@ -137,14 +140,7 @@ def test_a_phase_run_again_after_its_commits_reply_was_lost_hands_the_game_on():
     assert t.play_bot(gid, 0, v)
     t.play(gid, 1, {"type": "run", "pace": 1}, v + 1)
     assert scheduler.calls[-1] == ("phase", "lap_end", v + 2)
-    real_commit = t.store.commit
-
-    def commit_then_lose_the_reply(*args, **kwargs):
-        t.store.commit = real_commit  # type: ignore[method-assign]
-        real_commit(*args, **kwargs)
-        raise redis.ConnectionError("the reply was lost (test)")
-
-    t.store.commit = commit_then_lose_the_reply  # type: ignore[method-assign]
+    lose_the_next_commits_reply(t)
     with pytest.raises(redis.ConnectionError):
         t.run_phase(gid, "lap_end", v + 2)
     assert t.summary(gid)["version"] == v + 3 and scheduler.calls[-1] == ("phase", "lap_end", v + 2)
