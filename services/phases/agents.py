@@ -246,11 +246,15 @@ class Clock:
         keys = [self._key(game_id)]
         args = [f"claim:{seat}:{start}", mine, now, CLOCK_TTL_S, f"asked:{seat}:{start}", f"bank:{seat}", initial]
         value: Any = NOT_READ
+
+        def alone() -> Any:
+            return self._resent_once(lambda: script(keys=keys, args=args))
+
         if read is None:
-            got = self._resent_once(lambda: script(keys=keys, args=args))
+            got = alone()
         elif isinstance(self.client, RedisCluster):  # its pipelines take no scripts: two round trips,
             value = self.client.hget(*read)  # the read first, so that a failed read leaves no claim
-            got = self._resent_once(lambda: script(keys=keys, args=args))
+            got = alone()
         else:
             def pipelined() -> list[Any]:
                 pipe = self.client.pipeline(transaction=False)
@@ -262,7 +266,7 @@ class Clock:
             if isinstance(value, Exception):  # the claim may stand: the asker reads it again itself
                 value = NOT_READ
             if isinstance(got, NoScriptError):  # Redis lost its scripts (a restart): load it, once
-                got = script(keys=keys, args=args)
+                got = alone()
             elif isinstance(got, Exception):
                 raise got
         taken, held, asked, bank = got
