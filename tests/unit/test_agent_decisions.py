@@ -327,25 +327,15 @@ def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_it_is_sent_again
     clock, and the claim with the pipelined record read. Another attempt's live claim is still
     refused."""
     import redis
-    from redis.connection import Connection
 
-    lost = {"replies": 0}
+    from tests.support.lost_reply import ReplyLoss
 
-    class LosesOneReply(Connection):
-        """Drops the connection instead of reading the first reply after ``lost["armed"]`` is set."""
-
-        def read_response(self, *args, **kwargs):
-            if lost.pop("armed", False):
-                lost["replies"] += 1
-                self.disconnect()
-                raise redis.ConnectionError("the reply was lost (test)")
-            return super().read_response(*args, **kwargs)
-
+    loss = ReplyLoss()
     if client_kind == "retrying":
         client = redis.Redis(port=redis_server.port)  # sends a command again after a connection error
     else:
         client = redis.Redis.from_url(redis_server.url)  # does not
-    client.connection_pool.connection_class = LosesOneReply
+    client.connection_pool.connection_class = loss.connection_class
     client.flushall()
     clock = Clock(client)
     clock.claim_and_clock("warm", 0, 1, "warm.1", 4000)  # both scripts loaded
@@ -355,10 +345,9 @@ def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_it_is_sent_again
         "claim_and_clock": lambda token: clock.claim_and_clock("g", 1, 5, token, 4000)[:2],
         "with the record": lambda token: clock.claim_and_clock("g", 2, 5, token, 4000, read=("agents", "x"))[:2],
     }
-    for name, call in calls.items():
-        lost["armed"] = True
+    for n, (name, call) in enumerate(calls.items(), start=1):
+        loss.arm()
         taken, held = call(f"{name}.1")
-        assert lost["replies"] and "armed" not in lost, name  # the reply was lost and the call sent again
+        assert loss.lost == n, name  # the reply was lost, and the call sent again
         assert taken and held.startswith(f"{name}.1@"), name
         assert call(f"{name}.2") == (False, held), name  # another attempt still waits
-        lost["replies"] = 0

@@ -123,34 +123,14 @@ def test_a_movers_pop_whose_reply_was_lost_loses_no_game_on_a_cluster(redis_clus
     waiting game again: all three end."""
     import threading
 
-    from redis.connection import Connection
-
     from services.coordinator.table import InlineScheduler
     from services.phases.hosting import build_table
     from services.phases.mover import mover_client
     from services.rules.core import GameConfig
+    from tests.support.lost_reply import ReplyLoss
     from tests.support.wait import wait_for
 
-    lost = {"armed": False, "replies": 0}
-
-    class LosesOneReply(Connection):
-        """Reads the reply of the first pop sent once armed, then breaks the connection."""
-
-        def send_packed_command(self, command, *args, **kwargs):
-            packed = command if isinstance(command, bytes) else b"".join(command)
-            arm = lost["armed"] and b"EVALSHA" in packed and READY.encode() in packed
-            super().send_packed_command(command, *args, **kwargs)  # connecting first if need be
-            if arm:
-                lost["armed"], lost["now"] = False, True
-
-        def read_response(self, *args, **kwargs):
-            if lost.pop("now", False):
-                super().read_response(*args, **kwargs)  # the master ran it
-                lost["replies"] += 1
-                self.disconnect()
-                raise redis.ConnectionError("the reply was lost (test)")
-            return super().read_response(*args, **kwargs)
-
+    loss = ReplyLoss()
     client = mover_client(redis_cluster.url, socket_timeout=10)
     table = build_table(client, ports_mode="embedded", phase_mode="inline")
     table.scheduler = BusScheduler(client, InlineScheduler(None))
@@ -162,14 +142,14 @@ def test_a_movers_pop_whose_reply_was_lost_loses_no_game_on_a_cluster(redis_clus
     assert client.llen(READY) == 3
     for node in client.get_nodes():  # new connections from here on lose the armed reply
         pool = node.redis_connection.connection_pool
-        pool.connection_class = LosesOneReply
+        pool.connection_class = loss.connection_class
         pool.reset()
     store = RedisStore(cluster_client)  # read apart from the mover's client, which its thread uses
 
     def over() -> list[str]:
         return [store.meta(g)["status"] for g in games]
 
-    lost["armed"] = True
+    loss.arm(lambda packed: b"EVALSHA" in packed and READY.encode() in packed)  # the pop
     thread = threading.Thread(target=mover.run, daemon=True)
     thread.start()
     try:
@@ -178,7 +158,7 @@ def test_a_movers_pop_whose_reply_was_lost_loses_no_game_on_a_cluster(redis_clus
         mover.stopping.set()
         thread.join(10)
         client.close()
-    assert lost["replies"] == 1, "the pop's reply was not lost"
+    assert loss.lost == 1, "the pop's reply was not lost"
     assert over() == ["over"] * 3
 
 
