@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from services.agents import registry
 from services.common import logs
-from services.coordinator.store import Commit
+from services.coordinator.store import Commit, GameNotFound
 from services.phases import agents
 
 THREADS = 64
@@ -70,6 +70,18 @@ class _Asking:
     arrived: int | None = None
     renewed: float = field(default_factory=time.monotonic)
     settling: bool = False
+
+
+@dataclass(slots=True)
+class _Opening:
+    """A decision :meth:`AgentDesk.begin_many` is about to claim: its controller ``bot``, the game's
+    time ``control``, the ``latest`` ``(rules, state, version)`` it was read from, and its claim."""
+
+    key: tuple[str, int]
+    bot: dict[str, Any]
+    control: Any
+    latest: tuple[Any, Any, int]
+    request: Any
 
 
 @dataclass(slots=True)
@@ -101,8 +113,10 @@ class AgentDesk:
         self.watching: dict[tuple[str, int], _Watch] = {}
         self.answered: queue.SimpleQueue[tuple[tuple[str, int], Future, int]] = queue.SimpleQueue()
         self.sleeping = threading.Event()
-        self._out = 0  # calls submitted and not answered yet
-        self._all_in = threading.Condition()  # notified when the last call out is answered
+        self._out: dict[int, int] = {}  # calls submitted and not answered yet, by cohort (begin_many)
+        self._cohort = 0  # the last cohort begun
+        self._answered_cohort = -1  # the newest cohort an answer waiting to be collected came from
+        self._all_in = threading.Condition()  # notified when a call out is answered
 
     # -- starting ----------------------------------------------------------------
     def begin(self, game_id: str, seat: int, known: tuple[Any, Any, int] | None = None) -> None:
@@ -110,18 +124,44 @@ class AgentDesk:
         desk thread; nothing if this desk holds it already, or if the seat is not to move, or not
         an agent's; a claim held elsewhere is watched (:meth:`tick`). ``known``: ``(rules, state,
         version)`` the mover just read or committed (read only: the request is built from it),
-        else the latest is read. Raises the store's errors (before any claim is taken).
+        else the latest is read. Raises the store's errors (before any claim is taken). The
+        one-decision case of :meth:`begin_many`.
 
         ``known`` serves only where this mover's batch committed it from a state where one seat
         decided (:meth:`Table.fresh_decision`: the game waits for no one else, so nothing can have
         moved it on unseen); elsewhere, seats deciding at once, another mover may have committed one
         of them in its own batch (no push), and the latest state is read."""
+        self.begin_many([(game_id, seat, known)])
+
+    def begin_many(self, decisions: list[tuple[str, int, tuple[Any, Any, int] | None]]) -> None:
+        """:meth:`begin` for each ``(game_id, seat, known)``, their claims in one round trip
+        (:meth:`~services.phases.agents.Clock.claim_and_clock_many`). The calls begun here are one
+        cohort: :meth:`gather` waits for a cohort's calls once one of them has answered, not for
+        those begun after it. Raises the store's errors (before any claim is taken, except where
+        the claims' own round trip fails: those taken lapse); a game gone meanwhile is passed over."""
+        opened = []
+        for game_id, seat, known in {(g, s): (g, s, k) for g, s, k in decisions}.values():
+            try:
+                o = self._open(game_id, seat, known)
+            except GameNotFound:  # gone meanwhile (deleted): nothing to ask
+                continue
+            if o is not None:
+                opened.append(o)
+        if not opened:
+            return
+        results = self.clock.claim_and_clock_many([o.request for o in opened])
+        self._cohort += 1
+        for o, (taken, held, asked, bank, stored) in zip(opened, results):
+            self._claimed(o, taken, held, asked, bank, stored)
+
+    def _open(self, game_id: str, seat: int, known: tuple[Any, Any, int] | None) -> "_Opening | None":
+        """What :meth:`begin` needs to claim the decision (None: nothing to claim; see there)."""
         key = (game_id, seat)
         if key in self.asking:
-            return
+            return None
         bot = self.table.bots(game_id).get(seat)
         if not bot or bot.get("kind") != "agent":
-            return
+            return None
         if known is not None and (self.table.projections.version(game_id) != known[2]
                                   or not self.table.fresh_decision(game_id, known[2])):
             # this process committed a later version (an answer committed alone), or seats decide
@@ -135,12 +175,17 @@ class AgentDesk:
             start, latest = agents.open_decision(self.table, game_id, seat)
         if start is None:
             self.watching.pop(key, None)
-            return
+            return None
         control = self.table.control(game_id)
         attempt = f"mover.{uuid.uuid4().hex[:12]}"
         # the agent's record is read with the claim: one round trip, where the thread made another
-        taken, held, asked, bank, stored = self.clock.claim_and_clock(
-            game_id, seat, start, attempt, control.bank_ms, read=(registry.KEY, bot["agent"]))
+        request = agents.ClaimRequest(game_id, seat, start, attempt, control.bank_ms, read=(registry.KEY, bot["agent"]))
+        return _Opening(key, bot, control, latest, request)
+
+    def _claimed(self, o: "_Opening", taken: bool, held: str, asked: int, bank: int, stored: Any) -> None:
+        """After the claim: ask the agent in a desk thread, or watch the claim held elsewhere."""
+        key, bot, game_id, seat, start = o.key, o.bot, o.request.game_id, o.request.seat, o.request.start
+        attempt = o.request.token
         watch = self.watching.pop(key, None)
         if not taken:
             if watch is not None and watch.start == start and watch.held != held:
@@ -152,12 +197,13 @@ class AgentDesk:
                 watch = _Watch(start, held, time.monotonic())
             self.watching[key] = watch
             return
-        decision = agents.Decision(game_id, seat, start, bot, control, attempt, attempt, asked, bank, stored)
-        asking = self.asking[key] = _Asking(decision, latest[2])
+        decision = agents.Decision(game_id, seat, start, bot, o.control, attempt, attempt, asked, bank, stored)
+        asking = self.asking[key] = _Asking(decision, o.latest[2])
+        cohort = self._cohort
         with self._all_in:
-            self._out += 1
-        asking.future = self.pool.submit(self._ask, decision, latest, time.monotonic())
-        asking.future.add_done_callback(lambda future, key=key: self._answered(key, future))
+            self._out[cohort] = self._out.get(cohort, 0) + 1
+        asking.future = self.pool.submit(self._ask, decision, o.latest, time.monotonic())
+        asking.future.add_done_callback(lambda future, key=key, cohort=cohort: self._answered(key, future, cohort))
 
     def _ask(self, decision: agents.Decision, latest: tuple[Any, Any, int], read_at: float) -> Any:
         """In a desk thread: :func:`~services.phases.agents.ask_safely`. The agent's record read
@@ -168,12 +214,14 @@ class AgentDesk:
             decision.record = agents.NOT_READ
         return agents.ask_safely(self.table, self.clock, decision, latest)
 
-    def _answered(self, key: tuple[str, int], future: Future) -> None:
+    def _answered(self, key: tuple[str, int], future: Future, cohort: int) -> None:
         self.answered.put((key, future, agents.now_ms()))  # the answer's time, not the mover's
         with self._all_in:
-            self._out -= 1
-            if self._out <= 0:
-                self._all_in.notify_all()
+            left = self._out.pop(cohort) - 1
+            if left:
+                self._out[cohort] = left
+            self._answered_cohort = max(self._answered_cohort, cohort)
+            self._all_in.notify_all()
         if self.wake is not None and self.sleeping.is_set():
             try:
                 self.wake()
@@ -186,12 +234,14 @@ class AgentDesk:
         return bool(self.asking or self.watching)
 
     def gather(self, timeout: float) -> None:
-        """Wait until every call this desk has out is answered, or ``timeout`` seconds have passed
+        """Wait until every call this desk has out of the cohorts an answer waiting to be committed
+        came from, and of those begun before them, is answered, or ``timeout`` seconds have passed
         (the mover, holding an answer, lets the others about to arrive join its batch:
-        :data:`services.phases.mover.GATHER_S`). A call's deadline does not move: an answer's time
-        is its arrival."""
+        :data:`services.phases.mover.GATHER_S`). Calls begun after them (the decisions the last
+        batch's commits began) have only just gone out, and are not waited for. A call's deadline
+        does not move: an answer's time is its arrival."""
         with self._all_in:
-            self._all_in.wait_for(lambda: self._out <= 0, timeout)
+            self._all_in.wait_for(lambda: not any(c <= self._answered_cohort for c in self._out), timeout)
 
     def has_answers(self) -> bool:
         """True if an answer waits to be committed."""
@@ -205,6 +255,8 @@ class AgentDesk:
         others are dealt with (the mover's outage handling then pushes the games again)."""
         jobs: list[tuple[Any, _Asking]] = []
         errors: list[BaseException] = []
+        with self._all_in:  # the answers taken now are no longer waiting (an answer arriving meanwhile sets it again)
+            self._answered_cohort = -1
         while not self.answered.empty():
             key, future, arrived = self.answered.get_nowait()
             asking = self.asking.get(key)

@@ -137,6 +137,20 @@ first-ask field ARGV[5] set to now (ARGV[3]) and the bank field ARGV[6] to ARGV[
 returns ``{taken, the claim held now, first asked, bank}``."""
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimRequest:
+    """One claim for :meth:`Clock.claim_and_clock_many`: decision ``(seat, start)`` of ``game_id``
+    for attempt ``token``, the seat's bank set to ``initial`` ms if it has none, and ``read``, a
+    ``(hash key, field)`` read beside it (or None)."""
+
+    game_id: str
+    seat: int
+    start: int
+    token: str
+    initial: int
+    read: tuple[str, str] | None = None
+
+
 class Clock:
     """Per-game decision records: who is asking (a lease per decision), when each decision was
     first asked, each seat's bank, the once-only notices. In Redis (``client``; one hash per
@@ -234,43 +248,67 @@ class Clock:
         no scripts, the read goes first and the script after it (a failed read raises before any
         claim is taken). The field's value (None if unset) is the fifth item; :data:`NOT_READ`
         without ``read``, in memory, or where the pipelined read failed (the claim then stands, and
-        the asker reads the record itself)."""
-        if self.client is None:
-            taken, held = self.claim(game_id, seat, start, token, lease_ms)
-            if not taken:
-                return taken, held, 0, 0, NOT_READ
-            return (taken, held, *self.asked_and_bank(game_id, seat, start, initial), NOT_READ)
-        now = now_ms()
-        mine = f"{token}@{now + lease_ms}"
-        script = self._script(_CLAIM_AND_CLOCK)
-        keys = [self._key(game_id)]
-        args = [f"claim:{seat}:{start}", mine, now, CLOCK_TTL_S, f"asked:{seat}:{start}", f"bank:{seat}", initial]
-        value: Any = NOT_READ
+        the asker reads the record itself). The one-claim case of :meth:`claim_and_clock_many`."""
+        return self.claim_and_clock_many([ClaimRequest(game_id, seat, start, token, initial, read)], lease_ms)[0]
 
-        def alone() -> Any:
+    def claim_and_clock_many(self, requests: list["ClaimRequest"], lease_ms: int = LEASE_MS
+                             ) -> list[tuple[bool, str, int, int, Any]]:
+        """:meth:`claim_and_clock` for each of ``requests``, all in one round trip to Redis (one
+        pipeline of the claim script, each with its read beside it), in order: a mover's round
+        begins the decisions of several games at once (:meth:`~services.phases.agent_desk.AgentDesk.begin_many`),
+        where one round trip each made the round wait for them one after another. Each claim is
+        still one script on its game's key, atomic on its own. On a Redis Cluster (no scripts in
+        its pipelines) and in memory, one after another as :meth:`claim_and_clock` describes.
+        Raises the first error a script met (other than a lost script cache, which is loaded
+        again), or the second connection error in a row (:meth:`_resent_once`: claims are safe
+        to send again); claims taken before that lapse with their lease."""
+        if self.client is None:
+            out = []
+            for r in requests:
+                taken, held = self.claim(r.game_id, r.seat, r.start, r.token, lease_ms)
+                clock = self.asked_and_bank(r.game_id, r.seat, r.start, r.initial) if taken else (0, 0)
+                out.append((taken, held, *clock, NOT_READ))
+            return out
+        now = now_ms()
+        script = self._script(_CLAIM_AND_CLOCK)
+
+        def keys_args(r: ClaimRequest) -> tuple[list[str], list[Any]]:
+            return [self._key(r.game_id)], [f"claim:{r.seat}:{r.start}", f"{r.token}@{now + lease_ms}", now,
+                                            CLOCK_TTL_S, f"asked:{r.seat}:{r.start}", f"bank:{r.seat}", r.initial]
+
+        def alone(r: ClaimRequest) -> Any:
+            keys, args = keys_args(r)
             return self._resent_once(lambda: script(keys=keys, args=args))
 
-        if read is None:
-            got = alone()
-        elif isinstance(self.client, RedisCluster):  # its pipelines take no scripts: two round trips,
-            value = self.client.hget(*read)  # the read first, so that a failed read leaves no claim
-            got = alone()
+        got: list[tuple[Any, Any]] = []
+        if isinstance(self.client, RedisCluster):  # its pipelines take no scripts: one after another,
+            for r in requests:  # each read first, so that a failed read leaves no claim
+                value = self.client.hget(*r.read) if r.read is not None else NOT_READ
+                got.append((alone(r), value))
         else:
             def pipelined() -> list[Any]:
                 pipe = self.client.pipeline(transaction=False)
-                pipe.evalsha(script.sha, len(keys), *keys, *args)
-                pipe.hget(*read)
+                for r in requests:
+                    keys, args = keys_args(r)
+                    pipe.evalsha(script.sha, len(keys), *keys, *args)
+                    if r.read is not None:
+                        pipe.hget(*r.read)
                 return pipe.execute(raise_on_error=False)
 
-            got, value = self._resent_once(pipelined)
-            if isinstance(value, Exception):  # the claim may stand: the asker reads it again itself
-                value = NOT_READ
-            if isinstance(got, NoScriptError):  # Redis lost its scripts (a restart): load it, once
-                got = alone()
-            elif isinstance(got, Exception):
-                raise got
-        taken, held, asked, bank = got
-        return bool(int(taken)), text(held), int(text(asked)), int(text(bank)), value
+            replies = iter(self._resent_once(pipelined))
+            for r in requests:
+                reply = next(replies)
+                value = next(replies) if r.read is not None else NOT_READ
+                if isinstance(value, Exception):  # the claim may stand: the asker reads it again itself
+                    value = NOT_READ
+                if isinstance(reply, NoScriptError):  # Redis lost its scripts (a restart): load it, once
+                    reply = alone(r)
+                got.append((reply, value))
+            failed = next((reply for reply, _ in got if isinstance(reply, Exception)), None)
+            if failed is not None:
+                raise failed
+        return [(bool(int(taken)), text(held), int(text(asked)), int(text(bank)), value)
+                for (taken, held, asked, bank), value in got]
 
     def renew(self, game_id: str, seat: int, start: int, token: str, lease_ms: int = LEASE_MS,
               release: bool = False) -> bool:

@@ -195,8 +195,13 @@ class Mover:
               answers: list[tuple[Job, Any]] | None = None) -> list[tuple[str, int | None]]:
         """Play one step of each game, and commit the agents' ``answers`` (``(job, asking)`` from
         the desk), in one batch; return the games still waiting on the bus, with the version this
-        mover just committed (``None``: read the latest)."""
-        ask = {"ask": self.desk.begin} if self.desk is not None else {}
+        mover just committed (``None``: read the latest).
+
+        The agent decisions met on the way are begun together before the batch (their claims in
+        one round trip: :meth:`AgentDesk.begin_many`), and those the batch's own commits leave
+        owed right after it (:meth:`_begin_next`), not a round later."""
+        asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
+        ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
         jobs = []
         for game_id, version in dict(games).items():
             try:
@@ -207,6 +212,8 @@ class Mover:
                 job = self.table.next_job(game_id, **ask)
             if job is not None:
                 jobs.append(job)
+        if asks:
+            self.desk.begin_many(asks)
         answers = answers or []
         if not jobs and not answers:
             return []
@@ -219,7 +226,35 @@ class Mover:
                 continue
             self.steps += 1
             keep.append((job.game_id, job.version))
+        if self.desk is not None:
+            asked = self._begin_next(keep)
+            keep = [(game_id, version) for game_id, version in keep if game_id not in asked]
         return keep
+
+    def _begin_next(self, committed: list[tuple[str, int | None]]) -> set[str]:
+        """Begin now the agent decisions that this round's commits (``(game_id, version)``) leave
+        owed, where every seat to move is an agent's: their claims in one round trip, their calls
+        out before the next round's pop. Returns those games: the desk holds them until their
+        answers. A game with a bot or a phase to play next stays in hand (its agent seats, if any,
+        are begun by the next round's :meth:`Table.next_job`)."""
+        asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
+        asked: set[str] = set()
+        for game_id, version in committed:
+            cached = self.table.projections.peek(game_id)
+            if cached is None or cached[2] != version:
+                continue
+            rules, state = cached[0], cached[1]
+            seats = rules.to_move(state)
+            bots = self.table.bots(game_id)
+            if (not seats or rules.pending_phase(state)
+                    or not all(bots.get(seat, {}).get("kind") == "agent" for seat in seats)):
+                continue
+            # what the next round's next_job would do for it (it plays nothing: every seat is an agent's)
+            self.table.next_job(game_id, version, ask=lambda g, seat, known: asks.append((g, seat, known)))
+            asked.add(game_id)
+        if asks:
+            self.desk.begin_many(asks)
+        return asked
 
     def _answered(self, answers: list[tuple[Job, Any]]) -> list[tuple[str, int | None]]:
         """Record each agent answer the batch committed (the games to keep in hand), or commit it

@@ -317,6 +317,41 @@ def test_the_agents_record_is_read_with_the_claim_in_one_round_trip(redis_client
     assert clock.claim_and_clock("g3", 3, 5, "e.1", 4000)[4] is phase_agents.NOT_READ
 
 
+def test_the_claims_of_many_decisions_go_in_one_round_trip(redis_client, monkeypatch):
+    """``Clock.claim_and_clock_many`` (a mover's round begins several games' decisions at once,
+    services/phases/agent_desk.py ``begin_many``): each claim, first ask, bank and record read is
+    what ``claim_and_clock`` gives alone, in order, all in one pipeline; a claim another asker
+    holds is refused in its place and the others are taken; after Redis lost its scripts (a
+    restart) the script is loaded again."""
+    from services.agents.registry import KEY, AgentRegistry
+
+    registry = AgentRegistry(redis_client)
+    aid = registry.register({"name": "a", "protocol": "http", "address": "http://127.0.0.1:9/",
+                             "secret": "s" * 20}).agent_id
+    clock = Clock(redis_client)
+    clock.claim_and_clock("warm", 0, 1, "warm.1", 4000)  # the script loaded
+    _, other = clock.claim("g2", 1, 7, "other.1", lease_ms=60_000)  # another asker's live claim
+    pipelines = []
+    real = redis_client.pipeline
+    monkeypatch.setattr(redis_client, "pipeline", lambda *a, **k: pipelines.append(1) or real(*a, **k))
+    monkeypatch.setattr(redis_client, "execute_command", lambda *a, **k: pytest.fail(f"a command alone: {a}"))
+    requests = [phase_agents.ClaimRequest("g1", 0, 5, "a.1", 4000, read=(KEY, aid)),
+                phase_agents.ClaimRequest("g2", 1, 7, "a.2", 4000, read=(KEY, aid)),
+                phase_agents.ClaimRequest("g3", 2, 9, "a.3", 3000)]
+    first, refused, third = clock.claim_and_clock_many(requests)
+    assert len(pipelines) == 1  # one round trip for the three
+    monkeypatch.undo()
+    assert first[0] and first[1].startswith("a.1@") and first[3] == 4000 and first[2] == clock.asked_at("g1", 0, 5)
+    assert registry.opened(aid, first[4]) == registry.get(aid)
+    assert refused[:4] == (False, other, 0, 0)
+    assert third[0] and third[1].startswith("a.3@") and third[3] == 3000 and third[4] is phase_agents.NOT_READ
+    redis_client.script_flush()
+    again = clock.claim_and_clock_many([phase_agents.ClaimRequest("g4", 0, 5, "b.1", 4000, read=(KEY, aid)),
+                                        phase_agents.ClaimRequest("g5", 0, 5, "b.2", 4000)])
+    assert [(taken, held.split("@")[0]) for taken, held, *_ in again] == [(True, "b.1"), (True, "b.2")]
+    assert again[0][4] == first[4]
+
+
 @pytest.mark.parametrize("client_kind", ["retrying", "from a URL"])
 def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_it_is_sent_again(redis_server, client_kind):
     """A claim script that ran on Redis but whose reply a broken connection lost is sent again on a

@@ -352,8 +352,7 @@ def test_the_answers_still_out_join_the_first_answers_batch_for_at_most_the_wait
     assert rules.to_move(state) == [0, 1, 2]
     desk = AgentDesk(table)
     try:
-        for seat in range(3):
-            desk.begin(game_id, seat)
+        desk.begin_many([(game_id, seat, None) for seat in range(3)])  # one cohort, as a mover's round begins them
         wait_for(desk.has_answers, 10, "seat 0's answer")
         began = time.monotonic()
         desk.gather(0.05)  # seats 1 and 2 are held: the bound ends the wait
@@ -369,6 +368,74 @@ def test_the_answers_still_out_join_the_first_answers_batch_for_at_most_the_wait
         gate.set()
         desk.stop()
     assert table.state(game_id)[2] == version + 3 and strikes(table, game_id) == [] and not desk.busy()
+
+
+def test_the_gather_waits_for_the_answers_cohort_not_for_calls_begun_after_it(monkeypatch):
+    """``AgentDesk.gather``: the calls begun together (one ``begin_many``, a mover's round) are a
+    cohort, and once an answer of one cohort waits, the mover waits for the calls of that cohort and
+    of earlier ones, not for those begun after it (the decisions its last commits began have only
+    just gone out: waiting for them held the answers in hand for the whole bound)."""
+    gate = threading.Event()
+
+    class Held(Agent):
+        def choose(self, payload, timeout_s):
+            if payload.seat != 0:
+                gate.wait(20)  # seats 1 and 2 answer once the gate opens
+            return super().choose(payload, timeout_s)
+
+    table, _, game_id = agent_game("resource_hog", 3, Held(), monkeypatch)
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, 0)
+        wait_for(desk.has_answers, 10, "seat 0's answer")
+        desk.begin_many([(game_id, 1, None), (game_id, 2, None)])  # a later cohort, held
+        began = time.monotonic()
+        desk.gather(30)
+        assert time.monotonic() - began < 10 and desk.busy()  # not waited for
+        assert [asking.decision.seat for _, asking in desk.collect(Mover.agent_job)] == [0]
+    finally:
+        gate.set()
+        desk.stop()
+
+
+def test_a_mover_round_begins_the_decision_its_commit_leaves_owed(redis_client, monkeypatch):
+    """``Mover._begin_next``: the round that commits an agent's answer begins the game's next agent
+    decision itself (its claim, and the call out, before the next round's pop), and the desk, not the
+    mover's hand, holds the game until that answer; with bots to play next, the game stays in hand."""
+    agent = Agent()
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
+    mover = Mover(table, redis_client, name="desk-test", agents=True)
+    try:
+        mover.desk.begin(game_id, seat)
+        wait_for(mover.desk.has_answers, 10, "the answer")
+        kept = mover.round([], mover.desk.collect(Mover.agent_job))
+        rules, state, now = table.state(game_id)
+        assert now == version + 1 and kept == []
+        (after,) = rules.to_move(state)
+        assert mover.desk.asking[(game_id, after)].decision.start == now  # begun in the same round
+        wait_for(lambda: len(agent.requests) == 2, 10, "the next request")
+        assert agent.requests[1] == (after, now)
+        wait_for(mover.desk.has_answers, 10, "that answer")
+        mover.desk.collect(Mover.agent_job)  # let go (committed by no one)
+        mover.desk.asking.clear()
+        # seat 0 an agent, seat 1 a built-in bot: after the agent's move the bot's is played next round
+        agent_id = table.bots(game_id)[seat]["agent"]
+        monkeypatch.setattr(table.scheduler, "schedule_bot", lambda *args: None)  # the mover plays it
+        mixed = table.create(GameConfig(game="noggin", players=2), seed="mixed",
+                             bots={0: {"kind": "agent", "agent": agent_id, "seed": "d0"}, 1: {"kind": "random", "seed": "b1"}})
+        kept = mover.round([(mixed, None)])  # the bot's move, or the agent's decision begun
+        for _ in range(50):  # bounded: until an answer's commit leaves the bot to move
+            if kept:
+                kept = mover.round(kept)
+                continue
+            wait_for(mover.desk.has_answers, 10, "the agent's answer")
+            kept = mover.round([], mover.desk.collect(Mover.agent_job))
+            rules, state, now = table.state(mixed)
+            if rules.to_move(state) == [1]:
+                break
+        assert rules.to_move(state) == [1] and kept == [(mixed, now)] and not mover.desk.asking  # in hand
+    finally:
+        mover.desk.stop()
 
 
 def test_a_call_that_waited_for_a_thread_reads_the_agents_record_again(monkeypatch):
