@@ -152,13 +152,16 @@ class Mover:
 
     def _pop(self, want: int, block: float) -> list[str]:
         """Up to ``want`` ready game ids: a fair share of what waits (so that every mover
-        gets games to play) in one round trip; with ``block`` > 0 and nothing waiting, wait
-        up to ``block`` seconds for one (or, while the desk asks agents, for an answer)."""
+        gets games to play) in one round trip; with ``block`` > 0 (nothing in hand), one, waiting
+        up to ``block`` seconds for it (or, while the desk asks agents, for an answer)."""
         if want <= 0:
             return []
-        got = [g.decode() for g in self._take(keys=[READY], args=[want, self.movers()]) or []]
-        if got or block <= 0:
-            return got
+        movers = self.movers()  # looked at on every pop: a mover gone is noticed by an idle one too
+        if block <= 0:
+            return [g.decode() for g in self._take(keys=[READY], args=[want, movers]) or []]
+        # nothing in hand: the blocking pop alone (one round trip, not the share's script first and
+        # then it). It takes one game at once if any waits; the next round, holding it, takes its
+        # share of the rest without waiting.
         if self.desk is None:
             first = self.client.brpop(READY, timeout=block)
             return [first[1].decode()] if first is not None else []

@@ -46,9 +46,11 @@ class FlakyRedis:
         self._check()
         return iter(())
 
-    def brpop(self, _key, timeout):
+    def brpop(self, key, timeout):
         self._check()
-        threading.Event().wait(min(timeout, 0.02))  # nothing more arrives in this double
+        if self.ready:
+            return key, self.ready.pop()
+        threading.Event().wait(min(timeout, 0.02))  # nothing more arrives in this double while it waits
         return None
 
     def lpush(self, *_args):

@@ -45,3 +45,22 @@ def test_bots_move_only_on_their_own_seats_and_a_stale_bot_task_does_nothing():
 def test_a_bad_bot_seat_or_kind_is_refused(bots):
     with pytest.raises(BadConfig):
         embedded_table().create(GameConfig(game="noggin", players=3), seed="s", bots=bots)
+
+
+def test_an_idle_movers_pop_is_one_round_trip_and_then_it_takes_its_share(redis_client):
+    """``Mover._pop`` (services/phases/mover.py): a mover with nothing in hand waits with the blocking
+    pop alone, one round trip (not the share's script first and then it), which takes one game at
+    once if any waits; holding it, the next pop takes its fair share of the rest without waiting."""
+    from services.phases.mover import Mover
+    from services.phases.schedulers import READY
+
+    mover = Mover(table=None, client=redis_client, name="pop-test")
+    mover.heartbeat()
+    mover.movers()  # one mover: its share is all that waits
+    for n in range(4):
+        redis_client.lpush(READY, f"g{n}")
+    redis_client.config_resetstat()
+    assert mover._pop(32, block=1.0) == ["g0"]
+    stats = redis_client.info("commandstats")
+    assert stats["cmdstat_brpop"]["calls"] == 1 and "cmdstat_evalsha" not in stats
+    assert mover._pop(32, block=0) == ["g1", "g2", "g3"]
