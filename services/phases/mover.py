@@ -76,7 +76,7 @@ return redis.call('RPOP', KEYS[1], math.min(tonumber(ARGV[1]), share))
 """Pop up to ARGV[1] ids from the ready list, at most a 1/ARGV[2] share of what waits."""
 GATHER_S = 0.005
 """Longest wait, in seconds, once an agent's answer is in, for the answers to the desk's other
-calls still out, so that they commit in the same batch (one domain call a round for all, one
+calls still out that began with it or before it (:meth:`AgentDesk.gather`), so that they commit in the same batch (one domain call a round for all, one
 pipelined commit) instead of a batch each. At 0.005 the agent-grpc path at 8 games committed 2.4
 answers a round instead of 1.7, and moved 1.07x the moves a second (median of 3 alternated rounds;
 docs/benchmarks.md, "Agent answers gathered into fuller batches")."""
