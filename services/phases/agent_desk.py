@@ -138,7 +138,9 @@ class AgentDesk:
         (:meth:`~services.phases.agents.Clock.claim_and_clock_many`). The calls begun here are one
         cohort: :meth:`gather` waits for a cohort's calls once one of them has answered, not for
         those begun after it. Raises the store's errors (before any claim is taken, except where
-        the claims' own round trip fails: those taken lapse); a game gone meanwhile is passed over."""
+        the claims' own round trip fails: those taken lapse); a game gone meanwhile is passed over,
+        and a decision whose claim failed on its game's clock key is logged (``agent_claim_failed``)
+        and not asked, while the others are."""
         opened = []
         for game_id, seat, known in {(g, s): (g, s, k) for g, s, k in decisions}.values():
             try:
@@ -151,8 +153,12 @@ class AgentDesk:
             return
         results = self.clock.claim_and_clock_many([o.request for o in opened])
         self._cohort += 1
-        for o, (taken, held, asked, bank, stored) in zip(opened, results):
-            self._claimed(o, taken, held, asked, bank, stored)
+        for o, result in zip(opened, results):
+            if isinstance(result, Exception):  # its clock key is broken: the others are asked all the same
+                log.error("agent_claim_failed", game_id=o.request.game_id, seat=o.request.seat,
+                          version=o.request.start, error=type(result).__name__, reason=str(result)[:200])
+                continue
+            self._claimed(o, *result)
 
     def _open(self, game_id: str, seat: int, known: tuple[Any, Any, int] | None) -> "_Opening | None":
         """What :meth:`begin` needs to claim the decision (None: nothing to claim; see there)."""

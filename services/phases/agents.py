@@ -41,7 +41,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.cluster import RedisCluster
-from redis.exceptions import ConnectionError as RedisConnectionError, NoScriptError, TimeoutError as RedisTimeout
+from redis.exceptions import (ConnectionError as RedisConnectionError, NoScriptError, ResponseError,
+                              TimeoutError as RedisTimeout)
 
 from services.common import logs, metrics
 from services.common.redis_client import text
@@ -249,21 +250,26 @@ class Clock:
         claim is taken). The field's value (None if unset) is the fifth item; :data:`NOT_READ`
         without ``read``, in memory, or where the pipelined read failed (the claim then stands, and
         the asker reads the record itself). The one-claim case of :meth:`claim_and_clock_many`."""
-        return self.claim_and_clock_many([ClaimRequest(game_id, seat, start, token, initial, read)], lease_ms)[0]
+        got = self.claim_and_clock_many([ClaimRequest(game_id, seat, start, token, initial, read)], lease_ms)[0]
+        if isinstance(got, Exception):
+            raise got
+        return got
 
     def claim_and_clock_many(self, requests: list["ClaimRequest"], lease_ms: int = LEASE_MS
-                             ) -> list[tuple[bool, str, int, int, Any]]:
+                             ) -> list[tuple[bool, str, int, int, Any] | Exception]:
         """:meth:`claim_and_clock` for each of ``requests``, all in one round trip to Redis (one
         pipeline of the claim script, each with its read beside it), in order: a mover's round
         begins the decisions of several games at once (:meth:`~services.phases.agent_desk.AgentDesk.begin_many`),
         where one round trip each made the round wait for them one after another. Each claim is
-        still one script on its game's key, atomic on its own. On a Redis Cluster (no scripts in
-        its pipelines) and in memory, one after another as :meth:`claim_and_clock` describes.
-        Raises the first error a script met (other than a lost script cache, which is loaded
-        again), or the second connection error in a row (:meth:`_resent_once`: claims are safe
-        to send again); claims taken before that lapse with their lease."""
+        still one script on its game's key, atomic on its own, and a claim whose script failed
+        (a game's clock key of the wrong type) comes back as its exception in its place, the
+        others taken as if alone. On a Redis Cluster (no scripts in its pipelines) every read goes
+        first, one after another, then the scripts (a failed read raises before any claim is
+        taken); in memory, one after another. Raises a connection error that is the second in a
+        row (:meth:`_resent_once`: claims are safe to send again); claims taken before it lapse
+        with their lease. A lost script cache is loaded again."""
         if self.client is None:
-            out = []
+            out: list[tuple[bool, str, int, int, Any] | Exception] = []
             for r in requests:
                 taken, held = self.claim(r.game_id, r.seat, r.start, r.token, lease_ms)
                 clock = self.asked_and_bank(r.game_id, r.seat, r.start, r.initial) if taken else (0, 0)
@@ -278,13 +284,15 @@ class Clock:
 
         def alone(r: ClaimRequest) -> Any:
             keys, args = keys_args(r)
-            return self._resent_once(lambda: script(keys=keys, args=args))
+            try:
+                return self._resent_once(lambda: script(keys=keys, args=args))
+            except ResponseError as exc:  # the script failed on this game's key: in its place
+                return exc
 
         got: list[tuple[Any, Any]] = []
         if isinstance(self.client, RedisCluster):  # its pipelines take no scripts: one after another,
-            for r in requests:  # each read first, so that a failed read leaves no claim
-                value = self.client.hget(*r.read) if r.read is not None else NOT_READ
-                got.append((alone(r), value))
+            values = [self.client.hget(*r.read) if r.read is not None else NOT_READ for r in requests]
+            got = [(alone(r), value) for r, value in zip(requests, values)]  # every read first
         else:
             def pipelined() -> list[Any]:
                 pipe = self.client.pipeline(transaction=False)
@@ -304,11 +312,9 @@ class Clock:
                 if isinstance(reply, NoScriptError):  # Redis lost its scripts (a restart): load it, once
                     reply = alone(r)
                 got.append((reply, value))
-            failed = next((reply for reply, _ in got if isinstance(reply, Exception)), None)
-            if failed is not None:
-                raise failed
-        return [(bool(int(taken)), text(held), int(text(asked)), int(text(bank)), value)
-                for (taken, held, asked, bank), value in got]
+        return [reply if isinstance(reply, Exception) else
+                (bool(int(reply[0])), text(reply[1]), int(text(reply[2])), int(text(reply[3])), value)
+                for reply, value in got]
 
     def renew(self, game_id: str, seat: int, start: int, token: str, lease_ms: int = LEASE_MS,
               release: bool = False) -> bool:

@@ -352,6 +352,24 @@ def test_the_claims_of_many_decisions_go_in_one_round_trip(redis_client, monkeyp
     assert again[0][4] == first[4]
 
 
+def test_a_claim_whose_script_fails_comes_back_in_its_place_and_the_others_are_taken(redis_client):
+    """``Clock.claim_and_clock_many``: one game's clock key of the wrong type fails that claim's script
+    alone; its error comes back in its place and the claims beside it are taken as if alone
+    (``claim_and_clock``, one claim, raises it)."""
+    from redis.exceptions import ResponseError
+
+    clock = Clock(redis_client)
+    redis_client.set(clock._key("broken"), "not a hash")
+    first, broken, last = clock.claim_and_clock_many([phase_agents.ClaimRequest("g1", 0, 5, "a.1", 4000),
+                                                      phase_agents.ClaimRequest("broken", 0, 5, "a.2", 4000),
+                                                      phase_agents.ClaimRequest("g3", 1, 7, "a.3", 3000)])
+    assert isinstance(broken, ResponseError) and "WRONGTYPE" in str(broken)
+    assert first[:2] == (True, redis_client.hget(clock._key("g1"), "claim:0:5").decode()) and first[3] == 4000
+    assert last[0] and last[1].startswith("a.3@") and last[3] == 3000
+    with pytest.raises(ResponseError):
+        clock.claim_and_clock("broken", 0, 5, "a.4", 4000)
+
+
 @pytest.mark.parametrize("client_kind", ["retrying", "from a URL"])
 def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_it_is_sent_again(redis_server, client_kind):
     """A claim script that ran on Redis but whose reply a broken connection lost is sent again on a

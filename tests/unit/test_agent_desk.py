@@ -398,6 +398,33 @@ def test_the_gather_waits_for_the_answers_cohort_not_for_calls_begun_after_it(mo
         desk.stop()
 
 
+def test_a_claim_that_fails_on_its_game_leaves_the_other_decisions_of_the_round_asked(monkeypatch):
+    """``AgentDesk.begin_many``: a decision whose claim failed on its game's clock key
+    (``Clock.claim_and_clock_many`` gives the error in its place) is logged and not asked; the
+    other decisions begun with it are asked, and nothing is raised into the mover's round."""
+    from redis.exceptions import ResponseError
+
+    agent = Agent()
+    table, game_id, seat, _ = first_decision(agent, monkeypatch)
+    other = table.create(GameConfig(game="noggin", players=2), seed="other", bots=table.bots(game_id))
+    rules, state, _ = table.state(other)
+    (other_seat,) = rules.to_move(state)
+    desk = AgentDesk(table)
+    claim_many = desk.clock.claim_and_clock_many
+
+    def one_broken(requests, *args):
+        got = claim_many(requests, *args)
+        return [ResponseError("WRONGTYPE") if r.game_id == other else g for r, g in zip(requests, got)]
+
+    monkeypatch.setattr(desk.clock, "claim_and_clock_many", one_broken)
+    try:
+        desk.begin_many([(other, other_seat, None), (game_id, seat, None)])
+        assert list(desk.asking) == [(game_id, seat)] and not desk.watching
+        wait_for(desk.has_answers, 10, "the other decision's answer")
+    finally:
+        desk.stop()
+
+
 def test_a_mover_round_begins_the_decision_its_commit_leaves_owed(redis_client, monkeypatch):
     """``Mover._begin_next``: the round that commits an agent's answer begins the game's next agent
     decision itself (its claim, and the call out, before the next round's pop), and the desk, not the

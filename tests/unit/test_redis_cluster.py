@@ -23,7 +23,7 @@ from services.common.redis_client import connect, unreachable
 from services.coordinator.wire import status_of
 from services.coordinator.redis_store import GAMES_INDEX, RETIRED, RedisSeeds, RedisStore, games_in_status, key
 from services.coordinator.store import Commit, Counters, GameNotFound, VersionConflict
-from services.phases.agents import Clock
+from services.phases.agents import ClaimRequest, Clock
 from services.phases.mover import HEARTBEAT, Mover, outage
 from services.phases.schedulers import READY, BusScheduler
 from services.rules.core import Event
@@ -270,9 +270,9 @@ def test_an_agents_record_is_read_with_a_claim_across_the_slots(redis_cluster, c
 
 
 def test_a_failed_read_of_the_agents_record_leaves_no_claim_on_a_cluster(redis_cluster, cluster_client, monkeypatch):
-    """On a cluster the record is read before the claim script runs: a read that fails raises with
-    no claim taken, so the next asker takes the decision at once (it would otherwise wait out the
-    lease of a claim nobody renews)."""
+    """On a cluster the record is read before the claim script runs (every claim's read before any
+    script, for several claims at once): a read that fails raises with no claim taken, so the next
+    asker takes the decision at once (it would otherwise wait out the lease of a claim nobody renews)."""
     from services.agents.registry import KEY
 
     clock = Clock(cluster_client)
@@ -286,3 +286,21 @@ def test_a_failed_read_of_the_agents_record_leaves_no_claim_on_a_cluster(redis_c
         clock.claim_and_clock(gid, 0, 3, "a.1", 2000, read=(KEY, "someone"))
     monkeypatch.undo()
     assert clock.claim_and_clock(gid, 0, 3, "b.1", 2000)[0]  # nothing was left held
+    # several claims (a mover's round): every read goes first, so a read that fails for the second
+    # leaves the first game's decision unclaimed too
+    first, second = one_per_master(redis_cluster, "m")[:2]
+    reads = []
+    real_hget = cluster_client.hget
+
+    def second_read_fails(*args, **kwargs):
+        reads.append(args)
+        if len(reads) == 2:
+            raise redis.ConnectionError("the registry's node is out of reach")
+        return real_hget(*args, **kwargs)
+
+    monkeypatch.setattr(cluster_client, "hget", second_read_fails)
+    with pytest.raises(redis.ConnectionError):
+        clock.claim_and_clock_many([ClaimRequest(first, 0, 3, "c.1", 2000, read=(KEY, "someone")),
+                                    ClaimRequest(second, 0, 3, "c.2", 2000, read=(KEY, "someone"))])
+    monkeypatch.undo()
+    assert clock.claim_and_clock(first, 0, 3, "d.1", 2000)[0] and clock.claim_and_clock(second, 0, 3, "d.2", 2000)[0]
