@@ -152,29 +152,33 @@ class Mover:
 
     def _pop(self, want: int, block: float) -> list[str]:
         """Up to ``want`` ready game ids: a fair share of what waits (so that every mover
-        gets games to play) in one round trip; with ``block`` > 0 (nothing in hand), one, waiting
-        up to ``block`` seconds for it (or, while the desk asks agents, for an answer)."""
+        gets games to play) in one round trip; with ``block`` > 0 (nothing in hand), waiting up to
+        ``block`` seconds for the first (or, while the desk asks agents, for an answer: then none)."""
         if want <= 0:
             return []
         movers = self.movers()  # looked at on every pop: a mover gone is noticed by an idle one too
         if block <= 0:
-            return [g.decode() for g in self._take(keys=[READY], args=[want, movers]) or []]
+            return self._share(want, movers)
         # nothing in hand: the blocking pop alone (one round trip, not the share's script first and
-        # then it). It takes one game at once if any waits; the next round, holding it, takes its
-        # share of the rest without waiting.
+        # then it, at every wait), the ready list first; a game it takes is followed by the rest
+        # of the mover's share at once
         if self.desk is None:
             first = self.client.brpop(READY, timeout=block)
-            return [first[1].decode()] if first is not None else []
-        self.desk.sleeping.set()  # set before the look: an answer after it pushes a wake-up
-        try:
-            if self.desk.has_answers():
-                return []
-            first = self.client.brpop([self.wake_key, READY], timeout=block)
-        finally:
-            self.desk.sleeping.clear()
-        if first is None or first[0].decode() == self.wake_key:
+        else:
+            self.desk.sleeping.set()  # set before the look: an answer after it pushes a wake-up
+            try:
+                if self.desk.has_answers():
+                    return []
+                first = self.client.brpop([READY, self.wake_key], timeout=block)
+            finally:
+                self.desk.sleeping.clear()
+        if first is None or first[0].decode() != READY:
             return []
-        return [first[1].decode()]
+        return [first[1].decode()] + (self._share(want - 1, movers) if want > 1 else [])
+
+    def _share(self, want: int, movers: int) -> list[str]:
+        """Up to ``want`` ready game ids, at most a 1/``movers`` share of what waits, in one round trip."""
+        return [g.decode() for g in self._take(keys=[READY], args=[want, movers]) or []]
 
     def _block(self, hand: list[tuple[str, int | None]]) -> float:
         """How long the next pop may wait for a ready game: not at all with games in hand or
@@ -248,12 +252,16 @@ class Mover:
                 continue
             rules, state = cached[0], cached[1]
             seats = rules.to_move(state)
-            bots = self.table.bots(game_id)
-            if (not seats or rules.pending_phase(state)
-                    or not all(bots.get(seat, {}).get("kind") == "agent" for seat in seats)):
+            try:
+                bots = self.table.bots(game_id)
+                if (not seats or rules.pending_phase(state)
+                        or not all(bots.get(seat, {}).get("kind") == "agent" for seat in seats)):
+                    continue
+                # what the next round's next_job would do for it (it plays nothing: every seat is an agent's)
+                self.table.next_job(game_id, version, ask=lambda g, seat, known: asks.append((g, seat, known)))
+            except GameNotFound:  # gone meanwhile (deleted), as the next round would find it
+                asked.add(game_id)
                 continue
-            # what the next round's next_job would do for it (it plays nothing: every seat is an agent's)
-            self.table.next_job(game_id, version, ask=lambda g, seat, known: asks.append((g, seat, known)))
             asked.add(game_id)
         if asks:
             self.desk.begin_many(asks)

@@ -49,7 +49,7 @@ class FlakyRedis:
     def brpop(self, key, timeout):
         self._check()
         if self.ready:
-            return key, self.ready.pop()
+            return (key if isinstance(key, str) else key[0]).encode(), self.ready.pop()
         threading.Event().wait(min(timeout, 0.02))  # nothing more arrives in this double while it waits
         return None
 

@@ -2,6 +2,8 @@
 bots at creation move by themselves after every commit that leaves the game waiting for
 them; a bot move is idempotent by version and reproducible from the bot's seed."""
 
+import threading
+
 import pytest
 
 from services.coordinator.table import embedded_table
@@ -47,20 +49,33 @@ def test_a_bad_bot_seat_or_kind_is_refused(bots):
         embedded_table().create(GameConfig(game="noggin", players=3), seed="s", bots=bots)
 
 
-def test_an_idle_movers_pop_is_one_round_trip_and_then_it_takes_its_share(redis_client):
+def test_an_idle_movers_wait_is_one_round_trip_and_a_game_it_takes_brings_its_share(redis_client):
     """``Mover._pop`` (services/phases/mover.py): a mover with nothing in hand waits with the blocking
-    pop alone, one round trip (not the share's script first and then it), which takes one game at
-    once if any waits; holding it, the next pop takes its fair share of the rest without waiting."""
+    pop alone, one round trip (not the share's script first and then it, at every wait); a game it
+    takes is followed at once by the rest of its fair share; the ready list is looked at before a
+    left-over wake-up of its agent desk."""
     from services.phases.mover import Mover
     from services.phases.schedulers import READY
 
     mover = Mover(table=None, client=redis_client, name="pop-test")
     mover.heartbeat()
     mover.movers()  # one mover: its share is all that waits
-    for n in range(4):
-        redis_client.lpush(READY, f"g{n}")
     redis_client.config_resetstat()
-    assert mover._pop(32, block=1.0) == ["g0"]
+    assert mover._pop(32, block=0.05) == []
     stats = redis_client.info("commandstats")
     assert stats["cmdstat_brpop"]["calls"] == 1 and "cmdstat_evalsha" not in stats
-    assert mover._pop(32, block=0) == ["g1", "g2", "g3"]
+    for n in range(4):
+        redis_client.lpush(READY, f"g{n}")
+    assert mover._pop(32, block=1.0) == ["g0", "g1", "g2", "g3"]
+
+    class IdleDesk:  # an agent desk with nothing to commit
+        sleeping = threading.Event()
+
+        def has_answers(self):
+            return False
+
+    asking = Mover(table=None, client=redis_client, name="desk-pop-test")
+    asking.desk = IdleDesk()
+    redis_client.lpush(asking.wake_key, 1)  # a wake-up left over from an answer already collected
+    redis_client.lpush(READY, "g4")
+    assert asking._pop(32, block=1.0) == ["g4"] and redis_client.llen(asking.wake_key) == 1
