@@ -334,20 +334,26 @@ def test_an_answer_in_time_counts_though_the_mover_commits_it_later(monkeypatch)
     assert strikes(table, game_id) == [] and table.state(game_id)[2] == version + 1
 
 
+class SeatZeroFirst(Agent):
+    """Answers seat 0 at once and every other seat once ``gate`` opens (or after ``wait_s`` seconds)."""
+
+    def __init__(self, gate: threading.Event, wait_s: float) -> None:
+        super().__init__()
+        self.gate, self.wait_s = gate, wait_s
+
+    def choose(self, payload, timeout_s):
+        if payload.seat != 0:
+            self.gate.wait(self.wait_s)
+        return super().choose(payload, timeout_s)
+
+
 def test_the_answers_still_out_join_the_first_answers_batch_for_at_most_the_wait(monkeypatch):
     """``AgentDesk.gather`` (the mover's ``GATHER_S``): once one seat of Resource Hog's
     simultaneous orders has answered, the mover waits for the other two calls still out and takes
     all three answers into one batch (one game moves one version a batch: the two others are then
     committed alone, and each counts); a call that does not answer ends the wait at its bound."""
     gate = threading.Event()
-
-    class Staggered(Agent):
-        def choose(self, payload, timeout_s):
-            if payload.seat != 0:
-                gate.wait(10)  # seats 1 and 2 answer once the gate opens
-            return super().choose(payload, timeout_s)
-
-    table, _, game_id = agent_game("resource_hog", 3, Staggered(), monkeypatch)
+    table, _, game_id = agent_game("resource_hog", 3, SeatZeroFirst(gate, 10), monkeypatch)
     rules, state, version = table.state(game_id)
     assert rules.to_move(state) == [0, 1, 2]
     desk = AgentDesk(table)
@@ -376,14 +382,7 @@ def test_the_gather_waits_for_the_answers_cohort_not_for_calls_begun_after_it(mo
     of earlier ones, not for those begun after it (the decisions its last commits began have only
     just gone out: waiting for them held the answers in hand for the whole bound)."""
     gate = threading.Event()
-
-    class Held(Agent):
-        def choose(self, payload, timeout_s):
-            if payload.seat != 0:
-                gate.wait(20)  # seats 1 and 2 answer once the gate opens
-            return super().choose(payload, timeout_s)
-
-    table, _, game_id = agent_game("resource_hog", 3, Held(), monkeypatch)
+    table, _, game_id = agent_game("resource_hog", 3, SeatZeroFirst(gate, 20), monkeypatch)
     desk = AgentDesk(table)
     try:
         desk.begin(game_id, 0)
