@@ -81,7 +81,7 @@ class _Opening:
     bot: dict[str, Any]
     control: Any
     latest: tuple[Any, Any, int]
-    request: Any
+    request: agents.ClaimRequest
 
 
 @dataclass(slots=True)
