@@ -51,17 +51,17 @@ from collections.abc import Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Literal, Self
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
+import certifi
 import grpc
-import requests
 import urllib3.exceptions
 from pydantic import BaseModel
-from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 from urllib3.util import connection as urllib3_connection
+from urllib3.util import make_headers, parse_url
 
 from services.agents.addresses import (
     AddressRefused,
@@ -445,12 +445,6 @@ class _TrackedHTTPSPool(HTTPSConnectionPool):
     ConnectionCls = _TrackedHTTPSConnection
 
 
-class _TrackedAdapter(HTTPAdapter):
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": _TrackedHTTPPool, "https": _TrackedHTTPSPool}
-
-
 _pool_lock = threading.Lock()
 _shared_pool: ThreadPoolExecutor | None = None
 
@@ -487,7 +481,9 @@ class HttpAgentClient(AgentClient):
     certificate against the URL's host name). Redirects are not followed (one is a ``crash``),
     the answer is read as a stream and given up past ``max_reply_bytes`` (``malformed``; so is
     a compressed answer, never asked for), a non-2xx status is a ``crash`` and an answer that
-    is not ``{"index": <int>}`` is ``malformed``. Environment proxies and .netrc are not used.
+    is not ``{"index": <int>}`` is ``malformed``. Environment proxies and .netrc are not used;
+    a user and password in the URL are sent as HTTP Basic auth. Connections are kept alive and
+    reused (urllib3's pool, up to :data:`HTTP_POOL_WORKERS` idle; certifi's CA bundle for https).
 
     Args:
         url: ``http://`` or ``https://`` URL.
@@ -514,17 +510,27 @@ class HttpAgentClient(AgentClient):
         self.max_reply_bytes = max_reply_bytes
         self.allow = allow if allow is not None else configured_allow_list()
         self._executor = executor
-        self._session = requests.Session()
-        self._session.trust_env = False
-        adapter = _TrackedAdapter(max_retries=0)
-        self._session.mount("http://", adapter)
-        self._session.mount("https://", adapter)
-        self._session.headers.update({"User-Agent": "longhouse-engine", "Accept": "application/json",
-                                      "Accept-Encoding": "identity"})
+        parts = parse_url(url)
+        # what requests did with a URL: its user and password as HTTP Basic auth, the path and
+        # query as the request's target (percent-encoded where needed), no fragment
+        self._target = parts.request_uri
+        self._headers = {"User-Agent": "longhouse-engine", "Accept": "application/json",
+                         "Accept-Encoding": "identity", "Content-Type": "application/json"}
+        if parts.auth:
+            user, _, password = parts.auth.partition(":")
+            self._headers.update(make_headers(basic_auth=f"{unquote(user)}:{unquote(password)}"))
+        if parts.scheme == "https":
+            # the CA bundle requests used (certifi's), the host name checked against the certificate
+            self._pool: HTTPConnectionPool = _TrackedHTTPSPool(
+                parts.host, parts.port or 443, maxsize=HTTP_POOL_WORKERS, block=False, retries=False,
+                cert_reqs="CERT_REQUIRED", ca_certs=certifi.where())
+        else:
+            self._pool = _TrackedHTTPPool(parts.host, parts.port or 80, maxsize=HTTP_POOL_WORKERS, block=False,
+                                          retries=False)
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         body = encode(payload)
-        headers = {"Content-Type": "application/json", **signed_headers(self._secret, body), **tracing.carrier()}
+        headers = {**self._headers, **signed_headers(self._secret, body), **tracing.carrier()}
         what = _CALL_NAMES[kind]
         deadline = time.monotonic() + timeout_s
         call = _CallSockets(self.allow)
@@ -558,9 +564,12 @@ class HttpAgentClient(AgentClient):
             raise
         except AddressRefused as exc:
             raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
-        except requests.Timeout:
+        except urllib3.exceptions.TimeoutError as exc:
+            if isinstance(exc, NewConnectionError) and not call.aborted:  # refused (urllib3 files it under timeouts)
+                raise AgentFailure("crash", f"agent {self.name} could not be reached or closed the connection "
+                                            f"during {what} ({type(exc).__name__})") from None
             raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s") from None
-        except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
             # The exception's text may quote the URL; name only its type.
             if call.aborted:
                 raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s") \
@@ -576,10 +585,13 @@ class HttpAgentClient(AgentClient):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
-        response = self._session.post(self.url, data=body, headers=headers, timeout=(remaining, remaining),
-                                      allow_redirects=False, stream=True)
+        response = self._pool.urlopen("POST", self._target, body=body, headers=headers,
+                                      timeout=urllib3.Timeout(connect=remaining, read=remaining), retries=False,
+                                      redirect=False, preload_content=False, decode_content=False,
+                                      release_conn=False)
+        done = False
         try:
-            status = response.status_code
+            status = response.status
             if 300 <= status < 400:
                 raise AgentFailure("crash", f"agent {self.name} answered {what} with a redirect (HTTP {status}); "
                                             "redirects are not followed, register the final URL")
@@ -595,7 +607,7 @@ class HttpAgentClient(AgentClient):
                                                 f"{self.max_reply_bytes} bytes")
             chunks: list[bytes] = []
             size = 0
-            for chunk in response.raw.stream(8192, decode_content=False):
+            for chunk in response.stream(8192, decode_content=False):
                 size += len(chunk)
                 if size > self.max_reply_bytes:
                     raise AgentFailure("malformed", f"agent {self.name} answered {what} with more than "
@@ -604,12 +616,15 @@ class HttpAgentClient(AgentClient):
                 if time.monotonic() > deadline:
                     raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
             call.finish()  # before the connection goes back to the pool
+            done = True
             return b"".join(chunks)
         finally:
-            response.close()
+            if not done:  # an answer not read to its end: its connection is not reused
+                response.close()
+            response.release_conn()
 
     def close(self) -> None:
-        self._session.close()
+        self._pool.close()
 
 
 # -- from the registry ----------------------------------------------------------------------

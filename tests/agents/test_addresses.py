@@ -11,6 +11,7 @@ resolver: no second lookup), follow no redirect and stop reading at the size cap
 
 from __future__ import annotations
 
+import base64
 import gzip
 import socket
 import threading
@@ -160,11 +161,17 @@ def test_registry_addresses_are_read_as_the_protocol_says():
 
 # -- HTTP at call time --------------------------------------------------------------------------
 class Recorded(BaseHTTPRequestHandler):
-    """Answers ``{"index": 0}`` (or what the server's ``reply`` says) and records each request."""
+    """Answers ``{"index": 0}`` (or what the server's ``reply`` says) and records each request: its
+    target and Host header in ``seen``, its Authorization header in ``auth``, the client's port in
+    ``peers``. Keeps a connection open between requests (HTTP/1.1)."""
+
+    protocol_version = "HTTP/1.1"
 
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.server.seen.append((self.path, self.headers.get("Host")))
+        self.server.auth.append(self.headers.get("Authorization"))
+        self.server.peers.append(self.client_address[1])
         status, headers, body = self.server.reply(self)
         self.send_response(status)
         for k, v in headers.items():
@@ -185,7 +192,7 @@ def server():
     """An HTTP server on loopback; ``server.reply(handler) -> (status, headers, chunks)``."""
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Recorded)
     srv.daemon_threads = True
-    srv.seen = []
+    srv.seen, srv.auth, srv.peers = [], [], []
     srv.reply = lambda h: (200, {"Content-Length": "12"}, [b'{"index": 0}'])
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
@@ -243,6 +250,35 @@ def test_http_a_redirect_is_a_failure_and_is_not_followed(server):
         refused = failure(client)
     assert refused.kind == "crash" and "redirect (HTTP 302)" in refused.message
     assert [path for path, _ in server.seen] == ["/a"]
+
+
+def test_http_a_urls_user_is_sent_as_basic_auth_and_its_query_kept(server):
+    # as the engine's client always did (it was built on requests, which did so): the URL's
+    # user and password (percent-decoded) as HTTP Basic auth, its path and query as the target
+    with HttpAgentClient(f"http://bot%40x:p%3Ass@127.0.0.1:{server.port}/hook?key=k", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        assert client.choose(move(), TIMEOUT_S).index == 0
+    assert server.seen == [("/hook?key=k", f"127.0.0.1:{server.port}")]
+    assert server.auth == ["Basic " + base64.b64encode(b"bot@x:p:ss").decode()]
+
+
+def test_http_calls_in_turn_reuse_one_connection(server):
+    with HttpAgentClient(f"http://127.0.0.1:{server.port}/", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        for _ in range(3):
+            assert client.choose(move(), TIMEOUT_S).index == 0
+    assert len(server.peers) == 3 and len(set(server.peers)) == 1, server.peers
+
+
+def test_http_proxies_in_the_environment_are_not_used(server, monkeypatch):
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    with HttpAgentClient(f"http://127.0.0.1:{server.port}/a", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        assert client.choose(move(), TIMEOUT_S).index == 0
+    assert server.seen == [("/a", f"127.0.0.1:{server.port}")]
 
 
 @pytest.mark.parametrize("shape", ["declared", "chunked"])
