@@ -40,6 +40,7 @@ a credential (a URL's user or query) ever appears in a message or a repr.
 
 from __future__ import annotations
 
+import heapq
 import ipaddress
 import math
 import re
@@ -375,6 +376,7 @@ class _CallSockets:
 
     @property
     def aborted(self) -> bool:
+        """True once the call is aborted or finished (nothing of it may be cut any more)."""
         return self._over
 
     @staticmethod
@@ -457,6 +459,47 @@ def _http_pool() -> ThreadPoolExecutor:
         return _shared_pool
 
 
+class _Deadlines:
+    """One daemon thread that cuts the sockets of each HTTP call still running at its deadline
+    (:meth:`_CallSockets.abort`), so that a call made on its caller's own thread ends by its
+    deadline however slowly the agent sends, without a second thread a call. Deadlines are
+    monotonic seconds; a call that ended first is forgotten when its deadline comes up."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, _CallSockets]] = []
+        self._seq = 0
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, call: _CallSockets, deadline: float) -> None:
+        """Cut ``call``'s sockets at ``deadline`` unless it has finished by then."""
+        with self._cond:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="agent-http-deadlines", daemon=True)
+                self._thread.start()
+            self._seq += 1
+            heapq.heappush(self._heap, (deadline, self._seq, call))
+            if self._heap[0][2] is call:  # the earliest now: the thread's wait is shortened
+                self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            due: list[_CallSockets] = []
+            with self._cond:
+                now = time.monotonic()
+                while self._heap and (self._heap[0][2].aborted or self._heap[0][0] <= now):
+                    _, _, call = heapq.heappop(self._heap)
+                    if not call.aborted:  # still running at its deadline (a finished call counts as aborted)
+                        due.append(call)
+                if not due:
+                    self._cond.wait(self._heap[0][0] - now if self._heap else None)
+            for call in due:
+                call.abort()
+
+
+_deadlines = _Deadlines()
+
+
 def _safe_origin(url: str) -> str:
     """``scheme://host[:port]`` of a URL: no user, password, path or query."""
     parts = urlsplit(url)
@@ -473,10 +516,13 @@ def _safe_origin(url: str) -> str:
 class HttpAgentClient(AgentClient):
     """An agent reached as a signed JSON webhook: each payload is POSTed to ``url``.
 
-    The call runs on a small shared thread pool and the engine waits for it at most the
-    timeout (connecting, the host's lookup included, sending, the agent's thinking and reading
-    the answer); when the deadline passes, the call's socket is shut down, so the thread is
-    back in the pool at once even if the agent sends one byte a second. Every connection is
+    The engine waits for a call at most the timeout (connecting, the host's lookup included,
+    sending, the agent's thinking and reading the answer); when the deadline passes, the call's
+    socket is shut down, so its thread is free at once even if the agent sends one byte a
+    second. A call to an IP address runs on the caller's thread, cut off at its deadline by one
+    thread shared by every call (nothing there can wait past it: a socket cut ends any read or
+    write); a call to a host name, whose lookup nothing can cut off, runs on a small shared thread
+    pool, and the caller stops waiting for it at the deadline. Every connection is
     checked against the allow-list and made to a checked address (TLS still checks the
     certificate against the URL's host name). Redirects are not followed (one is a ``crash``),
     the answer is read as a stream and given up past ``max_reply_bytes`` (``malformed``; so is
@@ -489,7 +535,8 @@ class HttpAgentClient(AgentClient):
         url: ``http://`` or ``https://`` URL.
         secret: the shared secret, or several (a rotation window: each request signed with each).
         name: the agent's name in messages (default: the URL's scheme, host and port).
-        executor: where calls run (default: a pool shared by every HTTP client).
+        executor: where calls run (default: the caller's thread for an IP address, a pool shared
+            by every HTTP client for a host name).
         max_reply_bytes: the largest answer accepted.
         allow: the allow-list (default: ``LONGHOUSE_AGENT_ALLOW``).
 
@@ -511,6 +558,7 @@ class HttpAgentClient(AgentClient):
         self.allow = allow if allow is not None else configured_allow_list()
         self._executor = executor
         parts = parse_url(url)
+        self._literal = is_literal(parts.host or "")
         # what requests did with a URL: its user and password as HTTP Basic auth, the path and
         # query as the request's target (percent-encoded where needed), no fragment
         self._target = parts.request_uri
@@ -534,9 +582,15 @@ class HttpAgentClient(AgentClient):
         what = _CALL_NAMES[kind]
         deadline = time.monotonic() + timeout_s
         call = _CallSockets(self.allow)
-        future = (self._executor or _http_pool()).submit(self._post, body, headers, deadline, timeout_s, call, what)
         try:
-            raw = future.result(timeout=max(0.0, deadline - time.monotonic()))
+            if self._executor is None and self._literal:
+                # nothing to look up: the call runs here, and the deadline thread cuts it off
+                _deadlines.watch(call, deadline)
+                raw = self._post(body, headers, deadline, timeout_s, call, what)
+            else:  # a host name's lookup cannot be cut off: the call runs on a pool thread, waited for until the deadline
+                future = (self._executor or _http_pool()).submit(self._post, body, headers, deadline, timeout_s, call,
+                                                                 what)
+                raw = future.result(timeout=max(0.0, deadline - time.monotonic()))
         except FutureTimeout:
             never_started = future.cancel()
             call.abort()

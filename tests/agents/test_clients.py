@@ -7,6 +7,7 @@ secrets and replays are refused.
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,8 @@ from services.agents.client import (
     AgentFailure,
     GrpcAgentClient,
     HttpAgentClient,
+    _CallSockets,
+    _deadlines,
     make_client,
 )
 from services.agents.protocol import (
@@ -155,6 +158,39 @@ def test_a_dripping_http_agent_times_out_and_frees_its_thread(agents, client_for
         assert time.monotonic() - began < 10
         assert 0 <= good.choose(move_payload(), TIMEOUT_S).index < 6
         assert time.monotonic() - began < 10
+
+
+def test_a_dripping_http_agent_at_an_ip_address_is_cut_off_on_the_callers_thread(agents, client_for):
+    # No executor and an IP address: the call runs on this thread, and only the shared deadline
+    # thread, which shuts the socket down, can end a read that gets a byte every 0.2 s.
+    dripping = client_for(agents("http", "drip"))
+    began = time.monotonic()
+    failure = failure_of(dripping, timeout_s=0.5)
+    assert failure.kind == "timeout" and "within 0.5 s" in failure.message
+    assert time.monotonic() - began < 10  # the agent drips for 30 s
+
+
+def test_the_deadline_thread_cuts_a_running_call_and_leaves_a_finished_one():
+    running, finished, later = _CallSockets(), _CallSockets(), _CallSockets()
+    pairs = [socket.socketpair() for _ in range(3)]
+    try:
+        for call, (mine, _) in zip((running, finished, later), pairs):
+            mine.settimeout(TIMEOUT_S)
+            call.add(mine)
+        finished.finish()
+        now = time.monotonic()
+        _deadlines.watch(finished, now)
+        _deadlines.watch(running, now + 0.05)
+        _deadlines.watch(later, now + 60)
+        assert pairs[0][0].recv(1) == b""  # cut: the read ends at once (it would wait TIMEOUT_S, then raise)
+        assert running.aborted and not later.aborted
+        pairs[1][1].sendall(b"x")
+        assert pairs[1][0].recv(1) == b"x"  # the finished call's socket still works
+    finally:
+        later.abort()
+        for a, b in pairs:
+            a.close()
+            b.close()
 
 
 def test_an_http_redirect_is_refused_not_followed(agents, client_for):
