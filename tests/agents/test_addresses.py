@@ -6,7 +6,8 @@ unspecified, multicast and reserved addresses, IPv4 and IPv6, IPv4-mapped includ
 unless an address or network entry lists them; a DNS name is judged by every address it resolves
 to (the resolver is replaced here); the HTTP and gRPC clients check at every connection, connect
 to the address they checked (a name the system cannot resolve still works through the replaced
-resolver: no second lookup), follow no redirect and stop reading at the size cap.
+resolver: no second lookup), follow no redirect and stop reading at the size cap; over https the
+certificate must be trusted and name the URL's host (not the address connected to).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import threading
 from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import certifi
 import grpc
 import pytest
 from pydantic import ValidationError
@@ -316,6 +318,67 @@ def test_http_a_compressed_answer_is_malformed(server):
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
         refused = failure(client)
     assert refused.kind == "malformed" and "compressed (gzip)" in refused.message
+
+
+def _certificate(tmp_path, name: str) -> tuple[str, str]:
+    """A self-signed certificate for ``name`` (its own CA): ``(cert.pem, key.pem)`` paths."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
+            .not_valid_after(now + datetime.timedelta(hours=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = tmp_path / f"{name}.pem", tmp_path / f"{name}.key"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return str(cert_path), str(key_path)
+
+
+@pytest.fixture
+def tls_server(server, tmp_path):
+    """``server`` speaking TLS with a certificate for agent.example.org that no public CA signed;
+    ``tls_server.cert``: its PEM file."""
+    import ssl
+
+    cert, key = _certificate(tmp_path, "agent.example.org")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    server.cert = cert
+    return server
+
+
+def test_https_an_untrusted_certificate_is_a_crash_and_nothing_is_sent(tls_server, dns):
+    dns({"agent.example.org": ["127.0.0.1"]})
+    with HttpAgentClient(f"https://agent.example.org:{tls_server.port}/a", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{tls_server.port}")) as client:
+        refused = failure(client)
+    assert refused.kind == "crash" and "could not be reached" in refused.message
+    assert tls_server.seen == []
+
+
+def test_https_checks_the_certificate_against_the_urls_host_name(tls_server, dns, monkeypatch):
+    # the certificate trusted (the client's CA bundle is certifi's: here, that one file)
+    monkeypatch.setattr(certifi, "where", lambda: tls_server.cert)
+    dns({"agent.example.org": ["127.0.0.1"], "other.example.org": ["127.0.0.1"]})
+    allow = parse_allow_list(f"127.0.0.1:{tls_server.port}")
+    with HttpAgentClient(f"https://agent.example.org:{tls_server.port}/a", SECRET, allow=allow) as client:
+        assert client.choose(move(), TIMEOUT_S).index == 0  # connected to 127.0.0.1, checked as the name
+    assert tls_server.seen == [("/a", f"agent.example.org:{tls_server.port}")]
+    with HttpAgentClient(f"https://other.example.org:{tls_server.port}/a", SECRET, allow=allow) as client:
+        refused = failure(client)  # a certificate for another name
+    assert refused.kind == "crash" and len(tls_server.seen) == 1
 
 
 # -- gRPC at call time --------------------------------------------------------------------------
