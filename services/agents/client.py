@@ -48,7 +48,7 @@ import socket
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Literal, Self
@@ -95,8 +95,12 @@ MAX_REPLY_BYTES = 64 * 1024
 """The largest answer read from an agent by default (``LONGHOUSE_AGENT_MAX_REPLY_BYTES``); a
 longer one is malformed."""
 HTTP_POOL_WORKERS = 16
-"""Threads of the shared pool that runs HTTP calls and gRPC agents' address checks (each holds
-one until it ends)."""
+"""Threads of the shared pool that runs HTTP calls to host names (or to any address, given no
+other executor) and gRPC agents' address checks (each holds one until it ends)."""
+HTTP_KEEP_ALIVE = 64
+"""Idle connections one HTTP agent client keeps for reuse (a mover's desk makes up to 64 calls at
+once, :data:`services.phases.agent_desk.THREADS`, each on its own thread and connection; more at
+once open more, and those beyond this are closed when their call ends)."""
 
 _CALL_NAMES = {"start": "StartMatch", "move": "ChooseMove", "end": "EndMatch"}
 
@@ -342,41 +346,75 @@ class GrpcAgentClient(AgentClient):
 class _CallSockets:
     """The sockets one HTTP call uses, so the engine can cut them when the deadline
     passes: the worker thread then stops at once instead of waiting on a slow agent.
-    ``allow`` is the allow-list every connection the call opens is checked against."""
+    ``allow`` is the allow-list every connection the call opens is checked against.
+
+    A call ends once, either way: :meth:`finish` (its answer read; its connection may then serve
+    another call) or :meth:`abort` (its sockets shut down, under the same lock, so that no cut can
+    land after a :meth:`finish` that won)."""
 
     def __init__(self, allow: AllowList | None = None) -> None:
         self.allow = allow
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
-        self._over = False  # aborted, or finished (then nothing may be cut any more)
+        self._over = False  # finished or aborted: nothing more is tracked or cut
+        self._aborted = False
+        self._parked: list[Callable[[], None]] = []  # connections' returns to the pool, held until the call ends
 
     def add(self, sock: socket.socket | None) -> None:
+        """Track ``sock`` (cut at once if the call is already aborted)."""
         if sock is None:
             return
         with self._lock:
             if not self._over:
                 self._sockets.append(sock)
-                return
-        self._cut(sock)
+            elif self._aborted:
+                self._cut(sock)
 
-    def finish(self) -> None:
-        """The call is over: forget its sockets (a pooled connection may serve another call)."""
+    def park(self, put: Callable[[], None]) -> bool:
+        """Hold ``put`` (a connection's return to its pool) until the call ends; False if it has
+        ended (then the caller returns the connection at once)."""
         with self._lock:
+            if self._over:
+                return False
+            self._parked.append(put)
+            return True
+
+    def finish(self) -> bool:
+        """The call is over: forget its sockets, and return its parked connections to their pool
+        (they may serve another call now). False if it was aborted first (its connection is cut,
+        and what it read is not an answer)."""
+        with self._lock:
+            if self._over:
+                return not self._aborted
             self._over = True
             self._sockets.clear()
+            parked, self._parked = self._parked, []
+        for put in parked:
+            put()
+        return True
 
     def abort(self) -> None:
+        """Cut the call's sockets now (nothing, if it has finished); its parked connections go
+        back to their pool only once cut (the pool then sees them dropped and opens new ones)."""
         with self._lock:
             if self._over:
                 return
-            self._over = True
+            self._over = self._aborted = True
             sockets, self._sockets = self._sockets, []
-        for sock in sockets:
-            self._cut(sock)
+            for sock in sockets:
+                self._cut(sock)
+            parked, self._parked = self._parked, []
+        for put in parked:
+            put()
 
     @property
     def aborted(self) -> bool:
-        """True once the call is aborted or finished (nothing of it may be cut any more)."""
+        """True once the call is aborted (its deadline passed before it finished)."""
+        return self._aborted
+
+    @property
+    def over(self) -> bool:
+        """True once the call is aborted or finished."""
         return self._over
 
     @staticmethod
@@ -439,11 +477,24 @@ class _TrackedHTTPSConnection(_TrackedMixin, HTTPSConnection):
     pass
 
 
-class _TrackedHTTPPool(HTTPConnectionPool):
+class _ParkedReturnMixin:
+    """A connection pool that, while a call runs on this thread, holds a connection's return until
+    the call ends (:meth:`_CallSockets.park`). urllib3 returns a connection as soon as its answer
+    is read to the end, before the call has finished; another call could take it, and the first
+    call's deadline cut would then land on the second."""
+
+    def _put_conn(self, conn: Any) -> None:
+        call: _CallSockets | None = getattr(_current, "call", None)
+        if conn is not None and call is not None and call.park(lambda: super(_ParkedReturnMixin, self)._put_conn(conn)):
+            return
+        super()._put_conn(conn)  # type: ignore[misc]
+
+
+class _TrackedHTTPPool(_ParkedReturnMixin, HTTPConnectionPool):
     ConnectionCls = _TrackedHTTPConnection
 
 
-class _TrackedHTTPSPool(HTTPSConnectionPool):
+class _TrackedHTTPSPool(_ParkedReturnMixin, HTTPSConnectionPool):
     ConnectionCls = _TrackedHTTPSConnection
 
 
@@ -463,20 +514,34 @@ class _Deadlines:
     """One daemon thread that cuts the sockets of each HTTP call still running at its deadline
     (:meth:`_CallSockets.abort`), so that a call made on its caller's own thread ends by its
     deadline however slowly the agent sends, without a second thread a call. Deadlines are
-    monotonic seconds; a call that ended first is forgotten when its deadline comes up."""
+    monotonic seconds; a call that ended first is forgotten when its deadline comes up, or
+    sooner when finished calls make up half of a long heap (so the heap holds about the calls
+    running, not every call of the longest timeout)."""
 
-    def __init__(self) -> None:
+    COMPACT_AT = 1024
+    """The least heap length at which finished calls are cleared out of it."""
+    LONGEST_WAIT_S = 3600.0
+    """The thread's longest sleep (a far deadline is waited for in steps; ``Condition.wait``
+    refuses a timeout beyond the platform's limit)."""
+
+    def __init__(self, compact_at: int = COMPACT_AT) -> None:
         self._heap: list[tuple[float, int, _CallSockets]] = []
         self._seq = 0
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._least = self._compact_at = compact_at
 
     def watch(self, call: _CallSockets, deadline: float) -> None:
         """Cut ``call``'s sockets at ``deadline`` unless it has finished by then."""
         with self._cond:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="agent-http-deadlines", daemon=True)
-                self._thread.start()
+            if self._thread is None or not self._thread.is_alive():
+                thread = threading.Thread(target=self._run, name="agent-http-deadlines", daemon=True)
+                thread.start()
+                self._thread = thread
+            if len(self._heap) >= self._compact_at:
+                self._heap = [entry for entry in self._heap if not entry[2].over]
+                heapq.heapify(self._heap)
+                self._compact_at = max(self._least, 2 * len(self._heap))
             self._seq += 1
             heapq.heappush(self._heap, (deadline, self._seq, call))
             if self._heap[0][2] is call:  # the earliest now: the thread's wait is shortened
@@ -487,12 +552,13 @@ class _Deadlines:
             due: list[_CallSockets] = []
             with self._cond:
                 now = time.monotonic()
-                while self._heap and (self._heap[0][2].aborted or self._heap[0][0] <= now):
+                while self._heap and (self._heap[0][2].over or self._heap[0][0] <= now):
                     _, _, call = heapq.heappop(self._heap)
-                    if not call.aborted:  # still running at its deadline (a finished call counts as aborted)
+                    if not call.over:  # still running at its deadline
                         due.append(call)
                 if not due:
-                    self._cond.wait(self._heap[0][0] - now if self._heap else None)
+                    wait = self._heap[0][0] - now if self._heap else self.LONGEST_WAIT_S
+                    self._cond.wait(min(wait, self.LONGEST_WAIT_S))
             for call in due:
                 call.abort()
 
@@ -529,7 +595,7 @@ class HttpAgentClient(AgentClient):
     a compressed answer, never asked for), a non-2xx status is a ``crash`` and an answer that
     is not ``{"index": <int>}`` is ``malformed``. Environment proxies and .netrc are not used;
     a user and password in the URL are sent as HTTP Basic auth. Connections are kept alive and
-    reused (urllib3's pool, up to :data:`HTTP_POOL_WORKERS` idle; certifi's CA bundle for https).
+    reused (urllib3's pool, up to :data:`HTTP_KEEP_ALIVE` idle; certifi's CA bundle for https).
 
     Args:
         url: ``http://`` or ``https://`` URL.
@@ -557,7 +623,10 @@ class HttpAgentClient(AgentClient):
         self.max_reply_bytes = max_reply_bytes
         self.allow = allow if allow is not None else configured_allow_list()
         self._executor = executor
-        parts = parse_url(url)
+        try:
+            parts = parse_url(url)
+        except ValueError:  # its text may quote the URL's password
+            raise ValueError("an HTTP agent's address is an http:// or https:// URL") from None
         self._literal = is_literal(parts.host or "")
         # what requests did with a URL: its user and password as HTTP Basic auth, the path and
         # query as the request's target (percent-encoded where needed), no fragment
@@ -570,10 +639,10 @@ class HttpAgentClient(AgentClient):
         if parts.scheme == "https":
             # the CA bundle requests used (certifi's), the host name checked against the certificate
             self._pool: HTTPConnectionPool = _TrackedHTTPSPool(
-                parts.host, parts.port or 443, maxsize=HTTP_POOL_WORKERS, block=False, retries=False,
+                parts.host, parts.port or 443, maxsize=HTTP_KEEP_ALIVE, block=False, retries=False,
                 cert_reqs="CERT_REQUIRED", ca_certs=certifi.where())
         else:
-            self._pool = _TrackedHTTPPool(parts.host, parts.port or 80, maxsize=HTTP_POOL_WORKERS, block=False,
+            self._pool = _TrackedHTTPPool(parts.host, parts.port or 80, maxsize=HTTP_KEEP_ALIVE, block=False,
                                           retries=False)
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
@@ -669,8 +738,9 @@ class HttpAgentClient(AgentClient):
                 chunks.append(chunk)
                 if time.monotonic() > deadline:
                     raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
-            call.finish()  # before the connection goes back to the pool
-            done = True
+            if not call.finish():  # cut at its deadline meanwhile: what was read is not the answer
+                raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
+            done = True  # finished before any cut: its connection may go back to the pool
             return b"".join(chunks)
         finally:
             if not done:  # an answer not read to its end: its connection is not reused

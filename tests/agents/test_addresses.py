@@ -16,6 +16,7 @@ import base64
 import gzip
 import socket
 import threading
+import time
 from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -26,8 +27,8 @@ from pydantic import ValidationError
 
 from services.agents import addresses
 from services.agents.addresses import AddressRefused, parse_allow_list
-from services.agents.client import AgentFailure, GrpcAgentClient, HttpAgentClient, make_client
-from services.agents.protocol import MoveRequest
+from services.agents.client import AgentFailure, GrpcAgentClient, HttpAgentClient, _CallSockets, make_client
+from services.agents.protocol import MatchStart, MoveRequest
 from services.common.config import Settings
 from tests.agents.conftest import SECRET
 
@@ -281,6 +282,103 @@ def test_http_proxies_in_the_environment_are_not_used(server, monkeypatch):
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
         assert client.choose(move(), TIMEOUT_S).index == 0
     assert server.seen == [("/a", f"127.0.0.1:{server.port}")]
+
+
+def test_http_an_answer_without_a_length_cut_at_the_deadline_is_a_timeout(server):
+    # an answer delimited by the connection's close: the deadline's cut ends it as a close
+    # would, and what was read (nothing) must not pass for the answer
+    stalled = threading.Event()
+
+    def stall(handler):
+        def body():
+            stalled.wait(TIMEOUT_S)
+            yield b""
+        return 200, {"Connection": "close"}, body()
+
+    server.reply = stall
+    try:
+        with HttpAgentClient(f"http://127.0.0.1:{server.port}/", SECRET,
+                             allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+            began = time.monotonic()
+            with pytest.raises(AgentFailure) as info:
+                client.start(MatchStart(match_id="m", game="gnomes", seat=0, players=2, options_json="{}",
+                                        time_control={"move_ms": 500, "bank_ms": 0, "max_strikes": 3}), 0.5)
+            assert info.value.kind == "timeout"
+            with pytest.raises(AgentFailure) as info:
+                client.choose(move(), 0.5)
+            assert info.value.kind == "timeout" and time.monotonic() - began < TIMEOUT_S
+    finally:
+        stalled.set()
+
+
+def test_http_a_call_cut_just_before_it_finished_is_a_timeout_and_its_connection_not_reused(server, monkeypatch):
+    # the deadline's cut landing between the answer's last byte and the call's end: the call is a
+    # timeout, and its connection is closed, not handed to the next call (where the cut would land)
+    finish = _CallSockets.finish
+    late = {"cut": True}
+
+    def cut_first(call):
+        if late["cut"]:
+            late["cut"] = False
+            call.abort()
+        return finish(call)
+
+    monkeypatch.setattr(_CallSockets, "finish", cut_first)
+    with HttpAgentClient(f"http://127.0.0.1:{server.port}/", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        with pytest.raises(AgentFailure) as info:
+            client.choose(move(), TIMEOUT_S)
+        assert info.value.kind == "timeout"
+        assert client.choose(move(), TIMEOUT_S).index == 0
+    assert len(server.peers) == 2 and server.peers[0] != server.peers[1]
+
+
+def test_http_a_deadline_cut_never_lands_on_a_connection_another_call_took(server, monkeypatch):
+    # urllib3 hands a connection back to its pool as soon as the answer is read, before the call
+    # (A) ends; a call (B) that took it then would have it cut by A's deadline. B is made to run
+    # in exactly that window: A's deadline comes while B waits for its answer.
+    b_asked, b_may_answer = threading.Event(), threading.Event()
+
+    def reply(handler):
+        if len(server.seen) == 2:  # B's request
+            b_asked.set()
+            b_may_answer.wait(TIMEOUT_S)
+        return 200, {"Content-Length": "12"}, [b'{"index": 0}']
+
+    server.reply = reply
+    finish = _CallSockets.finish
+    outcome: dict = {}
+    client = HttpAgentClient(f"http://127.0.0.1:{server.port}/", SECRET,
+                             allow=parse_allow_list(f"127.0.0.1:{server.port}"))
+
+    def b() -> None:
+        try:
+            outcome["b"] = client.choose(move(), TIMEOUT_S).index
+        except AgentFailure as exc:
+            outcome["b"] = exc.kind
+
+    def a_cut_late(call):
+        if "thread" not in outcome:  # A's end, once (B's go as they would)
+            outcome["thread"] = thread = threading.Thread(target=b)
+            thread.start()
+            assert b_asked.wait(TIMEOUT_S)
+            call.abort()  # A's deadline, while B holds a connection
+            b_may_answer.set()
+        return finish(call)
+
+    monkeypatch.setattr(_CallSockets, "finish", a_cut_late)
+    with client:
+        with pytest.raises(AgentFailure) as info:
+            client.choose(move(), TIMEOUT_S)
+        outcome["thread"].join(TIMEOUT_S)
+    assert info.value.kind == "timeout" and outcome["b"] == 0
+    assert len(set(server.peers)) == 2  # B on a connection of its own
+
+
+def test_http_a_bad_url_is_refused_without_quoting_it():
+    with pytest.raises(ValueError) as info:
+        HttpAgentClient("http://bot:hunter2@127.0.0.1:99999/hook", SECRET)
+    assert "hunter2" not in str(info.value)
 
 
 @pytest.mark.parametrize("shape", ["declared", "chunked"])

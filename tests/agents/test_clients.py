@@ -23,6 +23,7 @@ from services.agents.client import (
     GrpcAgentClient,
     HttpAgentClient,
     _CallSockets,
+    _Deadlines,
     _deadlines,
     make_client,
 )
@@ -188,6 +189,58 @@ def test_the_deadline_thread_cuts_a_running_call_and_leaves_a_finished_one():
         assert pairs[1][0].recv(1) == b"x"  # the finished call's socket still works
     finally:
         later.abort()
+        for a, b in pairs:
+            a.close()
+            b.close()
+
+
+def test_a_far_deadline_does_not_stop_the_deadline_thread():
+    deadlines = _Deadlines()
+    far, near = _CallSockets(), _CallSockets()
+    mine, theirs = socket.socketpair()
+    try:
+        mine.settimeout(TIMEOUT_S)
+        near.add(mine)
+        deadlines.watch(far, time.monotonic() + 1e10)  # beyond what Condition.wait takes
+        deadlines._thread.join(0.5)  # it would end at once, on an OverflowError
+        assert deadlines._thread.is_alive()
+        deadlines.watch(near, time.monotonic() + 0.05)
+        assert mine.recv(1) == b""  # the near one is still cut
+        assert near.aborted and not far.aborted
+    finally:
+        far.abort()
+        mine.close()
+        theirs.close()
+
+
+def test_the_deadline_heap_holds_about_the_calls_running():
+    deadlines = _Deadlines(compact_at=8)  # instead of COMPACT_AT, to see it with few calls
+    running = _CallSockets()
+    deadlines.watch(running, time.monotonic() + 600)
+    for _ in range(100):
+        call = _CallSockets()
+        deadlines.watch(call, time.monotonic() + 600)
+        call.finish()
+    assert len(deadlines._heap) <= 16  # not 101: finished calls are cleared out as it grows
+    assert any(entry[2] is running for entry in deadlines._heap)
+    running.abort()
+
+
+def test_a_call_ends_once_finished_or_aborted():
+    finished, aborted = _CallSockets(), _CallSockets()
+    pairs = [socket.socketpair() for _ in range(2)]
+    try:
+        finished.add(pairs[0][0])
+        aborted.add(pairs[1][0])
+        assert finished.finish() is True
+        finished.abort()  # too late: the connection may serve another call by now
+        pairs[0][1].sendall(b"x")
+        assert pairs[0][0].recv(1) == b"x"
+        aborted.abort()
+        assert aborted.finish() is False  # what it read is not an answer
+        pairs[1][0].settimeout(TIMEOUT_S)
+        assert pairs[1][0].recv(1) == b""
+    finally:
         for a, b in pairs:
             a.close()
             b.close()
