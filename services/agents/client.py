@@ -73,7 +73,7 @@ from services.agents.addresses import (
     is_literal,
 )
 
-from services.common import tracing
+from services.common import logs, tracing
 from services.agents.protocol import (
     BadPayload,
     IllegalChoice,
@@ -101,6 +101,8 @@ HTTP_KEEP_ALIVE = 64
 """Idle connections one HTTP agent client keeps for reuse (a mover's desk makes up to 64 calls at
 once, :data:`services.phases.agent_desk.THREADS`, each on its own thread and connection; more at
 once open more, and those beyond this are closed when their call ends)."""
+
+log = logs.get_logger()
 
 _CALL_NAMES = {"start": "StartMatch", "move": "ChooseMove", "end": "EndMatch"}
 
@@ -560,7 +562,10 @@ class _Deadlines:
                     wait = self._heap[0][0] - now if self._heap else self.LONGEST_WAIT_S
                     self._cond.wait(min(wait, self.LONGEST_WAIT_S))
             for call in due:
-                call.abort()
+                try:
+                    call.abort()
+                except Exception:  # noqa: BLE001 - one call's failed cut must not leave the others uncut
+                    log.exception("agent_http_cut_failed")
 
 
 _deadlines = _Deadlines()
@@ -613,7 +618,16 @@ class HttpAgentClient(AgentClient):
     def __init__(self, url: str, secret: Secrets, *, name: str | None = None,
                  executor: Executor | None = None, max_reply_bytes: int = MAX_REPLY_BYTES,
                  allow: AllowList | None = None):
-        if not isinstance(url, str) or not url.startswith(("http://", "https://")) or not urlsplit(url).hostname:
+        parts, auth = None, {}
+        try:  # the errors of URL parsing may quote the URL, its password included: never shown
+            if isinstance(url, str) and url.startswith(("http://", "https://")) and urlsplit(url).hostname:
+                parts = parse_url(url)
+                if parts.auth:  # sent as HTTP Basic auth, as requests did
+                    user, _, password = parts.auth.partition(":")
+                    auth = make_headers(basic_auth=f"{unquote(user)}:{unquote(password)}")
+        except (ValueError, UnicodeError):
+            parts = None
+        if parts is None:
             raise ValueError("an HTTP agent's address is an http:// or https:// URL")
         if not secret:
             raise ValueError("the agent's secret is empty")
@@ -623,19 +637,12 @@ class HttpAgentClient(AgentClient):
         self.max_reply_bytes = max_reply_bytes
         self.allow = allow if allow is not None else configured_allow_list()
         self._executor = executor
-        try:
-            parts = parse_url(url)
-        except ValueError:  # its text may quote the URL's password
-            raise ValueError("an HTTP agent's address is an http:// or https:// URL") from None
         self._literal = is_literal(parts.host or "")
-        # what requests did with a URL: its user and password as HTTP Basic auth, the path and
-        # query as the request's target (percent-encoded where needed), no fragment
+        # as requests did: the URL's path and query as the request's target (percent-encoded
+        # where needed), no fragment
         self._target = parts.request_uri
         self._headers = {"User-Agent": "longhouse-engine", "Accept": "application/json",
-                         "Accept-Encoding": "identity", "Content-Type": "application/json"}
-        if parts.auth:
-            user, _, password = parts.auth.partition(":")
-            self._headers.update(make_headers(basic_auth=f"{unquote(user)}:{unquote(password)}"))
+                         "Accept-Encoding": "identity", "Content-Type": "application/json", **auth}
         if parts.scheme == "https":
             # the CA bundle requests used (certifi's), the host name checked against the certificate
             self._pool: HTTPConnectionPool = _TrackedHTTPSPool(
@@ -700,8 +707,10 @@ class HttpAgentClient(AgentClient):
             raise AgentFailure("crash", f"agent {self.name} could not be reached or closed the connection "
                                         f"during {what} ({type(exc).__name__})") from None
         finally:
-            call.finish()
-            _current.call = None
+            try:
+                call.finish()
+            finally:
+                _current.call = None
 
     def _post_tracked(self, body: bytes, headers: dict[str, str], deadline: float, timeout_s: float,
                       call: _CallSockets, what: str) -> bytes:

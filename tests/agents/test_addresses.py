@@ -375,10 +375,14 @@ def test_http_a_deadline_cut_never_lands_on_a_connection_another_call_took(serve
     assert len(set(server.peers)) == 2  # B on a connection of its own
 
 
-def test_http_a_bad_url_is_refused_without_quoting_it():
+@pytest.mark.parametrize("url", ["http://bot:hunter2@127.0.0.1:99999/hook",  # urllib3 refuses the port
+                                 "http://bot:hunter2\uff03@127.0.0.1:8080/hook",  # Python's NFKC netloc check
+                                 "http://bot:hunt%E2%98%83er2@127.0.0.1:8080/hook"])  # not latin-1 for Basic auth
+def test_http_a_bad_url_is_refused_without_quoting_it(url):
     with pytest.raises(ValueError) as info:
-        HttpAgentClient("http://bot:hunter2@127.0.0.1:99999/hook", SECRET)
-    assert "hunter2" not in str(info.value)
+        HttpAgentClient(url, SECRET)
+    assert "hunt" not in str(info.value) and "hunt" not in repr(info.value)
+    assert info.value.__context__ is None  # nor chained to an error that quotes it
 
 
 @pytest.mark.parametrize("shape", ["declared", "chunked"])

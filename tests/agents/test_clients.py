@@ -213,6 +213,28 @@ def test_a_far_deadline_does_not_stop_the_deadline_thread():
         theirs.close()
 
 
+def test_one_failed_cut_does_not_leave_the_others_uncut():
+    deadlines = _Deadlines()
+    broken, fine = _CallSockets(), _CallSockets()
+
+    def fails() -> None:
+        raise RuntimeError("a cut that fails")
+
+    broken.abort = fails  # type: ignore[method-assign]
+    mine, theirs = socket.socketpair()
+    try:
+        mine.settimeout(TIMEOUT_S)
+        fine.add(mine)
+        due = time.monotonic() + 0.1  # both due in the same pass of the thread, the broken one first
+        deadlines.watch(broken, due)
+        deadlines.watch(fine, due)
+        assert mine.recv(1) == b""
+        assert fine.aborted and deadlines._thread.is_alive()
+    finally:
+        mine.close()
+        theirs.close()
+
+
 def test_the_deadline_heap_holds_about_the_calls_running():
     deadlines = _Deadlines(compact_at=8)  # instead of COMPACT_AT, to see it with few calls
     running = _CallSockets()
