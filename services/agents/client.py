@@ -195,6 +195,10 @@ class AgentClient(ABC):
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         """Send one payload; the parsed MoveChoice for ``move``, None otherwise."""
 
+    def _timed_out(self, method: str, timeout_s: float, extra: str = "") -> AgentFailure:
+        """The ``timeout`` failure of a call of ``method`` that did not answer within ``timeout_s``."""
+        return AgentFailure("timeout", f"agent {self.name} did not answer {method} within {timeout_s:g} s{extra}")
+
     def close(self) -> None:
         """Release the client's connections (it may not be used afterwards)."""
 
@@ -313,7 +317,7 @@ class GrpcAgentClient(AgentClient):
         methods = self._methods_for(self._checked(timeout_s))
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise AgentFailure("timeout", f"agent {self.name} did not answer {method} within {timeout_s:g} s")
+            raise self._timed_out(method, timeout_s)
         try:
             metadata = signed_metadata(self._secret, body) + list(tracing.carrier().items())
             raw = methods[kind](body, timeout=remaining, metadata=metadata)
@@ -330,7 +334,7 @@ class GrpcAgentClient(AgentClient):
         code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN
         details = _clean((exc.details() or "") if hasattr(exc, "details") else "")
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-            return AgentFailure("timeout", f"agent {self.name} did not answer {method} within {timeout_s:g} s")
+            return self._timed_out(method, timeout_s)
         if code == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in details:
             return AgentFailure("malformed", f"agent {self.name} answered {method} with more than "
                                              f"{self.max_reply_bytes} bytes")
@@ -671,8 +675,7 @@ class HttpAgentClient(AgentClient):
             never_started = future.cancel()
             call.abort()
             extra = " (the call never started: every engine worker was busy)" if never_started else ""
-            raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s{extra}") \
-                from None
+            raise self._timed_out(what, timeout_s, extra) from None
         except AgentFailure:
             raise
         except Exception as exc:  # noqa: BLE001 (whatever else an answer set off in the HTTP stack)
@@ -694,16 +697,12 @@ class HttpAgentClient(AgentClient):
             raise
         except AddressRefused as exc:
             raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
-        except urllib3.exceptions.TimeoutError as exc:
-            if isinstance(exc, NewConnectionError) and not call.aborted:  # refused (urllib3 files it under timeouts)
-                raise AgentFailure("crash", f"agent {self.name} could not be reached or closed the connection "
-                                            f"during {what} ({type(exc).__name__})") from None
-            raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s") from None
         except (urllib3.exceptions.HTTPError, OSError) as exc:
+            # a refused connection (NewConnectionError) is a crash, though urllib3 files it under its timeouts
+            if call.aborted or (isinstance(exc, urllib3.exceptions.TimeoutError)
+                                and not isinstance(exc, NewConnectionError)):
+                raise self._timed_out(what, timeout_s) from None
             # The exception's text may quote the URL; name only its type.
-            if call.aborted:
-                raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s") \
-                    from None
             raise AgentFailure("crash", f"agent {self.name} could not be reached or closed the connection "
                                         f"during {what} ({type(exc).__name__})") from None
         finally:
@@ -716,7 +715,7 @@ class HttpAgentClient(AgentClient):
                       call: _CallSockets, what: str) -> bytes:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
+            raise self._timed_out(what, timeout_s)
         response = self._pool.urlopen("POST", self._target, body=body, headers=headers,
                                       timeout=urllib3.Timeout(connect=remaining, read=remaining), retries=False,
                                       redirect=False, preload_content=False, decode_content=False,
@@ -746,9 +745,9 @@ class HttpAgentClient(AgentClient):
                                                     f"{self.max_reply_bytes} bytes")
                 chunks.append(chunk)
                 if time.monotonic() > deadline:
-                    raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
+                    raise self._timed_out(what, timeout_s)
             if not call.finish():  # cut at its deadline meanwhile: what was read is not the answer
-                raise AgentFailure("timeout", f"agent {self.name} did not answer {what} within {timeout_s:g} s")
+                raise self._timed_out(what, timeout_s)
             done = True  # finished before any cut: its connection may go back to the pool
             return b"".join(chunks)
         finally:
