@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any
 
 from services.rules.core.match import MatchRecord
@@ -48,14 +49,23 @@ def places(state: State) -> dict[str, dict[str, Any]]:
     return out
 
 
-def routes() -> dict[str, Any]:
-    """The board's routes for a client drawing or reading the map (C.1, G): ``land``, each
-    ``[a, b, icons]`` (the travel icons that cross it; ``black`` leads to the tower), and
-    ``water``, each ``[a, b, "river" | "lake"]``."""
+@lru_cache(maxsize=1)
+def _route_rows() -> tuple[tuple[tuple[str, str, tuple[str, ...]], ...], tuple[tuple[str, str, str], ...]]:
+    """``(land, water)`` of :func:`routes` as sorted tuples, worked out once (the board's routes
+    are content: the same in every game)."""
     land = sorted({(min(a, b), max(a, b), tuple(sorted(icons)))
                    for a, nbrs in geo.land_routes().items() for b, icons in nbrs})
     water = sorted({(min(a, b), max(a, b), kind) for a, nbrs in geo.water_routes().items() for b, kind in nbrs})
-    return {"land": [[a, b, list(icons)] for a, b, icons in land], "water": [list(w) for w in water]}
+    return tuple(land), tuple(water)
+
+
+def routes() -> dict[str, Any]:
+    """The board's routes for a client drawing or reading the map (C.1, G): ``land``, each
+    ``[a, b, icons]`` (the travel icons that cross it; ``black`` leads to the tower), and
+    ``water``, each ``[a, b, "river" | "lake"]``. New lists at each call (a view's caller may
+    change its own)."""
+    land, water = _route_rows()
+    return {"land": [[a, b, list(icons)] for a, b, icons in land], "water": [[a, b, kind] for a, b, kind in water]}
 
 
 def player_view(rules: Any, state: State, seat: int | None) -> dict[str, Any]:

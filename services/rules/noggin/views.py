@@ -33,36 +33,36 @@ def forest_trail(state: State) -> list[dict[str, int]]:
     return [_clearing(state, i) for i in range(len(content.load().forest.clearings))]
 
 
-def _square_content(state: State, r: int, c: int) -> str:
-    if r == SURFACE_ROW:
-        return "surface"
-    cube = state.mine.get(key(r, c))
-    if cube is None:
-        return "rock"
-    return cube or "empty"
-
-
 def mine_map(state: State) -> dict[str, Any]:
-    """The Mine as squares in the move format, the Miner, the empty slots and a picture (5.1)."""
+    """The Mine as squares in the move format, the Miner, the empty slots and a picture (5.1).
+
+    Built row by row in one pass (each square's content looked up once); the output is the
+    same as listing every square of every placed tile and reading its content
+    (``tests/rules/noggin/test_view.py`` checks it against that)."""
     grid = content.load().mine.grid
     width, depth = grid.cols * 4, grid.rows * 4
     placed = {tuple(t["slot"]) for t in state.mine_tiles}
-    squares = [{"square": [SURFACE_ROW, c], "content": "surface"} for c in range(width)]
-    picture = []
-    for r in range(SURFACE_ROW, depth):
+    cubes = state.mine
+    miner = list(state.miner)
+    miner_r, miner_c = (miner[0], miner[1]) if len(miner) == 2 else (None, None)
+    squares: list[dict[str, Any]] = [{"square": [SURFACE_ROW, c], "content": "surface"} for c in range(width)]
+    surface = ["M" if miner_r == SURFACE_ROW and c == miner_c else PICTURE["surface"] for c in range(width)]
+    picture = ["".join(surface)]
+    for r in range(depth):
         line = []
+        tile_row = r // 4
         for c in range(width):
-            on_tile = r == SURFACE_ROW or (r // 4, c // 4) in placed
-            if on_tile and r != SURFACE_ROW:
-                squares.append({"square": [r, c], "content": _square_content(state, r, c)})
-            if [r, c] == list(state.miner):
-                line.append("M")
+            if (tile_row, c // 4) in placed:
+                cube = cubes.get(key(r, c))
+                what = "rock" if cube is None else (cube or "empty")
+                squares.append({"square": [r, c], "content": what})
+                line.append("M" if r == miner_r and c == miner_c else PICTURE[what])
             else:
-                line.append(PICTURE[_square_content(state, r, c)] if on_tile else " ")
+                line.append("M" if r == miner_r and c == miner_c else " ")
         picture.append("".join(line))
     free = [[i, j] for i in range(grid.rows) for j in range(grid.cols) if (i, j) not in placed]
     return {"surface_row": SURFACE_ROW, "width": width, "depth": depth, "squares": squares,
-            "miner": list(state.miner), "miner_on_surface": bool(state.miner) and state.miner[0] == SURFACE_ROW,
+            "miner": miner, "miner_on_surface": bool(state.miner) and state.miner[0] == SURFACE_ROW,
             "free_slots": free, "picture": picture}
 
 

@@ -48,3 +48,15 @@ def test_the_view_carries_the_map_a_client_needs():
     assert land[("g1", "g2")] == {"meadow", "forest"} and land[("r1", "r2")] == {"mountain"}
     water = {(a, b): kind for a, b, kind in view["routes"]["water"]}
     assert water[("s05", "s08")] == "river" and water[("s14", "s19")] == "lake" and len(water) == 3 + 6
+
+
+def test_each_view_has_its_own_routes():
+    """The routes are worked out once, but each view gets its own lists: a caller that changes
+    one view's routes changes no other view (nor the next one)."""
+    state, _ = new_game(2, seed="routes")
+    first = RULES.view(state, 0)
+    expected = json.loads(json.dumps(first["routes"]))
+    first["routes"]["land"][0][2].append("changed")
+    first["routes"]["water"][0][2] = "changed"
+    first["routes"]["land"].pop()
+    assert RULES.view(state, 1)["routes"] == expected

@@ -1,10 +1,13 @@
 """The player view (``NogginRules.view``): what a person needs to decide, JSON-safe and public."""
 
 import json
+import random
 
 from services.rules.noggin import content
 
-from .helpers import RULES, normal_turn, run, seated
+from services.rules.core.forward import chance_from, play_out
+
+from .helpers import RULES, fresh, normal_turn, run, seated
 
 
 def test_forest_trail_shows_zone_number_and_trees_of_each_clearing():
@@ -37,6 +40,49 @@ def test_mine_lists_every_square_of_placed_tiles_and_the_surface():
     assert m["surface_row"] == -1 and m["miner"] == [-1, 4] and m["miner_on_surface"] is True
     assert [0, 0] in m["free_slots"] and [0, 1] not in m["free_slots"]
     assert len(m["picture"]) == content.load().mine.grid.rows * 4 + 1
+
+
+def _mine_map_square_by_square(state):
+    """The Mine map of 5.1 the obvious way: every square of the grid visited on its own, its
+    content looked up where a tile is placed (the reference for ``views.mine_map``)."""
+    grid = content.load().mine.grid
+    width, depth = grid.cols * 4, grid.rows * 4
+    placed = {tuple(t["slot"]) for t in state.mine_tiles}
+    letter = {"surface": "_", "rock": "#", "empty": ".", "stone": "s", "gold": "g"}
+    squares, picture = [], []
+    for r in range(-1, depth):
+        line = ""
+        for c in range(width):
+            on_tile = r == -1 or (r // 4, c // 4) in placed
+            cube = state.mine.get(f"{r},{c}")
+            what = "surface" if r == -1 else "rock" if cube is None else cube or "empty"
+            if on_tile:
+                squares.append({"square": [r, c], "content": what})
+            line += "M" if [r, c] == list(state.miner) else letter[what] if on_tile else " "
+        picture.append(line)
+    return squares, picture
+
+
+def test_mine_map_is_every_placed_square_with_the_miner_drawn_where_he_stands():
+    """5.1: over states of seeded random games (the Miner on the surface and down in the
+    Mine, tiles discovered and not), the squares and the picture are those of visiting every
+    square in turn; the Miner's square shows ``M``."""
+    seen_down = 0
+    for n in range(6):
+        state, chance = fresh(3, f"mine-{n}"), chance_from(f"mine-{n}")
+        rng = random.Random(n)
+        for _ in range(8):
+            play_out(RULES, state, chance, lambda seat, legal: legal[rng.randrange(len(legal))], 40)
+            if RULES.outcome(state) is not None:
+                break
+            m = RULES.view(state, 0)["mine_map"]
+            squares, picture = _mine_map_square_by_square(state)
+            assert m["squares"] == squares and m["picture"] == picture
+            assert m["miner"] == list(state.miner)
+            r, c = state.miner
+            assert picture[r + 1][c] == "M"
+            seen_down += r >= 0
+    assert seen_down > 0  # the Miner went down in some of them
 
 
 def test_mine_squares_match_the_move_format():
