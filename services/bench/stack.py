@@ -362,12 +362,18 @@ def keep_logs(run_dir: str | os.PathLike[str], into: Path | None = None) -> Path
 
 
 def run_all(levels: list[int], paths: list[str], window: float = 12.0,
-            agent_levels: list[int] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+            agent_levels: list[int] | None = None, agent_rounds: int = 1) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Start a stack, run every path at every level (each for ``window`` seconds; the agent paths
     at ``agent_levels``, default :data:`AGENT_LEVELS`, with the sample agents started first and the
     stack's allow-list exactly their addresses), measure memory, stop it. If anything fails, the
     stack is stopped and its logs kept (:func:`keep_logs`, the folder named on standard error)
-    before the error is raised again."""
+    before the error is raised again.
+
+    Every row has ``"round": 0``. With ``agent_rounds`` R > 1 and the bus path and an agent path
+    among ``paths``, R - 1 more rounds follow at each agent level: the bus path and the agent paths, in an order
+    turned by one each round (so that no path always runs first or last on the machine), rows
+    with ``"round": r``. :func:`services.bench.__main__.agent_targets` takes the median of the
+    rounds' ratios (issue 25, acceptance: medians of alternated rounds)."""
     rows = []
     agent_levels = list(AGENT_LEVELS) if agent_levels is None else agent_levels
     protocols = tuple(AGENT_PATHS[p] for p in paths if p in AGENT_PATHS and agent_levels)
@@ -380,7 +386,13 @@ def run_all(levels: list[int], paths: list[str], window: float = 12.0,
             run_level(stack, "floor", 1, seed="warm-up", seconds=2)
             for path in paths:
                 for n in agent_levels if path in AGENT_PATHS else levels:
-                    rows.append(run_level(stack, path, n, seconds=window, agents=agents))
+                    rows.append({**run_level(stack, path, n, seconds=window, agents=agents), "round": 0})
+            compared = [p for p in paths if p == "bus" or p in AGENT_PATHS] if protocols and "bus" in paths else []
+            for r in range(1, agent_rounds if len(compared) > 1 else 1):
+                for n in agent_levels:
+                    for path in compared[r % len(compared):] + compared[:r % len(compared)]:
+                        rows.append({**run_level(stack, path, n, seed=f"round-{r}", seconds=window, agents=agents),
+                                     "round": r})
             mem = memory(stack)
         except Exception:
             try:

@@ -4,6 +4,7 @@ the arithmetic of the verdicts)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 from pathlib import Path
@@ -174,6 +175,65 @@ def test_the_agent_paths_are_compared_with_the_bus_at_the_same_games():
     assert "| agent-grpc | 8 | 100 | 1.0 | 200 | 12 | 24 | 2 |" in text and "- target 6 (issue 25)" in text
 
 
+def test_the_agent_ratio_is_the_median_of_the_rounds_each_against_its_own_bus():
+    """Issue 25's acceptance takes medians of alternated rounds: each round's agent row is set
+    against the bus row of the same round, and the verdict is the median of those ratios (here
+    0.45, 0.55, 0.60: met, though round 0 alone, 0.45, is not)."""
+    def at(path, rnd, moves):
+        return {**_row(8, 10.0), "path": path, "round": rnd, "moves_per_s": moves, "strikes": 0}
+
+    rows = [at("bus", 0, 1000.0), at("agent-grpc", 0, 450.0), at("bus", 1, 800.0), at("agent-grpc", 1, 440.0),
+            at("agent-grpc", 2, 300.0), at("bus", 2, 500.0)]
+    (line,) = bench.agent_targets(rows)
+    assert "agent-grpc at 8 games: 450 moves/s" in line  # round 0's figures
+    assert "median of 3 alternated rounds: 0.55x (met, >= 0.5x)" in line
+    assert "450/1000, 440/800, 300/500" in line
+    # without the rounds, the same run's first round alone
+    assert "0.45x (not met" in bench.agent_targets(rows[:2])[0]
+
+
+def test_the_stack_alternates_the_bus_and_the_agent_paths_in_extra_rounds(monkeypatch):
+    """``run_all`` with ``agent_rounds``: after the main pass, the bus and the agent paths again at
+    the agent levels, their order turned by one each round; rows carry their round. Without the
+    bus among the paths no extra round runs."""
+    from services.bench import stack as bench_stack
+
+    ran = []
+
+    class Stack:
+        gateway_url = operator_key = None
+
+        def stop(self):
+            pass
+
+    class Agents:
+        allow = None
+
+        def register(self, *a):
+            pass
+
+    @contextlib.contextmanager
+    def agents(tmp, protocols):
+        yield Agents()
+
+    def level(stack, path, games, seed="bench", seconds=12.0, agents=None):
+        ran.append((path, games))
+        return {"path": path, "games": games}
+
+    monkeypatch.setattr(bench_stack, "start_stack", lambda tmp, allow=None: Stack())
+    monkeypatch.setattr(bench_stack, "sample_agents", agents)
+    monkeypatch.setattr(bench_stack, "run_level", level)
+    monkeypatch.setattr(bench_stack, "memory", lambda stack: {})
+    rows, _ = bench_stack.run_all([1], ["bus", "agent-webhook", "agent-grpc"], 1.0, [8], agent_rounds=3)
+    assert ran[1:] == [("bus", 1), ("agent-webhook", 8), ("agent-grpc", 8),
+                       ("agent-webhook", 8), ("agent-grpc", 8), ("bus", 8),
+                       ("agent-grpc", 8), ("bus", 8), ("agent-webhook", 8)]  # ran[0]: the warm-up
+    assert [r["round"] for r in rows] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    ran.clear()
+    rows, _ = bench_stack.run_all([], ["agent-grpc"], 1.0, [8], agent_rounds=3)
+    assert ran[1:] == [("agent-grpc", 8)] and [r["round"] for r in rows] == [0]
+
+
 def test_a_run_without_the_engine_writes_no_engine_section_and_keeps_the_recorded_one(tmp_path):
     """``--no-engine`` (the stack only): the page has no engine table of its own, so the recorded
     one stays, and no blank lines pile up where it was."""
@@ -211,7 +271,8 @@ def test_bad_levels_are_refused_before_anything_runs(capsys, monkeypatch):
     monkeypatch.setattr(bench, "engine_rows", lambda *a, **k: pytest.fail("the engine ran"))
     monkeypatch.setattr(bench, "adapter_rows", lambda *a, **k: pytest.fail("the adapters ran"))
     for argv, said in ((["--levels", "abc"], "'abc'"), (["--levels", "0"], "'0'"),
-                       (["--agent-levels", "2,-1"], "'-1'"), (["--rounds", "0"], "--rounds must be >= 1")):
+                       (["--agent-levels", "2,-1"], "'-1'"), (["--rounds", "0"], "--rounds and --agent-rounds must be >= 1"),
+                       (["--agent-rounds", "0"], "--agent-rounds must be >= 1")):
         with pytest.raises(SystemExit) as exc:
             bench.main(argv)
         assert exc.value.code == 2
@@ -235,15 +296,15 @@ def test_an_agent_path_alone_runs_the_stack(monkeypatch):
 
     asked = {}
 
-    def run_all(levels, paths, window, agent_levels):
-        asked.update(levels=levels, paths=paths, agent_levels=agent_levels)
+    def run_all(levels, paths, window, agent_levels, agent_rounds):
+        asked.update(levels=levels, paths=paths, agent_levels=agent_levels, agent_rounds=agent_rounds)
         return [], None
 
     monkeypatch.setattr(bench_stack, "run_all", run_all)
     monkeypatch.setattr(bench, "print_tables", lambda *a, **k: [])
     monkeypatch.setattr(bench, "engine_rows", lambda *a, **k: pytest.fail("the engine ran"))
     bench.main(["--no-engine", "--levels", "", "--paths", "agent-grpc"])
-    assert asked == {"levels": [], "paths": ["agent-grpc"], "agent_levels": [8]}
+    assert asked == {"levels": [], "paths": ["agent-grpc"], "agent_levels": [8], "agent_rounds": 3}
 
 
 def test_a_failed_stack_run_keeps_its_logs_and_stops_the_stack(tmp_path, monkeypatch, capsys):
