@@ -37,6 +37,7 @@ import contextlib
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -416,22 +417,29 @@ class _Lease:
         self._thread.join(RENEW_S + 1)
 
 
-_clients: dict[tuple[str, str, str, tuple[str, ...]], Any] = {}
+CLIENTS_KEPT = 256
+"""Agent clients a process keeps (:func:`client_for`); past that the least recently used is let
+go (not closed: a call may still be using it; its connections close when it is collected)."""
+_clients: OrderedDict[tuple[str, str, str, tuple[str, ...]], Any] = OrderedDict()
 _clients_lock = threading.Lock()
 
 
 def client_for(record: Any) -> Any:
     """The engine's client of a registered agent (one per agent, address and set of signing
-    secrets, reused; a rotation window's end makes a new one that signs with the new secret only)."""
+    secrets, reused; a rotation window's end makes a new one that signs with the new secret only).
+    At most :data:`CLIENTS_KEPT` are kept, the least recently used let go first, so that a
+    tournament of more agents keeps the clients of those playing now."""
     from services.agents.client import make_client
 
     cache_key = (record.agent_id, record.protocol, record.address, tuple(record.signing_secrets()))
     with _clients_lock:
         client = _clients.get(cache_key)
-        if client is None:
-            if len(_clients) > 256:
-                _clients.clear()
-            client = _clients[cache_key] = make_client(record.model_dump())
+        if client is not None:
+            _clients.move_to_end(cache_key)
+            return client
+        client = _clients[cache_key] = make_client(record.model_dump())
+        while len(_clients) > CLIENTS_KEPT:
+            _clients.popitem(last=False)
         return client
 
 

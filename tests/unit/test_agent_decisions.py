@@ -404,3 +404,34 @@ def test_a_claim_whose_reply_was_lost_is_still_the_callers_when_it_is_sent_again
         assert loss.lost == n, name  # the reply was lost, and the call sent again
         assert taken and held.startswith(f"{name}.1@"), name
         assert call(f"{name}.2") == (False, held), name  # another attempt still waits
+
+
+def test_the_clients_of_the_agents_playing_now_are_kept_past_the_limit(monkeypatch):
+    """``client_for`` keeps at most ``CLIENTS_KEPT`` clients and lets the least recently used go
+    first: an agent asked again and again keeps its client however many other agents come and
+    go (before, the whole cache was emptied at once)."""
+    from types import SimpleNamespace
+
+    made = []
+
+    def make(record):
+        made.append(record["agent_id"])
+        return object()
+
+    monkeypatch.setattr("services.agents.client.make_client", make)
+    monkeypatch.setattr(phase_agents, "CLIENTS_KEPT", 4)
+    monkeypatch.setattr(phase_agents, "_clients", type(phase_agents._clients)())
+
+    def record(agent_id):
+        return SimpleNamespace(agent_id=agent_id, protocol="grpc", address="127.0.0.1:1",
+                               signing_secrets=lambda: ["s"], model_dump=lambda: {"agent_id": agent_id})
+
+    busy = record("busy")
+    first = phase_agents.client_for(busy)
+    for n in range(10):
+        assert phase_agents.client_for(busy) is first
+        phase_agents.client_for(record(f"other-{n}"))
+        assert len(phase_agents._clients) <= 4
+    assert made.count("busy") == 1
+    phase_agents.client_for(record("other-0"))  # let go long ago: made again
+    assert made.count("other-0") == 2 and phase_agents.client_for(busy) is first
