@@ -37,6 +37,18 @@ MAX_ITERATIONS = 100_000
 """The largest budget a seat may ask for."""
 
 
+def check_iterations(iterations: Any) -> int:
+    """``iterations`` as a search budget per decision: a whole number from 1 to
+    :data:`MAX_ITERATIONS` (a bot seat's, a research adapter's opponents'). Returns it.
+
+    Raises:
+        ValueError: anything else (a bool, a float, text, or out of range), saying what is wrong.
+    """
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations is a whole number from 1 to {MAX_ITERATIONS}, not {iterations!r}")
+    return iterations
+
+
 def can_search(rules: Any) -> bool:
     """Whether ``rules`` can rebuild a state from a player view (``Rules.state_from_view``), which
     search from a view needs."""

@@ -845,7 +845,7 @@ def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, An
     agent (``{"kind": "agent", "agent": <agent id>, "seed": <default-move seed>}``). A bot
     without a seed gets a random one. Raises BadConfig for a seat out of range, an unknown
     kind or a field that kind does not take."""
-    from services.bots.decide import BOT_KINDS, MAX_ITERATIONS, SEARCH_KINDS
+    from services.bots.decide import BOT_KINDS, SEARCH_KINDS, check_iterations
     from services.rules.core import BadConfig
 
     allowed = {**{k: {"iterations"} for k in SEARCH_KINDS}, "agent": {"agent"}}
@@ -870,10 +870,10 @@ def normalise_bots(bots: dict[Any, Any], players: int) -> dict[int, dict[str, An
                 raise BadConfig("an agent seat names its registered agent: {\"kind\": \"agent\", \"agent\": <id>}")
             entry["agent"] = spec["agent"]
         if "iterations" in spec:
-            it = spec["iterations"]
-            if isinstance(it, bool) or not isinstance(it, int) or not 1 <= it <= MAX_ITERATIONS:
-                raise BadConfig(f"{kind} iterations is a whole number from 1 to {MAX_ITERATIONS}, not {it!r}")
-            entry["iterations"] = it
+            try:
+                entry["iterations"] = check_iterations(spec["iterations"])
+            except ValueError as exc:
+                raise BadConfig(f"{kind} {exc}") from None
         out[seat] = entry
     return out
 

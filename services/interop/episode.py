@@ -45,6 +45,7 @@ seat's information state is the steps it saw: its own moves and the events it ma
 
 from __future__ import annotations
 
+import operator
 import threading
 from typing import Any, Iterator, Sequence
 
@@ -303,6 +304,24 @@ def draw_outcomes(n: int, bound: int, prefix: tuple[int, ...]) -> list[tuple[int
     return [(k, (min(hi, lo + (k + 1) * chunk) - (lo + k * chunk)) / width) for k in range(-(-width // chunk))]
 
 
+def check_max_moves(max_moves: Any) -> int:
+    """``max_moves`` as an episode's length: a whole number of at least 1 (every adapter's
+    ``max_moves``). Returns it. Raises ValueError for anything else, saying what is wrong."""
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+        raise ValueError(f"max_moves must be a whole number of at least 1, not {max_moves!r}")
+    return max_moves
+
+
+def action_index(action: Any) -> int:
+    """``action`` as an action number: an ``int``, a NumPy integer or a 0-d integer array (what
+    Gymnasium's and PettingZoo's ``Discrete`` spaces give). Raises TypeError for anything else (a
+    float such as 1.7 is refused, not rounded)."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action is a whole number, not {action!r}") from None
+
+
 def options(rules: Rules, players: int, values: dict[str, Any] | None) -> dict[str, Any]:
     """The options (variants) of a game of ``rules`` from ``values`` (name -> truth), the
     ones switched on only; raises :class:`services.rules.core.BadConfig` for an unknown name or
@@ -325,6 +344,7 @@ class Episode:
     Raises:
         services.rules.core.BadConfig: the seats or options do not fit the game.
         services.rules.core.UnknownGame: no such game.
+        ValueError: ``max_moves`` is not a whole number of at least 1.
     """
 
     __slots__ = ("rules", "config", "players", "max_moves", "bound", "state", "moves", "log", "cuts",
@@ -335,7 +355,7 @@ class Episode:
                  max_moves: int = DEFAULT_MAX_MOVES, bound: int | None = None, *, _empty: bool = False):
         self.rules = get_rules(game)
         self.players = players
-        self.max_moves = max_moves
+        self.max_moves = check_max_moves(max_moves)
         self.bound = bound or BOUNDS.get(game, DEFAULT_BOUND)
         self._views: dict[int | None, dict[str, Any]] | None = None
         if _empty:
@@ -504,6 +524,8 @@ class Episode:
     def step(self, action: int) -> dict[str, Any] | None:
         """Take one of :meth:`actions` for the seat to decide; returns the move made, or ``None``
         for a step towards it. Raises ValueError for an action not offered."""
+        if self._seat == TERMINAL:
+            raise ValueError(f"the game is over: action {action} cannot be taken")
         legal = self._legal
         if legal is None:
             legal = self.legal_moves()

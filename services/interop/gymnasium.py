@@ -29,11 +29,11 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from services.bots.decide import BOT_KINDS, decide
+from services.bots.decide import BOT_KINDS, check_iterations, decide
 from services.rules.core.canonical import canonical_json
 
 from . import encode
-from .episode import BOUNDS, CHANCE, DEFAULT_MAX_MOVES, UTILITIES, Episode
+from .episode import BOUNDS, CHANCE, DEFAULT_MAX_MOVES, UTILITIES, Episode, action_index
 
 ENVS = {"noggin": "longhouse/Noggin-v0", "gnomes": "longhouse/Gnomes-v0", "resource_hog": "longhouse/ResourceHog-v0"}
 """The Gymnasium id of each game."""
@@ -54,11 +54,12 @@ class LonghouseSeatEnv(gymnasium.Env):
             the game's).
         render_mode: ``None`` or ``"ansi"``.
     Raises:
-        ValueError: an unknown bot kind, utility, render mode or a seat out of range.
+        ValueError: an unknown bot kind, utility, render mode, a seat out of range, ``max_moves``
+            below 1 or ``iterations`` not a whole number from 1 to 100,000.
         services.rules.core.BadConfig: the players or variants do not fit the game.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, game: str, players: int = 2, seat: int = 0, opponents: str | list[str] = "random",
                  max_moves: int = DEFAULT_MAX_MOVES, utility: str = "rank", variants: dict[str, Any] | None = None,
@@ -72,7 +73,9 @@ class LonghouseSeatEnv(gymnasium.Env):
             raise ValueError(f"seat {seat} is not among the {players} seats")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        Episode(game, players, variants, max_moves=1)  # checks players and variants now
+        if iterations is not None:
+            check_iterations(iterations)
+        Episode(game, players, variants, max_moves=max_moves)  # checks players, variants and max_moves now
         self.game, self.players, self.seat, self.max_moves = game, players, seat, max_moves
         self.utility, self.variants, self.iterations = utility, dict(variants or {}), iterations
         others = [s for s in range(players) if s != seat]
@@ -132,12 +135,13 @@ class LonghouseSeatEnv(gymnasium.Env):
         then let the bots play to the agent's next decision. Returns ``(observation, reward,
         terminated, truncated, info)``; the reward is the utility at the end, 0 before.
 
-        Raises RuntimeError if the episode is over (call ``reset``)."""
+        Raises RuntimeError if the episode is over (call ``reset``), TypeError for an action that is
+        not a whole number."""
         ep = self.episode
         if ep is None or ep.is_over():
             raise RuntimeError("the episode is over: call reset()")
         actions = ep.actions()
-        a = int(action)
+        a = action_index(action)
         ep.step(a if a in actions else actions[a % len(actions)])
         self._advance()
         over = ep.is_over()

@@ -41,7 +41,8 @@ import pyspiel
 from services.rules.core import get_rules
 
 from . import encode
-from .episode import BOUNDS, CHANCE, CHANCE_BOUND, DEFAULT_MAX_MOVES, MAX_LEVELS, TERMINAL, UTILITIES, Episode
+from .episode import (BOUNDS, CHANCE, CHANCE_BOUND, DEFAULT_MAX_MOVES, MAX_LEVELS, TERMINAL, UTILITIES, Episode,
+                      check_max_moves)
 
 GAMES = {"noggin": "longhouse_noggin", "gnomes": "longhouse_gnomes", "resource_hog": "longhouse_resource_hog"}
 """OpenSpiel's short name of each game."""
@@ -62,7 +63,14 @@ class MoveStruct:
     __slots__ = ("move",)
 
     def __init__(self, move: dict[str, Any] | str):
-        self.move = orjson.loads(move) if isinstance(move, str) else dict(move)
+        if isinstance(move, str):
+            try:
+                move = orjson.loads(move)
+            except orjson.JSONDecodeError as exc:
+                raise ValueError(f"a move struct is a move's JSON object; this is not JSON ({exc})") from None
+        if not isinstance(move, dict):
+            raise ValueError(f"a move struct is a move's JSON object, not {type(move).__name__}")
+        self.move = dict(move)
 
     def to_json(self) -> str:
         """The move's canonical JSON."""
@@ -102,9 +110,7 @@ def _settings(game: str, params: dict[str, Any]) -> tuple[int, int, str, dict[st
     utility = str(params.get("utility", DEFAULT_UTILITY))
     if utility not in UTILITIES:
         raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, not {utility!r}")
-    max_moves = int(params.get("max_moves", DEFAULT_MAX_MOVES))
-    if max_moves < 1:
-        raise ValueError(f"max_moves must be at least 1, not {max_moves}")
+    max_moves = check_max_moves(params.get("max_moves", DEFAULT_MAX_MOVES))
     variants = {k: True for k in sorted(get_rules(game).option_names) if params.get(k)}
     return int(params.get("players", DEFAULT_PLAYERS)), max_moves, utility, variants
 

@@ -34,7 +34,7 @@ from pettingzoo import AECEnv
 from services.rules.core.canonical import canonical_json
 
 from . import encode
-from .episode import BOUNDS, CHANCE, DEFAULT_MAX_MOVES, UTILITIES, Episode
+from .episode import BOUNDS, CHANCE, DEFAULT_MAX_MOVES, UTILITIES, Episode, action_index
 
 DEFAULT_UTILITY = "rank"
 
@@ -66,7 +66,7 @@ class LonghouseEnv(AECEnv):
         self.game, self.players, self.max_moves, self.utility = game, players, max_moves, utility
         self.variants = dict(variants or {})
         self.render_mode = render_mode
-        Episode(game, players, self.variants, max_moves=1)  # checks players and variants now
+        Episode(game, players, self.variants, max_moves=max_moves)  # checks players, variants and max_moves now
         self.bound = BOUNDS[game]
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._spaces = {a: spaces.Dict({
@@ -86,9 +86,10 @@ class LonghouseEnv(AECEnv):
         return self._actions[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new episode; ``seed`` seeds chance (and the same seed gives the same episode)."""
+        """Start a new episode; ``seed`` seeds chance (and the same seed gives the same episode).
+        Raises TypeError for a seed that is not a whole number (or None)."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = random.Random(_seed_number(seed))
         self.episode = Episode(self.game, self.players, self.variants, max_moves=self.max_moves)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -122,9 +123,19 @@ class LonghouseEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[ep.current()]
 
+    def _started(self) -> Episode:
+        """The episode. Raises RuntimeError before :meth:`reset`."""
+        if self.episode is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        return self.episode
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``agent``'s observation tensor and action mask (zeros unless it is deciding)."""
-        ep = self.episode
+        """``agent``'s observation tensor and action mask (zeros unless it is deciding).
+        Raises RuntimeError before :meth:`reset`, ValueError for an agent not among
+        ``possible_agents``."""
+        ep = self._started()
+        if agent not in self.possible_agents:
+            raise ValueError(f"{agent!r} is not one of {', '.join(self.possible_agents)}")
         seat = self.possible_agents.index(agent)
         deciding = ep.current() == seat
         mask = np.zeros(self.bound, np.int8)
@@ -133,20 +144,32 @@ class LonghouseEnv(AECEnv):
         tensor = encode.encode(self.game, ep.view(seat), seat, deciding, len(ep.prefix) if deciding else 0)
         return {"observation": tensor, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``(observation, cumulative reward, terminated, truncated, info)`` of the
+        agent selected. Raises RuntimeError before :meth:`reset` or once every agent is done."""
+        self._started()
+        if not self.agents:
+            raise RuntimeError("the episode is over and every agent is done: call reset()")
+        return super().last(observe)
+
     def step(self, action: int | None) -> None:
         """Take ``action`` for the agent selected (``None`` once it is terminated or truncated).
 
-        Raises ValueError for an action its mask does not allow."""
+        Raises RuntimeError before :meth:`reset` or once every agent is done (call ``reset``),
+        TypeError for an action that is not a whole number, ValueError for one its mask does not
+        allow."""
+        ep = self._started()
+        if not self.agents:
+            raise RuntimeError("the episode is over and every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        ep = self.episode
-        if action is None or int(action) not in ep.actions():
+        if action is None or action_index(action) not in ep.actions():
             raise ValueError(f"{agent} may not take action {action} now")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        ep.step(int(action))
+        ep.step(action_index(action))
         self._advance()
         self._accumulate_rewards()
 
@@ -158,6 +181,14 @@ class LonghouseEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _seed_number(seed: Any) -> int:
+    """A reset's seed as a whole number. Raises TypeError for anything else (as Gymnasium's
+    ``reset(seed=...)`` does; ``random.Random`` would take any hashable)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a whole number or None, not {seed!r}")
+    return int(seed)
 
 
 def env(game: str, players: int = 2, max_moves: int = DEFAULT_MAX_MOVES, utility: str = DEFAULT_UTILITY,

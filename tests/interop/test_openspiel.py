@@ -195,3 +195,25 @@ def test_struct_api_gives_the_move_and_takes_it_back():
     assert state.current_player() == 1
     with pytest.raises(ValueError, match="not a legal move"):
         state.struct_to_actions({"type": "orders", "order": ["trade"]})
+
+
+def test_a_finished_game_and_a_struct_that_is_not_a_move_say_what_is_wrong():
+    """Bad input leaves the game as it was and the error says why: an action after the end says
+    the game is over; a struct that is not JSON, or not a JSON object, says so."""
+    with pytest.raises(ValueError, match="max_moves must be a whole number of at least 1"):
+        pyspiel.load_game("longhouse_gnomes(max_moves=0)")
+    state = load("resource_hog", 2, max_moves=3).new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        outcomes = state.chance_outcomes() if state.is_chance_node() else None
+        state.apply_action(outcomes[0][0] if outcomes else rng.choice(state.legal_actions()))
+    history = state.history()
+    with pytest.raises(ValueError, match="the game is over"):
+        state.apply_action(0)
+    assert state.history() == history and state.is_terminal()
+    live = load("resource_hog", 2).new_initial_state()
+    while live.is_chance_node():
+        live.apply_action(live.chance_outcomes()[0][0])
+    for bad, said in (("not json", "not JSON"), ("[1, 2]", "not list"), (7, "not int")):
+        with pytest.raises(ValueError, match=said):
+            live.struct_to_actions(bad)

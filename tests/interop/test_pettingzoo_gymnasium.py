@@ -81,3 +81,58 @@ def test_gymnasium_one_seat_against_bots_plays_to_the_end():
     assert env.unwrapped.opponents == {0: "greedy", 2: "scripted"}
     with pytest.raises(ValueError, match="bot kinds"):
         lgym.LonghouseSeatEnv("gnomes", opponents="clever")
+
+
+def test_bad_settings_are_refused_when_the_environment_is_made():
+    """``max_moves`` below 1 (OpenSpiel's adapter refuses it too) and a search budget that is not
+    a whole number from 1 to 100,000 (a seat's ``iterations`` on the bus has the same bounds) are
+    refused when the environment is made, not at ``reset`` or never (a budget of 10**9 would
+    leave ``reset`` searching for hours)."""
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ValueError, match="max_moves must be a whole number of at least 1"):
+            make_env(game="gnomes", players=2, max_moves=bad)
+        with pytest.raises(ValueError, match="max_moves must be a whole number of at least 1"):
+            lgym.LonghouseSeatEnv("gnomes", max_moves=bad)
+    for bad in (0, -5, 2.5, "12", True, 100_001, 10**9):
+        with pytest.raises(ValueError, match="iterations is a whole number from 1 to 100000"):
+            lgym.LonghouseSeatEnv("resource_hog", opponents="ismcts", iterations=bad)
+    env = lgym.LonghouseSeatEnv("resource_hog", opponents="expert", iterations=2, max_moves=6)
+    env.reset(seed=1)
+    assert env.iterations == 2
+
+
+def test_pettingzoo_says_what_is_wrong_before_reset_after_the_end_and_for_a_bad_seed_or_action():
+    """Calls out of order get a RuntimeError that says to reset, a seed or an action that is not a
+    whole number a TypeError (an action of 1.7 was taken as 1), and a refused action leaves the
+    episode as it was."""
+    e = make_env(game="resource_hog", players=2, max_moves=4)
+    for call in (lambda: e.step(0), lambda: e.last(), lambda: e.observe("player_0")):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
+    for seed in ("abc", 1.5, True):
+        with pytest.raises(TypeError, match="seed must be a whole number"):
+            e.reset(seed=seed)
+    e.reset(seed=np.int64(4))
+    before = (e.agent_selection, e.episode.moves, e.observe(e.agent_selection)["observation"].tobytes())
+    with pytest.raises(TypeError, match="whole number"):
+        e.step(1.7)
+    assert before == (e.agent_selection, e.episode.moves, e.observe(e.agent_selection)["observation"].tobytes())
+    e.step(np.int64(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])))
+    for agent in e.agent_iter(max_iter=200):
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert e.agents == []
+    for call in (lambda: e.step(0), lambda: e.last()):
+        with pytest.raises(RuntimeError, match="every agent is done: call reset"):
+            call()
+
+
+def test_gymnasium_refuses_an_action_that_is_not_a_whole_number():
+    env = lgym.LonghouseSeatEnv("resource_hog", players=2, max_moves=10)
+    obs, _ = env.reset(seed=2)
+    moves = env.episode.moves
+    with pytest.raises(TypeError, match="whole number"):
+        env.step(1.7)
+    assert env.episode.moves == moves
+    env.step(np.int64(int(np.flatnonzero(obs["action_mask"])[0])))
+    assert env.episode.moves > moves
