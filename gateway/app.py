@@ -16,6 +16,8 @@ Configuration (each key may be given in
 * ``CELERY_BROKER_URL``: where phase tasks go;
 * ``MAX_CONTENT_LENGTH``: largest request body (64 KiB);
 * ``SSE_KEEPALIVE_SECONDS`` (15) and ``WAIT_MAX_SECONDS`` (30);
+* ``REDIS_TIMEOUT_SECONDS`` (5): how long a store command may wait for Redis before the request
+  is a 503 (the blocking reads of ``/wait`` and the streams excepted);
 * ``PHASE_NUDGE_SECONDS`` (30): how often a ``/wait`` that times out on a game stuck
   in a phase may queue that phase again;
 * ``RATE_LIMITS``, ``RATE_LIMIT_<CATEGORY>_<TOKEN|ADDRESS>``, ``RATE_LIMIT_EXEMPT``,

@@ -28,6 +28,13 @@ redis-py 8's default pool stops at 100: the 101st held request and everything af
 a 503 ``MaxConnectionsError``, ``/healthz`` too (found by ``make load-test``'s lock-out step;
 issue: reliability, fault 1). Override with the config key ``REDIS_MAX_CONNECTIONS``."""
 
+STORE_TIMEOUT_S = 5.0
+"""Seconds the game store's client waits for Redis to answer a command (other than the blocking
+reads of :meth:`Clients.blocking_redis`): a Redis that stops answering (SIGSTOP, a hung host)
+makes a request a 503 ``unavailable`` this soon instead of after the long-poll read timeout
+(40 s: a trial saw reads answer after 40 s and a move after 50). Override with the config key
+``REDIS_TIMEOUT_SECONDS``; the rate limits' counters use it too (:mod:`gateway.limits`)."""
+
 PROBE_TIMEOUT_S = 0.5
 """Seconds a probe's Redis command may take to connect and to answer (``GET /healthz``,
 ``GET /readyz``): a Redis that is stopped (SIGSTOP, a hung host) accepts connections but never
@@ -88,6 +95,7 @@ class Clients:
         self.config = config
         self._lock = threading.Lock()
         self._redis: redis.Redis | None = None
+        self._blocking_redis: redis.Redis | None = None
         self._probe_redis: redis.Redis | None = None
         self._table: Table | None = None
         self._feeds: FeedHub | None = None
@@ -100,19 +108,33 @@ class Clients:
         seat holds it for good (:func:`gateway.auth.seat_of`)."""
 
     def redis(self) -> redis.Redis:
-        """The Redis client of the game store (bytes responses)."""
+        """The Redis client of the game store (bytes responses): each command's answer waited for
+        :data:`STORE_TIMEOUT_S` at most (``redis.TimeoutError``, a 503, after that). Never for a
+        blocking read: :meth:`blocking_redis`."""
         if self._redis is None:
             with self._lock:
                 if self._redis is None:
-                    # Reads must outlast the longest XREAD BLOCK (a /wait or an SSE
-                    # keep-alive period), or the client would time out a healthy wait.
+                    self._redis = connect(
+                        self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
+                        socket_timeout=store_timeout(self.config), health_check_interval=30,
+                        max_connections=int(self.config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)))
+        return self._redis
+
+    def blocking_redis(self) -> redis.Redis:
+        """A client of the game store with a pool of its own for the blocking reads (``XREAD
+        BLOCK`` of ``/wait`` and of the SSE feeds): its read timeout outlasts the longest block
+        (``WAIT_MAX_SECONDS`` or ``SSE_KEEPALIVE_SECONDS``, and 10 s more), or it would time out a
+        healthy wait."""
+        if self._blocking_redis is None:
+            with self._lock:
+                if self._blocking_redis is None:
                     longest_block = max(float(self.config.get("WAIT_MAX_SECONDS", 30)),
                                         float(self.config.get("SSE_KEEPALIVE_SECONDS", 15)))
-                    self._redis = connect(
+                    self._blocking_redis = connect(
                         self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
                         socket_timeout=longest_block + 10, health_check_interval=30,
                         max_connections=int(self.config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)))
-        return self._redis
+        return self._blocking_redis
 
     def probe_redis(self) -> redis.Redis:
         """A second client of the game store for the probes only: connect and read timeouts of
@@ -130,7 +152,7 @@ class Clients:
     def feeds(self) -> FeedHub:
         """The shared tails of game logs that SSE streams subscribe to (:mod:`gateway.feeds`)."""
         if self._feeds is None:
-            client = self.redis()
+            client = self.blocking_redis()
             with self._lock:
                 if self._feeds is None:
                     self._feeds = FeedHub(client, float(self.config.get("SSE_KEEPALIVE_SECONDS", 15)))
@@ -168,6 +190,17 @@ def clients() -> Clients:
 def get_redis() -> redis.Redis:
     """The current app's Redis client."""
     return clients().redis()
+
+
+def get_blocking_redis() -> redis.Redis:
+    """The current app's Redis client for blocking reads (:meth:`Clients.blocking_redis`)."""
+    return clients().blocking_redis()
+
+
+def store_timeout(config: Any) -> float:
+    """Seconds a store command may take before it is a ``redis.TimeoutError`` (config
+    ``REDIS_TIMEOUT_SECONDS``, default :data:`STORE_TIMEOUT_S`)."""
+    return float(config.get("REDIS_TIMEOUT_SECONDS", STORE_TIMEOUT_S))
 
 
 def get_probe_redis() -> redis.Redis:

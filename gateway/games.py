@@ -24,7 +24,7 @@ from services.rules.core import GameConfig
 
 from . import invitations, operators, responses
 from .bodies import CreateGameBody, parse_body
-from .clients import get_redis, get_table
+from .clients import get_blocking_redis, get_redis, get_table
 from .errors import ApiError
 from .lookup import caller_seat, check_claimed_seat, decision, flag, parse_index, public_summary, require_game
 from .openapi import INDEX_MAX, SEAT_QUERY, Param, documented
@@ -209,6 +209,7 @@ def wait(game_id: str):
     the final commit writes), for drivers of games that play by themselves; ``until=turn``
     (a seat token required) waits until the token's seat has a decision at a version above
     ``after`` (or the game is over): a client's next decision without polling.
+    A game that is over answers at once (its version never grows).
     Returns the ``GET /games/<id>`` body either way; with a seat token, also the token's
     ``seat`` and its ``legal_moves`` at the answer's version (empty unless it decides then), and
     with ``view=true`` its player ``view`` there.
@@ -229,11 +230,11 @@ def wait(game_id: str):
         known = _wait_for_turn(game_id, seat, after, timeout)  # type: ignore[arg-type]
     elif until == "over":
         if meta["status"] != "over" and timeout > 0:
-            rows = get_redis().xread({key(game_id, "ended"): "0-0"}, count=1, block=max(1, int(timeout * 1000)))
+            rows = get_blocking_redis().xread({key(game_id, "ended"): "0-0"}, count=1, block=max(1, int(timeout * 1000)))
             if not rows:
                 nudge_phase(game_id)
-    elif meta["version"] <= after and timeout > 0:
-        rows = get_redis().xread({key(game_id, "log"): entry_id(after)}, count=1,
+    elif meta["version"] <= after and meta["status"] != "over" and timeout > 0:  # an ended game moves no more
+        rows = get_blocking_redis().xread({key(game_id, "log"): entry_id(after)}, count=1,
                                  block=max(1, int(timeout * 1000)))
         if not rows:
             nudge_phase(game_id)
@@ -263,7 +264,7 @@ def _wait_for_turn(game_id: str, seat: int, after: int, timeout: float) -> tuple
         if left <= 0:
             nudge_phase(game_id)
             break
-        rows = get_redis().xread({key(game_id, "log"): entry_id(max(version, after))},
+        rows = get_blocking_redis().xread({key(game_id, "log"): entry_id(max(version, after))},
                                  block=max(1, int(left * 1000)))
         if not rows:
             nudge_phase(game_id)

@@ -5,9 +5,13 @@ installed by :func:`gateway.app.create_app` as ``app.json``. orjson writes the s
 the standard library, several times faster (its benchmarks: https://github.com/ijl/orjson#performance),
 which a move's answer with its legal moves repays. Differences that a JSON parser cannot see: text
 is written as UTF-8, not ``\\u`` escapes (the answer is ``application/json; charset=utf-8``
-either way). Keys keep the order the view built them in (``sort_keys`` stays false, as Flask's
-``JSON_SORT_KEYS`` was set). Anything orjson does not take (an integer beyond 64 bits, a type of
-its own) is encoded by Flask's default provider instead, so no answer changes meaning.
+either way). Keys are written in sorted order (Flask's default, ``sort_keys``), so the same read
+gives the same bytes from every worker: a player view holds dicts the rules copied from events,
+whose keys come in the order the rules built them in the process that played the move and in
+sorted order in one that replayed the stored log (a trial saw a view's ``config`` and Noggin's
+``decision`` differ between two workers). Anything orjson does not take (an integer beyond 64
+bits, a type of its own) is encoded by Flask's default provider instead, so no answer changes
+meaning.
 
 Reading request bodies stays with :func:`gateway.bodies.parse_body` (the standard library, which
 can refuse duplicate keys and non-numbers); ``request.get_json`` reads with orjson.
@@ -21,15 +25,15 @@ import orjson
 from flask import Response
 from flask.json.provider import DefaultJSONProvider
 
-_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_SORT_KEYS
 """``{1: ...}`` keys are written as strings, as the standard library does; dates go to Flask's
-``default`` (an HTTP date), as with the default provider."""
+``default`` (an HTTP date), as with the default provider; keys sorted (module docstring)."""
 
 
 class OrjsonProvider(DefaultJSONProvider):
     """Flask's JSON provider with orjson doing the encoding (falls back to the default provider)."""
 
-    sort_keys = False
+    sort_keys = True
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """``obj`` as JSON text (``kwargs`` such as ``indent`` take the default provider's path)."""

@@ -90,7 +90,7 @@ from services.coordinator.store import Counters, OverLimit
 
 from . import operators
 from .auth import token_hash
-from .clients import REDIS_MAX_CONNECTIONS, get_redis, get_table
+from .clients import REDIS_MAX_CONNECTIONS, get_redis, get_table, store_timeout
 from .errors import error_response
 
 log = logs.get_logger()
@@ -291,7 +291,7 @@ class RateLimits:
             cat: tuple(sorted(found, key=lambda pair: pair[0].GRANULARITY.seconds)) for cat, found in pairs.items()}
         storage = storage_from_string(
             config["REDIS_URL"], max_connections=int(config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)),
-            socket_connect_timeout=5, socket_timeout=10, health_check_interval=30)
+            socket_connect_timeout=5, socket_timeout=store_timeout(config), health_check_interval=30)
         self.counters = FixedWindowRateLimiter(storage)
         """The counters (``limits``' fixed windows over the store: ``hit`` is one Lua call)."""
         self.in_commit = bool(config.get("RATE_LIMITS_IN_COMMIT", True))

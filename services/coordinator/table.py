@@ -194,17 +194,18 @@ class Table:
         (:mod:`services.bots.decide`); they are stored with the game and never change.
         ``game_id``: the id to use (a tournament derives its matches' ids; ValueError if it is
         taken). ``control``: the time control of agent seats (:class:`TimeControl` fields),
-        stored with the game. ``labels``: JSON facts kept in the game's meta (the tournament
+        checked whatever the seats and stored with a game that has agent seats. ``labels``: JSON facts kept in the game's meta (the tournament
         and match it belongs to). ``access``: who may claim its seats (the gateway's
         :func:`gateway.invitations.access_record`: whether it is open, its invitations' digests),
         kept in the meta, so it is stored by the same atomic step as the game.
-        Raises UnknownGame or BadConfig (also for a bad bot seat or kind); ValueError if
+        Raises UnknownGame or BadConfig (also for a bad bot seat or kind, or time control); ValueError if
         ``game_id`` is taken (also when a concurrent creation of that id committed first);
         whatever a domain call raises (DomainCallFailed: nothing is stored then).
         """
         rules = get_rules(config.game)
         rules.validate_config(config)
         bots = normalise_bots(bots or {}, config.players)
+        checked_control = parse_time_control(control)  # refused whatever the seats, before anything is stored
         if game_id is not None and self._exists(game_id):
             # before the deck stores a seed under it: an existing game's secret seed must stay
             raise ValueError(f"game {game_id!r} exists")
@@ -215,7 +216,7 @@ class Table:
         if bots:
             meta["bots"] = {str(s): seal_bot(b) for s, b in sorted(bots.items())}
         if agent_seats(bots):
-            meta["control"] = parse_time_control(control)
+            meta["control"] = checked_control
         if labels:
             meta["labels"] = dict(labels)
         if access is not None:

@@ -254,6 +254,35 @@ def test_wait_returns_at_once_when_behind_and_after_the_timeout_when_not(client,
     assert client.get(f"/games/{gid}/wait?after=x").status_code == 400
 
 
+def test_two_workers_give_the_same_bytes_for_the_same_read(app, api, redis_server):
+    """One worker plays the moves (its cached state folded from the events as the rules built
+    them), another answers from the stored log (folded from canonical JSON): the same view, the
+    same summary, byte for byte (a trial saw a view's ``config`` keys in two orders)."""
+    from tests.gateway.conftest import make_app
+
+    gid = api.create("noggin", 2)
+    tokens = [api.seat(gid, 0), api.seat(gid, 1)]
+    for _ in range(6):
+        seat = api.c.get(f"/games/{gid}").json["to_move"][0]
+        legal = api.c.get(f"/games/{gid}/legal-moves", headers={"Authorization": f"Bearer {tokens[seat]}"}).json
+        assert api.move(gid, tokens[seat], legal["moves"][0]).status_code == 200
+    other = make_app(redis_server.url).test_client()
+    for path in (f"/games/{gid}", f"/games/{gid}/view"):
+        assert api.c.get(path).data == other.get(path).data, path
+
+
+def test_wait_on_a_finished_game_answers_at_once(client, api, monkeypatch):
+    """A finished game's version never grows: ``/wait`` past it answers at once (a trial's took
+    the whole 30 s timeout) without blocking on the log; ``until=turn`` and ``until=over`` did so
+    already."""
+    import gateway.games as games
+
+    gid, summary = _play_step_race_to_the_end(client, api)
+    monkeypatch.setattr(games, "get_blocking_redis", lambda: pytest.fail("a wait on a finished game blocked"))
+    body = client.get(f"/games/{gid}/wait?after={summary['version']}&timeout=30").json
+    assert body["status"] == "over" and body["version"] == summary["version"]
+
+
 def test_wait_wakes_on_a_commit(app, api):
     gid = api.create("step_race", 2)
     t0 = api.seat(gid, 0)

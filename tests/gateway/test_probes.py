@@ -96,3 +96,22 @@ def test_the_gateway_scope_leaves_out_the_movers_and_the_worker(redis_client, re
     assert gateway.get_json()["checks"] == {"redis": "ok"}
     bad = client.get("/readyz?scope=everything")
     assert bad.status_code == 400 and bad.get_json()["error"] == "bad_request"
+
+
+STORE_TIMEOUT_S = 0.3
+"""The store's command timeout the next test gives the gateway (``REDIS_TIMEOUT_SECONDS``)."""
+
+
+def test_reads_and_moves_are_a_503_within_the_store_timeout_on_a_stopped_redis(silent_redis):
+    """A Redis that stops answering makes a read and a move a 503 ``unavailable`` once the store's
+    command timeout (``REDIS_TIMEOUT_SECONDS``) passes, not after the long polls' read timeout
+    (``WAIT_MAX_SECONDS`` and 10 s: a trial's reads took 40 s and its move 50 s)."""
+    client = make_app(silent_redis, REDIS_TIMEOUT_SECONDS=STORE_TIMEOUT_S, WAIT_MAX_SECONDS=30).test_client()
+    for method, path, body in (("get", "/games/0123456789abcdef", None),
+                               ("get", "/games/0123456789abcdef/view", None),
+                               ("post", "/games/0123456789abcdef/moves", {"move": {"type": "pass"}, "expected_version": 1})):
+        started = time.monotonic()
+        answer = getattr(client, method)(path, json=body, headers={"Authorization": "Bearer 0123456789abcdef.x"})
+        took = time.monotonic() - started
+        assert answer.status_code == 503 and answer.get_json()["error"] == "unavailable", (path, answer.get_json())
+        assert took < 20 * STORE_TIMEOUT_S, (path, took)  # well under the 40 s of the long polls' timeout

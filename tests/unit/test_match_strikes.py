@@ -107,6 +107,13 @@ def test_time_control_is_checked_at_creation():
                          control=control)
     with pytest.raises(BadConfig, match="agent"):
         table.create(GameConfig(game="noggin", players=2), bots={1: {"kind": "agent"}})
+    # refused the same with no agent seat (it was taken, then ignored); nothing is stored then
+    for bots in ({}, {1: "random"}):
+        with pytest.raises(BadConfig, match="time_control"):
+            table.create(GameConfig(game="noggin", players=2), bots=bots, control={"move_ms": -5}, game_id="g-refused")
+        assert not table._exists("g-refused")
+    gid = table.create(GameConfig(game="noggin", players=2), control={"move_ms": 500})
+    assert "control" not in table.store.meta(gid)  # kept only where agent seats use it
 
 
 def test_creating_a_given_id_twice_keeps_the_first_games_secret_seed():
