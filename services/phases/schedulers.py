@@ -16,7 +16,6 @@ holding it. Each task's message carries the request id being served and the trac
 
 from __future__ import annotations
 
-import logging
 import threading
 from typing import Any
 
@@ -47,8 +46,9 @@ READY_TRACE_TTL = 60
 REQUEST_ID_HEADER = logs.REQUEST_ID_HEADER
 """The message header of the request id (:data:`services.common.logs.REQUEST_ID_HEADER`)."""
 
-log = logging.getLogger("longhouse.phases")
-bus_log = logs.get_logger()
+log = logs.get_logger()
+"""Structured: a fixed ``event`` and its fields apart (README, Logs)."""
+bus_log = log
 
 
 def task_headers() -> dict[str, str]:
@@ -144,9 +144,9 @@ class CeleryScheduler:
         try:
             send_task(self.app, TASK_NAME, (game_id, phase, version), QUEUE)
         except Exception:
-            log.exception("phase not queued game_id=%s phase=%s version=%d", game_id, phase, version)
+            log.exception("phase_not_queued", game_id=game_id, phase=phase, version=version)
             return
-        log.info("phase queued game_id=%s phase=%s version=%d", game_id, phase, version)
+        log.info("phase_queued", game_id=game_id, phase=phase, version=version)
 
     def schedule_agent(self, game_id: str, seat: int, version: int) -> None:
         """Send ``ask_agent(game_id, seat, version)`` to the agent queue (never raises: a lost
@@ -164,7 +164,7 @@ class CeleryScheduler:
         try:
             send_task(self.app, task, args, queue)
         except Exception:
-            log.exception("task not queued task=%s args=%s", task, args)
+            log.exception("task_not_queued", task=task, args=list(args))
 
 
 class BusScheduler:
