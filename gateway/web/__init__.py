@@ -54,6 +54,27 @@ def games_offered() -> list[dict[str, Any]]:
              "option_help": {o["name"]: o["help"] for o in e["options"]}} for e in catalog()]
 
 
+PAGE_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Headers of every HTML answer: no other site may frame a page (the lobby holds the operator key
+in the tab's storage: a framed page could be clicked into creating games), no type sniffing,
+and no page address (a game id) sent on to another site."""
+
+
+@bp.after_app_request
+def _page_headers(response):
+    """:data:`PAGE_HEADERS` on every HTML answer of the app (the pages, the API reference, the 404
+    pages), unless a view set them itself."""
+    if response.mimetype == "text/html":
+        for name, value in PAGE_HEADERS.items():
+            response.headers.setdefault(name, value)
+    return response
+
+
 def _page(template: str, **context: Any):
     return render_template(template, page={"games": games_offered(), "bots": list(BOT_KINDS), **context})
 

@@ -63,3 +63,17 @@ def test_the_board_page_and_unknown_tournaments(client):
     assert_not_found_page(client.get("/board?game_id=nosuchgame&version=1"), "game_not_found", "nosuchgame")
     assert_not_found_page(client.get("/standings/nosuch"), "unknown_tournament", "nosuch")
     assert_not_found_page(client.get("/standings/bad%20id"), "unknown_tournament", "bad id")
+
+
+def test_html_answers_may_not_be_framed_or_sniffed(client, api):
+    """Every HTML answer (a page, the API reference, a 404 page) tells the browser that no other
+    site may frame it and not to sniff types; a JSON answer is not a page."""
+    gid = api.create("step_race", 2)
+    for path in ("/", f"/table/{gid}", f"/replay/{gid}", "/board", "/docs", "/table/0123456789abcdef"):
+        answer = client.get(path)
+        assert answer.mimetype == "text/html", path
+        assert answer.headers["X-Frame-Options"] == "DENY", path
+        assert answer.headers["Content-Security-Policy"] == "frame-ancestors 'none'", path
+        assert answer.headers["X-Content-Type-Options"] == "nosniff", path
+        assert answer.headers["Referrer-Policy"] == "no-referrer", path
+    assert "X-Frame-Options" not in client.get(f"/games/{gid}").headers
