@@ -113,7 +113,10 @@ def parse_body(model: type[M], optional: bool = False) -> M:
     if optional and not raw:
         raw = b"{}"
     try:
-        obj = json.loads(raw, parse_constant=_no_constants, object_pairs_hook=_no_duplicates) if raw else None
+        # UTF-8 only (RFC 8259, 8.1; docs/API.md): the standard library would take UTF-16 and
+        # UTF-32 bytes too, and a UTF-8 byte order mark is refused as JSON text
+        text = raw.decode("utf-8") if raw else ""
+        obj = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates) if text else None
     except DuplicateKey as exc:
         raise ApiError(400, "bad_json", f"the body names {exc.args[0]!r} twice; a key may appear once") from None
     except RecursionError:

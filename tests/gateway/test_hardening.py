@@ -35,6 +35,21 @@ def test_nan_and_infinity_are_not_json(client, api):
     assert resp.status_code == 400 and resp.json["error"] == "bad_json"
 
 
+def test_a_body_that_is_not_utf8_json_is_bad_json_and_changes_nothing(client, api):
+    """The body is UTF-8 JSON (RFC 8259, 8.1; docs/API.md): UTF-16 and UTF-32 text and a byte
+    order mark are refused as ``bad_json`` (the standard library would have decoded them, and a
+    trial's UTF-16 move went on to the move's checks)."""
+    gid = api.create("step_race", 2)
+    t0 = api.seat(gid, 0)
+    body = json.dumps({"move_id": "u", "expected_version": 2, "move": {"type": "advance", "steps": 1}})
+    for raw in (body.encode("utf-16"), body.encode("utf-16-le"), body.encode("utf-32"), b"\xef\xbb\xbf" + body.encode()):
+        resp = client.post(f"/games/{gid}/moves", data=raw, headers={**_auth(t0), "Content-Type": "application/json"})
+        assert resp.status_code == 400 and resp.json["error"] == "bad_json", raw[:8]
+    assert api.version(gid) == 2
+    resp = client.post(f"/games/{gid}/moves", data=body.encode(), headers={**_auth(t0), "Content-Type": "application/json"})
+    assert resp.status_code == 200 and api.version(gid) > 2
+
+
 @pytest.mark.parametrize("seat", ["%C2%B2", "%EF%BC%91", "01", "-1", "1e0", " 1"])
 def test_seats_must_be_plain_digits(client, api, seat):
     gid = api.create("step_race", 2)
