@@ -10,8 +10,8 @@ gives the same bytes from every worker: a player view holds dicts the rules copi
 whose keys come in the order the rules built them in the process that played the move and in
 sorted order in one that replayed the stored log (a trial saw a view's ``config`` and Noggin's
 ``decision`` differ between two workers). Anything orjson does not take (an integer beyond 64
-bits, a type of its own) is encoded by Flask's default provider instead, so no answer changes
-meaning.
+bits, a type of its own) is encoded by Flask's default provider instead (its keys unsorted), so no
+answer changes meaning.
 
 Reading request bodies stays with :func:`gateway.bodies.parse_body` (the standard library, which
 can refuse duplicate keys and non-numbers); ``request.get_json`` reads with orjson.
@@ -33,7 +33,9 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OP
 class OrjsonProvider(DefaultJSONProvider):
     """Flask's JSON provider with orjson doing the encoding (falls back to the default provider)."""
 
-    sort_keys = True
+    sort_keys = False
+    """The standard library's fallback (an integer beyond 64 bits) keeps the view's order: sorting
+    there fails on a dict with both int and str keys, which orjson sorts as text."""
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """``obj`` as JSON text (``kwargs`` such as ``indent`` take the default provider's path)."""

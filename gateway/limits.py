@@ -470,6 +470,8 @@ def counted_at_commit(view: Callable[..., Any]) -> Callable[..., Any]:
             return exc.answer
         except OverLimit as exc:
             return limits.refused(deferred, exc)
+        except redis.RedisError:
+            raise  # the store is what failed: settling the counters there would wait on it again
         except Exception:
             refused = limits.settle(deferred)
             if refused is not None:

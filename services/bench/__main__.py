@@ -234,7 +234,7 @@ def print_tables(console: Console, eng: list[dict[str, Any]], stack: list[dict[s
     for r in adapters or []:
         lines.append(interop.target_line(r))
     for line in lines:
-        console.print(line)
+        console.print(line, soft_wrap=True)  # one line each, whatever its length (for grep)
     return lines
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from services.common.numbers import whole_number
+
 from .registry import game_module
 
 BOT_KINDS = ("random", "greedy", "scripted", "ismcts", "expert")
@@ -38,15 +40,20 @@ MAX_ITERATIONS = 100_000
 
 
 def check_iterations(iterations: Any) -> int:
-    """``iterations`` as a search budget per decision: a whole number from 1 to
-    :data:`MAX_ITERATIONS` (a bot seat's, a research adapter's opponents'). Returns it.
+    """``iterations`` as a search budget per decision: a whole number
+    (:func:`services.common.numbers.whole_number`: NumPy integers too) from 1 to
+    :data:`MAX_ITERATIONS` (a bot seat's, a research adapter's opponents'). Returns it as an int.
 
     Raises:
         ValueError: anything else (a bool, a float, text, or out of range), saying what is wrong.
     """
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
+    try:
+        n = whole_number(iterations)
+    except TypeError:
+        n = 0
+    if not 1 <= n <= MAX_ITERATIONS:
         raise ValueError(f"iterations is a whole number from 1 to {MAX_ITERATIONS}, not {iterations!r}")
-    return iterations
+    return n
 
 
 def can_search(rules: Any) -> bool:

@@ -45,7 +45,6 @@ seat's information state is the steps it saw: its own moves and the events it ma
 
 from __future__ import annotations
 
-import operator
 import threading
 from typing import Any, Iterator, Sequence
 
@@ -53,6 +52,7 @@ import greenlet
 import orjson
 
 from services.bots import evaluation
+from services.common.numbers import whole_number
 from services.rules.core import GameConfig, Rules, get_rules
 from services.rules.core.canonical import canonical_json, plain_json, state_hash
 from services.rules.core.events import Event
@@ -305,19 +305,27 @@ def draw_outcomes(n: int, bound: int, prefix: tuple[int, ...]) -> list[tuple[int
 
 
 def check_max_moves(max_moves: Any) -> int:
-    """``max_moves`` as an episode's length: a whole number of at least 1 (every adapter's
-    ``max_moves``). Returns it. Raises ValueError for anything else, saying what is wrong."""
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+    """``max_moves`` as an episode's length: a whole number of at least 1
+    (:func:`services.common.numbers.whole_number`: NumPy integers too; every adapter's
+    ``max_moves``). Returns it as an int. Raises ValueError for anything else, saying what is wrong."""
+    try:
+        n = whole_number(max_moves)
+    except TypeError:
+        n = 0
+    if n < 1:
         raise ValueError(f"max_moves must be a whole number of at least 1, not {max_moves!r}")
-    return max_moves
+    return n
 
 
 def action_index(action: Any) -> int:
-    """``action`` as an action number: an ``int``, a NumPy integer or a 0-d integer array (what
-    Gymnasium's and PettingZoo's ``Discrete`` spaces give). Raises TypeError for anything else (a
-    float such as 1.7 is refused, not rounded)."""
+    """``action`` as an action number: an ``int``, a NumPy integer, or an integer array of one
+    element (what Gymnasium's and PettingZoo's ``Discrete`` spaces and the libraries around them
+    hand over). Raises TypeError for anything else: a float such as 1.7 is refused, not rounded,
+    and so is a bool."""
+    if getattr(action, "size", None) == 1 and getattr(action, "ndim", 0) == 1:
+        action = action[0]
     try:
-        return operator.index(action)
+        return whole_number(action)
     except TypeError:
         raise TypeError(f"an action is a whole number, not {action!r}") from None
 

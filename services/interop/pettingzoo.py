@@ -31,6 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from services.common.numbers import whole_number
 from services.rules.core.canonical import canonical_json
 
 from . import encode
@@ -186,9 +187,10 @@ class LonghouseEnv(AECEnv):
 def _seed_number(seed: Any) -> int:
     """A reset's seed as a whole number. Raises TypeError for anything else (as Gymnasium's
     ``reset(seed=...)`` does; ``random.Random`` would take any hashable)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be a whole number or None, not {seed!r}")
-    return int(seed)
+    try:
+        return whole_number(seed)
+    except TypeError:
+        raise TypeError(f"seed must be a whole number or None, not {seed!r}") from None
 
 
 def env(game: str, players: int = 2, max_moves: int = DEFAULT_MAX_MOVES, utility: str = DEFAULT_UTILITY,

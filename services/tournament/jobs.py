@@ -183,8 +183,8 @@ class TournamentSpec(BaseModel):
 
     def check_playable(self) -> None:
         """Raise ValueError, or BadConfig/UnknownGame (the checks of a game's creation), unless
-        every match this spec plans can be created: the plan's size, each game's players and options, the agents'
-        time control. Nothing is stored."""
+        every match this spec plans can be created: the plan's size, each game's players and options, the
+        time control (checked whatever the participants, as :meth:`Table.create` does). Nothing is stored."""
         from services.coordinator.table import parse_time_control
         from services.rules.core import get_rules
 
@@ -194,8 +194,7 @@ class TournamentSpec(BaseModel):
         for game in self.games:
             rules = get_rules(game)
             rules.validate_config(GameConfig(game=game, players=self.players, options=self.options.get(game, {})))
-        if any(p.kind == "agent" for p in self.participants):
-            parse_time_control(self.time_control)
+        parse_time_control(self.time_control)  # whatever the participants, as a game's creation checks it
 
     def participant(self, name: str) -> Participant:
         """The participant called ``name``. Raises KeyError."""

@@ -49,6 +49,9 @@ def test_bad_specs_are_refused_and_store_nothing(client):
                        (spec(players=5), "bad_tournament"),
                        (spec(participants=[{"name": "a", "kind": "agent", "agent": "nobody"},
                                            {"name": "b", "kind": "random"}]), "bad_tournament"),
+                       # bots only: the time control is checked all the same, as a game's creation
+                       # checks it (it was taken, and every match then failed)
+                       (spec(time_control={"move_ms": -5}), "bad_tournament"),
                        (spec(format="knockout"), "bad_request"),
                        (spec(participants=[{"name": "a", "kind": "random"}, {"name": "a", "kind": "greedy"}]),
                         "bad_request")):

@@ -99,6 +99,10 @@ def test_bad_settings_are_refused_when_the_environment_is_made():
     env = lgym.LonghouseSeatEnv("resource_hog", opponents="expert", iterations=2, max_moves=6)
     env.reset(seed=1)
     assert env.iterations == 2
+    # NumPy's integers are whole numbers too (they were taken before these checks)
+    env = lgym.LonghouseSeatEnv("resource_hog", opponents="ismcts", iterations=np.int64(2), max_moves=np.int32(4))
+    env.reset(seed=1)
+    assert make_env(game="gnomes", players=2, max_moves=np.int64(5)).max_moves == 5
 
 
 def test_pettingzoo_says_what_is_wrong_before_reset_after_the_end_and_for_a_bad_seed_or_action():
@@ -131,8 +135,9 @@ def test_gymnasium_refuses_an_action_that_is_not_a_whole_number():
     env = lgym.LonghouseSeatEnv("resource_hog", players=2, max_moves=10)
     obs, _ = env.reset(seed=2)
     moves = env.episode.moves
-    with pytest.raises(TypeError, match="whole number"):
-        env.step(1.7)
+    for bad in (1.7, True, np.array([0, 1])):
+        with pytest.raises(TypeError, match="whole number"):
+            env.step(bad)
     assert env.episode.moves == moves
-    env.step(np.int64(int(np.flatnonzero(obs["action_mask"])[0])))
+    env.step(np.array([int(np.flatnonzero(obs["action_mask"])[0])]))  # a one-element array, as int() took
     assert env.episode.moves > moves

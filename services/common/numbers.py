@@ -1,0 +1,26 @@
+"""Whole numbers handed in by callers of the Python APIs (the research adapters' settings,
+actions and seeds; a bot seat's search budget).
+
+Python's ``int`` and NumPy's integer scalars and 0-d integer arrays are whole numbers (anything
+with ``__index__``, :func:`operator.index`); ``True`` and ``False`` are not, though ``bool`` is a
+subclass of ``int``, and neither is a float, even ``2.0``.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+
+def whole_number(value: Any) -> int:
+    """``value`` as an ``int``.
+
+    Raises:
+        TypeError: ``value`` is a bool, or has no ``__index__`` (a float, text, ``None``).
+    """
+    if isinstance(value, bool) or type(value).__name__ == "bool_":  # NumPy's bool has no __index__ anyway
+        raise TypeError(f"{value!r} is a truth value, not a whole number")
+    return operator.index(value)
+
+
+__all__ = ["whole_number"]
