@@ -89,8 +89,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         raise ValueError(f"PORTS_MODE must be 'embedded' or 'grpc', not {app.config['PORTS_MODE']!r}")
     if app.config["PHASE_MODE"] not in ("celery", "inline"):
         raise ValueError(f"PHASE_MODE must be 'celery' or 'inline', not {app.config['PHASE_MODE']!r}")
-    app.json = OrjsonProvider(app)  # answers encoded by orjson (gateway.json_provider)
-    app.json.sort_keys = False
+    app.json = OrjsonProvider(app)  # answers encoded by orjson, keys sorted (gateway.json_provider)
     logs.configure("gateway")
     tracing.configure("gateway")  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     _cooperate_with_gevent()

@@ -5,8 +5,8 @@ installed by :func:`gateway.app.create_app` as ``app.json``. orjson writes the s
 the standard library, several times faster (its benchmarks: https://github.com/ijl/orjson#performance),
 which a move's answer with its legal moves repays. Differences that a JSON parser cannot see: text
 is written as UTF-8, not ``\\u`` escapes (the answer is ``application/json; charset=utf-8``
-either way). Keys are written in sorted order (Flask's default, ``sort_keys``), so the same read
-gives the same bytes from every worker: a player view holds dicts the rules copied from events,
+either way). orjson writes keys in sorted order (``OPT_SORT_KEYS``), so the same read gives the
+same bytes from every worker: a player view holds dicts the rules copied from events,
 whose keys come in the order the rules built them in the process that played the move and in
 sorted order in one that replayed the stored log (a trial saw a view's ``config`` and Noggin's
 ``decision`` differ between two workers). Anything orjson does not take (an integer beyond 64
@@ -34,8 +34,9 @@ class OrjsonProvider(DefaultJSONProvider):
     """Flask's JSON provider with orjson doing the encoding (falls back to the default provider)."""
 
     sort_keys = False
-    """The standard library's fallback (an integer beyond 64 bits) keeps the view's order: sorting
-    there fails on a dict with both int and str keys, which orjson sorts as text."""
+    """For the standard library's fallback (an integer beyond 64 bits) and debug-mode answers only:
+    they keep the view's order (sorting there fails on a dict with both int and str keys, which
+    orjson sorts as text)."""
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """``obj`` as JSON text (``kwargs`` such as ``indent`` take the default provider's path)."""

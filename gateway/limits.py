@@ -39,7 +39,8 @@ same ``Retry-After`` and reason, nothing of the game changed; a request that end
 a commit (a bad token or body, an unknown game, a stale version, an illegal or malformed move, a
 repeated move id answered with its first result) counts them as it ends, and is answered 429
 instead if one is over. So every request to the route counts, refused or not, as before: an
-illegal move counts toward the limit as much as a good one. Counting first stays for a token or
+illegal move counts toward the limit as much as a good one (a request the store itself failed,
+a 503, excepted: :func:`counted_at_commit`). Counting first stays for a token or
 address this process has seen over its limit in the window (a client over its limit costs one
 counter call and no move's work), with ``RATE_LIMITS_IN_COMMIT`` false (app config), and on a
 Redis Cluster (the counters are not in the game's hash slot). Auth is no round trip either once a
@@ -455,7 +456,9 @@ def counted_at_commit(view: Callable[..., Any]) -> Callable[..., Any]:
       over. Nothing of the game has changed then, so the client sees what it saw before.
 
     A refused move counts as much as a committed one (as before the folding: every request to the
-    route is counted, its fate unknown when it is). An illegal move is counted too.
+    route is counted, its fate unknown when it is). An illegal move is counted too. One exception:
+    a request that failed on the store itself (a ``redis.RedisError``: 503) is not counted, since
+    counting would wait on that store again (a Redis that does not answer would double the wait).
     """
 
     @functools.wraps(view)

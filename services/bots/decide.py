@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from services.common.numbers import whole_number
+from services.common.integers import whole_number
 
 from .registry import game_module
 
@@ -41,7 +41,7 @@ MAX_ITERATIONS = 100_000
 
 def check_iterations(iterations: Any) -> int:
     """``iterations`` as a search budget per decision: a whole number
-    (:func:`services.common.numbers.whole_number`: NumPy integers too) from 1 to
+    (:func:`services.common.integers.whole_number`: NumPy integers too) from 1 to
     :data:`MAX_ITERATIONS` (a bot seat's, a research adapter's opponents'). Returns it as an int.
 
     Raises:

@@ -52,7 +52,7 @@ import greenlet
 import orjson
 
 from services.bots import evaluation
-from services.common.numbers import whole_number
+from services.common.integers import whole_number
 from services.rules.core import GameConfig, Rules, get_rules
 from services.rules.core.canonical import canonical_json, plain_json, state_hash
 from services.rules.core.events import Event
@@ -306,7 +306,7 @@ def draw_outcomes(n: int, bound: int, prefix: tuple[int, ...]) -> list[tuple[int
 
 def check_max_moves(max_moves: Any) -> int:
     """``max_moves`` as an episode's length: a whole number of at least 1
-    (:func:`services.common.numbers.whole_number`: NumPy integers too; every adapter's
+    (:func:`services.common.integers.whole_number`: NumPy integers too; every adapter's
     ``max_moves``). Returns it as an int. Raises ValueError for anything else, saying what is wrong."""
     try:
         n = whole_number(max_moves)
@@ -322,10 +322,9 @@ def action_index(action: Any) -> int:
     element (what Gymnasium's and PettingZoo's ``Discrete`` spaces and the libraries around them
     hand over). Raises TypeError for anything else: a float such as 1.7 is refused, not rounded,
     and so is a bool."""
-    if getattr(action, "size", None) == 1 and getattr(action, "ndim", 0) == 1:
-        action = action[0]
+    one = action[0] if getattr(action, "size", None) == 1 and getattr(action, "ndim", 0) == 1 else action
     try:
-        return whole_number(action)
+        return whole_number(one)
     except TypeError:
         raise TypeError(f"an action is a whole number, not {action!r}") from None
 

@@ -74,8 +74,8 @@ class LonghouseSeatEnv(gymnasium.Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if iterations is not None:
-            check_iterations(iterations)
-        Episode(game, players, variants, max_moves=max_moves)  # checks players, variants and max_moves now
+            iterations = check_iterations(iterations)
+        max_moves = Episode(game, players, variants, max_moves=max_moves).max_moves  # checks players, variants, max_moves
         self.game, self.players, self.seat, self.max_moves = game, players, seat, max_moves
         self.utility, self.variants, self.iterations = utility, dict(variants or {}), iterations
         others = [s for s in range(players) if s != seat]

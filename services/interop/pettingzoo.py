@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from services.common.numbers import whole_number
+from services.common.integers import whole_number
 from services.rules.core.canonical import canonical_json
 
 from . import encode

@@ -18,7 +18,7 @@ def whole_number(value: Any) -> int:
     Raises:
         TypeError: ``value`` is a bool, or has no ``__index__`` (a float, text, ``None``).
     """
-    if isinstance(value, bool) or type(value).__name__ == "bool_":  # NumPy's bool has no __index__ anyway
+    if isinstance(value, bool):  # NumPy's bool has no __index__: operator.index refuses it
         raise TypeError(f"{value!r} is a truth value, not a whole number")
     return operator.index(value)
 
