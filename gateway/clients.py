@@ -114,10 +114,7 @@ class Clients:
         if self._redis is None:
             with self._lock:
                 if self._redis is None:
-                    self._redis = connect(
-                        self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
-                        socket_timeout=store_timeout(self.config), health_check_interval=30,
-                        max_connections=int(self.config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)))
+                    self._redis = self._store_client(store_timeout(self.config))
         return self._redis
 
     def blocking_redis(self) -> redis.Redis:
@@ -130,11 +127,15 @@ class Clients:
                 if self._blocking_redis is None:
                     longest_block = max(float(self.config.get("WAIT_MAX_SECONDS", 30)),
                                         float(self.config.get("SSE_KEEPALIVE_SECONDS", 15)))
-                    self._blocking_redis = connect(
-                        self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
-                        socket_timeout=longest_block + 10, health_check_interval=30,
-                        max_connections=int(self.config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)))
+                    self._blocking_redis = self._store_client(longest_block + 10)
         return self._blocking_redis
+
+    def _store_client(self, read_timeout_s: float) -> redis.Redis:
+        """A client of the game store with a pool of its own, its commands' answers waited for
+        ``read_timeout_s`` (:meth:`redis` and :meth:`blocking_redis` differ only in that)."""
+        return connect(self.config["REDIS_URL"], socket_connect_timeout=5, socket_keepalive=True,
+                       socket_timeout=read_timeout_s, health_check_interval=30,
+                       max_connections=int(self.config.get("REDIS_MAX_CONNECTIONS", REDIS_MAX_CONNECTIONS)))
 
     def probe_redis(self) -> redis.Redis:
         """A second client of the game store for the probes only: connect and read timeouts of

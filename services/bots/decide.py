@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from services.common.integers import whole_number
+from services.common.integers import whole_number_within
 
 from .registry import game_module
 
@@ -47,11 +47,8 @@ def check_iterations(iterations: Any) -> int:
     Raises:
         ValueError: anything else (a bool, a float, text, or out of range), saying what is wrong.
     """
-    try:
-        n = whole_number(iterations)
-    except TypeError:
-        n = 0
-    if not 1 <= n <= MAX_ITERATIONS:
+    n = whole_number_within(iterations, 1, MAX_ITERATIONS)
+    if n is None:
         raise ValueError(f"iterations is a whole number from 1 to {MAX_ITERATIONS}, not {iterations!r}")
     return n
 

@@ -23,4 +23,14 @@ def whole_number(value: Any) -> int:
     return operator.index(value)
 
 
-__all__ = ["whole_number"]
+def whole_number_within(value: Any, least: int, most: int | None = None) -> int | None:
+    """``value`` as an ``int`` if it is a whole number (:func:`whole_number`) from ``least`` to
+    ``most`` (no upper bound if None); None otherwise, for the caller to say what it takes."""
+    try:
+        n = whole_number(value)
+    except TypeError:
+        return None
+    return n if least <= n and (most is None or n <= most) else None
+
+
+__all__ = ["whole_number", "whole_number_within"]

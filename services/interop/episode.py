@@ -52,7 +52,7 @@ import greenlet
 import orjson
 
 from services.bots import evaluation
-from services.common.integers import whole_number
+from services.common.integers import whole_number, whole_number_within
 from services.rules.core import GameConfig, Rules, get_rules
 from services.rules.core.canonical import canonical_json, plain_json, state_hash
 from services.rules.core.events import Event
@@ -308,11 +308,8 @@ def check_max_moves(max_moves: Any) -> int:
     """``max_moves`` as an episode's length: a whole number of at least 1
     (:func:`services.common.integers.whole_number`: NumPy integers too; every adapter's
     ``max_moves``). Returns it as an int. Raises ValueError for anything else, saying what is wrong."""
-    try:
-        n = whole_number(max_moves)
-    except TypeError:
-        n = 0
-    if n < 1:
+    n = whole_number_within(max_moves, 1)
+    if n is None:
         raise ValueError(f"max_moves must be a whole number of at least 1, not {max_moves!r}")
     return n
 
