@@ -27,6 +27,10 @@ from tests.support.tcp_proxy import TcpProxy
 from tests.support.wait import wait_for
 
 MISSING = missing_browser()
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # the module skips without Playwright (MISSING says why)
+    PlaywrightTimeout = TimeoutError
 pytestmark = [pytest.mark.browser, pytest.mark.stack, pytest.mark.skipif(MISSING is not None, reason=MISSING or "")]
 
 OPERATOR_HEADER = "X-Longhouse-Operator-Key"
@@ -38,14 +42,16 @@ GAMES = {
 }
 READY = "() => ['ready', 'over'].includes(document.querySelector('#moves').dataset.state)"
 MOVE_TIMEOUT_MS = 60_000
+CLICK_TIMEOUT_MS = 15_000
+"""How long a click waits for the button of the render it read; a render drawn again meanwhile is read again."""
 OFFERED = """(previous) => {
   const moves = document.querySelector('#moves');
   if (moves.dataset.key === previous || !['ready', 'over'].includes(moves.dataset.state)) return null;
-  return {state: moves.dataset.state, key: moves.dataset.key,
+  return {state: moves.dataset.state, key: moves.dataset.key, version: moves.dataset.version,
           labels: Array.from(moves.querySelectorAll('button.move'), (b) => b.innerText)};
 }"""
 """The moves the page offers once it is ready for a move (or over) with a decision other than
-``previous`` (its ``data-key``): ``{state, key, labels}``, else null (Playwright waits on)."""
+``previous`` (its ``data-key``): ``{state, key, version, labels}``, else null (Playwright waits on)."""
 
 
 def operator_key(stack) -> str:
@@ -77,6 +83,8 @@ def page(browser):
     page.set_default_timeout(MOVE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.console_lines = []  # for a failure's message (page_state)
+    page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"))
     yield page
     context.close()
     assert not errors, f"script errors on the page: {errors}"
@@ -111,11 +119,21 @@ def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut
     """Click a legal move (chosen by ``rng``; every tenth pressed with the keyboard) whenever the page
     offers some, until it says the game is over; ``cut(clicks)`` runs before each click. Returns
     the number of clicks (stops after ``stop_at`` clicks, if given). The page is read once a turn
-    (:data:`OFFERED`: one round trip, where a query for each thing took five)."""
+    (:data:`OFFERED`: one round trip, where a query for each thing took five).
+
+    The click is pinned to the decision that was read (the moves ``ready`` for its
+    ``data-version``): a stream entry's refresh may draw the moves of another decision between the
+    read and the click (or none, while a move is sent); the loop then reads the page again instead
+    of waiting for a button that is gone. The same decision drawn again (a move's answer, then the
+    refresh after it) is clicked as read. A decision that stays on the page and cannot be clicked
+    fails, with the page's state in the message."""
     clicks = 0
     key = None
     while True:
-        offered = page.wait_for_function(OFFERED, arg=key, timeout=MOVE_TIMEOUT_MS).json_value()
+        try:
+            offered = page.wait_for_function(OFFERED, arg=key, timeout=MOVE_TIMEOUT_MS).json_value()
+        except PlaywrightTimeout as exc:
+            raise AssertionError(f"no new render of the moves after {clicks} clicks: {page_state(page)}") from exc
         if offered["state"] == "over" or clicks == stop_at:
             return clicks
         assert clicks < max_clicks, "the game did not end"
@@ -125,16 +143,34 @@ def play_to_the_end(page, rng: random.Random, screenshot: str | None = None, cut
         if cut is not None:
             cut(clicks)
             offered = page.wait_for_function(OFFERED, arg=None, timeout=MOVE_TIMEOUT_MS).json_value()
-        key, labels = offered["key"], offered["labels"]
+        key, labels, version = offered["key"], offered["labels"], offered["version"]
         assert labels
         choice = rng.randrange(len(labels))
         assert labels[choice].strip() and "{" not in labels[choice]  # a label in words, not JSON
-        button = page.locator("#moves button.move").nth(choice)
-        if clicks % 10 == 9:  # now and then by keyboard: a move is a button that Enter presses
-            button.press("Enter")
-        else:
-            button.click()
+        decision = f'#moves[data-state="ready"][data-version="{version}"]'
+        button = page.locator(f"{decision} button.move").nth(choice)
+        try:
+            if clicks % 10 == 9:  # now and then by keyboard: a move is a button that Enter presses
+                button.press("Enter", timeout=CLICK_TIMEOUT_MS)
+            else:
+                button.click(timeout=CLICK_TIMEOUT_MS)
+        except PlaywrightTimeout as exc:
+            if page.locator(decision).count():
+                raise AssertionError(f"move {choice} of version {version} could not be clicked: {page_state(page)}") from exc
+            key = None  # another decision drawn before the click: read what the page offers now
+            continue
         clicks += 1
+
+
+def page_state(page) -> dict:
+    """What the table shows, for a failure's message: the moves' state and key, its status line,
+    the stream's connection, the version, and the page's last console lines."""
+    shown = page.evaluate("""() => ({moves: {...document.querySelector('#moves').dataset},
+      buttons: document.querySelectorAll('#moves button.move').length,
+      status: document.querySelector('#status').innerText,
+      connection: document.querySelector('#connection').dataset.state,
+      version: document.body.dataset.version})""")
+    return {**shown, "console": page.console_lines[-10:]}
 
 
 def assert_legible(page, what: str) -> float:
