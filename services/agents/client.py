@@ -159,6 +159,9 @@ class AgentClient(ABC):
     name: str
     allow: AllowList
     max_reply_bytes: int
+    asks_without_thread: bool = False
+    """True if :meth:`choose_async` serves: the call needs no thread of the caller's while the agent
+    thinks."""
 
     def start(self, payload: MatchStart | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent a match starts. Raises AgentFailure (``timeout`` or ``crash``)."""
@@ -175,6 +178,15 @@ class AgentClient(ABC):
         except IllegalChoice as exc:
             raise AgentFailure("illegal", f"agent {self.name}: {exc}") from None
         return choice
+
+    def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
+                     done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
+        """:meth:`choose` without waiting: the request goes out before this returns, and
+        ``done`` is called once, from the client's own thread, with the choice (an index into
+        ``payload.legal_moves_json``) or the AgentFailure that :meth:`choose` would raise. Only
+        where :attr:`asks_without_thread`. Raises AgentFailure for what fails before anything is
+        sent, NotImplementedError elsewhere."""
+        raise NotImplementedError(f"{type(self).__name__} asks in the caller's thread (choose)")
 
     def end(self, payload: MatchEnd | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent the match ended. Raises AgentFailure (``timeout`` or ``crash``)."""
@@ -329,6 +341,69 @@ class GrpcAgentClient(AgentClient):
             return parse_choice_bytes(raw)
         except BadPayload as exc:
             raise AgentFailure("malformed", f"agent {self.name} answered {method} with a bad reply: {exc}") from None
+
+    @property
+    def asks_without_thread(self) -> bool:  # type: ignore[override]
+        """True for an agent at an IP address (a host name's lookup needs a thread that can be
+        given up at the deadline: :meth:`_checked`)."""
+        return self._literal
+
+    def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
+                     done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
+        """:meth:`AgentClient.choose_async`: the same bytes, signature and checks as :meth:`choose`
+        (its CLIENT span ends with the call), the answer read in gRPC's callback thread. Raises
+        AgentFailure (the address refused, a timeout <= 0), NotImplementedError for an agent
+        named by a host name."""
+        from services.agents.grpc_wire import to_pb
+
+        if not self._literal:
+            raise NotImplementedError("an agent named by a host name is asked in the caller's thread")
+        request = _as(MoveRequest, payload)
+        timeout_s = _check_timeout(timeout_s)
+        method = _CALL_NAMES["move"]
+        body = to_pb(request).SerializeToString(deterministic=True)
+        methods = self._methods_for(self._checked(timeout_s))
+        span, trace_headers = tracing.open_span(f"agent {method}", longhouse__agent=self.name,
+                                                longhouse__agent_call="move")
+
+        def finished(call: Any) -> None:
+            try:
+                outcome: MoveChoice | AgentFailure = self._answer(call, request, timeout_s)
+            except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
+                outcome = AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}")
+            if isinstance(outcome, AgentFailure) and span.is_recording():
+                span.set_attribute("longhouse.agent_failure", outcome.kind)
+            span.end()
+            done(outcome)
+
+        try:
+            call = methods["move"].future(body, timeout=timeout_s, metadata=signed_metadata(self._secret, body)
+                                          + list(trace_headers.items()))
+        except BaseException:
+            span.end()
+            raise
+        call.add_done_callback(finished)
+
+    def _answer(self, call: Any, request: MoveRequest, timeout_s: float) -> "MoveChoice | AgentFailure":
+        """The choice a finished :meth:`choose_async` call gave, or its failure (as :meth:`choose`)."""
+        from services.agents.grpc_wire import parse_choice_bytes
+
+        method = _CALL_NAMES["move"]
+        try:
+            raw = call.result()
+        except grpc.RpcError as exc:
+            return self._failure(method, exc, timeout_s)
+        except grpc.FutureCancelledError:
+            return AgentFailure("crash", f"agent {self.name}: the call of {method} was cancelled")
+        try:
+            choice = parse_choice_bytes(raw)
+        except BadPayload as exc:
+            return AgentFailure("malformed", f"agent {self.name} answered {method} with a bad reply: {exc}")
+        try:
+            choice_to_move(choice, request.legal_moves_json)
+        except IllegalChoice as exc:
+            return AgentFailure("illegal", f"agent {self.name}: {exc}")
+        return choice
 
     def _failure(self, method: str, exc: grpc.RpcError, timeout_s: float) -> AgentFailure:
         code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN

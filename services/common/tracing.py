@@ -176,6 +176,21 @@ def span(name: str, kind: trace.SpanKind = trace.SpanKind.INTERNAL, context: Any
         yield current
 
 
+def open_span(name: str, kind: trace.SpanKind = trace.SpanKind.CLIENT,
+              **attributes: Any) -> tuple[Any, dict[str, str]]:
+    """A span begun now and ended by the caller, maybe in another thread (``span.end()``), for a
+    call whose answer arrives in a callback; a child of the current span. Returns the span (a
+    non-recording one when tracing is off) and its context as the W3C headers to send with the
+    call (empty when off). Attributes as :func:`span`."""
+    if _provider is None:
+        return trace.INVALID_SPAN, {}
+    attrs = {k.replace("__", "."): v for k, v in attributes.items() if v is not None}
+    opened = _tracer.start_span(name, kind=kind, attributes=attrs)
+    out: dict[str, str] = {}
+    propagate.inject(out, context=trace.set_span_in_context(opened))
+    return opened, out
+
+
 def carrier() -> dict[str, str]:
     """The current trace context as W3C headers (``traceparent``, maybe ``tracestate``), to send
     along with a call or a message; empty when tracing is off or no span is current."""

@@ -13,8 +13,12 @@ to its :class:`AgentDesk`, which keeps every rule of :func:`services.phases.agen
    (:meth:`~services.phases.agents.Clock.claim_and_clock`; two on a Redis Cluster). A live claim
    held elsewhere (a Celery task, another mover) is watched as :func:`~services.phases.agents.ask_agent`
    watches it: left to its holder once renewed, taken over once lapsed;
-2. the request (player view, legal moves, time left) and the call, in one of the desk's
-   threads (:data:`THREADS`), so that the mover's loop never waits for an agent;
+2. the request (player view, legal moves, time left) and the call, so that the mover's loop
+   never waits for an agent: a gRPC agent at an IP address is called from the loop's thread
+   without waiting (:func:`~services.phases.agents.ask_async`: the answer comes back in gRPC's
+   callback thread), once the seat's match-start notice has gone out from this process; every
+   other call (a webhook, a host name, a seat's first decision here) in one of the desk's
+   threads (:data:`THREADS`);
 3. the answer, once back, committed with the mover's next batch
    (:meth:`~services.coordinator.table.Table.run_jobs`: the domain services are called once a
    round for every game in it) when the game is still at the version the request showed; a
@@ -208,8 +212,20 @@ class AgentDesk:
         cohort = self._cohort
         with self._all_in:
             self._out[cohort] = self._out.get(cohort, 0) + 1
-        asking.future = self.pool.submit(self._ask, decision, o.latest, time.monotonic())
+        asking.future = self._ask_without_thread(decision, o.latest)
+        if asking.future is None:
+            asking.future = self.pool.submit(self._ask, decision, o.latest, time.monotonic())
         asking.future.add_done_callback(lambda future, key=key, cohort=cohort: self._answered(key, future, cohort))
+
+    def _ask_without_thread(self, decision: agents.Decision, latest: tuple[Any, Any, int]) -> Future | None:
+        """The decision asked from the loop's thread where the agent's client can
+        (:func:`~services.phases.agents.ask_async`): a future that the client's callback completes
+        with the outcome :meth:`_ask` gives; None where a desk thread must ask."""
+        future: Future = Future()
+        future.set_running_or_notify_cancel()
+        if not agents.ask_async(self.table, self.clock, decision, latest, future.set_result):
+            return None
+        return future
 
     def _ask(self, decision: agents.Decision, latest: tuple[Any, Any, int], read_at: float) -> Any:
         """In a desk thread: :func:`~services.phases.agents.ask_safely`. The agent's record read

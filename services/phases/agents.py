@@ -39,7 +39,7 @@ import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from redis.cluster import RedisCluster
 from redis.exceptions import (ConnectionError as RedisConnectionError, NoScriptError, ResponseError,
@@ -387,6 +387,11 @@ class Clock:
         self._asked.add((game_id, what))
         return first
 
+    def seen(self, game_id: str, what: str) -> bool:
+        """True if this process has asked :meth:`once` for ``what`` of this game (no round trip:
+        then ``once`` would answer False); False may also mean only that its memo was emptied."""
+        return (game_id, what) in self._asked
+
 
 class _Lease:
     """Renews an asker's claim every :data:`RENEW_S` in a daemon thread until :meth:`stop`, at
@@ -640,6 +645,49 @@ def recorded(clock: Clock, decision: Decision, result: dict[str, Any] | None, fa
     return outcome
 
 
+class _Refused(Exception):
+    """What ends a decision before its request is sent: a failure ``kind`` and its detail."""
+
+    def __init__(self, kind: str, detail: str):
+        super().__init__(detail)
+        self.kind = kind
+
+
+def _client_of(table: Any, bot: dict[str, Any], stored: Any) -> Any:
+    """The client of the agent that holds a seat (``bot``), from its registry text ``stored`` as
+    read with the claim (else read now). Raises _Refused (``crash``) for an agent not registered."""
+    from services.agents.registry import UnknownAgent, registry_for
+
+    try:
+        registry = registry_for(table)
+        record = registry.get(bot["agent"]) if stored is NOT_READ else registry.opened(bot["agent"], stored)
+    except UnknownAgent as exc:
+        raise _Refused("crash", str(exc)) from None
+    return client_for(record)
+
+
+def _request(game_id: str, seat: int, control: Any, asked: int, bank: int,
+             latest: tuple[Any, Any, int]) -> tuple[Any, list[Any], int]:
+    """``(request, legal, left_ms)``: the seat's move request at ``latest`` (``(rules, state,
+    version)``) with the time left counted from ``asked``, and the legal moves it offers. Raises
+    _Refused (``timeout``) when no time is left."""
+    from services.agents.protocol import MoveRequest
+    from services.rules.core.canonical import plain_json
+
+    rules, state, version = latest
+    left = control.move_ms + bank - (now_ms() - asked)
+    if left <= 0:
+        raise _Refused("timeout", "no time left for this decision")
+    legal = rules.legal_moves(state, seat)
+    # built by the engine from the rules' own plain data (a view and moves are JSON objects of
+    # plain values: tests/unit/test_agent_desk.py), so neither walked again nor validated again
+    request = MoveRequest.model_construct(match_id=game_id, game=rules.name, seat=seat, version=version,
+                                          view_json=plain_json(rules.view(state, seat)),
+                                          legal_moves_json=[plain_json(m) for m in legal],
+                                          time_left_ms=left, bank_ms=bank)
+    return request, legal, left
+
+
 def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any], control: Any, asked: int,
          bank: int, latest: tuple[Any, Any, int], stored: Any = NOT_READ
          ) -> tuple[str | None, str, dict[str, Any] | None]:
@@ -649,36 +697,22 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
     the claim (:meth:`Clock.claim_and_clock`), else read here. Raises whatever else goes wrong (the
     caller makes it a strike)."""
     from services.agents.client import AgentFailure
-    from services.agents.protocol import MatchStart, MoveRequest, choice_to_move
-    from services.agents.registry import UnknownAgent, registry_for
+    from services.agents.protocol import MatchStart, choice_to_move
     from services.rules.core import canonical_json
-    from services.rules.core.canonical import plain_json
 
     rules, state, version = latest
     try:
-        registry = registry_for(table)
-        record = (registry.get(bot["agent"]) if stored is NOT_READ
-                  else registry.opened(bot["agent"], stored))
-    except UnknownAgent as exc:
-        return "crash", str(exc), None
-    client = client_for(record)
-    if clock.once(game_id, f"started:{seat}"):
-        start = MatchStart(match_id=game_id, game=rules.name, seat=seat, players=_players(table, game_id),
-                           options_json=canonical_json(_options(state)), time_control=control.model_dump())
-        try:
-            client.start(start, min(START_TIMEOUT_S, control.move_ms / 1000))
-        except AgentFailure as exc:
-            log.info("agent_start_failed", game_id=game_id, seat=seat, agent=record.agent_id, kind=exc.kind)
-    left = control.move_ms + bank - (now_ms() - asked)
-    if left <= 0:
-        return "timeout", "no time left for this decision", None
-    legal = rules.legal_moves(state, seat)
-    # built by the engine from the rules' own plain data (a view and moves are JSON objects of
-    # plain values: tests/unit/test_agent_desk.py), so neither walked again nor validated again
-    request = MoveRequest.model_construct(match_id=game_id, game=rules.name, seat=seat, version=version,
-                                          view_json=plain_json(rules.view(state, seat)),
-                                          legal_moves_json=[plain_json(m) for m in legal],
-                                          time_left_ms=left, bank_ms=bank)
+        client = _client_of(table, bot, stored)
+        if clock.once(game_id, f"started:{seat}"):
+            start = MatchStart(match_id=game_id, game=rules.name, seat=seat, players=_players(table, game_id),
+                               options_json=canonical_json(_options(state)), time_control=control.model_dump())
+            try:
+                client.start(start, min(START_TIMEOUT_S, control.move_ms / 1000))
+            except AgentFailure as exc:
+                log.info("agent_start_failed", game_id=game_id, seat=seat, agent=bot.get("agent"), kind=exc.kind)
+        request, legal, left = _request(game_id, seat, control, asked, bank, latest)
+    except _Refused as exc:
+        return exc.kind, str(exc), None
     try:
         choice = client.choose(request, left / 1000)
         return None, "", choice_to_move(choice, legal)
@@ -686,6 +720,47 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
         return exc.kind, str(exc), None
     except (ValueError, IndexError, TypeError) as exc:
         return "illegal", str(exc), None
+
+
+def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, Any, int],
+              done: Callable[[tuple[str | None, str, dict[str, Any] | None]], None]) -> bool:
+    """Ask ``decision`` without holding a thread while the agent thinks, where its client can
+    (:attr:`~services.agents.client.AgentClient.asks_without_thread`: a gRPC agent at an IP
+    address) and nothing else is owed first: this process has seen the seat's match-start notice
+    go out (:meth:`Clock.seen`). The agent's record is the one read with the claim (read now where
+    the claim read none: a table in memory). The request goes
+    out before this returns; ``done((failure, detail, move))``, the outcome :func:`ask_safely`
+    gives, is called once, from the client's own thread, when the call ends (at once for a call
+    refused before it is sent). Returns False, having done nothing, where a thread must ask
+    (:func:`ask_safely`)."""
+    from services.agents.client import AgentFailure
+    from services.agents.protocol import choice_to_move
+
+    d = decision
+    if not clock.seen(d.game_id, f"started:{d.seat}"):
+        return False
+    try:
+        client = _client_of(table, d.bot, d.record)
+        if not getattr(client, "asks_without_thread", False):  # a client of its own (tests) asks in a thread
+            return False
+        request, legal, left = _request(d.game_id, d.seat, d.control, d.asked, d.bank, latest)
+    except _Refused:  # the thread's ask says so, as for any other decision
+        return False
+
+    def answered(result: Any) -> None:
+        if isinstance(result, AgentFailure):
+            done((result.kind, str(result), None))
+        else:
+            done((None, "", choice_to_move(result, legal)))  # choose_async checked the index
+
+    try:
+        client.choose_async(request, left / 1000, answered)
+    except AgentFailure as exc:
+        done((exc.kind, str(exc), None))
+    except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
+        log.exception("agent_ask_failed", game_id=d.game_id, seat=d.seat, version=d.start)
+        done(("crash", f"{type(exc).__name__}: {exc}", None))
+    return True
 
 
 class _Capture(threading.local):

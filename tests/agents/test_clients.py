@@ -399,3 +399,75 @@ def test_timeouts_and_failure_kinds_are_checked():
     with pytest.raises(ValueError):
         AgentFailure("sulk", "no")  # type: ignore[arg-type]
     assert AgentFailure("timeout", "late").kind == "timeout"
+
+
+# -- asking without a thread (the movers' desk) ------------------------------------------------
+def async_outcome(client: AgentClient, payload: MoveRequest, timeout_s: float = TIMEOUT_S):
+    """What ``client.choose_async`` hands its callback (a MoveChoice or an AgentFailure), and the
+    name of the thread it was called from; the wait for it is bounded."""
+    got: list = []
+    done = threading.Event()
+
+    def answered(outcome) -> None:
+        got.append((outcome, threading.current_thread().name))
+        done.set()
+
+    client.choose_async(payload, timeout_s, answered)
+    assert done.wait(timeout_s + 10), "the callback was never called"
+    assert len(got) == 1
+    return got[0]
+
+
+def sync_outcome(client: AgentClient, payload: MoveRequest, timeout_s: float = TIMEOUT_S):
+    try:
+        return client.choose(payload, timeout_s)
+    except AgentFailure as exc:
+        return exc
+
+
+@pytest.mark.parametrize("behaviour,secret,timeout_s", [
+    ("good", SECRET, TIMEOUT_S), ("crash", SECRET, TIMEOUT_S), ("garbage", SECRET, TIMEOUT_S),
+    ("illegal", SECRET, TIMEOUT_S), ("sleep", SECRET, 0.5), ("good", "not-the-agents-secret-42", TIMEOUT_S),
+])
+def test_a_grpc_call_without_a_thread_gives_what_the_blocking_call_gives(agents, client_for, behaviour, secret,
+                                                                         timeout_s):
+    """``choose_async`` (services/agents/client.py) sends the same signed bytes as ``choose`` and
+    reads the answer with the same checks: the same choice for a good agent (it is seeded by match
+    and version), the same failure kind and words for each misbehaviour, a timeout on the
+    engine's clock; the callback runs on gRPC's thread, not the caller's."""
+    client = client_for(agents("grpc", behaviour), secret=secret)
+    assert client.asks_without_thread
+    for version in range(3):
+        payload = move_payload(6, version)
+        began = time.monotonic()
+        outcome, thread = async_outcome(client, payload, timeout_s)
+        expected = sync_outcome(client, payload, timeout_s)
+        assert thread != threading.current_thread().name
+        if isinstance(expected, AgentFailure):
+            assert isinstance(outcome, AgentFailure), outcome
+            assert (outcome.kind, outcome.message) == (expected.kind, expected.message)
+            assert secret not in outcome.message
+        else:
+            assert outcome == expected and 0 <= outcome.index < 6
+        if behaviour == "sleep":
+            assert outcome.kind == "timeout" and time.monotonic() - began < 2 * timeout_s + 5
+            break
+
+
+def test_a_grpc_call_without_a_thread_to_nothing_listening_is_a_crash():
+    port = free_port()
+    with make_client({"agent_id": "a1", "name": "gone", "protocol": "grpc", "address": f"127.0.0.1:{port}",
+                      "secret": SECRET}) as client:
+        outcome, _ = async_outcome(client, move_payload())
+    assert isinstance(outcome, AgentFailure) and outcome.kind == "crash" and "could not be reached" in outcome.message
+
+
+@pytest.mark.parametrize("record", [
+    {"protocol": "grpc", "address": "localhost:9"},  # a host name: its lookup needs a thread
+    {"protocol": "http", "address": "http://127.0.0.1:9/"},
+])
+def test_only_a_grpc_agent_at_an_ip_address_is_asked_without_a_thread(record):
+    with make_client({"agent_id": "a1", "name": "n", "secret": SECRET, **record}) as client:
+        assert not client.asks_without_thread
+        with pytest.raises(NotImplementedError):
+            client.choose_async(move_payload(), TIMEOUT_S, lambda outcome: None)

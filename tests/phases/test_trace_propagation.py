@@ -21,7 +21,7 @@ from celery.contrib.testing.worker import start_worker
 from opentelemetry.trace import SpanKind
 
 from services.agents.client import GrpcAgentClient, HttpAgentClient
-from services.agents.protocol import MatchStart
+from services.agents.protocol import MatchStart, MoveRequest
 from services.common import logs, tracing
 from services.phases import schedulers
 from services.phases import worker  # noqa: F401  (connects the worker's request-id signal handlers)
@@ -41,6 +41,11 @@ def exporter():
 def _start() -> MatchStart:
     return MatchStart(match_id="match-1", game="gnomes", seat=1, players=2, options_json="{}",
                       time_control={"move_ms": 2000, "bank_ms": 10000, "max_strikes": 3})
+
+
+def _move() -> MoveRequest:
+    return MoveRequest(match_id="match-1", game="gnomes", seat=1, version=3, view_json="{}",
+                       legal_moves_json=['{"op":"a"}', '{"op":"b"}'], time_left_ms=2000, bank_ms=0)
 
 
 def _span_named(spans, name):
@@ -152,6 +157,44 @@ def test_a_grpc_agent_call_carries_the_trace_context(exporter):
     call = _span_named(exporter.get_finished_spans(), "agent StartMatch")
     assert call.kind == SpanKind.CLIENT and call.parent.span_id == decide.get_span_context().span_id
     assert hex_ids(got["traceparent"]) == (format(call.context.trace_id, "032x"), format(call.context.span_id, "016x"))
+    assert "webhook-signature" in got
+
+
+def test_a_grpc_agent_call_without_a_thread_carries_the_trace_context_and_ends_with_the_call(exporter):
+    """services/agents/client.py choose_async: its CLIENT span is a child of the caller's, its
+    context goes out in the call's metadata, and it ends when the answer is read (in gRPC's
+    thread), with the failure's kind on it."""
+    got: dict[str, str] = {}
+    answer = threading.Event()
+
+    def choose_move(request: bytes, context) -> bytes:
+        got.update(dict(context.invocation_metadata()))
+        assert answer.wait(TIMEOUT_S)  # the span must not end before this answers
+        return b"garbage that is not a MoveChoice"
+
+    handler = grpc.method_handlers_generic_handler(
+        "longhouse.agent.v1.Agent", {"ChooseMove": grpc.unary_unary_rpc_method_handler(choose_move)})
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    outcome: list = []
+    done = threading.Event()
+    try:
+        exporter.clear()
+        with GrpcAgentClient(f"127.0.0.1:{port}", SECRET) as client:
+            with tracing.span("round") as parent:
+                client.choose_async(_move(), TIMEOUT_S, lambda o: (outcome.append(o), done.set()))
+            assert [s.name for s in exporter.get_finished_spans()] == ["round"]  # the call's is still open
+            answer.set()
+            assert done.wait(TIMEOUT_S)
+    finally:
+        answer.set()
+        server.stop(0).wait(TIMEOUT_S)
+    call = _span_named(exporter.get_finished_spans(), "agent ChooseMove")
+    assert call.kind == SpanKind.CLIENT and call.parent.span_id == parent.get_span_context().span_id
+    assert hex_ids(got["traceparent"]) == (format(call.context.trace_id, "032x"), format(call.context.span_id, "016x"))
+    assert call.attributes["longhouse.agent_failure"] == "malformed" == outcome[0].kind
     assert "webhook-signature" in got
 
 

@@ -12,6 +12,7 @@ import time
 
 from redis.crc import key_slot
 
+from services.agents.client import AgentFailure
 from services.coordinator.store import VersionConflict
 from services.phases import agent_desk, agents as phase_agents
 from services.phases.agent_desk import AgentDesk
@@ -67,6 +68,83 @@ def test_batched_answers_make_the_log_a_task_makes(monkeypatch):
     assert done > 40 and by_desk.requests == by_task.requests[:len(by_desk.requests)]
     assert log_of(other, other_id) == log_of(table, game_id)[:len(log_of(other, other_id))]
     assert strikes(other, other_id) == []
+
+
+class ThreadlessAgent(Agent):
+    """An agent whose client asks without a thread (as a gRPC agent at an IP address): the
+    answer comes back on a thread of the client's own, as gRPC's callback does; its calls counted."""
+
+    asks_without_thread = True
+
+    def __init__(self, fail: Exception | None = None) -> None:
+        super().__init__(fail)
+        self.threadless = 0
+
+    def choose_async(self, payload, timeout_s, done):
+        with self.lock:
+            self.threadless += 1
+        try:
+            outcome = self.choose(payload, timeout_s)
+        except AgentFailure as exc:
+            outcome = exc
+        threading.Thread(target=done, args=(outcome,)).start()
+
+
+def counting_submits(desk: AgentDesk) -> list:
+    """The calls handed to the desk's threads (wrapping its pool's ``submit``)."""
+    submitted: list = []
+    submit = desk.pool.submit
+
+    def counted(fn, *args, **kwargs):
+        submitted.append(args[0].seat if args else None)
+        return submit(fn, *args, **kwargs)
+
+    desk.pool.submit = counted
+    return submitted
+
+
+def test_an_agent_asked_without_a_thread_makes_the_same_log(monkeypatch):
+    """services/phases/agents.py ask_async: once a seat's match-start notice has gone out (its
+    first decision, in a desk thread), its decisions are asked from the loop without a thread,
+    and the answers make the log that answers asked in threads make, byte for byte.
+    rules index: none (the hosted path)."""
+    by_threads, threadless = Agent(), ThreadlessAgent()
+    table, owed, game_id = agent_game("noggin", 3, by_threads, monkeypatch)
+    desk = AgentDesk(table)
+    try:
+        drive(table, owed, desk, game_id, most=150)
+    finally:
+        desk.stop()
+    monkeypatch.setattr(phase_agents, "client_for", lambda record: threadless)
+    other, other_owed, other_id = agent_game("noggin", 3, threadless, monkeypatch)
+    desk = AgentDesk(other)
+    submitted = counting_submits(desk)
+    try:
+        drive(other, other_owed, desk, other_id, most=150)
+    finally:
+        desk.stop()
+    assert sorted(submitted) == [0, 1, 2]  # each seat's first decision: its start notice
+    assert threadless.threadless > 40 and threadless.threadless + 3 == len(threadless.requests)
+    assert threadless.requests == by_threads.requests[:len(threadless.requests)]
+    assert log_of(other, other_id) == log_of(table, game_id)[:len(log_of(other, other_id))]
+    assert strikes(other, other_id) == []
+
+
+def test_a_failure_of_a_call_without_a_thread_is_a_strike(monkeypatch):
+    agent = ThreadlessAgent()
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
+    desk = AgentDesk(table)
+    try:
+        desk.clock.once(game_id, f"started:{seat}")  # its start notice went out before
+        agent.fail = AgentFailure("crash", "agent a failed ChooseMove with gRPC status INTERNAL")
+        desk.begin(game_id, seat)
+        wait_for(desk.has_answers, 10, "the answer")
+        assert desk.collect(Mover.agent_job) == []  # committed alone: a strike
+    finally:
+        desk.stop()
+    assert agent.threadless == 1
+    assert strikes(table, game_id) == [{"seat": seat, "reason": "crash", "strikes": 1}]
+    assert table.state(game_id)[2] == version + 1 and not desk.busy()
 
 
 def test_seats_deciding_at_once_are_each_asked_once_and_each_answer_counts(monkeypatch):
