@@ -13,7 +13,8 @@ the queue between its moves.
 
 A game waiting for an agent seat comes the same way (``LONGHOUSE_AGENT_ASKER=mover``, the
 default): the mover's :class:`~services.phases.agent_desk.AgentDesk` claims the decision and
-asks the agent in a thread of its own, and the answer joins a later round's batch, so a game of
+asks the agent without waiting for it (a gRPC call's future, or a thread of the desk's), and the
+answer joins a later round's batch, so a game of
 agents is held, and its commits batched, by the mover too.
 
 Nothing is lost if a mover dies: every step is committed with the version check, so a
