@@ -750,8 +750,13 @@ def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, A
     def answered(result: Any) -> None:
         if isinstance(result, AgentFailure):
             done((result.kind, str(result), None))
-        else:
-            done((None, "", choice_to_move(result, legal)))  # choose_async checked the index
+            return
+        try:
+            move = choice_to_move(result, legal)  # choose_async checked the index
+        except Exception as exc:  # noqa: BLE001 - a strike, never a decision left unanswered
+            done(("crash", f"{type(exc).__name__}: {exc}", None))
+            return
+        done((None, "", move))
 
     try:
         client.choose_async(request, left / 1000, answered)
