@@ -182,7 +182,8 @@ class AgentClient(ABC):
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
         """:meth:`choose` without waiting: the request goes out before this returns, and
-        ``done`` is called once, from the client's own thread, with the choice (an index into
+        ``done`` is called once, from the client's own thread (at once from the caller's when the
+        call has ended before it could wait), with the choice (an index into
         ``payload.legal_moves_json``) or the AgentFailure that :meth:`choose` would raise. Only
         where :attr:`asks_without_thread`. Raises AgentFailure for what fails before anything is
         sent, NotImplementedError elsewhere."""

@@ -730,8 +730,8 @@ def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, A
     go out (:meth:`Clock.seen`). The agent's record is the one read with the claim (read now where
     the claim read none: a table in memory). The request goes
     out before this returns; ``done((failure, detail, move))``, the outcome :func:`ask_safely`
-    gives, is called once, from the client's own thread, when the call ends (at once for a call
-    refused before it is sent). Returns False, having done nothing, where a thread must ask
+    gives, is called once when the call ends, from the client's own thread (from this one, at
+    once, for a call refused before it is sent or ended before this returns). Returns False, having done nothing, where a thread must ask
     (:func:`ask_safely`)."""
     from services.agents.client import AgentFailure
     from services.agents.protocol import choice_to_move

@@ -88,3 +88,17 @@ def test_a_child_that_keeps_dying_at_once_is_still_given_up(tmp_path, monkeypatc
             stack.heal()
     finally:
         stack.stop()
+
+
+def test_only_kombus_close_after_a_lost_broker_counts_as_an_upstream_worker_death(tmp_path):
+    """services/reliability/crash.py kombu_close_deaths: the worker's exit on kombu's known close
+    fault (its log line as the worker writes it, JSON) is counted apart; any other exit is not."""
+    from services.reliability.crash import kombu_close_deaths
+
+    log = tmp_path / "worker.log"
+    assert kombu_close_deaths(log) == 0  # no log yet
+    known = ('{"event": "Unrecoverable error: AttributeError(\\"\'NoneType\' object has no attribute \'hostname\'\\")",'
+             ' "level": "critical", "logger": "celery.worker", "service": "worker"}')
+    other = '{"event": "Unrecoverable error: RuntimeError(\\"boom\\")", "level": "critical", "service": "worker"}'
+    log.write_text("\n".join([known, "--- starting again", other, known]) + "\n")
+    assert kombu_close_deaths(log) == 2
