@@ -173,6 +173,11 @@ class AgentClient(ABC):
         request = _as(MoveRequest, payload)
         choice = self._traced("move", request, _check_timeout(timeout_s))
         assert isinstance(choice, MoveChoice)
+        return self._legal(choice, request)
+
+    def _legal(self, choice: MoveChoice, request: MoveRequest) -> MoveChoice:
+        """``choice`` if it is one of the moves ``request`` offered; else raises AgentFailure
+        (``illegal``)."""
         try:
             choice_to_move(choice, request.legal_moves_json)
         except IllegalChoice as exc:
@@ -322,7 +327,7 @@ class GrpcAgentClient(AgentClient):
         return methods
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
-        from services.agents.grpc_wire import parse_choice_bytes, to_pb
+        from services.agents.grpc_wire import to_pb
 
         deadline = time.monotonic() + timeout_s
         body = to_pb(payload).SerializeToString(deterministic=True)
@@ -336,8 +341,12 @@ class GrpcAgentClient(AgentClient):
             raw = methods[kind](body, timeout=remaining, metadata=metadata)
         except grpc.RpcError as exc:
             raise self._failure(method, exc, timeout_s) from None
-        if kind != "move":
-            return None
+        return self._choice(raw, method) if kind == "move" else None
+
+    def _choice(self, raw: bytes, method: str) -> MoveChoice:
+        """The MoveChoice in an answer's bytes; raises AgentFailure (``malformed``)."""
+        from services.agents.grpc_wire import parse_choice_bytes
+
         try:
             return parse_choice_bytes(raw)
         except BadPayload as exc:
@@ -387,24 +396,15 @@ class GrpcAgentClient(AgentClient):
 
     def _answer(self, call: Any, request: MoveRequest, timeout_s: float) -> "MoveChoice | AgentFailure":
         """The choice a finished :meth:`choose_async` call gave, or its failure (as :meth:`choose`)."""
-        from services.agents.grpc_wire import parse_choice_bytes
-
         method = _CALL_NAMES["move"]
         try:
-            raw = call.result()
+            return self._legal(self._choice(call.result(), method), request)
+        except AgentFailure as exc:
+            return exc
         except grpc.RpcError as exc:
             return self._failure(method, exc, timeout_s)
         except grpc.FutureCancelledError:
             return AgentFailure("crash", f"agent {self.name}: the call of {method} was cancelled")
-        try:
-            choice = parse_choice_bytes(raw)
-        except BadPayload as exc:
-            return AgentFailure("malformed", f"agent {self.name} answered {method} with a bad reply: {exc}")
-        try:
-            choice_to_move(choice, request.legal_moves_json)
-        except IllegalChoice as exc:
-            return AgentFailure("illegal", f"agent {self.name}: {exc}")
-        return choice
 
     def _failure(self, method: str, exc: grpc.RpcError, timeout_s: float) -> AgentFailure:
         code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN
