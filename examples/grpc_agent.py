@@ -47,8 +47,14 @@ from services.api import agent_pb2, agent_pb2_grpc
 BEHAVIOURS = ("good", "sleep", "crash", "garbage", "illegal")
 
 
+_log_lock = threading.Lock()
+
+
 def log(line: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+    """One line on standard error, whole (requests are served by several threads at once)."""
+    with _log_lock:
+        sys.stderr.write(f"{time.strftime('%H:%M:%S')} {line}\n")
+        sys.stderr.flush()
 
 
 class ExampleAgent(agent_pb2_grpc.AgentServicer):

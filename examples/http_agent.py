@@ -58,8 +58,14 @@ MAX_BODY = 16 * 1024 * 1024
 """The largest request accepted (a player view is a few KiB to a few hundred)."""
 
 
+_log_lock = threading.Lock()
+
+
 def log(line: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+    """One line on standard error, whole (requests are served by several threads at once)."""
+    with _log_lock:
+        sys.stderr.write(f"{time.strftime('%H:%M:%S')} {line}\n")
+        sys.stderr.flush()
 
 
 def pick(seed: str, request: MoveRequest) -> int:

@@ -470,3 +470,53 @@ def test_only_a_grpc_agent_at_an_ip_address_is_asked_without_a_thread(record):
         assert not client.asks_without_thread
         with pytest.raises(NotImplementedError):
             client.choose_async(move_payload(), TIMEOUT_S, lambda outcome: None)
+
+
+def test_a_grpc_agent_back_after_a_while_away_is_reached_within_a_second_or_so():
+    """services/agents/client.py RECONNECT_OPTIONS: an agent gone for several seconds (every call a
+    ``crash``: could not be reached) is reached again soon after it listens again, not after
+    gRPC's default reconnect back-off (1 s growing by 1.6x: 4-6 s after 10 s away). Both ways of
+    asking share the channel: the blocking call and the call without a thread."""
+    from concurrent import futures as grpc_futures
+
+    from services.api import agent_pb2
+
+    port = free_port()
+    answer = agent_pb2.MoveChoice(index=0).SerializeToString()
+
+    def serve() -> grpc.Server:
+        handler = grpc.method_handlers_generic_handler("longhouse.agent.v1.Agent", {
+            "ChooseMove": grpc.unary_unary_rpc_method_handler(lambda request, context: answer)})
+        server = grpc.server(grpc_futures.ThreadPoolExecutor(max_workers=2))
+        server.add_generic_rpc_handlers((handler,))
+        assert server.add_insecure_port(f"127.0.0.1:{port}") == port
+        server.start()
+        return server
+
+    with make_client({"agent_id": "a1", "name": "back", "protocol": "grpc", "address": f"127.0.0.1:{port}",
+                      "secret": SECRET}) as client:
+        server = serve()
+        assert client.choose(move_payload(), TIMEOUT_S).index == 0
+        server.stop(0).wait(TIMEOUT_S)
+        away_until = time.monotonic() + 10
+        failures = 0
+        while time.monotonic() < away_until:  # bounded: 10 s of calls that find nobody
+            failures += 1
+            outcome = async_outcome(client, move_payload())
+            assert isinstance(outcome, AgentFailure) and outcome.kind == "crash"
+            assert sync_outcome(client, move_payload()).kind == "crash"
+            done_waiting = threading.Event()
+            done_waiting.wait(0.05)  # the pace of a game's decisions, not a synchronisation
+        server = serve()
+        back = time.monotonic()
+        try:
+            reached = None
+            while time.monotonic() - back < 10:  # bounded
+                if not isinstance(sync_outcome(client, move_payload()), AgentFailure):
+                    reached = time.monotonic() - back
+                    break
+                threading.Event().wait(0.02)
+        finally:
+            server.stop(0).wait(TIMEOUT_S)
+    assert failures > 20
+    assert reached is not None and reached < 2.0, f"reached {reached} s after the agent was back"
