@@ -731,8 +731,10 @@ def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, A
     the claim read none: a table in memory). The request goes
     out before this returns; ``done((failure, detail, move))``, the outcome :func:`ask_safely`
     gives, is called once when the call ends, from the client's own thread (from this one, at
-    once, for a call refused before it is sent or ended before this returns). Returns False, having done nothing, where a thread must ask
-    (:func:`ask_safely`)."""
+    once, for a call refused before it is sent or ended before this returns). Returns False,
+    having sent nothing, where a thread must ask (:func:`ask_safely`), and where building the
+    request fails (the thread's ask meets the fault again and makes it a strike, so the mover's
+    loop never raises it)."""
     from services.agents.client import AgentFailure
     from services.agents.protocol import choice_to_move
 
@@ -744,7 +746,7 @@ def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, A
         if not getattr(client, "asks_without_thread", False):  # a client of its own (tests) asks in a thread
             return False
         request, legal, left = _request(d.game_id, d.seat, d.control, d.asked, d.bank, latest)
-    except _Refused:  # the thread's ask says so, as for any other decision
+    except Exception:  # noqa: BLE001 - the thread's ask meets it again and makes it a strike (ask_safely)
         return False
 
     def answered(result: Any) -> None:

@@ -147,6 +147,31 @@ def test_a_failure_of_a_call_without_a_thread_is_a_strike(monkeypatch):
     assert table.state(game_id)[2] == version + 1 and not desk.busy()
 
 
+def test_a_fault_building_a_threadless_request_is_a_strike_from_the_thread_not_a_mover_crash(monkeypatch):
+    """services/phases/agents.py ask_async: a fault while the request is built in the mover's loop
+    (here the player view) is left to the desk thread's ask, which makes it a crash strike as for
+    any decision; the loop goes on."""
+    agent = ThreadlessAgent()
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
+    rules = table.state(game_id)[0]
+
+    def broken_view(state, seat):
+        raise RuntimeError("the view broke")
+
+    monkeypatch.setattr(rules, "view", broken_view)
+    desk = AgentDesk(table)
+    submitted = counting_submits(desk)
+    try:
+        desk.clock.once(game_id, f"started:{seat}")  # its start notice went out before
+        desk.begin(game_id, seat)  # raised out of the loop before
+        wait_for(desk.has_answers, 10, "the answer")
+        assert desk.collect(Mover.agent_job) == []  # committed alone: a strike
+    finally:
+        desk.stop()
+    assert submitted == [seat] and agent.threadless == 0
+    assert strikes(table, game_id) == [{"seat": seat, "reason": "crash", "strikes": 1}]
+
+
 def test_seats_deciding_at_once_are_each_asked_once_and_each_answer_counts(monkeypatch):
     agent = Agent()
     table, scheduler, game_id = agent_game("resource_hog", 3, agent, monkeypatch)
