@@ -17,11 +17,10 @@ import gzip
 import socket
 import threading
 import time
-from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
 
 import certifi
-import grpc
 import pytest
 from pydantic import ValidationError
 
@@ -31,6 +30,7 @@ from services.agents.client import AgentFailure, GrpcAgentClient, HttpAgentClien
 from services.agents.protocol import MatchStart, MoveRequest
 from services.common.config import Settings
 from tests.agents.conftest import SECRET
+from tests.support.agents import agent_method_server
 
 TIMEOUT_S = 5.0
 
@@ -494,14 +494,8 @@ def grpc_server():
         calls.append(context.peer())
         return state["answer"]
 
-    server = grpc.server(futures.ThreadPoolExecutor(2))
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
-        "longhouse.agent.v1.Agent", {"ChooseMove": grpc.unary_unary_rpc_method_handler(choose)}),))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    server.port, server.calls, server.state = port, calls, state
-    yield server
-    server.stop(0)
+    with agent_method_server("ChooseMove", choose) as port:
+        yield SimpleNamespace(port=port, calls=calls, state=state)
 
 
 def test_grpc_loopback_outside_the_allow_list_is_never_called(grpc_server, dns):

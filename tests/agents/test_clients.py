@@ -38,6 +38,7 @@ from services.agents.protocol import (
     signed_metadata,
 )
 from tests.agents.conftest import SECRET
+from tests.support.agents import agent_method_server
 from tests.support.ports import free_port
 
 PROTOCOLS = ("http", "grpc")
@@ -477,27 +478,18 @@ def test_a_grpc_agent_back_after_a_while_away_is_reached_within_a_second_or_so()
     ``crash``: could not be reached) is reached again soon after it listens again, not after
     gRPC's default reconnect back-off (1 s growing by 1.6x: 4-6 s after 10 s away). Both ways of
     asking share the channel: the blocking call and the call without a thread."""
-    from concurrent import futures as grpc_futures
-
     from services.api import agent_pb2
 
     port = free_port()
     answer = agent_pb2.MoveChoice(index=0).SerializeToString()
 
-    def serve() -> grpc.Server:
-        handler = grpc.method_handlers_generic_handler("longhouse.agent.v1.Agent", {
-            "ChooseMove": grpc.unary_unary_rpc_method_handler(lambda request, context: answer)})
-        server = grpc.server(grpc_futures.ThreadPoolExecutor(max_workers=2))
-        server.add_generic_rpc_handlers((handler,))
-        assert server.add_insecure_port(f"127.0.0.1:{port}") == port
-        server.start()
-        return server
+    def choose(request: bytes, context) -> bytes:
+        return answer
 
     with make_client({"agent_id": "a1", "name": "back", "protocol": "grpc", "address": f"127.0.0.1:{port}",
                       "secret": SECRET}) as client:
-        server = serve()
-        assert client.choose(move_payload(), TIMEOUT_S).index == 0
-        server.stop(0).wait(TIMEOUT_S)
+        with agent_method_server("ChooseMove", choose, port):
+            assert client.choose(move_payload(), TIMEOUT_S).index == 0
         away_until = time.monotonic() + 10
         failures = 0
         while time.monotonic() < away_until:  # bounded: 10 s of calls that find nobody
@@ -505,18 +497,14 @@ def test_a_grpc_agent_back_after_a_while_away_is_reached_within_a_second_or_so()
             outcome = async_outcome(client, move_payload())
             assert isinstance(outcome, AgentFailure) and outcome.kind == "crash"
             assert sync_outcome(client, move_payload()).kind == "crash"
-            done_waiting = threading.Event()
-            done_waiting.wait(0.05)  # the pace of a game's decisions, not a synchronisation
-        server = serve()
-        back = time.monotonic()
-        try:
+            threading.Event().wait(0.05)  # the pace of a game's decisions, not a synchronisation
+        with agent_method_server("ChooseMove", choose, port):
+            back = time.monotonic()
             reached = None
             while time.monotonic() - back < 10:  # bounded
                 if not isinstance(sync_outcome(client, move_payload()), AgentFailure):
                     reached = time.monotonic() - back
                     break
                 threading.Event().wait(0.02)
-        finally:
-            server.stop(0).wait(TIMEOUT_S)
     assert failures > 20
     assert reached is not None and reached < 2.0, f"reached {reached} s after the agent was back"

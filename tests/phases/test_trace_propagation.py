@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-from concurrent import futures
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import grpc
@@ -26,7 +25,7 @@ from services.common import logs, tracing
 from services.phases import schedulers
 from services.phases import worker  # noqa: F401  (connects the worker's request-id signal handlers)
 from services.phases.mover import Mover
-from tests.support.agents import SECRET
+from tests.support.agents import SECRET, agent_method_server
 from tests.support.tracing import finished_spans, hex_ids, in_memory_tracing
 
 TIMEOUT_S = 5.0
@@ -141,19 +140,11 @@ def test_a_grpc_agent_call_carries_the_trace_context(exporter):
         got.update(dict(context.invocation_metadata()))
         return b""
 
-    handler = grpc.method_handlers_generic_handler(
-        "longhouse.agent.v1.Agent", {"StartMatch": grpc.unary_unary_rpc_method_handler(start_match)})
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    server.add_generic_rpc_handlers((handler,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
+    with agent_method_server("StartMatch", start_match) as port:
         exporter.clear()
         with tracing.span("decide") as decide:
             with GrpcAgentClient(f"127.0.0.1:{port}", SECRET) as client:
                 client.start(_start(), TIMEOUT_S)
-    finally:
-        server.stop(0).wait(TIMEOUT_S)
     call = _span_named(exporter.get_finished_spans(), "agent StartMatch")
     assert call.kind == SpanKind.CLIENT and call.parent.span_id == decide.get_span_context().span_id
     assert hex_ids(got["traceparent"]) == (format(call.context.trace_id, "032x"), format(call.context.span_id, "016x"))
@@ -172,25 +163,19 @@ def test_a_grpc_agent_call_without_a_thread_carries_the_trace_context_and_ends_w
         assert answer.wait(TIMEOUT_S)  # the span must not end before this answers
         return b"garbage that is not a MoveChoice"
 
-    handler = grpc.method_handlers_generic_handler(
-        "longhouse.agent.v1.Agent", {"ChooseMove": grpc.unary_unary_rpc_method_handler(choose_move)})
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    server.add_generic_rpc_handlers((handler,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
     outcome: list = []
     done = threading.Event()
-    try:
-        exporter.clear()
-        with GrpcAgentClient(f"127.0.0.1:{port}", SECRET) as client:
-            with tracing.span("round") as parent:
-                client.choose_async(_move(), TIMEOUT_S, lambda o: (outcome.append(o), done.set()))
-            assert [s.name for s in exporter.get_finished_spans()] == ["round"]  # the call's is still open
-            answer.set()
-            assert done.wait(TIMEOUT_S)
-    finally:
-        answer.set()
-        server.stop(0).wait(TIMEOUT_S)
+    with agent_method_server("ChooseMove", choose_move) as port:
+        try:
+            exporter.clear()
+            with GrpcAgentClient(f"127.0.0.1:{port}", SECRET) as client:
+                with tracing.span("round") as parent:
+                    client.choose_async(_move(), TIMEOUT_S, lambda o: (outcome.append(o), done.set()))
+                assert [s.name for s in exporter.get_finished_spans()] == ["round"]  # the call's is still open
+                answer.set()
+                assert done.wait(TIMEOUT_S)
+        finally:
+            answer.set()  # the server's thread is never left waiting
     call = _span_named(exporter.get_finished_spans(), "agent ChooseMove")
     assert call.kind == SpanKind.CLIENT and call.parent.span_id == parent.get_span_context().span_id
     assert hex_ids(got["traceparent"]) == (format(call.context.trace_id, "032x"), format(call.context.span_id, "016x"))

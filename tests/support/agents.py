@@ -14,9 +14,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent import futures
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
+import grpc
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,3 +118,22 @@ def example_agent(protocol: str, behaviour: str = "good", sleep_s: float = SLEEP
             yield agent.address
         finally:
             agent.stop()
+
+
+@contextlib.contextmanager
+def agent_method_server(method: str, handler: Callable[[bytes, grpc.ServicerContext], bytes],
+                        port: int = 0) -> Iterator[int]:
+    """An in-process gRPC server on 127.0.0.1 serving one method of ``longhouse.agent.v1.Agent``
+    (``method``: ``StartMatch``, ``ChooseMove`` or ``EndMatch``) with ``handler(request bytes,
+    context) -> answer bytes``, on ``port`` (0: a free one); yields the port, and stops the
+    server (bounded wait) when the block ends."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        "longhouse.agent.v1.Agent", {method: grpc.unary_unary_rpc_method_handler(handler)}),))
+    bound = server.add_insecure_port(f"127.0.0.1:{port}")
+    assert bound and (not port or bound == port), f"could not listen on 127.0.0.1:{port}"
+    server.start()
+    try:
+        yield bound
+    finally:
+        server.stop(0).wait(STOP_TIMEOUT)
