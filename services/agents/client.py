@@ -33,6 +33,11 @@ Each call is a CLIENT span when tracing is on (:mod:`services.common.tracing`), 
 trace context to the agent: the W3C ``traceparent`` (and ``tracestate``) header of the webhook's
 POST, or the same keys in the gRPC call's metadata; outside the signature, which covers the body.
 
+A move is asked in one of two ways, with the same bytes, checks and failure kinds:
+:meth:`AgentClient.choose` waits on the caller's thread; :meth:`AgentClient.choose_async`, for
+an agent at an IP address, hands the call to the process's agent loop
+(:mod:`services.agents.aio`: ``grpc.aio`` for gRPC, aiohttp for webhooks) and calls back.
+
 No client retries: one call is one attempt, and what to do about a failure (a strike, a
 default move) is the caller's business. Neither the secret nor anything that might hold
 a credential (a URL's user or query) ever appears in a message or a repr.
@@ -40,13 +45,16 @@ a credential (a URL's user or query) ever appears in a message or a repr.
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import ipaddress
 import math
 import re
 import socket
+import ssl
 import threading
 import time
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -56,6 +64,7 @@ from urllib.parse import unquote, urlsplit
 
 import certifi
 import grpc
+import grpc.aio
 import urllib3.exceptions
 from pydantic import BaseModel
 from urllib3.connection import HTTPConnection, HTTPSConnection
@@ -64,6 +73,7 @@ from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 from urllib3.util import connection as urllib3_connection
 from urllib3.util import make_headers, parse_url
 
+from services.agents.aio import agent_loop
 from services.agents.addresses import (
     AddressRefused,
     AllowList,
@@ -192,9 +202,9 @@ class AgentClient(ABC):
 
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
-        """:meth:`choose` without waiting: the request goes out before this returns, and
-        ``done`` is called once, from the client's own thread (at once from the caller's when the
-        call has ended before it could wait), with the choice (an index into
+        """:meth:`choose` without waiting: the request is built and signed here and the call
+        handed to the agent loop (:mod:`services.agents.aio`) before this returns, and ``done``
+        is called once, from the agent loop's thread, with the choice (an index into
         ``payload.legal_moves_json``) or the AgentFailure that :meth:`choose` would raise. Only
         where :attr:`asks_without_thread`. Raises AgentFailure for what fails before anything is
         sent, NotImplementedError elsewhere."""
@@ -234,6 +244,25 @@ class AgentClient(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+def _keep_open(client: AgentClient, close: Callable[[], Any]) -> None:
+    """On the agent loop: ``close`` (a coroutine function) closes what ``client`` made there, at
+    the client's :meth:`~AgentClient.close`, when it is garbage (a client the engine's cache let
+    go), or at the process's exit, whichever comes first."""
+    loop = agent_loop()
+    if loop.keep_open(id(client), close):
+        weakref.finalize(client, loop.close_later, id(client))
+
+
+def _answered(span: Any, outcome: "MoveChoice | AgentFailure",
+              done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
+    """End a :meth:`~AgentClient.choose_async` call's span (a failure's kind recorded), then give
+    ``done`` its outcome."""
+    if isinstance(outcome, AgentFailure) and span.is_recording():
+        span.set_attribute("longhouse.agent_failure", outcome.kind)
+    span.end()
+    done(outcome)
 
 
 # -- gRPC -----------------------------------------------------------------------------------
@@ -289,6 +318,7 @@ class GrpcAgentClient(AgentClient):
         self.allow = allow if allow is not None else configured_allow_list()
         self._lock = threading.Lock()
         self._pinned: tuple[str, grpc.Channel, dict[str, Any]] | None = None
+        self._aio_pinned: tuple[str, Any, Any] | None = None  # only touched on the agent loop's thread
         self._literal = is_literal(self._host)
 
     def _checked(self, timeout_s: float) -> Target:
@@ -307,6 +337,18 @@ class GrpcAgentClient(AgentClient):
         except AddressRefused as exc:
             raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
 
+    def _channel_args(self, address: str) -> tuple[str, list[tuple[str, Any]]]:
+        """The target URI and channel options of a channel pinned to the checked ``address``."""
+        uri = (f"ipv4:{address}:{self._port}" if ipaddress.ip_address(address).version == 4
+               else f"ipv6:[{address}]:{self._port}")
+        authority = f"[{self._host}]:{self._port}" if ":" in self._host else f"{self._host}:{self._port}"
+        options: list[tuple[str, Any]] = [("grpc.max_receive_message_length", self.max_reply_bytes),
+                                          ("grpc.enable_http_proxy", 0), ("grpc.default_authority", authority),
+                                          *RECONNECT_OPTIONS]
+        if self._credentials is not None:
+            options.append(("grpc.ssl_target_name_override", self._host))
+        return uri, options
+
     def _methods_for(self, target: Target) -> dict[str, Any]:
         """The call stubs of a channel pinned to one of ``target``'s checked addresses."""
         with self._lock:
@@ -314,14 +356,8 @@ class GrpcAgentClient(AgentClient):
             if pinned is not None and pinned[0] in target.addresses:
                 return pinned[2]
             address = target.addresses[0]
-            uri = (f"ipv4:{address}:{self._port}" if ipaddress.ip_address(address).version == 4
-                   else f"ipv6:[{address}]:{self._port}")
-            authority = f"[{self._host}]:{self._port}" if ":" in self._host else f"{self._host}:{self._port}"
-            options: list[tuple[str, Any]] = [("grpc.max_receive_message_length", self.max_reply_bytes),
-                                              ("grpc.enable_http_proxy", 0), ("grpc.default_authority", authority),
-                                              *RECONNECT_OPTIONS]
+            uri, options = self._channel_args(address)
             if self._credentials is not None:
-                options.append(("grpc.ssl_target_name_override", self._host))
                 channel = grpc.secure_channel(uri, self._credentials, options=options)
             else:
                 channel = grpc.insecure_channel(uri, options=options)
@@ -332,6 +368,25 @@ class GrpcAgentClient(AgentClient):
         if pinned is not None:  # the host now resolves elsewhere: the old address is no longer checked
             pinned[1].close()
         return methods
+
+    def _aio_choose(self, target: Target) -> Any:
+        """On the agent loop's thread: the ChooseMove stub of a ``grpc.aio`` channel pinned to one
+        of ``target``'s checked addresses (the same target URI and options as :meth:`_methods_for`)."""
+        pinned = self._aio_pinned
+        if pinned is not None and pinned[0] in target.addresses:
+            return pinned[1]
+        address = target.addresses[0]
+        uri, options = self._channel_args(address)
+        if self._credentials is not None:
+            channel = grpc.aio.secure_channel(uri, self._credentials, options=options)
+        else:
+            channel = grpc.aio.insecure_channel(uri, options=options)
+        method = channel.unary_unary(f"/longhouse.agent.v1.Agent/{_CALL_NAMES['move']}")
+        self._aio_pinned = (address, method, channel)
+        _keep_open(self, channel.close)
+        if pinned is not None:  # the host now resolves elsewhere: the old address is no longer checked
+            asyncio.ensure_future(pinned[2].close())
+        return method
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         from services.agents.grpc_wire import to_pb
@@ -368,50 +423,39 @@ class GrpcAgentClient(AgentClient):
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
         """:meth:`AgentClient.choose_async`: the same bytes, signature and checks as :meth:`choose`
-        (its CLIENT span ends with the call), the answer read in gRPC's callback thread. Raises
-        AgentFailure (the address refused, a timeout <= 0), NotImplementedError for an agent
-        named by a host name."""
+        (its CLIENT span ends with the call), sent on a ``grpc.aio`` channel of the agent loop's
+        (:mod:`services.agents.aio`), pinned as the blocking call's is. Raises AgentFailure (the
+        address refused, a timeout <= 0), NotImplementedError for an agent named by a host name."""
         from services.agents.grpc_wire import to_pb
 
         if not self._literal:
             raise NotImplementedError("an agent named by a host name is asked in the caller's thread")
         request = _as(MoveRequest, payload)
         timeout_s = _check_timeout(timeout_s)
+        began = time.monotonic()
         method = _CALL_NAMES["move"]
         body = to_pb(request).SerializeToString(deterministic=True)
-        methods = self._methods_for(self._checked(timeout_s))
+        target = self._checked(timeout_s)
         span, trace_headers = tracing.open_span(f"agent {method}", longhouse__agent=self.name,
                                                 longhouse__agent_call="move")
+        metadata = tuple(signed_metadata(self._secret, body)) + tuple(trace_headers.items())
 
-        def finished(call: Any) -> None:
+        async def call() -> None:
             try:
-                outcome: MoveChoice | AgentFailure = self._answer(call, request, timeout_s)
+                remaining = timeout_s - (time.monotonic() - began)
+                if remaining <= 0:
+                    raise self._timed_out(method, timeout_s)
+                raw = await self._aio_choose(target)(body, timeout=remaining, metadata=metadata)
+                outcome: MoveChoice | AgentFailure = self._legal(self._choice(raw, method), request)
+            except AgentFailure as exc:
+                outcome = exc
+            except grpc.RpcError as exc:
+                outcome = self._failure(method, exc, timeout_s)
             except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
                 outcome = AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}")
-            if isinstance(outcome, AgentFailure) and span.is_recording():
-                span.set_attribute("longhouse.agent_failure", outcome.kind)
-            span.end()
-            done(outcome)
+            _answered(span, outcome, done)
 
-        try:
-            call = methods["move"].future(body, timeout=timeout_s, metadata=signed_metadata(self._secret, body)
-                                          + list(trace_headers.items()))
-        except BaseException:
-            span.end()
-            raise
-        call.add_done_callback(finished)
-
-    def _answer(self, call: Any, request: MoveRequest, timeout_s: float) -> "MoveChoice | AgentFailure":
-        """The choice a finished :meth:`choose_async` call gave, or its failure (as :meth:`choose`)."""
-        method = _CALL_NAMES["move"]
-        try:
-            return self._legal(self._choice(call.result(), method), request)
-        except AgentFailure as exc:
-            return exc
-        except grpc.RpcError as exc:
-            return self._failure(method, exc, timeout_s)
-        except grpc.FutureCancelledError:
-            return AgentFailure("crash", f"agent {self.name}: the call of {method} was cancelled")
+        agent_loop().submit(call)
 
     def _failure(self, method: str, exc: grpc.RpcError, timeout_s: float) -> AgentFailure:
         code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN
@@ -429,6 +473,7 @@ class GrpcAgentClient(AgentClient):
             pinned, self._pinned = self._pinned, None
         if pinned is not None:
             pinned[1].close()
+        agent_loop().close_later(id(self))
 
 
 # -- HTTP -----------------------------------------------------------------------------------
@@ -725,6 +770,11 @@ class HttpAgentClient(AgentClient):
         self.allow = allow if allow is not None else configured_allow_list()
         self._executor = executor
         self._literal = is_literal(parts.host or "")
+        self._https = parts.scheme == "https"
+        self._host_port = (parts.host or "", parts.port or (443 if self._https else 80))
+        # the URL the agent loop's session posts to: no user and password (sent as the header above)
+        self._aio_url = f"{parts.scheme}://{parts.netloc}{parts.request_uri}"
+        self._session: Any = None  # aiohttp's, only touched on the agent loop's thread
         # as requests did: the URL's path and query as the request's target (percent-encoded
         # where needed), no fragment
         self._target = parts.request_uri
@@ -763,8 +813,116 @@ class HttpAgentClient(AgentClient):
             raise
         except Exception as exc:  # noqa: BLE001 (whatever else an answer set off in the HTTP stack)
             raise AgentFailure("crash", f"agent {self.name} failed {what} ({type(exc).__name__})") from None
-        if kind != "move":
-            return None
+        return self._parsed(raw, what) if kind == "move" else None
+
+    @property
+    def asks_without_thread(self) -> bool:  # type: ignore[override]
+        """True for an agent at an IP address asked by the engine's own means (no ``executor``
+        given): a host name's lookup needs a thread that can be given up at the deadline."""
+        return self._literal and self._executor is None
+
+    def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
+                     done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
+        """:meth:`AgentClient.choose_async`: the same body, headers, checks and failure kinds as
+        :meth:`choose` (its CLIENT span ends with the call), POSTed by an aiohttp session of the
+        agent loop's (:mod:`services.agents.aio`): the address checked against the allow-list
+        first, no redirect followed, no proxy or .netrc, the answer read to the cap, everything
+        within the timeout. Raises AgentFailure (the address refused, a timeout <= 0),
+        NotImplementedError where :attr:`asks_without_thread` is False."""
+        if not self.asks_without_thread:
+            raise NotImplementedError("an agent named by a host name is asked in the caller's thread")
+        request = _as(MoveRequest, payload)
+        timeout_s = _check_timeout(timeout_s)
+        began = time.monotonic()
+        what = _CALL_NAMES["move"]
+        body = encode(request)
+        try:
+            self.allow.check(*self._host_port)
+        except AddressRefused as exc:
+            raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
+        span, trace_headers = tracing.open_span(f"agent {what}", longhouse__agent=self.name,
+                                                longhouse__agent_call="move")
+        headers = {**self._headers, **signed_headers(self._secret, body), **trace_headers}
+
+        async def call() -> None:
+            try:
+                raw = await self._post_async(body, headers, timeout_s - (time.monotonic() - began), timeout_s, what)
+                outcome: MoveChoice | AgentFailure = self._legal(self._parsed(raw, what), request)
+            except AgentFailure as exc:
+                outcome = exc
+            except Exception as exc:  # noqa: BLE001 (whatever else an answer set off in the HTTP stack)
+                outcome = AgentFailure("crash", f"agent {self.name} failed {what} ({type(exc).__name__})")
+            _answered(span, outcome, done)
+
+        agent_loop().submit(call)
+
+    def _aio_session(self) -> Any:
+        """On the agent loop's thread: this client's aiohttp session (kept-alive connections, the
+        answer left compressed if it is, no cookies, no proxy from the environment)."""
+        import aiohttp
+
+        if self._session is None:
+            ssl_context = ssl.create_default_context(cafile=certifi.where()) if self._https else None
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=0, ssl=ssl_context if ssl_context is not None else True),
+                timeout=aiohttp.ClientTimeout(total=None), auto_decompress=False, trust_env=False,
+                cookie_jar=aiohttp.DummyCookieJar())
+            _keep_open(self, self._session.close)
+        return self._session
+
+    async def _post_async(self, body: bytes, headers: dict[str, str], remaining: float, timeout_s: float,
+                          what: str) -> bytes:
+        """On the agent loop: POST, check the status, read the answer, all within ``remaining``
+        seconds. Raises AgentFailure."""
+        import aiohttp
+
+        if remaining <= 0:
+            raise self._timed_out(what, timeout_s)
+        try:
+            async with asyncio.timeout(remaining):
+                async with self._aio_session().post(self._aio_url, data=body, headers=headers,
+                                                    allow_redirects=False) as response:
+                    self._check_answer(response.status, response.headers, what)
+                    chunks: list[bytes] = []
+                    size = 0
+                    while chunk := await response.content.read(8192):
+                        size += len(chunk)
+                        if size > self.max_reply_bytes:
+                            raise self._too_big(what)
+                        chunks.append(chunk)
+                    return b"".join(chunks)
+        except TimeoutError:
+            raise self._timed_out(what, timeout_s) from None
+        except (aiohttp.ClientError, OSError) as exc:
+            raise self._unreachable(what, exc) from None
+
+    def _check_answer(self, status: int, headers: Mapping[str, str], what: str) -> None:
+        """Raises AgentFailure for an answer whose status is not 2xx (a redirect named as one),
+        that is compressed, or that declares more than :attr:`max_reply_bytes`."""
+        if 300 <= status < 400:
+            raise AgentFailure("crash", f"agent {self.name} answered {what} with a redirect (HTTP {status}); "
+                                        "redirects are not followed, register the final URL")
+        if not 200 <= status < 300:
+            raise AgentFailure("crash", f"agent {self.name} answered {what} with HTTP {status}")
+        encoding = headers.get("Content-Encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            raise AgentFailure("malformed", f"agent {self.name} answered {what} compressed ({_clean(encoding, 40)}); "
+                                            "the engine asks for and reads plain answers only")
+        declared = headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > self.max_reply_bytes:
+            raise self._too_big(what)
+
+    def _too_big(self, what: str) -> AgentFailure:
+        return AgentFailure("malformed", f"agent {self.name} answered {what} with more than "
+                                         f"{self.max_reply_bytes} bytes")
+
+    def _unreachable(self, what: str, exc: BaseException) -> AgentFailure:
+        # The exception's text may quote the URL; name only its type.
+        return AgentFailure("crash", f"agent {self.name} could not be reached or closed the connection "
+                                     f"during {what} ({type(exc).__name__})")
+
+    def _parsed(self, raw: bytes, what: str) -> MoveChoice:
+        """The MoveChoice in an answer's body; raises AgentFailure (``malformed``)."""
         try:
             return parse_choice(raw)
         except BadPayload as exc:
@@ -785,9 +943,7 @@ class HttpAgentClient(AgentClient):
             if call.aborted or (isinstance(exc, urllib3.exceptions.TimeoutError)
                                 and not isinstance(exc, NewConnectionError)):
                 raise self._timed_out(what, timeout_s) from None
-            # The exception's text may quote the URL; name only its type.
-            raise AgentFailure("crash", f"agent {self.name} could not be reached or closed the connection "
-                                        f"during {what} ({type(exc).__name__})") from None
+            raise self._unreachable(what, exc) from None
         finally:
             try:
                 call.finish()
@@ -805,27 +961,13 @@ class HttpAgentClient(AgentClient):
                                       release_conn=False)
         done = False
         try:
-            status = response.status
-            if 300 <= status < 400:
-                raise AgentFailure("crash", f"agent {self.name} answered {what} with a redirect (HTTP {status}); "
-                                            "redirects are not followed, register the final URL")
-            if not 200 <= status < 300:
-                raise AgentFailure("crash", f"agent {self.name} answered {what} with HTTP {status}")
-            encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
-            if encoding not in ("", "identity"):
-                raise AgentFailure("malformed", f"agent {self.name} answered {what} compressed ({_clean(encoding, 40)}); "
-                                                "the engine asks for and reads plain answers only")
-            declared = response.headers.get("Content-Length", "")
-            if declared.isdigit() and int(declared) > self.max_reply_bytes:
-                raise AgentFailure("malformed", f"agent {self.name} answered {what} with more than "
-                                                f"{self.max_reply_bytes} bytes")
+            self._check_answer(response.status, response.headers, what)
             chunks: list[bytes] = []
             size = 0
             for chunk in response.stream(8192, decode_content=False):
                 size += len(chunk)
                 if size > self.max_reply_bytes:
-                    raise AgentFailure("malformed", f"agent {self.name} answered {what} with more than "
-                                                    f"{self.max_reply_bytes} bytes")
+                    raise self._too_big(what)
                 chunks.append(chunk)
                 if time.monotonic() > deadline:
                     raise self._timed_out(what, timeout_s)
@@ -840,6 +982,7 @@ class HttpAgentClient(AgentClient):
 
     def close(self) -> None:
         self._pool.close()
+        agent_loop().close_later(id(self))
 
 
 # -- from the registry ----------------------------------------------------------------------

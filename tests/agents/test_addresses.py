@@ -206,22 +206,42 @@ def server():
     thread.join(TIMEOUT_S)
 
 
-def failure(client) -> AgentFailure:
+def failure(client, ask=None) -> AgentFailure:
+    """The AgentFailure of asking ``client`` for a move (by ``ask``, default ``choose``)."""
     with pytest.raises(AgentFailure) as info:
-        client.choose(move(), TIMEOUT_S)
+        (ask or (lambda c, timeout_s=TIMEOUT_S: c.choose(move(), timeout_s)))(client)
     assert SECRET not in str(info.value)
     return info.value
 
 
-def test_http_loopback_outside_the_allow_list_is_never_connected(server):
+@pytest.fixture(params=["blocking", "agent loop"])
+def asking(request):
+    """Both ways the engine asks a webhook agent at an IP address for a move: ``choose`` (on the
+    desk's thread) and ``choose_async`` (aiohttp on the agent loop, services/agents/aio.py).
+    ``asking(client, timeout_s=5)`` -> the MoveChoice; raises its AgentFailure."""
+    def ask(client, timeout_s: float = TIMEOUT_S):
+        if request.param == "blocking":
+            return client.choose(move(), timeout_s)
+        assert client.asks_without_thread
+        got: list = []
+        done = threading.Event()
+        client.choose_async(move(), timeout_s, lambda outcome: (got.append(outcome), done.set()))
+        assert done.wait(timeout_s + 10), "the callback was never called"
+        if isinstance(got[0], AgentFailure):
+            raise got[0]
+        return got[0]
+    return ask
+
+
+def test_http_loopback_outside_the_allow_list_is_never_connected(asking, server):
     with HttpAgentClient(f"http://127.0.0.1:{server.port}/a", SECRET,
                          allow=parse_allow_list(f"*:*, 127.0.0.1:{server.port + 1}")) as client:
-        refused = failure(client)
+        refused = failure(client, asking)
     assert refused.kind == "crash" and "loopback address, refused unless listed" in refused.message
     assert server.seen == []
     with HttpAgentClient(f"http://127.0.0.1:{server.port}/a", SECRET,
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
-        assert client.choose(move(), TIMEOUT_S).index == 0
+        assert asking(client).index == 0
     assert server.seen == [("/a", f"127.0.0.1:{server.port}")]
 
 
@@ -245,46 +265,46 @@ def test_http_connects_to_the_address_it_checked(server, dns):
     assert dns.calls == ["agent.example.org"]
 
 
-def test_http_a_redirect_is_a_failure_and_is_not_followed(server):
+def test_http_a_redirect_is_a_failure_and_is_not_followed(asking, server):
     server.reply = lambda h: ((302, {"Location": "/elsewhere", "Content-Length": "0"}, [])
                               if h.path == "/a" else (200, {"Content-Length": "12"}, [b'{"index": 1}']))
     with HttpAgentClient(f"http://127.0.0.1:{server.port}/a", SECRET,
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
-        refused = failure(client)
+        refused = failure(client, asking)
     assert refused.kind == "crash" and "redirect (HTTP 302)" in refused.message
     assert [path for path, _ in server.seen] == ["/a"]
 
 
-def test_http_a_urls_user_is_sent_as_basic_auth_and_its_query_kept(server):
+def test_http_a_urls_user_is_sent_as_basic_auth_and_its_query_kept(asking, server):
     # as the engine's client always did (it was built on requests, which did so): the URL's
     # user and password (percent-decoded) as HTTP Basic auth, its path and query as the target
     with HttpAgentClient(f"http://bot%40x:p%3Ass@127.0.0.1:{server.port}/hook?key=k", SECRET,
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
-        assert client.choose(move(), TIMEOUT_S).index == 0
+        assert asking(client).index == 0
     assert server.seen == [("/hook?key=k", f"127.0.0.1:{server.port}")]
     assert server.auth == ["Basic " + base64.b64encode(b"bot@x:p:ss").decode()]
 
 
-def test_http_calls_in_turn_reuse_one_connection(server):
+def test_http_calls_in_turn_reuse_one_connection(asking, server):
     with HttpAgentClient(f"http://127.0.0.1:{server.port}/", SECRET,
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
         for _ in range(3):
-            assert client.choose(move(), TIMEOUT_S).index == 0
+            assert asking(client).index == 0
     assert len(server.peers) == 3 and len(set(server.peers)) == 1, server.peers
 
 
-def test_http_proxies_in_the_environment_are_not_used(server, monkeypatch):
+def test_http_proxies_in_the_environment_are_not_used(asking, server, monkeypatch):
     for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
         monkeypatch.setenv(name, "http://127.0.0.1:9")  # nothing listens there
     monkeypatch.delenv("NO_PROXY", raising=False)
     monkeypatch.delenv("no_proxy", raising=False)
     with HttpAgentClient(f"http://127.0.0.1:{server.port}/a", SECRET,
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
-        assert client.choose(move(), TIMEOUT_S).index == 0
+        assert asking(client).index == 0
     assert server.seen == [("/a", f"127.0.0.1:{server.port}")]
 
 
-def test_http_an_answer_without_a_length_cut_at_the_deadline_is_a_timeout(server):
+def test_http_an_answer_without_a_length_cut_at_the_deadline_is_a_timeout(asking, server):
     # an answer delimited by the connection's close: the deadline's cut ends it as a close
     # would, and what was read (nothing) must not pass for the answer
     stalled = threading.Event()
@@ -305,7 +325,7 @@ def test_http_an_answer_without_a_length_cut_at_the_deadline_is_a_timeout(server
                                         time_control={"move_ms": 500, "bank_ms": 0, "max_strikes": 3}), 0.5)
             assert info.value.kind == "timeout"
             with pytest.raises(AgentFailure) as info:
-                client.choose(move(), 0.5)
+                asking(client, 0.5)
             assert info.value.kind == "timeout" and time.monotonic() - began < TIMEOUT_S
     finally:
         stalled.set()
@@ -413,18 +433,20 @@ def test_http_an_answer_over_the_configured_cap_is_malformed(server, agent_allow
         assert len(sent) < 16384  # the engine stopped reading; the agent could not send it all
 
 
-def test_http_a_compressed_answer_is_malformed(server):
+def test_http_a_compressed_answer_is_malformed(asking, server):
     body = gzip.compress(b'{"index": 0}')
     server.reply = lambda h: (200, {"Content-Encoding": "gzip", "Content-Length": str(len(body))}, [body])
     with HttpAgentClient(f"http://127.0.0.1:{server.port}/", SECRET,
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
-        refused = failure(client)
+        refused = failure(client, asking)
     assert refused.kind == "malformed" and "compressed (gzip)" in refused.message
 
 
 def _certificate(tmp_path, name: str) -> tuple[str, str]:
-    """A self-signed certificate for ``name`` (its own CA): ``(cert.pem, key.pem)`` paths."""
+    """A self-signed certificate for ``name`` (a DNS name or an IP address; its own CA):
+    ``(cert.pem, key.pem)`` paths."""
     import datetime
+    import ipaddress
 
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
@@ -437,7 +459,9 @@ def _certificate(tmp_path, name: str) -> tuple[str, str]:
     cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
             .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
             .not_valid_after(now + datetime.timedelta(hours=1))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(name))
+                                                         if addresses.is_literal(name) else x509.DNSName(name)]),
+                           critical=False)
             .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
             .sign(key, hashes.SHA256()))
     cert_path, key_path = tmp_path / f"{name}.pem", tmp_path / f"{name}.key"
@@ -447,13 +471,13 @@ def _certificate(tmp_path, name: str) -> tuple[str, str]:
     return str(cert_path), str(key_path)
 
 
-@pytest.fixture
-def tls_server(server, tmp_path):
-    """``server`` speaking TLS with a certificate for agent.example.org that no public CA signed;
-    ``tls_server.cert``: its PEM file."""
+@pytest.fixture(params=["agent.example.org"])
+def tls_server(request, server, tmp_path):
+    """``server`` speaking TLS with a certificate for agent.example.org (or the name the
+    parameter gives) that no public CA signed; ``tls_server.cert``: its PEM file."""
     import ssl
 
-    cert, key = _certificate(tmp_path, "agent.example.org")
+    cert, key = _certificate(tmp_path, request.param)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     server.socket = context.wrap_socket(server.socket, server_side=True)
@@ -481,6 +505,21 @@ def test_https_checks_the_certificate_against_the_urls_host_name(tls_server, dns
     with HttpAgentClient(f"https://other.example.org:{tls_server.port}/a", SECRET, allow=allow) as client:
         refused = failure(client)  # a certificate for another name
     assert refused.kind == "crash" and len(tls_server.seen) == 1
+
+
+@pytest.mark.parametrize("tls_server", ["127.0.0.1"], indirect=True)
+def test_https_at_an_ip_address_checks_the_certificate_both_ways_of_asking(asking, tls_server, monkeypatch):
+    # an agent at https://127.0.0.1: asked on the desk's thread or from the agent loop, an
+    # untrusted certificate is a crash before anything is sent; trusted, the call goes through
+    allow = parse_allow_list(f"127.0.0.1:{tls_server.port}")
+    with HttpAgentClient(f"https://127.0.0.1:{tls_server.port}/a", SECRET, allow=allow) as client:
+        refused = failure(client, asking)
+    assert refused.kind == "crash" and "could not be reached" in refused.message
+    assert tls_server.seen == []
+    monkeypatch.setattr(certifi, "where", lambda: tls_server.cert)
+    with HttpAgentClient(f"https://127.0.0.1:{tls_server.port}/a", SECRET, allow=allow) as client:
+        assert asking(client).index == 0
+    assert tls_server.seen == [("/a", f"127.0.0.1:{tls_server.port}")]
 
 
 # -- gRPC at call time --------------------------------------------------------------------------

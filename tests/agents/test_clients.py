@@ -454,6 +454,39 @@ def test_a_grpc_call_without_a_thread_gives_what_the_blocking_call_gives(agents,
             break
 
 
+@pytest.mark.parametrize("behaviour,secret,timeout_s", [
+    ("good", SECRET, TIMEOUT_S), ("crash", SECRET, TIMEOUT_S), ("garbage", SECRET, TIMEOUT_S),
+    ("illegal", SECRET, TIMEOUT_S), ("redirect", SECRET, TIMEOUT_S), ("sleep", SECRET, 0.5), ("drip", SECRET, 0.5),
+    ("good", "not-the-agents-secret-42", TIMEOUT_S),
+])
+def test_a_webhook_call_from_the_agent_loop_gives_what_the_blocking_call_gives(agents, client_for, behaviour, secret,
+                                                                               timeout_s):
+    """``HttpAgentClient.choose_async`` (services/agents/client.py, aiohttp on the agent loop) posts
+    the same signed body and reads the answer with the same checks as ``choose``: the same choice
+    for a good agent, the same failure kind and words for each misbehaviour (a redirect not
+    followed, an agent that sleeps or drips bytes given up at the engine's deadline)."""
+    agent = agents("http", behaviour)
+    client = client_for(agent, secret=secret)
+    assert client.asks_without_thread
+    for version in range(3):
+        payload = move_payload(6, version)
+        began = time.monotonic()
+        outcome = async_outcome(client, payload, timeout_s)
+        took = time.monotonic() - began
+        expected = sync_outcome(client, payload, timeout_s)
+        if isinstance(expected, AgentFailure):
+            assert isinstance(outcome, AgentFailure), outcome
+            assert (outcome.kind, outcome.message) == (expected.kind, expected.message)
+            assert secret not in outcome.message
+        else:
+            assert outcome == expected and 0 <= outcome.index < 6
+        if behaviour in ("sleep", "drip"):
+            assert outcome.kind == "timeout" and took < timeout_s + 1.0, took
+            break
+    if behaviour == "redirect":
+        assert "/elsewhere" not in agent.log_text()  # neither way of asking went there
+
+
 def test_a_grpc_call_without_a_thread_to_nothing_listening_is_a_crash():
     port = free_port()
     with make_client({"agent_id": "a1", "name": "gone", "protocol": "grpc", "address": f"127.0.0.1:{port}",
@@ -464,10 +497,26 @@ def test_a_grpc_call_without_a_thread_to_nothing_listening_is_a_crash():
 
 @pytest.mark.parametrize("record", [
     {"protocol": "grpc", "address": "localhost:9"},  # a host name: its lookup needs a thread
-    {"protocol": "http", "address": "http://127.0.0.1:9/"},
+    {"protocol": "http", "address": "http://localhost:9/"},
 ])
-def test_only_a_grpc_agent_at_an_ip_address_is_asked_without_a_thread(record):
+def test_an_agent_named_by_a_host_name_is_not_asked_from_the_agent_loop(record):
     with make_client({"agent_id": "a1", "name": "n", "secret": SECRET, **record}) as client:
+        assert not client.asks_without_thread
+        with pytest.raises(NotImplementedError):
+            client.choose_async(move_payload(), TIMEOUT_S, lambda outcome: None)
+
+
+@pytest.mark.parametrize("record", [
+    {"protocol": "grpc", "address": "127.0.0.1:9"}, {"protocol": "grpc", "address": "[::1]:9"},
+    {"protocol": "http", "address": "http://127.0.0.1:9/"}, {"protocol": "http", "address": "https://[::1]:9/hook"},
+])
+def test_an_agent_at_an_ip_address_is_asked_from_the_agent_loop(record):
+    with make_client({"agent_id": "a1", "name": "n", "secret": SECRET, **record}) as client:
+        assert client.asks_without_thread
+
+
+def test_a_webhook_client_given_its_own_executor_asks_on_it():
+    with HttpAgentClient("http://127.0.0.1:9/", SECRET, executor=ThreadPoolExecutor(1)) as client:
         assert not client.asks_without_thread
         with pytest.raises(NotImplementedError):
             client.choose_async(move_payload(), TIMEOUT_S, lambda outcome: None)

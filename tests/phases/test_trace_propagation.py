@@ -153,8 +153,8 @@ def test_a_grpc_agent_call_carries_the_trace_context(exporter):
 
 def test_a_grpc_agent_call_without_a_thread_carries_the_trace_context_and_ends_with_the_call(exporter):
     """services/agents/client.py choose_async: its CLIENT span is a child of the caller's, its
-    context goes out in the call's metadata, and it ends when the answer is read (in gRPC's
-    thread), with the failure's kind on it."""
+    context goes out in the call's metadata, and it ends when the answer is read (on the agent
+    loop), with the failure's kind on it."""
     got: dict[str, str] = {}
     answer = threading.Event()
 
@@ -176,6 +176,52 @@ def test_a_grpc_agent_call_without_a_thread_carries_the_trace_context_and_ends_w
                 assert done.wait(TIMEOUT_S)
         finally:
             answer.set()  # the server's thread is never left waiting
+    call = _span_named(exporter.get_finished_spans(), "agent ChooseMove")
+    assert call.kind == SpanKind.CLIENT and call.parent.span_id == parent.get_span_context().span_id
+    assert hex_ids(got["traceparent"]) == (format(call.context.trace_id, "032x"), format(call.context.span_id, "016x"))
+    assert call.attributes["longhouse.agent_failure"] == "malformed" == outcome[0].kind
+    assert "webhook-signature" in got
+
+
+def test_a_webhook_call_from_the_agent_loop_carries_the_trace_context_and_ends_with_the_call(exporter):
+    """services/agents/client.py HttpAgentClient.choose_async: its CLIENT span is a child of the
+    caller's, its context goes out as the POST's ``traceparent`` beside the signature headers,
+    and it ends when the answer is read (on the agent loop), with the failure's kind on it."""
+    got: dict[str, str] = {}
+    answer = threading.Event()
+
+    class Agent(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            got.update({k.lower(): v for k, v in self.headers.items()})
+            assert answer.wait(TIMEOUT_S)  # the span must not end before this answers
+            body = b"garbage that is not JSON"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Agent)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    outcome: list = []
+    done = threading.Event()
+    try:
+        exporter.clear()
+        with HttpAgentClient(f"http://127.0.0.1:{server.server_address[1]}/", SECRET) as client:
+            with tracing.span("round") as parent:
+                client.choose_async(_move(), TIMEOUT_S, lambda o: (outcome.append(o), done.set()))
+            assert [s.name for s in exporter.get_finished_spans()] == ["round"]  # the call's is still open
+            answer.set()
+            assert done.wait(TIMEOUT_S)
+    finally:
+        answer.set()  # the server's thread is never left waiting
+        server.shutdown()
+        server.server_close()
+        thread.join(TIMEOUT_S)
     call = _span_named(exporter.get_finished_spans(), "agent ChooseMove")
     assert call.kind == SpanKind.CLIENT and call.parent.span_id == parent.get_span_context().span_id
     assert hex_ids(got["traceparent"]) == (format(call.context.trace_id, "032x"), format(call.context.span_id, "016x"))
