@@ -1,13 +1,14 @@
-"""One asyncio event loop a process, on a thread of its own, where the agent clients wait for
-answers without a thread a call (:meth:`~services.agents.client.AgentClient.choose_async`).
+"""One asyncio event loop a process, on a thread of its own, where a webhook agent's answer is
+waited for without a thread a call (:meth:`~services.agents.client.HttpAgentClient.choose_async`).
 
 The mover's loop builds and signs a request, then hands the call to this loop
-(:func:`submit`); the call (``grpc.aio`` for a gRPC agent, aiohttp for a webhook) is sent and
-its answer read here, and the caller's ``done`` callback runs on this loop's thread. Measured
-against a future on gRPC's sync channel and a blocking webhook call on a pool thread
-(docs/benchmarks.md, "Agents asked from one event loop"): less CPU a call on both protocols.
+(:meth:`AgentLoop.submit`); aiohttp sends it and reads the answer here, and the caller's ``done``
+callback runs on this loop's thread. Against the blocking call on a desk thread, in one stack,
+alternated: 1.11x the webhook moves a second (docs/benchmarks.md, "Webhooks asked from an event
+loop"). A gRPC agent is not asked here: ``grpc.aio`` on this loop did worse than a future on
+gRPC's own channel (the same section).
 
-The loop starts at the first :func:`submit`; a forked child starts its own when it first
+The loop starts at the first :meth:`AgentLoop.submit`; a forked child starts its own when it first
 submits (the thread does not survive a fork). Resources made on the loop (a channel, an HTTP
 session) are closed on it by :func:`close_later`; the process's exit closes what is left
 (within :data:`EXIT_CLOSE_S`).

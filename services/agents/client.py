@@ -35,8 +35,9 @@ POST, or the same keys in the gRPC call's metadata; outside the signature, which
 
 A move is asked in one of two ways, with the same bytes, checks and failure kinds:
 :meth:`AgentClient.choose` waits on the caller's thread; :meth:`AgentClient.choose_async`, for
-an agent at an IP address, hands the call to the process's agent loop
-(:mod:`services.agents.aio`: ``grpc.aio`` for gRPC, aiohttp for webhooks) and calls back.
+an agent at an IP address, returns once the call is on its way and calls back with the outcome
+(a gRPC future, read in gRPC's callback thread; a webhook's POST on the process's agent loop,
+:mod:`services.agents.aio`, by aiohttp).
 
 No client retries: one call is one attempt, and what to do about a failure (a strike, a
 default move) is the caller's business. Neither the secret nor anything that might hold
@@ -64,7 +65,6 @@ from urllib.parse import unquote, urlsplit
 
 import certifi
 import grpc
-import grpc.aio
 import urllib3.exceptions
 from pydantic import BaseModel
 from urllib3.connection import HTTPConnection, HTTPSConnection
@@ -202,9 +202,9 @@ class AgentClient(ABC):
 
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
-        """:meth:`choose` without waiting: the request is built and signed here and the call
-        handed to the agent loop (:mod:`services.agents.aio`) before this returns, and ``done``
-        is called once, from the agent loop's thread, with the choice (an index into
+        """:meth:`choose` without waiting: the request is built and signed here and the call on its
+        way before this returns, and ``done`` is called once, from the client's own thread (gRPC's
+        callback thread, the agent loop's), with the choice (an index into
         ``payload.legal_moves_json``) or the AgentFailure that :meth:`choose` would raise. Only
         where :attr:`asks_without_thread`. Raises AgentFailure for what fails before anything is
         sent, NotImplementedError elsewhere."""
@@ -318,7 +318,6 @@ class GrpcAgentClient(AgentClient):
         self.allow = allow if allow is not None else configured_allow_list()
         self._lock = threading.Lock()
         self._pinned: tuple[str, grpc.Channel, dict[str, Any]] | None = None
-        self._aio_pinned: tuple[str, Any, Any] | None = None  # only touched on the agent loop's thread
         self._literal = is_literal(self._host)
 
     def _checked(self, timeout_s: float) -> Target:
@@ -337,18 +336,6 @@ class GrpcAgentClient(AgentClient):
         except AddressRefused as exc:
             raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
 
-    def _channel_args(self, address: str) -> tuple[str, list[tuple[str, Any]]]:
-        """The target URI and channel options of a channel pinned to the checked ``address``."""
-        uri = (f"ipv4:{address}:{self._port}" if ipaddress.ip_address(address).version == 4
-               else f"ipv6:[{address}]:{self._port}")
-        authority = f"[{self._host}]:{self._port}" if ":" in self._host else f"{self._host}:{self._port}"
-        options: list[tuple[str, Any]] = [("grpc.max_receive_message_length", self.max_reply_bytes),
-                                          ("grpc.enable_http_proxy", 0), ("grpc.default_authority", authority),
-                                          *RECONNECT_OPTIONS]
-        if self._credentials is not None:
-            options.append(("grpc.ssl_target_name_override", self._host))
-        return uri, options
-
     def _methods_for(self, target: Target) -> dict[str, Any]:
         """The call stubs of a channel pinned to one of ``target``'s checked addresses."""
         with self._lock:
@@ -356,8 +343,14 @@ class GrpcAgentClient(AgentClient):
             if pinned is not None and pinned[0] in target.addresses:
                 return pinned[2]
             address = target.addresses[0]
-            uri, options = self._channel_args(address)
+            uri = (f"ipv4:{address}:{self._port}" if ipaddress.ip_address(address).version == 4
+                   else f"ipv6:[{address}]:{self._port}")
+            authority = f"[{self._host}]:{self._port}" if ":" in self._host else f"{self._host}:{self._port}"
+            options: list[tuple[str, Any]] = [("grpc.max_receive_message_length", self.max_reply_bytes),
+                                              ("grpc.enable_http_proxy", 0), ("grpc.default_authority", authority),
+                                              *RECONNECT_OPTIONS]
             if self._credentials is not None:
+                options.append(("grpc.ssl_target_name_override", self._host))
                 channel = grpc.secure_channel(uri, self._credentials, options=options)
             else:
                 channel = grpc.insecure_channel(uri, options=options)
@@ -368,25 +361,6 @@ class GrpcAgentClient(AgentClient):
         if pinned is not None:  # the host now resolves elsewhere: the old address is no longer checked
             pinned[1].close()
         return methods
-
-    def _aio_choose(self, target: Target) -> Any:
-        """On the agent loop's thread: the ChooseMove stub of a ``grpc.aio`` channel pinned to one
-        of ``target``'s checked addresses (the same target URI and options as :meth:`_methods_for`)."""
-        pinned = self._aio_pinned
-        if pinned is not None and pinned[0] in target.addresses:
-            return pinned[1]
-        address = target.addresses[0]
-        uri, options = self._channel_args(address)
-        if self._credentials is not None:
-            channel = grpc.aio.secure_channel(uri, self._credentials, options=options)
-        else:
-            channel = grpc.aio.insecure_channel(uri, options=options)
-        method = channel.unary_unary(f"/longhouse.agent.v1.Agent/{_CALL_NAMES['move']}")
-        self._aio_pinned = (address, method, channel)
-        _keep_open(self, channel.close)
-        if pinned is not None:  # the host now resolves elsewhere: the old address is no longer checked
-            asyncio.ensure_future(pinned[2].close())
-        return method
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         from services.agents.grpc_wire import to_pb
@@ -423,39 +397,50 @@ class GrpcAgentClient(AgentClient):
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
         """:meth:`AgentClient.choose_async`: the same bytes, signature and checks as :meth:`choose`
-        (its CLIENT span ends with the call), sent on a ``grpc.aio`` channel of the agent loop's
-        (:mod:`services.agents.aio`), pinned as the blocking call's is. Raises AgentFailure (the
-        address refused, a timeout <= 0), NotImplementedError for an agent named by a host name."""
+        (its CLIENT span ends with the call), sent as a future on the blocking call's channel and
+        its answer read in gRPC's callback thread (at once in the caller's when the call has ended
+        before it could wait). Not on the agent loop: in one stack, alternated, a ``grpc.aio``
+        channel there moved fewer agent moves a second (docs/benchmarks.md, "Webhooks asked from an
+        event loop"). Raises AgentFailure (the address refused, a timeout <= 0),
+        NotImplementedError for an agent named by a host name."""
         from services.agents.grpc_wire import to_pb
 
         if not self._literal:
             raise NotImplementedError("an agent named by a host name is asked in the caller's thread")
         request = _as(MoveRequest, payload)
         timeout_s = _check_timeout(timeout_s)
-        began = time.monotonic()
         method = _CALL_NAMES["move"]
         body = to_pb(request).SerializeToString(deterministic=True)
-        target = self._checked(timeout_s)
+        methods = self._methods_for(self._checked(timeout_s))
         span, trace_headers = tracing.open_span(f"agent {method}", longhouse__agent=self.name,
                                                 longhouse__agent_call="move")
-        metadata = tuple(signed_metadata(self._secret, body)) + tuple(trace_headers.items())
 
-        async def call() -> None:
+        def finished(call: Any) -> None:
             try:
-                remaining = timeout_s - (time.monotonic() - began)
-                if remaining <= 0:
-                    raise self._timed_out(method, timeout_s)
-                raw = await self._aio_choose(target)(body, timeout=remaining, metadata=metadata)
-                outcome: MoveChoice | AgentFailure = self._legal(self._choice(raw, method), request)
-            except AgentFailure as exc:
-                outcome = exc
-            except grpc.RpcError as exc:
-                outcome = self._failure(method, exc, timeout_s)
+                outcome: MoveChoice | AgentFailure = self._answer(call, request, timeout_s)
             except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
                 outcome = AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}")
             _answered(span, outcome, done)
 
-        agent_loop().submit(call)
+        try:
+            call = methods["move"].future(body, timeout=timeout_s, metadata=signed_metadata(self._secret, body)
+                                          + list(trace_headers.items()))
+        except BaseException:
+            span.end()
+            raise
+        call.add_done_callback(finished)
+
+    def _answer(self, call: Any, request: MoveRequest, timeout_s: float) -> "MoveChoice | AgentFailure":
+        """The choice a finished :meth:`choose_async` call gave, or its failure (as :meth:`choose`)."""
+        method = _CALL_NAMES["move"]
+        try:
+            return self._legal(self._choice(call.result(), method), request)
+        except AgentFailure as exc:
+            return exc
+        except grpc.RpcError as exc:
+            return self._failure(method, exc, timeout_s)
+        except grpc.FutureCancelledError:
+            return AgentFailure("crash", f"agent {self.name}: the call of {method} was cancelled")
 
     def _failure(self, method: str, exc: grpc.RpcError, timeout_s: float) -> AgentFailure:
         code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN
@@ -473,7 +458,6 @@ class GrpcAgentClient(AgentClient):
             pinned, self._pinned = self._pinned, None
         if pinned is not None:
             pinned[1].close()
-        agent_loop().close_later(id(self))
 
 
 # -- HTTP -----------------------------------------------------------------------------------

@@ -725,14 +725,16 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
 def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, Any, int],
               done: Callable[[tuple[str | None, str, dict[str, Any] | None]], None]) -> bool:
     """Ask ``decision`` without holding a thread while the agent thinks, where its client can
-    (:attr:`~services.agents.client.AgentClient.asks_without_thread`: an agent at an IP address,
-    asked from the agent loop of :mod:`services.agents.aio`) and nothing else is owed first: this
+    (:attr:`~services.agents.client.AgentClient.asks_without_thread`: an agent at an IP address;
+    a gRPC future, or a webhook from the agent loop of :mod:`services.agents.aio`) and nothing
+    else is owed first: this
     process has seen the seat's match-start notice go out (:meth:`Clock.seen`). The agent's
     record is the one read with the claim (read now where the claim read none: a table in
-    memory). The request is built here and the call handed to the agent loop before this returns;
+    memory). The request is built here and the call on its way before this returns;
     ``done((failure, detail, move))``, the outcome :func:`ask_safely` gives, is called once when
-    the call ends, from the agent loop's thread (from this one, at once, for a call refused before
-    it is sent). Returns False, having sent nothing, where a thread must ask (:func:`ask_safely`),
+    the call ends, from the client's own thread (gRPC's callback thread, the agent loop's; from
+    this one, at once, for a call refused before it is sent or a gRPC call ended before it could
+    wait). Returns False, having sent nothing, where a thread must ask (:func:`ask_safely`),
     and where building the request fails (the thread's ask meets the fault again and makes it a
     strike, so the mover's loop never raises it)."""
     from services.agents.client import AgentFailure

@@ -1,5 +1,5 @@
-"""The agent loop (services/agents/aio.py): one asyncio loop thread a process, where agents at
-IP addresses are asked without a thread a call, and what it closes."""
+"""The agent loop (services/agents/aio.py): one asyncio loop thread a process, where webhook
+agents at IP addresses are asked without a thread a call, and what it closes."""
 
 from __future__ import annotations
 

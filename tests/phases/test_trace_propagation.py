@@ -153,8 +153,8 @@ def test_a_grpc_agent_call_carries_the_trace_context(exporter):
 
 def test_a_grpc_agent_call_without_a_thread_carries_the_trace_context_and_ends_with_the_call(exporter):
     """services/agents/client.py choose_async: its CLIENT span is a child of the caller's, its
-    context goes out in the call's metadata, and it ends when the answer is read (on the agent
-    loop), with the failure's kind on it."""
+    context goes out in the call's metadata, and it ends when the answer is read (in gRPC's
+    thread), with the failure's kind on it."""
     got: dict[str, str] = {}
     answer = threading.Event()
 
