@@ -387,6 +387,16 @@ class Clock:
         self._asked.add((game_id, what))
         return first
 
+    def was(self, game_id: str, what: str) -> bool:
+        """True if :meth:`once` was ever asked for ``what`` of this game, by any process (one read,
+        unless this process asked it)."""
+        if (game_id, what) in self._asked:
+            return True
+        if self.client is None:
+            with self._lock:
+                return f"{game_id}:once:{what}" in self._memory
+        return bool(self.client.hexists(self._key(game_id), f"once:{what}"))
+
     def seen(self, game_id: str, what: str) -> bool:
         """True if this process has asked :meth:`once` for ``what`` of this game (no round trip:
         then ``once`` would answer False); False may also mean only that its memo was emptied."""
@@ -850,8 +860,11 @@ def _options(state: Any) -> dict[str, Any]:
 
 
 def end_match(table: Any, game_id: str) -> int:
-    """Tell each agent of a finished game the result (once per seat, whoever calls). Returns
-    how many agents were told. A failure is logged, never raised (the game is over)."""
+    """Tell each agent of a finished game the result (once per seat, whoever calls), where it was
+    told the match started: a seat forfeited before its first request (its agent deleted, say)
+    was never sent MatchStart, so it is not sent MatchEnd either (protos/agent.proto: a start,
+    the moves, an end). Returns how many agents were told. A failure is logged, never raised (the
+    game is over)."""
     from services.agents.client import AgentFailure
     from services.agents.protocol import MatchEnd
     from services.agents.registry import UnknownAgent, registry_for
@@ -868,7 +881,8 @@ def end_match(table: Any, game_id: str) -> int:
     players = _players(table, game_id)
     report = {**result, "strikes": [core_match.strikes(state, s) for s in range(players)]}
     for seat, bot in sorted(table.bots(game_id).items()):
-        if bot.get("kind") != "agent" or not clock.once(game_id, f"ended:{seat}"):
+        if (bot.get("kind") != "agent" or not clock.was(game_id, f"started:{seat}")
+                or not clock.once(game_id, f"ended:{seat}")):
             continue
         try:
             client_for(registry_for(table).get(bot["agent"])).end(

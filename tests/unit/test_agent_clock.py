@@ -39,3 +39,13 @@ def test_the_first_ask_time_is_kept_and_the_bank_is_spent_once():
     assert clock.spend("g", 0, 4, 900, 1000) == 0  # the bank never goes below zero
     assert clock.spend("g", 0, 5, -50, 1000) == 0  # answering early earns nothing back
     assert clock.once("g", "ended:0") and not clock.once("g", "ended:0")
+
+
+def test_was_says_whether_once_was_ever_asked_in_any_process(redis_client):
+    """``Clock.was`` (services/phases/agents.py): what ``once`` marked, read back by a clock of
+    another process (a second Clock on the same Redis), and in memory."""
+    for first, other in ((Clock(redis_client), Clock(redis_client)), (Clock(),) * 2):
+        assert not first.was("g-was", "started:1") and not other.was("g-was", "started:1")
+        assert first.once("g-was", "started:1")
+        assert first.was("g-was", "started:1") and other.was("g-was", "started:1")
+        assert not other.was("g-was", "started:0")
