@@ -48,7 +48,9 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import http.client
 import ipaddress
+import logging
 import math
 import re
 import socket
@@ -72,6 +74,8 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 from urllib3.util import connection as urllib3_connection
 from urllib3.util import make_headers, parse_url
+from urllib3.util.response import assert_header_parsing
+from yarl import URL
 
 from services.agents.aio import agent_loop
 from services.agents.addresses import (
@@ -113,6 +117,18 @@ once, :data:`services.phases.agent_desk.THREADS`, each on its own thread and con
 once open more, and those beyond this are closed when their call ends)."""
 
 log = logs.get_logger()
+
+
+class _NoHeaderWarnings(logging.Filter):
+    """Drops urllib3's warning about an answer whose headers do not parse: it quotes the agent's
+    URL, query included (which may hold a credential), and the headers the agent chose to send.
+    The webhook client makes such an answer a ``crash`` itself (:meth:`HttpAgentClient._post_tracked`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Failed to parse headers")
+
+
+logging.getLogger("urllib3.connection").addFilter(_NoHeaderWarnings())
 
 _CALL_NAMES = {"start": "StartMatch", "move": "ChooseMove", "end": "EndMatch"}
 RECONNECT_OPTIONS = (("grpc.initial_reconnect_backoff_ms", 100), ("grpc.max_reconnect_backoff_ms", 1000))
@@ -847,10 +863,13 @@ class HttpAgentClient(AgentClient):
 
         if self._session is None:
             ssl_context = ssl.create_default_context(cafile=certifi.where()) if self._https else None
+            # header limits as the blocking call's (http.client's): a line of up to 64 KiB, and 99
+            # headers (http.client counts the blank line that ends them against its 100)
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=0, ssl=ssl_context if ssl_context is not None else True),
                 timeout=aiohttp.ClientTimeout(total=None), auto_decompress=False, trust_env=False,
-                cookie_jar=aiohttp.DummyCookieJar())
+                cookie_jar=aiohttp.DummyCookieJar(), max_line_size=http.client._MAXLINE,
+                max_field_size=http.client._MAXLINE, max_headers=http.client._MAXHEADERS - 1)
             _keep_open(self, self._session.close)
         return self._session
 
@@ -864,7 +883,8 @@ class HttpAgentClient(AgentClient):
             raise self._timed_out(what, timeout_s)
         try:
             async with asyncio.timeout(remaining):
-                async with self._aio_session().post(self._aio_url, data=body, headers=headers,
+                # the target's bytes as the blocking call sends them (urllib3's), not requoted
+                async with self._aio_session().post(URL(self._aio_url, encoded=True), data=body, headers=headers,
                                                     allow_redirects=False) as response:
                     self._check_answer(response.status, response.headers, what)
                     chunks: list[bytes] = []
@@ -895,6 +915,20 @@ class HttpAgentClient(AgentClient):
         declared = headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > self.max_reply_bytes:
             raise self._too_big(what)
+
+    def _check_parsed(self, response: Any, what: str) -> None:
+        """Raises AgentFailure (``crash``) for an answer whose headers did not parse (a line with no
+        colon, say) or that declares its length twice: urllib3 reads on past both, where the agent
+        loop's parser (aiohttp's) refuses them, and a decision must fail the same way whichever way
+        it was asked."""
+        original = getattr(response, "_original_response", None)
+        try:
+            if original is not None:
+                assert_header_parsing(original.msg)
+        except urllib3.exceptions.HeaderParsingError:
+            raise AgentFailure("crash", f"agent {self.name} answered {what} with headers that do not parse") from None
+        if len(response.headers.getlist("Content-Length")) > 1:
+            raise AgentFailure("crash", f"agent {self.name} answered {what} with more than one Content-Length")
 
     def _too_big(self, what: str) -> AgentFailure:
         return AgentFailure("malformed", f"agent {self.name} answered {what} with more than "
@@ -945,6 +979,7 @@ class HttpAgentClient(AgentClient):
                                       release_conn=False)
         done = False
         try:
+            self._check_parsed(response, what)
             self._check_answer(response.status, response.headers, what)
             chunks: list[bytes] = []
             size = 0

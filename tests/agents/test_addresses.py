@@ -442,6 +442,83 @@ def test_http_a_compressed_answer_is_malformed(asking, server):
     assert refused.kind == "malformed" and "compressed (gzip)" in refused.message
 
 
+@pytest.fixture
+def raw_server():
+    """A loopback server that answers every request with ``raw_server.answer`` (bytes written as
+    they are, then the connection closed) and records each request's target in ``raw_server.seen``."""
+    import socketserver
+
+    class Raw(socketserver.StreamRequestHandler):
+        def handle(self):
+            request_line = self.rfile.readline(65537).decode("latin-1")
+            length = 0
+            while (line := self.rfile.readline(65537)) not in (b"\r\n", b"\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value.strip())
+            self.rfile.read(length)
+            self.server.seen.append(request_line.split(" ")[1])
+            self.wfile.write(self.server.answer)
+
+    class Server(socketserver.ThreadingTCPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+    srv = Server(("127.0.0.1", 0), Raw)
+    srv.seen, srv.answer = [], b""
+    srv.port = srv.server_address[1]
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    thread.join(TIMEOUT_S)
+
+
+def _answer(*header_lines: str, body: bytes = b'{"index": 0}') -> bytes:
+    return ("HTTP/1.1 200 OK\r\n" + "".join(f"{h}\r\n" for h in header_lines) + "Connection: close\r\n\r\n").encode() + body
+
+
+@pytest.mark.parametrize("headers", [
+    ("X-Note no colon here", "Content-Length: 12"),  # a line that is not a header
+    ("Content-Length: 12", "Content-Length: 12"),  # the length declared twice
+])
+def test_http_an_answer_whose_headers_do_not_parse_is_a_crash_both_ways(asking, raw_server, headers, caplog):
+    # the blocking call (urllib3) would read on past both; the agent loop's (aiohttp's) refuses
+    # them: a decision fails the same way however it is asked, and nothing quotes the URL's query
+    raw_server.answer = _answer(*headers)
+    with HttpAgentClient(f"http://127.0.0.1:{raw_server.port}/hook?token=s3cr3t-query", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{raw_server.port}")) as client:
+        refused = failure(client, asking)
+    assert refused.kind == "crash" and "s3cr3t-query" not in refused.message
+    assert raw_server.seen == ["/hook?token=s3cr3t-query"]
+    assert not [r for r in caplog.records if "s3cr3t-query" in r.getMessage()]
+
+
+@pytest.mark.parametrize("headers,index", [
+    ((f"X-Big: {'a' * 8200}", "Content-Length: 12"), 0),  # past aiohttp's default 8190
+    ((*(f"X-H{i}: v" for i in range(97)), "Content-Length: 12"), 0),  # 99 headers, with Connection
+    ((*(f"X-H{i}: v" for i in range(98)), "Content-Length: 12"), None),  # 100: past http.client's limit
+])
+def test_http_header_limits_are_the_same_both_ways(asking, raw_server, headers, index):
+    raw_server.answer = _answer(*headers)
+    with HttpAgentClient(f"http://127.0.0.1:{raw_server.port}/", SECRET,
+                         allow=parse_allow_list(f"127.0.0.1:{raw_server.port}")) as client:
+        if index is None:
+            assert failure(client, asking).kind == "crash"
+        else:
+            assert asking(client).index == index
+
+
+def test_http_the_target_goes_out_as_the_blocking_call_sends_it_both_ways(asking, server):
+    # percent-escapes are sent as urllib3 writes them (upper-cased hex, nothing decoded), so an
+    # agent that checks its raw URL (an HMAC over the query) sees the same bytes either way
+    url = f"http://127.0.0.1:{server.port}/good/?token=a%2Fb%2Bc%3D&y=%7E%20z&a=%41%42&b=%2f%3f%23"
+    with HttpAgentClient(url, SECRET, allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
+        assert asking(client).index == 0
+    assert [path for path, _ in server.seen] == ["/good/?token=a%2Fb%2Bc%3D&y=%7E%20z&a=%41%42&b=%2F%3F%23"]
+
+
 def _certificate(tmp_path, name: str) -> tuple[str, str]:
     """A self-signed certificate for ``name`` (a DNS name or an IP address; its own CA):
     ``(cert.pem, key.pem)`` paths."""
