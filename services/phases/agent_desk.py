@@ -103,7 +103,9 @@ class AgentDesk:
 
     Args:
         table: the mover's Table.
-        wake: called (from a desk thread) when an answer arrives while :attr:`sleeping` is set.
+        wake: called when an answer arrives while :attr:`sleeping` is set, from a thread of its own
+            (``agent-wake``): never on the thread that brought the answer (the agent loop's, gRPC's
+            callback thread), which a slow wake-up (a Redis push) would hold.
         threads: agent calls at once.
     """
 
@@ -122,6 +124,10 @@ class AgentDesk:
         self._cohort = 0  # the last cohort begun
         self._answered_cohort = -1  # the newest cohort an answer waiting to be collected came from
         self._all_in = threading.Condition()  # notified when a call out is answered
+        self._wake_due = threading.Event()
+        self._stopped = False
+        if wake is not None:
+            threading.Thread(target=self._waking, name="agent-wake", daemon=True).start()
 
     # -- starting ----------------------------------------------------------------
     def begin(self, game_id: str, seat: int, known: tuple[Any, Any, int] | None = None) -> None:
@@ -246,10 +252,19 @@ class AgentDesk:
             self._answered_cohort = max(self._answered_cohort, cohort)
             self._all_in.notify_all()
         if self.wake is not None and self.sleeping.is_set():
+            self._wake_due.set()
+
+    def _waking(self) -> None:
+        """The ``agent-wake`` thread: calls :attr:`wake` once for the answers that came since it last did."""
+        while True:
+            self._wake_due.wait()
+            self._wake_due.clear()
+            if self._stopped:
+                return
             try:
-                self.wake()
+                self.wake()  # type: ignore[misc]
             except Exception:  # noqa: BLE001 - a lost wake-up costs the mover's short sleep only
-                log.warning("agent_wake_failed", game_id=key[0])
+                log.warning("agent_wake_failed")
 
     # -- the mover's round --------------------------------------------------------
     def busy(self) -> bool:
@@ -372,4 +387,6 @@ class AgentDesk:
 
     def stop(self) -> None:
         """Stop asking: queued calls are dropped, running ones end by their time (their claims lapse)."""
+        self._stopped = True
+        self._wake_due.set()
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -582,3 +582,25 @@ def test_a_call_that_waited_for_a_thread_reads_the_agents_record_again(monkeypat
     finally:
         desk.stop()
     assert seen == [b"stored text", phase_agents.NOT_READ]
+
+
+def test_a_wake_up_runs_on_a_thread_of_its_own_not_the_one_that_brings_the_answer(monkeypatch):
+    """services/phases/agent_desk.py: a mover's wake-up (a Redis push) is made by the desk's
+    ``agent-wake`` thread, so a slow Redis never holds the thread that brought the answer (the agent
+    loop serving every webhook call of the process, or gRPC's callback thread)."""
+    woken: list[str] = []
+    woke = threading.Event()
+
+    def wake() -> None:
+        woken.append(threading.current_thread().name)
+        woke.set()
+
+    table, game_id, seat, _ = first_decision(Agent(), monkeypatch)
+    desk = AgentDesk(table, wake=wake)
+    desk.sleeping.set()
+    try:
+        desk.begin(game_id, seat)
+        assert woke.wait(10)
+        assert woken and set(woken) == {"agent-wake"}
+    finally:
+        desk.stop()
