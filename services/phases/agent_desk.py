@@ -386,7 +386,14 @@ class AgentDesk:
                 del self.asking[key]
 
     def stop(self) -> None:
-        """Stop asking: queued calls are dropped, running ones end by their time (their claims lapse)."""
+        """Stop asking (the mover is stopping): queued calls are dropped, running ones cut (the
+        process's webhook calls, :func:`~services.agents.client.abort_calls`; its clients closed,
+        which cancels a gRPC call, :func:`~services.phases.agents.close_clients`), so no thread
+        holds the process past its stop; their claims lapse."""
+        from services.agents.client import abort_calls
+
         self._stopped = True
         self._wake_due.set()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        abort_calls()
+        agents.close_clients()

@@ -458,6 +458,20 @@ def client_for(record: Any) -> Any:
         return client
 
 
+def close_clients() -> None:
+    """Close every client :func:`client_for` keeps (a process that is stopping): a gRPC call still
+    running on a thread is cancelled with its channel, a webhook session of the agent loop closed.
+    A later :func:`client_for` makes a new client."""
+    with _clients_lock:
+        clients = list(_clients.values())
+        _clients.clear()
+    for client in clients:
+        try:
+            client.close()
+        except Exception:  # noqa: BLE001 - the process is stopping: one client's fault stops no other
+            log.warning("agent_client_close_failed", client=repr(client))
+
+
 def clock_for(table: Any) -> Clock:
     """The clock that goes with ``table`` (the Redis of its store, or one in memory)."""
     existing = getattr(table, "_agent_clock", None)

@@ -557,3 +557,76 @@ def test_a_grpc_agent_back_after_a_while_away_is_reached_within_a_second_or_so()
                 threading.Event().wait(0.02)
     assert failures > 20
     assert reached is not None and reached < 2.0, f"reached {reached} s after the agent was back"
+
+
+# -- a process that stops ---------------------------------------------------------------------
+def test_abort_calls_cuts_a_blocking_webhook_call_at_once():
+    """services/agents/client.py abort_calls (a mover stopping, AgentDesk.stop): a webhook call
+    waiting on an agent that never answers ends at once, not at its deadline a minute away, so
+    no thread keeps the process from exiting."""
+    from services.agents.client import abort_calls
+
+    held = threading.Event()
+    asked = threading.Event()
+
+    class Never(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            asked.set()
+            held.wait(TIMEOUT_S * 4)  # bounded: the test sets it at its end
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Never)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    outcome: list = []
+    try:
+        with HttpAgentClient(f"http://127.0.0.1:{server.server_address[1]}/", SECRET) as client:
+            caller = threading.Thread(target=lambda: outcome.append(sync_outcome(client, move_payload(), 60.0)))
+            caller.start()
+            assert asked.wait(TIMEOUT_S)
+            began = time.monotonic()
+            assert abort_calls() == 1
+            caller.join(TIMEOUT_S)
+            assert not caller.is_alive() and time.monotonic() - began < 2
+    finally:
+        held.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(TIMEOUT_S)
+    assert isinstance(outcome[0], AgentFailure) and outcome[0].kind == "timeout"
+    assert abort_calls() == 0  # nothing left running
+
+
+def test_closing_a_grpc_client_cancels_its_blocking_call():
+    """services/phases/agents.py close_clients (a mover stopping) closes the kept clients; a gRPC
+    call still running on a thread then ends at once, a ``crash``, not at its deadline."""
+    from services.phases import agents as phase_agents
+
+    held = threading.Event()
+    asked = threading.Event()
+
+    def choose(request: bytes, context) -> bytes:
+        asked.set()
+        held.wait(TIMEOUT_S * 4)  # bounded: the test sets it at its end
+        return b""
+
+    outcome: list = []
+    with agent_method_server("ChooseMove", choose) as port:
+        try:
+            client = make_client({"agent_id": "a1", "name": "slow", "protocol": "grpc",
+                                  "address": f"127.0.0.1:{port}", "secret": SECRET})
+            caller = threading.Thread(target=lambda: outcome.append(sync_outcome(client, move_payload(), 60.0)))
+            caller.start()
+            assert asked.wait(TIMEOUT_S)
+            began = time.monotonic()
+            phase_agents._clients[("a1", "grpc", "x", ())] = client
+            phase_agents.close_clients()
+            caller.join(TIMEOUT_S)
+            assert not caller.is_alive() and time.monotonic() - began < 2
+            assert not phase_agents._clients
+        finally:
+            held.set()
+    assert isinstance(outcome[0], AgentFailure) and outcome[0].kind == "crash"
