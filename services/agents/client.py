@@ -34,10 +34,11 @@ trace context to the agent: the W3C ``traceparent`` (and ``tracestate``) header 
 POST, or the same keys in the gRPC call's metadata; outside the signature, which covers the body.
 
 A move is asked in one of two ways, with the same bytes, checks and failure kinds:
-:meth:`AgentClient.choose` waits on the caller's thread; :meth:`AgentClient.choose_async`, for
-an agent at an IP address, returns once the call is on its way and calls back with the outcome
-(a gRPC future, read in gRPC's callback thread; a webhook's POST on the process's agent loop,
-:mod:`services.agents.aio`, by aiohttp).
+:meth:`AgentClient.choose` waits on the caller's thread; :meth:`AgentClient.choose_async`
+(a gRPC agent at an IP address, any webhook) returns once the call is on its way and calls back
+with the outcome (a gRPC future, read in gRPC's callback thread; a webhook's POST on the
+process's agent loop, :mod:`services.agents.aio`, by aiohttp, a host name looked up on the
+lookup pool).
 
 No client retries: one call is one attempt, and what to do about a failure (a strike, a
 default move) is the caller's business. Neither the secret nor anything that might hold
@@ -68,6 +69,7 @@ from urllib.parse import unquote, urlsplit
 import certifi
 import grpc
 import urllib3.exceptions
+from aiohttp.abc import AbstractResolver
 from pydantic import BaseModel
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -717,6 +719,26 @@ def abort_calls() -> int:
     return len(calls)
 
 
+class _CheckedResolver(AbstractResolver):
+    """aiohttp's resolver for the agent loop's webhook calls to a host name: the name looked up and
+    every address checked against ``allow`` (:meth:`AllowList.check`, on the lookup pool that
+    the blocking calls' host names use, so a slow lookup holds no loop), and the connection made
+    to one of exactly those addresses (no second lookup a rebinding DNS server could answer
+    otherwise). Raises AddressRefused. An IP address never comes here: aiohttp connects to it
+    as it is, checked by the caller."""
+
+    def __init__(self, allow: AllowList) -> None:
+        self.allow = allow
+
+    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list[Any]:
+        target = await asyncio.get_running_loop().run_in_executor(_http_pool(), self.allow.check, host, port)
+        return [{"hostname": host, "host": address, "port": port, "proto": 0, "flags": socket.AI_NUMERICHOST,
+                 "family": socket.AF_INET6 if ":" in address else socket.AF_INET} for address in target.addresses]
+
+    async def close(self) -> None:
+        """Nothing to release (the lookup pool is the process's)."""
+
+
 def _safe_origin(url: str) -> str:
     """``scheme://host[:port]`` of a URL: no user, password, path or query."""
     parts = urlsplit(url)
@@ -739,7 +761,8 @@ class HttpAgentClient(AgentClient):
     second. A call to an IP address runs on the caller's thread, cut off at its deadline by one
     thread shared by every call (nothing there can wait past it: a socket cut ends any read or
     write); a call to a host name, whose lookup nothing can cut off, runs on a small shared thread
-    pool, and the caller stops waiting for it at the deadline. Every connection is
+    pool, and the caller stops waiting for it at the deadline (that is :meth:`choose`;
+    :meth:`choose_async` waits for neither, on the agent loop). Every connection is
     checked against the allow-list and made to a checked address (TLS still checks the
     certificate against the URL's host name). Redirects are not followed (one is a ``crash``),
     the answer is read as a stream and given up past ``max_reply_bytes`` (``malformed``; so is
@@ -833,29 +856,32 @@ class HttpAgentClient(AgentClient):
 
     @property
     def asks_without_thread(self) -> bool:  # type: ignore[override]
-        """True for an agent at an IP address asked by the engine's own means (no ``executor``
-        given): a host name's lookup needs a thread that can be given up at the deadline."""
-        return self._literal and self._executor is None
+        """True where the engine asks by its own means (no ``executor`` given): an IP address is
+        checked at once, a host name looked up and checked on the agent loop's lookup pool
+        (:class:`_CheckedResolver`), whose wait the call's deadline gives up."""
+        return self._executor is None
 
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
         """:meth:`AgentClient.choose_async`: the same body, headers, checks and failure kinds as
         :meth:`choose` (its CLIENT span ends with the call), POSTed by an aiohttp session of the
-        agent loop's (:mod:`services.agents.aio`): the address checked against the allow-list
-        first, no redirect followed, no proxy or .netrc, the answer read to the cap, everything
+        agent loop's (:mod:`services.agents.aio`): an IP address checked against the allow-list
+        first, a host name looked up and checked at connection (:class:`_CheckedResolver`, the
+        connection made to a checked address), no redirect followed, no proxy or .netrc, the answer read to the cap, everything
         within the timeout. Raises AgentFailure (the address refused, a timeout <= 0),
         NotImplementedError where :attr:`asks_without_thread` is False."""
         if not self.asks_without_thread:
-            raise NotImplementedError("an agent named by a host name is asked in the caller's thread")
+            raise NotImplementedError("a webhook client given its own executor asks in the caller's thread")
         request = _as(MoveRequest, payload)
         timeout_s = _check_timeout(timeout_s)
         began = time.monotonic()
         what = _CALL_NAMES["move"]
         body = encode(request)
-        try:
-            self.allow.check(*self._host_port)
-        except AddressRefused as exc:
-            raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
+        if self._literal:  # nothing to look up: checked here; a name at connection (_CheckedResolver)
+            try:
+                self.allow.check(*self._host_port)
+            except AddressRefused as exc:
+                raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
         span, trace_headers = tracing.open_span(f"agent {what}", longhouse__agent=self.name,
                                                 longhouse__agent_call="move")
         headers = {**self._headers, **signed_headers(self._secret, body), **trace_headers}
@@ -882,7 +908,8 @@ class HttpAgentClient(AgentClient):
             # header limits as the blocking call's (http.client's): a line of up to 64 KiB, and 99
             # headers (http.client counts the blank line that ends them against its 100)
             self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=0, ssl=ssl_context if ssl_context is not None else True),
+                connector=aiohttp.TCPConnector(limit=0, ssl=ssl_context if ssl_context is not None else True,
+                                               use_dns_cache=False, resolver=_CheckedResolver(self.allow)),
                 timeout=aiohttp.ClientTimeout(total=None), auto_decompress=False, trust_env=False,
                 cookie_jar=aiohttp.DummyCookieJar(), max_line_size=http.client._MAXLINE,
                 max_field_size=http.client._MAXLINE, max_headers=http.client._MAXHEADERS - 1)
@@ -913,6 +940,8 @@ class HttpAgentClient(AgentClient):
                     return b"".join(chunks)
         except TimeoutError:
             raise self._timed_out(what, timeout_s) from None
+        except AddressRefused as exc:  # from _CheckedResolver, at connection
+            raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
         except (aiohttp.ClientError, OSError) as exc:
             raise self._unreachable(what, exc) from None
 

@@ -14,12 +14,12 @@ to its :class:`AgentDesk`, which keeps every rule of :func:`services.phases.agen
    held elsewhere (a Celery task, another mover) is watched as :func:`~services.phases.agents.ask_agent`
    watches it: left to its holder once renewed, taken over once lapsed;
 2. the request (player view, legal moves, time left) and the call, so that the mover's loop
-   never waits for an agent: an agent at an IP address is asked without a thread of the desk's
-   (:func:`~services.phases.agents.ask_async`: the request built and signed on the mover's
-   thread; a gRPC call sent as a future, its answer read in gRPC's callback thread; a webhook
-   POSTed from the process's agent loop, :mod:`services.agents.aio`), once the seat's
-   match-start notice has gone out from this process; every other call (a host name, a seat's
-   first decision here) in one of the desk's threads (:data:`THREADS`);
+   never waits for an agent: a gRPC agent at an IP address and any webhook are asked without a
+   thread of the desk's (:func:`~services.phases.agents.ask_async`: the request built and signed
+   on the mover's thread; a gRPC call sent as a future, its answer read in gRPC's callback
+   thread; a webhook POSTed from the process's agent loop, :mod:`services.agents.aio`), once the
+   seat's match-start notice has gone out from this process; every other call (a gRPC agent's
+   host name, a seat's first decision here) in one of the desk's threads (:data:`THREADS`);
 3. the answer, once back, committed with the mover's next batch
    (:meth:`~services.coordinator.table.Table.run_jobs`: the domain services are called once a
    round for every game in it) when the game is still at the version the request showed; a

@@ -749,9 +749,9 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
 def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, Any, int],
               done: Callable[[tuple[str | None, str, dict[str, Any] | None]], None]) -> bool:
     """Ask ``decision`` without holding a thread while the agent thinks, where its client can
-    (:attr:`~services.agents.client.AgentClient.asks_without_thread`: an agent at an IP address;
-    a gRPC future, or a webhook from the agent loop of :mod:`services.agents.aio`) and nothing
-    else is owed first: this
+    (:attr:`~services.agents.client.AgentClient.asks_without_thread`: a gRPC agent at an IP
+    address, by a future, or any webhook, from the agent loop of :mod:`services.agents.aio`) and
+    nothing else is owed first: this
     process has seen the seat's match-start notice go out (:meth:`Clock.seen`). The agent's
     record is the one read with the claim (read now where the claim read none: a table in
     memory). The request is built here and the call on its way before this returns;

@@ -216,8 +216,9 @@ def failure(client, ask=None) -> AgentFailure:
 
 @pytest.fixture(params=["blocking", "agent loop"])
 def asking(request):
-    """Both ways the engine asks a webhook agent at an IP address for a move: ``choose`` (on the
-    desk's thread) and ``choose_async`` (aiohttp on the agent loop, services/agents/aio.py).
+    """Both ways the engine asks a webhook agent for a move: ``choose`` (on the desk's thread) and
+    ``choose_async`` (aiohttp on the agent loop, services/agents/aio.py; a host name looked up and
+    checked by its _CheckedResolver).
     ``asking(client, timeout_s=5)`` -> the MoveChoice; raises its AgentFailure."""
     def ask(client, timeout_s: float = TIMEOUT_S):
         if request.param == "blocking":
@@ -245,24 +246,55 @@ def test_http_loopback_outside_the_allow_list_is_never_connected(asking, server)
     assert server.seen == [("/a", f"127.0.0.1:{server.port}")]
 
 
-def test_http_a_name_resolving_to_loopback_is_refused_at_call_time(server, dns):
+def test_http_a_name_resolving_to_loopback_is_refused_at_call_time(asking, server, dns):
     dns({"agent.example.org": ["127.0.0.1"]})
     with HttpAgentClient(f"http://agent.example.org:{server.port}/a", SECRET,
                          allow=parse_allow_list(f"agent.example.org:{server.port}")) as client:
-        refused = failure(client)
+        refused = failure(client, asking)
     assert refused.kind == "crash" and "agent.example.org resolves to it" in refused.message
     assert server.seen == []
 
 
-def test_http_connects_to_the_address_it_checked(server, dns):
+def test_http_connects_to_the_address_it_checked(asking, server, dns):
     # agent.example.org exists only in the replaced resolver: the call works only if the client
     # connects to the checked address rather than looking the name up again.
     dns({"agent.example.org": ["127.0.0.1"]})
     with HttpAgentClient(f"http://agent.example.org:{server.port}/a", SECRET,
                          allow=parse_allow_list(f"127.0.0.1:{server.port}")) as client:
-        assert client.choose(move(), TIMEOUT_S).index == 0
+        assert asking(client).index == 0
     assert server.seen == [("/a", f"agent.example.org:{server.port}")]  # the Host header keeps the name
     assert dns.calls == ["agent.example.org"]
+
+
+def test_http_a_slow_lookup_on_the_agent_loop_is_a_timeout_and_holds_no_other_call(server, monkeypatch):
+    # a name whose lookup outlasts the call's time: the call is a timeout at its deadline, and a
+    # call to another agent made meanwhile from the same loop is answered at once
+    slow = threading.Event()
+
+    def lookup(host: str, port: int) -> list[str]:
+        if host == "slow.example.org":
+            slow.wait(TIMEOUT_S)  # bounded: set at the test's end
+        return ["127.0.0.1"]
+
+    monkeypatch.setattr(addresses, "resolve", lookup)
+    allow = parse_allow_list(f"127.0.0.1:{server.port}")
+    outcomes: list = []
+    done = threading.Event()
+    try:
+        with HttpAgentClient(f"http://slow.example.org:{server.port}/", SECRET, allow=allow) as stuck, \
+                HttpAgentClient(f"http://127.0.0.1:{server.port}/", SECRET, allow=allow) as other:
+            began = time.monotonic()
+            stuck.choose_async(move(), 0.5, lambda o: (outcomes.append(("stuck", o, time.monotonic() - began)), done.set()))
+            got = threading.Event()
+            other.choose_async(move(), TIMEOUT_S, lambda o: (outcomes.append(("other", o, time.monotonic() - began)),
+                                                             got.set()))
+            assert got.wait(TIMEOUT_S) and done.wait(TIMEOUT_S)
+    finally:
+        slow.set()
+    by = {name: (outcome, took) for name, outcome, took in outcomes}
+    assert by["other"][0].index == 0 and by["other"][1] < 0.5
+    assert isinstance(by["stuck"][0], AgentFailure) and by["stuck"][0].kind == "timeout"
+    assert 0.45 < by["stuck"][1] < 1.5
 
 
 def test_http_a_redirect_is_a_failure_and_is_not_followed(asking, server):
@@ -562,25 +594,25 @@ def tls_server(request, server, tmp_path):
     return server
 
 
-def test_https_an_untrusted_certificate_is_a_crash_and_nothing_is_sent(tls_server, dns):
+def test_https_an_untrusted_certificate_is_a_crash_and_nothing_is_sent(asking, tls_server, dns):
     dns({"agent.example.org": ["127.0.0.1"]})
     with HttpAgentClient(f"https://agent.example.org:{tls_server.port}/a", SECRET,
                          allow=parse_allow_list(f"127.0.0.1:{tls_server.port}")) as client:
-        refused = failure(client)
+        refused = failure(client, asking)
     assert refused.kind == "crash" and "could not be reached" in refused.message
     assert tls_server.seen == []
 
 
-def test_https_checks_the_certificate_against_the_urls_host_name(tls_server, dns, monkeypatch):
+def test_https_checks_the_certificate_against_the_urls_host_name(asking, tls_server, dns, monkeypatch):
     # the certificate trusted (the client's CA bundle is certifi's: here, that one file)
     monkeypatch.setattr(certifi, "where", lambda: tls_server.cert)
     dns({"agent.example.org": ["127.0.0.1"], "other.example.org": ["127.0.0.1"]})
     allow = parse_allow_list(f"127.0.0.1:{tls_server.port}")
     with HttpAgentClient(f"https://agent.example.org:{tls_server.port}/a", SECRET, allow=allow) as client:
-        assert client.choose(move(), TIMEOUT_S).index == 0  # connected to 127.0.0.1, checked as the name
+        assert asking(client).index == 0  # connected to 127.0.0.1, checked as the name
     assert tls_server.seen == [("/a", f"agent.example.org:{tls_server.port}")]
     with HttpAgentClient(f"https://other.example.org:{tls_server.port}/a", SECRET, allow=allow) as client:
-        refused = failure(client)  # a certificate for another name
+        refused = failure(client, asking)  # a certificate for another name
     assert refused.kind == "crash" and len(tls_server.seen) == 1
 
 

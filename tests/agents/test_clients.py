@@ -497,9 +497,8 @@ def test_a_grpc_call_without_a_thread_to_nothing_listening_is_a_crash():
 
 @pytest.mark.parametrize("record", [
     {"protocol": "grpc", "address": "localhost:9"},  # a host name: its lookup needs a thread
-    {"protocol": "http", "address": "http://localhost:9/"},
 ])
-def test_an_agent_named_by_a_host_name_is_asked_in_the_callers_thread(record):
+def test_a_grpc_agent_named_by_a_host_name_is_asked_in_the_callers_thread(record):
     with make_client({"agent_id": "a1", "name": "n", "secret": SECRET, **record}) as client:
         assert not client.asks_without_thread
         with pytest.raises(NotImplementedError):
@@ -509,8 +508,9 @@ def test_an_agent_named_by_a_host_name_is_asked_in_the_callers_thread(record):
 @pytest.mark.parametrize("record", [
     {"protocol": "grpc", "address": "127.0.0.1:9"}, {"protocol": "grpc", "address": "[::1]:9"},
     {"protocol": "http", "address": "http://127.0.0.1:9/"}, {"protocol": "http", "address": "https://[::1]:9/hook"},
+    {"protocol": "http", "address": "http://localhost:9/"},  # a webhook's name is looked up on the agent loop's pool
 ])
-def test_an_agent_at_an_ip_address_is_asked_without_a_thread(record):
+def test_an_agent_at_an_ip_address_or_a_webhook_is_asked_without_a_thread(record):
     with make_client({"agent_id": "a1", "name": "n", "secret": SECRET, **record}) as client:
         assert client.asks_without_thread
 
