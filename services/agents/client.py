@@ -111,8 +111,13 @@ MAX_REPLY_BYTES = 64 * 1024
 """The largest answer read from an agent by default (``LONGHOUSE_AGENT_MAX_REPLY_BYTES``); a
 longer one is malformed."""
 HTTP_POOL_WORKERS = 16
-"""Threads of the shared pool that runs HTTP calls to host names (or to any address, given no
-other executor) and gRPC agents' address checks (each holds one until it ends)."""
+"""Threads of the shared pool that runs blocking HTTP calls to host names (each holds one until
+it ends)."""
+LOOKUP_POOL_WORKERS = 32
+"""Threads of the pool that looks agents' host names up and checks their addresses (a gRPC
+agent's before each call, a webhook's at each connection the agent loop opens). A lookup cannot
+be given up, so a slow one keeps its thread past its call's deadline; the pool is apart from the
+blocking calls' so that calls hanging there never hold a lookup up."""
 HTTP_KEEP_ALIVE = 64
 """Idle connections one HTTP agent client keeps for reuse (a mover's desk makes up to 64 calls at
 once, :data:`services.phases.agent_desk.THREADS`, each on its own thread and connection; more at
@@ -345,7 +350,7 @@ class GrpcAgentClient(AgentClient):
         try:
             if self._literal:
                 return self.allow.check(self._host, self._port)
-            future = _http_pool().submit(self.allow.check, self._host, self._port)
+            future = _lookup_pool().submit(self.allow.check, self._host, self._port)
             return future.result(timeout=timeout_s)
         except FutureTimeout:
             future.cancel()
@@ -636,6 +641,7 @@ class _TrackedHTTPSPool(_ParkedReturnMixin, HTTPSConnectionPool):
 
 _pool_lock = threading.Lock()
 _shared_pool: ThreadPoolExecutor | None = None
+_lookups: ThreadPoolExecutor | None = None
 
 
 def _http_pool() -> ThreadPoolExecutor:
@@ -644,6 +650,15 @@ def _http_pool() -> ThreadPoolExecutor:
         if _shared_pool is None:
             _shared_pool = ThreadPoolExecutor(HTTP_POOL_WORKERS, thread_name_prefix="agent-http")
         return _shared_pool
+
+
+def _lookup_pool() -> ThreadPoolExecutor:
+    """The pool of :data:`LOOKUP_POOL_WORKERS` threads where host names are looked up and checked."""
+    global _lookups
+    with _pool_lock:
+        if _lookups is None:
+            _lookups = ThreadPoolExecutor(LOOKUP_POOL_WORKERS, thread_name_prefix="agent-lookup")
+        return _lookups
 
 
 class _Deadlines:
@@ -719,10 +734,24 @@ def abort_calls() -> int:
     return len(calls)
 
 
+def _legacy_ipv4(host: str) -> bool:
+    """True for a host that the C library reads as an IPv4 address but that is not one written
+    in the dotted-quad form (``127.1``, ``2130706433``, ``0x7f.1``)."""
+    try:
+        socket.inet_aton(host)
+    except (OSError, ValueError):
+        return False
+    try:
+        ipaddress.IPv4Address(host)
+    except ValueError:
+        return True
+    return False
+
+
 class _CheckedResolver(AbstractResolver):
     """aiohttp's resolver for the agent loop's webhook calls to a host name: the name looked up and
-    every address checked against ``allow`` (:meth:`AllowList.check`, on the lookup pool that
-    the blocking calls' host names use, so a slow lookup holds no loop), and the connection made
+    every address checked against ``allow`` (:meth:`AllowList.check`, on the lookup pool,
+    :func:`_lookup_pool`, so a slow lookup holds no loop and no blocked call holds a lookup), and the connection made
     to one of exactly those addresses (no second lookup a rebinding DNS server could answer
     otherwise). Raises AddressRefused. An IP address never comes here: aiohttp connects to it
     as it is, checked by the caller."""
@@ -731,7 +760,7 @@ class _CheckedResolver(AbstractResolver):
         self.allow = allow
 
     async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list[Any]:
-        target = await asyncio.get_running_loop().run_in_executor(_http_pool(), self.allow.check, host, port)
+        target = await asyncio.get_running_loop().run_in_executor(_lookup_pool(), self.allow.check, host, port)
         return [{"hostname": host, "host": address, "port": port, "proto": 0, "flags": socket.AI_NUMERICHOST,
                  "family": socket.AF_INET6 if ":" in address else socket.AF_INET} for address in target.addresses]
 
@@ -807,6 +836,9 @@ class HttpAgentClient(AgentClient):
         self.allow = allow if allow is not None else configured_allow_list()
         self._executor = executor
         self._literal = is_literal(parts.host or "")
+        # a legacy spelling of an IPv4 address (127.1, 2130706433): the system's lookup reads it as
+        # the address, aiohttp refuses it; the blocking call asks it, as it always has
+        self._legacy_ipv4 = _legacy_ipv4(parts.host or "")
         self._https = parts.scheme == "https"
         self._host_port = (parts.host or "", parts.port or (443 if self._https else 80))
         # the URL the agent loop's session posts to: no user and password (sent as the header above)
@@ -857,9 +889,10 @@ class HttpAgentClient(AgentClient):
     @property
     def asks_without_thread(self) -> bool:  # type: ignore[override]
         """True where the engine asks by its own means (no ``executor`` given): an IP address is
-        checked at once, a host name looked up and checked on the agent loop's lookup pool
-        (:class:`_CheckedResolver`), whose wait the call's deadline gives up."""
-        return self._executor is None
+        checked at once, a host name looked up and checked on the lookup pool
+        (:class:`_CheckedResolver`), whose wait the call's deadline gives up. False for a legacy
+        spelling of an IPv4 address (``127.1``), which aiohttp refuses."""
+        return self._executor is None and not self._legacy_ipv4
 
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
