@@ -640,25 +640,26 @@ class _TrackedHTTPSPool(_ParkedReturnMixin, HTTPSConnectionPool):
 
 
 _pool_lock = threading.Lock()
-_shared_pool: ThreadPoolExecutor | None = None
-_lookups: ThreadPoolExecutor | None = None
+_pools: dict[str, ThreadPoolExecutor] = {}
+
+
+def _shared(prefix: str, workers: int) -> ThreadPoolExecutor:
+    """The process's pool of ``workers`` threads named ``prefix``, made at its first use."""
+    with _pool_lock:
+        pool = _pools.get(prefix)
+        if pool is None:
+            pool = _pools[prefix] = ThreadPoolExecutor(workers, thread_name_prefix=prefix)
+        return pool
 
 
 def _http_pool() -> ThreadPoolExecutor:
-    global _shared_pool
-    with _pool_lock:
-        if _shared_pool is None:
-            _shared_pool = ThreadPoolExecutor(HTTP_POOL_WORKERS, thread_name_prefix="agent-http")
-        return _shared_pool
+    """The pool of :data:`HTTP_POOL_WORKERS` threads where blocking calls to host names run."""
+    return _shared("agent-http", HTTP_POOL_WORKERS)
 
 
 def _lookup_pool() -> ThreadPoolExecutor:
     """The pool of :data:`LOOKUP_POOL_WORKERS` threads where host names are looked up and checked."""
-    global _lookups
-    with _pool_lock:
-        if _lookups is None:
-            _lookups = ThreadPoolExecutor(LOOKUP_POOL_WORKERS, thread_name_prefix="agent-lookup")
-        return _lookups
+    return _shared("agent-lookup", LOOKUP_POOL_WORKERS)
 
 
 class _Deadlines:
