@@ -252,6 +252,10 @@ class AgentClient(ABC):
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         """Send one payload; the parsed MoveChoice for ``move``, None otherwise."""
 
+    def _refused(self, exc: AddressRefused) -> AgentFailure:
+        """The ``crash`` of a call the allow-list refused (its reason says why)."""
+        return AgentFailure("crash", f"agent {self.name}: {exc.reason}")
+
     def _timed_out(self, method: str, timeout_s: float, extra: str = "") -> AgentFailure:
         """The ``timeout`` failure of a call of ``method`` that did not answer within ``timeout_s``."""
         return AgentFailure("timeout", f"agent {self.name} did not answer {method} within {timeout_s:g} s{extra}")
@@ -357,7 +361,7 @@ class GrpcAgentClient(AgentClient):
             raise AgentFailure("timeout", f"agent {self.name}: its host did not resolve within {timeout_s:g} s") \
                 from None
         except AddressRefused as exc:
-            raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
+            raise self._refused(exc) from None
 
     def _methods_for(self, target: Target) -> dict[str, Any]:
         """The call stubs of a channel pinned to one of ``target``'s checked addresses."""
@@ -843,7 +847,8 @@ class HttpAgentClient(AgentClient):
         self._https = parts.scheme == "https"
         self._host_port = (parts.host or "", parts.port or (443 if self._https else 80))
         # the URL the agent loop's session posts to: no user and password (sent as the header above)
-        self._aio_url = f"{parts.scheme}://{parts.netloc}{parts.request_uri}"
+        # (the target's bytes as the blocking call sends them, urllib3's, not requoted by yarl)
+        self._aio_url = URL(f"{parts.scheme}://{parts.netloc}{parts.request_uri}", encoded=True)
         self._session: Any = None  # aiohttp's, only touched on the agent loop's thread
         # as requests did: the URL's path and query as the request's target (percent-encoded
         # where needed), no fragment
@@ -915,7 +920,7 @@ class HttpAgentClient(AgentClient):
             try:
                 self.allow.check(*self._host_port)
             except AddressRefused as exc:
-                raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
+                raise self._refused(exc) from None
         span, trace_headers = tracing.open_span(f"agent {what}", longhouse__agent=self.name,
                                                 longhouse__agent_call="move")
         headers = {**self._headers, **signed_headers(self._secret, body), **trace_headers}
@@ -938,12 +943,12 @@ class HttpAgentClient(AgentClient):
         import aiohttp
 
         if self._session is None:
-            ssl_context = ssl.create_default_context(cafile=certifi.where()) if self._https else None
-            # header limits as the blocking call's (http.client's): a line of up to 64 KiB, and 99
-            # headers (http.client counts the blank line that ends them against its 100)
+            # as the blocking call's: certifi's CA bundle for https; http.client's header limits, a
+            # line of up to 64 KiB and 99 headers (it counts the blank line that ends them in its 100)
+            tls = ssl.create_default_context(cafile=certifi.where()) if self._https else True
             self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=0, ssl=ssl_context if ssl_context is not None else True,
-                                               use_dns_cache=False, resolver=_CheckedResolver(self.allow)),
+                connector=aiohttp.TCPConnector(limit=0, ssl=tls, use_dns_cache=False,
+                                               resolver=_CheckedResolver(self.allow)),
                 timeout=aiohttp.ClientTimeout(total=None), auto_decompress=False, trust_env=False,
                 cookie_jar=aiohttp.DummyCookieJar(), max_line_size=http.client._MAXLINE,
                 max_field_size=http.client._MAXLINE, max_headers=http.client._MAXHEADERS - 1)
@@ -960,8 +965,7 @@ class HttpAgentClient(AgentClient):
             raise self._timed_out(what, timeout_s)
         try:
             async with asyncio.timeout(remaining):
-                # the target's bytes as the blocking call sends them (urllib3's), not requoted
-                async with self._aio_session().post(URL(self._aio_url, encoded=True), data=body, headers=headers,
+                async with self._aio_session().post(self._aio_url, data=body, headers=headers,
                                                     allow_redirects=False) as response:
                     self._check_answer(response.status, response.headers, what)
                     chunks: list[bytes] = []
@@ -975,7 +979,7 @@ class HttpAgentClient(AgentClient):
         except TimeoutError:
             raise self._timed_out(what, timeout_s) from None
         except AddressRefused as exc:  # from _CheckedResolver, at connection
-            raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
+            raise self._refused(exc) from None
         except (aiohttp.ClientError, OSError) as exc:
             raise self._unreachable(what, exc) from None
 
@@ -1034,7 +1038,7 @@ class HttpAgentClient(AgentClient):
         except AgentFailure:
             raise
         except AddressRefused as exc:
-            raise AgentFailure("crash", f"agent {self.name}: {exc.reason}") from None
+            raise self._refused(exc) from None
         except (urllib3.exceptions.HTTPError, OSError) as exc:
             # a refused connection (NewConnectionError) is a crash, though urllib3 files it under its timeouts
             if call.aborted or (isinstance(exc, urllib3.exceptions.TimeoutError)

@@ -751,10 +751,9 @@ def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, A
     """Ask ``decision`` without holding a thread while the agent thinks, where its client can
     (:attr:`~services.agents.client.AgentClient.asks_without_thread`: a gRPC agent at an IP
     address, by a future, or any webhook, from the agent loop of :mod:`services.agents.aio`) and
-    nothing else is owed first: this
-    process has seen the seat's match-start notice go out (:meth:`Clock.seen`). The agent's
-    record is the one read with the claim (read now where the claim read none: a table in
-    memory). The request is built here and the call on its way before this returns;
+    nothing else is owed first: this process has seen the seat's match-start notice go out
+    (:meth:`Clock.seen`). The agent's record is the one read with the claim (read now where the
+    claim read none: a table in memory). The request is built here and the call on its way before this returns;
     ``done((failure, detail, move))``, the outcome :func:`ask_safely` gives, is called once when
     the call ends, from the client's own thread (gRPC's callback thread, the agent loop's; from
     this one, at once, for a call refused before it is sent or a gRPC call ended before it could
