@@ -11,7 +11,7 @@ import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import grpc
 import pytest
@@ -38,7 +38,7 @@ from services.agents.protocol import (
     signed_metadata,
 )
 from tests.agents.conftest import SECRET
-from tests.support.agents import agent_method_server
+from tests.support.agents import agent_method_server, http_handler_server
 from tests.support.ports import free_port
 
 PROTOCOLS = ("http", "grpc")
@@ -290,17 +290,9 @@ def test_an_oversized_http_answer_is_malformed():
         def log_message(self, *args):
             pass
 
-    server = HTTPServer(("127.0.0.1", 0), Big)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        with HttpAgentClient(f"http://127.0.0.1:{server.server_address[1]}/", SECRET) as client:
-            failure = failure_of(client)
-        assert failure.kind == "malformed" and "65536 bytes" in failure.message
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT_S)
+    with http_handler_server(Big) as port, HttpAgentClient(f"http://127.0.0.1:{port}/", SECRET) as client:
+        failure = failure_of(client)
+    assert failure.kind == "malformed" and "65536 bytes" in failure.message
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
@@ -426,6 +418,28 @@ def sync_outcome(client: AgentClient, payload: MoveRequest, timeout_s: float = T
         return exc
 
 
+def same_both_ways(client: AgentClient, secret: str, timeout_s: float, stop_at_failure: bool):
+    """Ask ``client`` for three moves (versions 0-2 of six legal moves) both ways, each time
+    ``choose_async`` first, and check the outcomes agree: the same choice, or the same failure kind
+    and words (never quoting ``secret``). With ``stop_at_failure``, stops after the first and
+    returns ``(async outcome, its seconds, both calls' seconds)``; else None."""
+    for version in range(3):
+        payload = move_payload(6, version)
+        began = time.monotonic()
+        outcome = async_outcome(client, payload, timeout_s)
+        took = time.monotonic() - began
+        expected = sync_outcome(client, payload, timeout_s)
+        if isinstance(expected, AgentFailure):
+            assert isinstance(outcome, AgentFailure), outcome
+            assert (outcome.kind, outcome.message) == (expected.kind, expected.message)
+            assert secret not in outcome.message
+        else:
+            assert outcome == expected and 0 <= outcome.index < 6
+        if stop_at_failure:
+            return outcome, took, time.monotonic() - began
+    return None
+
+
 @pytest.mark.parametrize("behaviour,secret,timeout_s", [
     ("good", SECRET, TIMEOUT_S), ("crash", SECRET, TIMEOUT_S), ("garbage", SECRET, TIMEOUT_S),
     ("illegal", SECRET, TIMEOUT_S), ("sleep", SECRET, 0.5), ("good", "not-the-agents-secret-42", TIMEOUT_S),
@@ -438,20 +452,10 @@ def test_a_grpc_call_without_a_thread_gives_what_the_blocking_call_gives(agents,
     engine's clock. (That the call returns before the answer: the trace test of choose_async.)"""
     client = client_for(agents("grpc", behaviour), secret=secret)
     assert client.asks_without_thread
-    for version in range(3):
-        payload = move_payload(6, version)
-        began = time.monotonic()
-        outcome = async_outcome(client, payload, timeout_s)
-        expected = sync_outcome(client, payload, timeout_s)
-        if isinstance(expected, AgentFailure):
-            assert isinstance(outcome, AgentFailure), outcome
-            assert (outcome.kind, outcome.message) == (expected.kind, expected.message)
-            assert secret not in outcome.message
-        else:
-            assert outcome == expected and 0 <= outcome.index < 6
-        if behaviour == "sleep":
-            assert outcome.kind == "timeout" and time.monotonic() - began < 2 * timeout_s + 5
-            break
+    gave_up = same_both_ways(client, secret, timeout_s, stop_at_failure=behaviour == "sleep")
+    if behaviour == "sleep":
+        outcome, _, both = gave_up
+        assert outcome.kind == "timeout" and both < 2 * timeout_s + 5
 
 
 @pytest.mark.parametrize("behaviour,secret,timeout_s", [
@@ -468,21 +472,10 @@ def test_a_webhook_call_from_the_agent_loop_gives_what_the_blocking_call_gives(a
     agent = agents("http", behaviour)
     client = client_for(agent, secret=secret)
     assert client.asks_without_thread
-    for version in range(3):
-        payload = move_payload(6, version)
-        began = time.monotonic()
-        outcome = async_outcome(client, payload, timeout_s)
-        took = time.monotonic() - began
-        expected = sync_outcome(client, payload, timeout_s)
-        if isinstance(expected, AgentFailure):
-            assert isinstance(outcome, AgentFailure), outcome
-            assert (outcome.kind, outcome.message) == (expected.kind, expected.message)
-            assert secret not in outcome.message
-        else:
-            assert outcome == expected and 0 <= outcome.index < 6
-        if behaviour in ("sleep", "drip"):
-            assert outcome.kind == "timeout" and took < timeout_s + 1.0, took
-            break
+    gave_up = same_both_ways(client, secret, timeout_s, stop_at_failure=behaviour in ("sleep", "drip"))
+    if behaviour in ("sleep", "drip"):
+        outcome, took, _ = gave_up
+        assert outcome.kind == "timeout" and took < timeout_s + 1.0, took
     if behaviour == "redirect":
         assert "/elsewhere" not in agent.log_text()  # neither way of asking went there
 
@@ -578,24 +571,16 @@ def test_abort_calls_cuts_a_blocking_webhook_call_at_once():
         def log_message(self, *args):
             pass
 
-    server = HTTPServer(("127.0.0.1", 0), Never)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     outcome: list = []
-    try:
-        with HttpAgentClient(f"http://127.0.0.1:{server.server_address[1]}/", SECRET) as client:
-            caller = threading.Thread(target=lambda: outcome.append(sync_outcome(client, move_payload(), 60.0)))
-            caller.start()
-            assert asked.wait(TIMEOUT_S)
-            began = time.monotonic()
-            assert abort_calls() == 1
-            caller.join(TIMEOUT_S)
-            assert not caller.is_alive() and time.monotonic() - began < 2
-    finally:
-        held.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT_S)
+    with http_handler_server(Never, release=held) as port, \
+            HttpAgentClient(f"http://127.0.0.1:{port}/", SECRET) as client:
+        caller = threading.Thread(target=lambda: outcome.append(sync_outcome(client, move_payload(), 60.0)))
+        caller.start()
+        assert asked.wait(TIMEOUT_S)
+        began = time.monotonic()
+        assert abort_calls() == 1
+        caller.join(TIMEOUT_S)
+        assert not caller.is_alive() and time.monotonic() - began < 2
     assert isinstance(outcome[0], AgentFailure) and outcome[0].kind == "timeout"
     assert abort_calls() == 0  # nothing left running
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import grpc
 import pytest
@@ -25,7 +25,7 @@ from services.common import logs, tracing
 from services.phases import schedulers
 from services.phases import worker  # noqa: F401  (connects the worker's request-id signal handlers)
 from services.phases.mover import Mover
-from tests.support.agents import SECRET, agent_method_server
+from tests.support.agents import SECRET, agent_method_server, http_handler_server
 from tests.support.tracing import finished_spans, hex_ids, in_memory_tracing
 
 TIMEOUT_S = 5.0
@@ -115,18 +115,11 @@ def test_an_http_agent_call_carries_the_trace_context(exporter):
         def log_message(self, *args):
             pass
 
-    server = HTTPServer(("127.0.0.1", 0), Agent)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with http_handler_server(Agent) as port:
         exporter.clear()
         with tracing.span("decide") as decide:
-            with HttpAgentClient(f"http://127.0.0.1:{server.server_address[1]}/", SECRET) as client:
+            with HttpAgentClient(f"http://127.0.0.1:{port}/", SECRET) as client:
                 client.start(_start(), TIMEOUT_S)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT_S)
     call = _span_named(exporter.get_finished_spans(), "agent StartMatch")
     assert call.kind == SpanKind.CLIENT and call.parent.span_id == decide.get_span_context().span_id
     assert hex_ids(got["traceparent"]) == (format(call.context.trace_id, "032x"), format(call.context.span_id, "016x"))
@@ -204,24 +197,17 @@ def test_a_webhook_call_from_the_agent_loop_carries_the_trace_context_and_ends_w
         def log_message(self, *args):
             pass
 
-    server = HTTPServer(("127.0.0.1", 0), Agent)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     outcome: list = []
     done = threading.Event()
-    try:
+    # the server's thread is never left waiting: the block's end sets answer
+    with http_handler_server(Agent, release=answer) as port:
         exporter.clear()
-        with HttpAgentClient(f"http://127.0.0.1:{server.server_address[1]}/", SECRET) as client:
+        with HttpAgentClient(f"http://127.0.0.1:{port}/", SECRET) as client:
             with tracing.span("round") as parent:
                 client.choose_async(_move(), TIMEOUT_S, lambda o: (outcome.append(o), done.set()))
             assert [s.name for s in exporter.get_finished_spans()] == ["round"]  # the call's is still open
             answer.set()
             assert done.wait(TIMEOUT_S)
-    finally:
-        answer.set()  # the server's thread is never left waiting
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT_S)
     call = _span_named(exporter.get_finished_spans(), "agent ChooseMove")
     assert call.kind == SpanKind.CLIENT and call.parent.span_id == parent.get_span_context().span_id
     assert hex_ids(got["traceparent"]) == (format(call.context.trace_id, "032x"), format(call.context.span_id, "016x"))

@@ -13,8 +13,10 @@ import selectors
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent import futures
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -118,6 +120,25 @@ def example_agent(protocol: str, behaviour: str = "good", sleep_s: float = SLEEP
             yield agent.address
         finally:
             agent.stop()
+
+
+@contextlib.contextmanager
+def http_handler_server(handler: type[BaseHTTPRequestHandler],
+                        release: threading.Event | None = None) -> Iterator[int]:
+    """An in-process HTTP server on 127.0.0.1 (a free port) answering with ``handler``, served by
+    a daemon thread; yields the port. When the block ends it sets ``release`` (so a handler waiting
+    on it lets go), then stops the server (bounded wait)."""
+    server = HTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        if release is not None:
+            release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(STOP_TIMEOUT)
 
 
 @contextlib.contextmanager
