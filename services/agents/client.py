@@ -345,6 +345,8 @@ class GrpcAgentClient(AgentClient):
         self.allow = allow if allow is not None else configured_allow_list()
         self._lock = threading.Lock()
         self._pinned: tuple[str, grpc.Channel, dict[str, Any]] | None = None
+        self._reader: Any = None  # the ChannelReader of the pinned channel, once it has one
+        self._futures: set[Any] = set()  # the calls of choose_async still running
         self._literal = is_literal(self._host)
 
     def _checked(self, timeout_s: float) -> Target:
@@ -363,11 +365,15 @@ class GrpcAgentClient(AgentClient):
         except AddressRefused as exc:
             raise self._refused(exc) from None
 
-    def _methods_for(self, target: Target) -> dict[str, Any]:
-        """The call stubs of a channel pinned to one of ``target``'s checked addresses."""
+    def _methods_for(self, target: Target, read: bool = False) -> dict[str, Any]:
+        """The call stubs of a channel pinned to one of ``target``'s checked addresses; with
+        ``read``, the channel is given its reading thread (:class:`~services.agents.grpc_wire.ChannelReader`,
+        for calls made as futures) if it has none yet."""
         with self._lock:
             pinned = self._pinned
             if pinned is not None and pinned[0] in target.addresses:
+                if read and (self._reader is None or self._reader.channel is not pinned[1]):
+                    self._reading(pinned[1])
                 return pinned[2]
             address = target.addresses[0]
             uri = (f"ipv4:{address}:{self._port}" if ipaddress.ip_address(address).version == 4
@@ -385,9 +391,33 @@ class GrpcAgentClient(AgentClient):
             methods = {kind: channel.unary_unary(f"/longhouse.agent.v1.Agent/{method}")
                        for kind, method in _CALL_NAMES.items()}
             self._pinned = (address, channel, methods)
+            if read:
+                self._reading(channel)
         if pinned is not None:  # the host now resolves elsewhere: the old address is no longer checked
-            pinned[1].close()
+            self._close_channel(pinned[1])
         return methods
+
+    def _close_channel(self, channel: grpc.Channel) -> None:
+        """Close ``channel``; one with a reading thread is closed by its reader, its calls still
+        running cancelled first."""
+        reader = self._reader
+        if reader is not None and reader.channel is channel:
+            with self._lock:
+                running = list(self._futures)
+            reader.close(running)
+        else:
+            channel.close()
+
+    def _reading(self, channel: grpc.Channel) -> None:
+        """Give ``channel`` its reading thread (a :class:`~services.agents.grpc_wire.ChannelReader`),
+        stopped with the channel at :meth:`close`, or once this client is garbage (the engine's cache
+        lets a client go without closing it). Under ``self._lock``."""
+        from services.agents.grpc_wire import ChannelReader
+
+        reader = ChannelReader(channel)
+        if reader.start():
+            self._reader = reader
+            weakref.finalize(self, reader.close).atexit = False
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         from services.agents.grpc_wire import to_pb
@@ -425,8 +455,8 @@ class GrpcAgentClient(AgentClient):
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
         """:meth:`AgentClient.choose_async`: the same bytes, signature and checks as :meth:`choose`
         (its CLIENT span ends with the call), sent as a future on the blocking call's channel and
-        its answer read in gRPC's callback thread (at once in the caller's when the call has ended
-        before it could wait). Not on the agent loop: in one stack, alternated, a ``grpc.aio``
+        its answer read by the channel's one reading thread (:class:`~services.agents.grpc_wire.ChannelReader`;
+        at once in the caller's when the call has ended before it could wait). Not on the agent loop: in one stack, alternated, a ``grpc.aio``
         channel there moved fewer agent moves a second (docs/benchmarks.md, "Webhooks asked from an
         event loop"). Raises AgentFailure (the address refused, a timeout <= 0),
         NotImplementedError for an agent named by a host name."""
@@ -438,11 +468,13 @@ class GrpcAgentClient(AgentClient):
         timeout_s = _check_timeout(timeout_s)
         method = _CALL_NAMES["move"]
         body = to_pb(request).SerializeToString(deterministic=True)
-        methods = self._methods_for(self._checked(timeout_s))
+        methods = self._methods_for(self._checked(timeout_s), read=True)
         span, trace_headers = tracing.open_span(f"agent {method}", longhouse__agent=self.name,
                                                 longhouse__agent_call="move")
 
         def finished(call: Any) -> None:
+            with self._lock:
+                self._futures.discard(call)
             try:
                 outcome: MoveChoice | AgentFailure = self._answer(call, request, timeout_s)
             except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
@@ -455,6 +487,8 @@ class GrpcAgentClient(AgentClient):
         except BaseException:
             span.end()
             raise
+        with self._lock:
+            self._futures.add(call)
         call.add_done_callback(finished)
 
     def _answer(self, call: Any, request: MoveRequest, timeout_s: float) -> "MoveChoice | AgentFailure":
@@ -484,7 +518,7 @@ class GrpcAgentClient(AgentClient):
         with self._lock:
             pinned, self._pinned = self._pinned, None
         if pinned is not None:
-            pinned[1].close()
+            self._close_channel(pinned[1])
 
 
 # -- HTTP -----------------------------------------------------------------------------------

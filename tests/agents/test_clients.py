@@ -615,3 +615,61 @@ def test_closing_a_grpc_client_cancels_its_blocking_call():
         finally:
             held.set()
     assert isinstance(outcome[0], AgentFailure) and outcome[0].kind == "crash"
+
+
+def test_a_grpc_agents_answers_are_read_by_one_thread_for_the_channels_life():
+    """services/agents/grpc_wire.py ChannelReader: calls made one after another (an agent's decisions)
+    are read by the same thread, not by a thread gRPC starts for each; closing the client stops the
+    thread before the channel is closed (idle, or with a call in flight, which is then a ``crash`` at
+    once, not a timeout at its deadline), and the call that wakes it never reaches the agent."""
+    from services.api import agent_pb2
+
+    hold, asked, release = threading.Event(), threading.Event(), threading.Event()
+    answered = agent_pb2.MoveChoice(index=0).SerializeToString()
+    ends: list[bytes] = []
+
+    def choose(request: bytes, context) -> bytes:
+        if hold.is_set():
+            asked.set()
+            release.wait(TIMEOUT_S * 4)  # bounded; set when the test ends
+        return answered
+
+    def ask(client: GrpcAgentClient, version: int, timeout_s: float) -> tuple[list, threading.Event]:
+        got: list = []
+        done = threading.Event()
+        client.choose_async(move_payload(version=version), timeout_s,
+                            lambda outcome: (got.append((outcome, threading.current_thread())), done.set()))
+        return got, done
+
+    faults: list = []
+    before = threading.excepthook
+    threading.excepthook = faults.append
+    try:
+        with agent_method_server("ChooseMove", choose, also={"EndMatch": lambda r, c: ends.append(r) or b""}) as port:
+            readers: list[threading.Thread] = []
+            for _ in range(30):  # opened and closed idle: each time the reader stops, no wake call is sent
+                client = GrpcAgentClient(f"127.0.0.1:{port}", SECRET, name="quick")
+                for version in range(2, 5):
+                    got, done = ask(client, version, TIMEOUT_S)
+                    assert done.wait(TIMEOUT_S) and got[0][0].index == 0
+                    readers.append(got[0][1])
+                assert len({id(t) for t in readers[-3:]}) == 1 and readers[-1].name == "agent-grpc-read"
+                client.close()
+                readers[-1].join(TIMEOUT_S)
+                assert not readers[-1].is_alive()
+            client = GrpcAgentClient(f"127.0.0.1:{port}", SECRET, name="quick")
+            hold.set()
+            got, done = ask(client, 7, 60.0)
+            assert asked.wait(TIMEOUT_S)
+            began = time.monotonic()
+            client.close()
+            assert done.wait(TIMEOUT_S) and time.monotonic() - began < 2
+            got[0][1].join(TIMEOUT_S)
+            assert not got[0][1].is_alive()
+            release.set()
+        assert isinstance(got[0][0], AgentFailure) and got[0][0].kind == "crash"
+        assert ends == []
+    finally:
+        release.set()
+        threading.excepthook = before
+    assert not faults, faults

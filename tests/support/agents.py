@@ -143,14 +143,15 @@ def http_handler_server(handler: type[BaseHTTPRequestHandler],
 
 @contextlib.contextmanager
 def agent_method_server(method: str, handler: Callable[[bytes, grpc.ServicerContext], bytes],
-                        port: int = 0) -> Iterator[int]:
+                        port: int = 0, also: dict[str, Callable[[bytes, grpc.ServicerContext], bytes]] | None = None
+                        ) -> Iterator[int]:
     """An in-process gRPC server on 127.0.0.1 serving one method of ``longhouse.agent.v1.Agent``
     (``method``: ``StartMatch``, ``ChooseMove`` or ``EndMatch``) with ``handler(request bytes,
-    context) -> answer bytes``, on ``port`` (0: a free one); yields the port, and stops the
-    server (bounded wait) when the block ends."""
+    context) -> answer bytes`` (and the methods of ``also`` with theirs), on ``port`` (0: a free
+    one); yields the port, and stops the server (bounded wait) when the block ends."""
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
-        "longhouse.agent.v1.Agent", {method: grpc.unary_unary_rpc_method_handler(handler)}),))
+    handlers = {name: grpc.unary_unary_rpc_method_handler(h) for name, h in {method: handler, **(also or {})}.items()}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("longhouse.agent.v1.Agent", handlers),))
     bound = server.add_insecure_port(f"127.0.0.1:{port}")
     assert bound and (not port or bound == port), f"could not listen on 127.0.0.1:{port}"
     server.start()
