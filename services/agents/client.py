@@ -346,7 +346,8 @@ class GrpcAgentClient(AgentClient):
         self._lock = threading.Lock()
         self._pinned: tuple[str, grpc.Channel, dict[str, Any]] | None = None
         self._reader: Any = None  # the ChannelReader of the pinned channel, once it has one
-        self._futures: set[Any] = set()  # the calls of choose_async still running
+        self._read_final: Any = None  # its finalizer (this client let go without a close)
+        self._futures: dict[Any, grpc.Channel] = {}  # the calls of choose_async still running, and their channel
         self._literal = is_literal(self._host)
 
     def _checked(self, timeout_s: float) -> Target:
@@ -365,16 +366,21 @@ class GrpcAgentClient(AgentClient):
         except AddressRefused as exc:
             raise self._refused(exc) from None
 
-    def _methods_for(self, target: Target, read: bool = False) -> dict[str, Any]:
-        """The call stubs of a channel pinned to one of ``target``'s checked addresses; with
-        ``read``, the channel is given its reading thread (:class:`~services.agents.grpc_wire.ChannelReader`,
-        for calls made as futures) if it has none yet."""
+    def _methods_for(self, target: Target) -> dict[str, Any]:
+        """The call stubs of a channel pinned to one of ``target``'s checked addresses."""
+        return self._pinned_for(target)[1]
+
+    def _pinned_for(self, target: Target, read: bool = False) -> tuple[grpc.Channel, dict[str, Any]]:
+        """``(channel, call stubs)`` of a channel pinned to one of ``target``'s checked addresses;
+        with ``read``, the channel is given its reading thread
+        (:class:`~services.agents.grpc_wire.ChannelReader`, for calls made as futures) if it has none
+        yet."""
         with self._lock:
             pinned = self._pinned
             if pinned is not None and pinned[0] in target.addresses:
                 if read and (self._reader is None or self._reader.channel is not pinned[1]):
                     self._reading(pinned[1])
-                return pinned[2]
+                return pinned[1], pinned[2]
             address = target.addresses[0]
             uri = (f"ipv4:{address}:{self._port}" if ipaddress.ip_address(address).version == 4
                    else f"ipv6:[{address}]:{self._port}")
@@ -390,20 +396,29 @@ class GrpcAgentClient(AgentClient):
             # No serializers: requests go out as the bytes that were signed, answers come back raw.
             methods = {kind: channel.unary_unary(f"/longhouse.agent.v1.Agent/{method}")
                        for kind, method in _CALL_NAMES.items()}
+            # the host now resolves elsewhere: the old address is no longer checked
+            let_go = self._let_go(pinned[1]) if pinned is not None else None
             self._pinned = (address, channel, methods)
             if read:
                 self._reading(channel)
-        if pinned is not None:  # the host now resolves elsewhere: the old address is no longer checked
-            self._close_channel(pinned[1])
-        return methods
+        if let_go is not None:
+            self._close_channel(*let_go)
+        return channel, methods
 
-    def _close_channel(self, channel: grpc.Channel) -> None:
-        """Close ``channel``; one with a reading thread is closed by its reader, its calls still
-        running cancelled first."""
-        reader = self._reader
-        if reader is not None and reader.channel is channel:
-            with self._lock:
-                running = list(self._futures)
+    def _let_go(self, channel: grpc.Channel) -> tuple[grpc.Channel, Any, list[Any]]:
+        """Under ``self._lock``: ``channel``, no longer pinned, with its reader (None if it has none)
+        and the futures of its calls still running, for :meth:`_close_channel` (outside the lock)."""
+        reader = None
+        if self._reader is not None and self._reader.channel is channel:
+            reader, self._reader = self._reader, None
+            self._read_final.detach()  # closed now: its finalizer would keep it
+        return channel, reader, [f for f, c in self._futures.items() if c is channel]
+
+    @staticmethod
+    def _close_channel(channel: grpc.Channel, reader: Any, running: list[Any]) -> None:
+        """Close ``channel``: one with a reader is closed by its thread, ``running`` (its calls still
+        running) cancelled first."""
+        if reader is not None:
             reader.close(running)
         else:
             channel.close()
@@ -417,7 +432,8 @@ class GrpcAgentClient(AgentClient):
         reader = ChannelReader(channel)
         if reader.start():
             self._reader = reader
-            weakref.finalize(self, reader.close).atexit = False
+            self._read_final = weakref.finalize(self, reader.close)
+            self._read_final.atexit = False
 
     def _call(self, kind: str, payload: BaseModel, timeout_s: float) -> MoveChoice | None:
         from services.agents.grpc_wire import to_pb
@@ -468,13 +484,13 @@ class GrpcAgentClient(AgentClient):
         timeout_s = _check_timeout(timeout_s)
         method = _CALL_NAMES["move"]
         body = to_pb(request).SerializeToString(deterministic=True)
-        methods = self._methods_for(self._checked(timeout_s), read=True)
+        channel, methods = self._pinned_for(self._checked(timeout_s), read=True)
         span, trace_headers = tracing.open_span(f"agent {method}", longhouse__agent=self.name,
                                                 longhouse__agent_call="move")
 
         def finished(call: Any) -> None:
             with self._lock:
-                self._futures.discard(call)
+                self._futures.pop(call, None)
             try:
                 outcome: MoveChoice | AgentFailure = self._answer(call, request, timeout_s)
             except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
@@ -488,7 +504,7 @@ class GrpcAgentClient(AgentClient):
             span.end()
             raise
         with self._lock:
-            self._futures.add(call)
+            self._futures[call] = channel
         call.add_done_callback(finished)
 
     def _answer(self, call: Any, request: MoveRequest, timeout_s: float) -> "MoveChoice | AgentFailure":
@@ -517,8 +533,9 @@ class GrpcAgentClient(AgentClient):
     def close(self) -> None:
         with self._lock:
             pinned, self._pinned = self._pinned, None
-        if pinned is not None:
-            self._close_channel(pinned[1])
+            let_go = self._let_go(pinned[1]) if pinned is not None else None
+        if let_go is not None:
+            self._close_channel(*let_go)
 
 
 # -- HTTP -----------------------------------------------------------------------------------

@@ -166,11 +166,11 @@ class SignatureInterceptor(grpc.ServerInterceptor):
                                                    response_serializer=handler.response_serializer)
 
 
-_held: "weakref.WeakSet[Any]" = weakref.WeakSet()
-"""The call states of the channels a :class:`ChannelReader` holds (for a forked child's reset)."""
+_readers: "weakref.WeakSet[ChannelReader]" = weakref.WeakSet()
+"""The readers started in this process (paused around a fork: :func:`_before_fork`)."""
 
 _WAKE_METHOD = f"/{SERVICE}/EndMatch"
-"""The method of the call that wakes a reader to stop (past its deadline when made: it is never sent)."""
+"""The method of the call that wakes a reader (past its deadline when made: it is never sent)."""
 
 
 class ChannelReader:
@@ -186,8 +186,12 @@ class ChannelReader:
     agent-grpc path moved 1.07x and 1.04x the moves a second with it (docs/benchmarks.md, "One thread
     reads a gRPC agent's answers").
 
-    It uses grpc's private call state (``channel._call_state``, its ``lock`` and ``managed_calls``,
-    and the channel's ``next_call_event``); where that is not there, :meth:`start` changes nothing.
+    A channel must not be closed while a thread reads it (closing destroys its completion queue), nor
+    a process forked while a thread waits in gRPC's polling (the child inherits it half-done): the
+    thread closes the channel itself once told to (:meth:`close`), and stops around a fork, to start
+    again in the parent. It uses grpc's private call state (``channel._call_state``, its ``lock`` and
+    ``managed_calls``, and the channel's ``next_call_event``); where that is not there, :meth:`start`
+    changes nothing.
 
     Args:
         channel: a fresh ``grpc.insecure_channel``/``secure_channel``.
@@ -196,10 +200,10 @@ class ChannelReader:
     def __init__(self, channel: grpc.Channel):
         self.channel = channel
         self._state: Any = None
-        self._stop = threading.Event()
+        self._kinds: Any = None
+        self._lock = threading.Lock()
+        self._want: str | None = None  # None: read; "pause": stop reading (a fork); "close"
         self._thread: threading.Thread | None = None
-        self._closing = threading.Lock()
-        self._closed = False
 
     def start(self) -> bool:
         """Count the held call and start the reading thread; False (nothing done) where grpc's
@@ -215,19 +219,23 @@ class ChannelReader:
             if state.managed_calls:
                 return False
             state.managed_calls = 1  # a call that never ends: gRPC starts no thread of its own
-        self._state = state
-        _held.add(state)
-        self._thread = threading.Thread(target=self._read, args=(state, kinds), name="agent-grpc-read", daemon=True)
-        self._thread.start()
+        self._state, self._kinds = state, kinds
+        _readers.add(self)
+        self._run()
         return True
 
-    def _read(self, state: Any, kinds: Any) -> None:
+    def _run(self) -> None:
+        self._thread = threading.Thread(target=self._read, name="agent-grpc-read", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        state, kinds = self._state, self._kinds
         while True:
             event = state.channel.next_call_event()
             if event.completion_type == kinds.queue_timeout:
                 continue
             if event.completion_type == kinds.queue_shutdown or event.tag is None:
-                return  # not reached through close(), which stops the thread first
+                return  # closed under the thread: not through close(), which has the thread close it
             try:
                 ended = event.tag(event)
             except Exception:  # noqa: BLE001 - one call's fault must not stop the channel's reading
@@ -236,41 +244,92 @@ class ChannelReader:
             with state.lock:
                 if ended:
                     state.managed_calls -= 1
-                if self._stop.is_set() and state.managed_calls == 1:
-                    state.managed_calls = 0  # the held call ends: a later call starts gRPC's thread
-                    return
+                want = self._want
+                if want == "pause":
+                    return  # the held call stays counted: the thread starts again after the fork
+                if want != "close" or state.managed_calls != 1:
+                    continue
+                state.managed_calls = 0  # the held call ends: a later call starts gRPC's own thread
+            self.channel.close()  # nothing reads it now, and no call is left on it
+            return
+
+    def _wake(self) -> None:
+        """A call past its deadline before it begins: it ends at once, unsent, and the thread wakes."""
+        self.channel.unary_unary(_WAKE_METHOD).future(b"", timeout=-60)
 
     def close(self, in_flight: Any = (), timeout_s: float = 5.0) -> None:
-        """Stop the thread, then close the channel (a channel must not be closed while a thread
-        reads it: closing destroys its completion queue). ``in_flight``: the futures of the calls
-        still running, cancelled first. Should the thread not stop within ``timeout_s`` (a call
-        begun meanwhile), the channel is left open rather than closed under it. A second close does
-        nothing."""
-        with self._closing:
-            if self._closed:
+        """Cancel ``in_flight`` (the futures of the channel's calls still running) and have the
+        thread close the channel once no call is left on it, waiting up to ``timeout_s`` for that
+        (not on the thread itself: a client let go in its own answer's callback). A second close
+        does nothing; a channel whose thread never ran (or died) is closed at once."""
+        with self._lock:
+            if self._want == "close":
                 return
-            self._closed = True
+            self._want = "close"
         thread = self._thread
         if thread is None or not thread.is_alive():
             self.channel.close()
             return
-        self._stop.set()
         for future in list(in_flight):
             future.cancel()
-        # a call past its deadline before it begins ends at once, unsent: the thread wakes to its end
-        self.channel.unary_unary(_WAKE_METHOD).future(b"", timeout=-60)
+        self._wake()
+        if threading.current_thread() is not thread:
+            thread.join(timeout_s)
+            if thread.is_alive():  # a call begun meanwhile: closed by the thread when it ends
+                log.warning("agent_grpc_reader_not_stopped", timeout_s=timeout_s)
+
+    def _pause(self, timeout_s: float = 5.0) -> bool:
+        """Stop the thread, keeping the held call (before a fork); True if it stopped."""
+        thread = self._thread
+        with self._lock:
+            if self._want is not None or thread is None or not thread.is_alive():
+                return False
+            self._want = "pause"
+        if threading.current_thread() is thread:
+            return False
+        self._wake()
         thread.join(timeout_s)
-        if thread.is_alive():
-            log.warning("agent_grpc_reader_not_stopped", timeout_s=timeout_s)
-            return
-        self.channel.close()
+        return not thread.is_alive()
+
+    def _resume(self) -> None:
+        """In the parent after a fork: read again."""
+        with self._lock:
+            if self._want != "pause":
+                return
+            self._want = None
+        self._run()
+
+    def _forget(self) -> None:
+        """In a forked child: there is no thread here; the held call is dropped, as gRPC's own
+        thread would be gone too, and a close closes the channel at once."""
+        with self._state.lock:
+            self._state.managed_calls = max(0, self._state.managed_calls - 1)
+        self._want = None
+        self._thread = None
 
 
-def _forget_held() -> None:
-    """In a forked child: the channels held have no reading thread there; drop the held call."""
-    for state in list(_held):
-        state.managed_calls = max(0, state.managed_calls - 1)
-    _held.clear()
+def _before_fork() -> None:
+    """Pause every reader (no thread of ours waits in gRPC's polling across a fork)."""
+    global _paused
+    _paused = [reader for reader in list(_readers) if reader._pause()]
 
 
-os.register_at_fork(after_in_child=_forget_held)
+def _after_fork_in_parent() -> None:
+    global _paused
+    for reader in _paused:
+        reader._resume()
+    _paused = []
+
+
+def _after_fork_in_child() -> None:
+    global _paused
+    for reader in list(_readers):
+        if reader._want != "close":
+            reader._forget()
+    _readers.clear()
+    _paused = []
+
+
+_paused: list[ChannelReader] = []
+os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                    after_in_child=_after_fork_in_child)

@@ -7,7 +7,10 @@ secrets and replays are refused.
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -673,3 +676,119 @@ def test_a_grpc_agents_answers_are_read_by_one_thread_for_the_channels_life():
         release.set()
         threading.excepthook = before
     assert not faults, faults
+
+
+def _quick_server():
+    """A ChooseMove server answering index 0 at once (and EndMatch, to see a wake call reach it)."""
+    from services.api import agent_pb2
+
+    answered = agent_pb2.MoveChoice(index=0).SerializeToString()
+    return agent_method_server("ChooseMove", lambda r, c: answered, also={"EndMatch": lambda r, c: b""})
+
+
+def _asked(client: GrpcAgentClient, timeout_s: float = TIMEOUT_S):
+    """``client.choose_async`` once, waited for (bounded): its outcome."""
+    got: list = []
+    done = threading.Event()
+    client.choose_async(move_payload(), timeout_s, lambda outcome: (got.append(outcome), done.set()))
+    assert done.wait(timeout_s + 5), "the callback was never called"
+    return got[0]
+
+
+def test_a_close_that_races_a_reopening_call_still_stops_the_old_reader(monkeypatch):
+    """services/agents/client.py close: the channel it lets go and that channel's reader are taken
+    together, so a call that pins a new channel meanwhile (another thread) cannot leave the old
+    channel closed under its reader (a trial's finding: the process then crashed)."""
+    faults: list = []
+    monkeypatch.setattr(threading, "excepthook", faults.append)
+    slow = GrpcAgentClient._close_channel
+
+    def slowly(channel, reader, running):
+        time.sleep(0.3)  # the window in which the other thread's call pins a new channel
+        slow(channel, reader, running)
+
+    monkeypatch.setattr(GrpcAgentClient, "_close_channel", staticmethod(slowly))
+    with _quick_server() as port:
+        client = GrpcAgentClient(f"127.0.0.1:{port}", SECRET, name="quick")
+        assert _asked(client).index == 0
+        old = client._reader._thread
+        closing = threading.Thread(target=client.close)
+        closing.start()
+        time.sleep(0.05)  # close has let the channel go and waits in slowly()
+        assert _asked(client).index == 0  # pins a new channel, with a reader of its own
+        closing.join(TIMEOUT_S)
+        old.join(TIMEOUT_S)
+        assert not closing.is_alive() and not old.is_alive()
+        new = client._reader._thread
+        assert new is not old and new.is_alive()
+        client.close()
+        new.join(TIMEOUT_S)
+        assert not new.is_alive()
+    assert not faults, faults
+
+
+def test_a_client_let_go_in_its_own_answers_callback_closes_without_a_fault():
+    """A client dropped with a call in flight is let go on its reader's thread once the answer is
+    read; its finalizer then closes the channel from that thread, without joining itself (a trial's
+    finding: "cannot join current thread"), and the thread ends."""
+    import gc
+
+    unraisable: list = []
+    before = sys.unraisablehook
+    sys.unraisablehook = unraisable.append
+    try:
+        with _quick_server() as port:
+            readers: list[threading.Thread] = []
+            for _ in range(5):
+                done = threading.Event()
+                client = GrpcAgentClient(f"127.0.0.1:{port}", SECRET, name="quick")
+                client.choose_async(move_payload(), TIMEOUT_S,
+                                    lambda outcome: (readers.append(threading.current_thread()), done.set()))
+                del client
+                assert done.wait(TIMEOUT_S)
+            gc.collect()
+            for reader in readers:
+                reader.join(TIMEOUT_S)
+            assert not any(reader.is_alive() for reader in readers)
+    finally:
+        sys.unraisablehook = before
+    assert not unraisable, [u.exc_value for u in unraisable]
+
+
+def test_a_forked_child_can_use_and_close_a_client_its_parent_was_reading():
+    """services/agents/grpc_wire.py: readers stop around a fork (no thread of ours waits in gRPC's
+    polling while the process is copied) and start again in the parent; the child, where no reader
+    runs, asks the inherited client (an answer or a failure: the connection is the parent's too),
+    closes it, and asks a new one, as it could before readers (a trial's finding: the child crashed in
+    6 of 8 runs)."""
+    with _quick_server() as port:
+        client = GrpcAgentClient(f"127.0.0.1:{port}", SECRET, name="quick")
+        assert _asked(client).index == 0
+        pid = os.fork()
+        if pid == 0:  # the child: no pytest here, only an exit code
+            code = 1
+            try:
+                # the parent's connection is shared with the parent: a choice, or a failure, but an answer
+                inherited = _asked(client)
+                client.close()
+                fresh = GrpcAgentClient(f"127.0.0.1:{port}", SECRET, name="fresh")
+                ok = _asked(fresh).index == 0 and (isinstance(inherited, AgentFailure) or inherited.index == 0)
+                fresh.close()
+                code = 0 if ok else 1
+            finally:
+                os._exit(code)
+        deadline = time.monotonic() + 30
+        status = None
+        while status is None and time.monotonic() < deadline:
+            done, raw = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = raw
+            else:
+                time.sleep(0.05)  # polling the child's exit, bounded by the deadline
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        assert status is not None and os.waitstatus_to_exitcode(status) == 0, status
+        assert _asked(client).index == 0  # the parent's reader reads again
+        assert client._reader._thread.is_alive()
+        client.close()
