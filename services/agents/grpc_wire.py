@@ -202,15 +202,19 @@ class ChannelReader:
         self._state: Any = None
         self._kinds: Any = None
         self._lock = threading.Lock()
-        self._want: str | None = None  # None: read; "pause": stop reading (a fork); "close"
+        self._closed = False
+        self._want: str | None = None  # None: read; "pause": stop reading (a fork); "close" (under the call state's lock)
+        self._paused = False  # the thread stopped for a pause
         self._thread: threading.Thread | None = None
 
     def start(self) -> bool:
         """Count the held call and start the reading thread; False (nothing done) where grpc's
-        private state is not as expected or a call is in flight already (gRPC's own thread then
-        reads it)."""
+        private state is not as expected, gRPC's fork support is on (``GRPC_ENABLE_FORK_SUPPORT``), or
+        a call is in flight already (gRPC's own thread then reads it)."""
         from grpc._cython import cygrpc
 
+        if os.environ.get("GRPC_ENABLE_FORK_SUPPORT", "").lower() in ("yes", "true", "1"):
+            return False  # gRPC's fork support manages its own threads across a fork: leave them be
         state = getattr(self.channel, "_call_state", None)
         kinds = getattr(cygrpc, "CompletionType", None)
         if state is None or kinds is None or not isinstance(getattr(state, "managed_calls", None), int):
@@ -246,6 +250,7 @@ class ChannelReader:
                     state.managed_calls -= 1
                 want = self._want
                 if want == "pause":
+                    self._paused = True
                     return  # the held call stays counted: the thread starts again after the fork
                 if want != "close" or state.managed_calls != 1:
                     continue
@@ -254,22 +259,28 @@ class ChannelReader:
             return
 
     def _wake(self) -> None:
-        """A call past its deadline before it begins: it ends at once, unsent, and the thread wakes."""
-        self.channel.unary_unary(_WAKE_METHOD).future(b"", timeout=-60)
+        """A call past its deadline before it begins: it ends at once, unsent, and the thread wakes
+        (nothing to wake where the thread has closed the channel already)."""
+        try:
+            self.channel.unary_unary(_WAKE_METHOD).future(b"", timeout=-60)
+        except ValueError:  # "Channel closed!": the thread saw the last call end and closed it
+            pass
 
     def close(self, in_flight: Any = (), timeout_s: float = 5.0) -> None:
         """Cancel ``in_flight`` (the futures of the channel's calls still running) and have the
         thread close the channel once no call is left on it, waiting up to ``timeout_s`` for that
         (not on the thread itself: a client let go in its own answer's callback). A second close
-        does nothing; a channel whose thread never ran (or died) is closed at once."""
+        does nothing; a channel whose thread never ran (or is gone) is closed at once."""
         with self._lock:
-            if self._want == "close":
+            if self._closed:
                 return
-            self._want = "close"
-        thread = self._thread
-        if thread is None or not thread.is_alive():
+            self._closed = True
+        thread, state = self._thread, self._state
+        if thread is None or state is None or not thread.is_alive():
             self.channel.close()
             return
+        with state.lock:
+            self._want = "close"
         for future in list(in_flight):
             future.cancel()
         self._wake()
@@ -279,21 +290,27 @@ class ChannelReader:
                 log.warning("agent_grpc_reader_not_stopped", timeout_s=timeout_s)
 
     def _pause(self, timeout_s: float = 5.0) -> bool:
-        """Stop the thread, keeping the held call (before a fork); True if it stopped."""
-        thread = self._thread
-        with self._lock:
-            if self._want is not None or thread is None or not thread.is_alive():
-                return False
-            self._want = "pause"
-        if threading.current_thread() is thread:
+        """Stop the thread, keeping the held call (before a fork); True if it stopped. Not from the
+        thread itself (a fork in an answer's callback), nor past ``timeout_s`` (a callback still
+        running): the thread then reads on, as gRPC's own would."""
+        thread, state = self._thread, self._state
+        if thread is None or state is None or threading.current_thread() is thread:
             return False
+        with state.lock:
+            if self._want is not None or not thread.is_alive():
+                return False
+            self._want, self._paused = "pause", False
         self._wake()
         thread.join(timeout_s)
-        return not thread.is_alive()
+        with state.lock:
+            if self._paused:
+                return True
+            self._want = None  # still in a callback: it reads on
+            return False
 
     def _resume(self) -> None:
         """In the parent after a fork: read again."""
-        with self._lock:
+        with self._state.lock:
             if self._want != "pause":
                 return
             self._want = None
@@ -301,9 +318,9 @@ class ChannelReader:
 
     def _forget(self) -> None:
         """In a forked child: there is no thread here; the held call is dropped, as gRPC's own
-        thread would be gone too, and a close closes the channel at once."""
-        with self._state.lock:
-            self._state.managed_calls = max(0, self._state.managed_calls - 1)
+        thread would be gone too, and a close closes the channel at once. (No lock is taken: a thread
+        of the parent's may have held it at the fork, and the child has only the forking thread.)"""
+        self._state.managed_calls = max(0, self._state.managed_calls - 1)
         self._want = None
         self._thread = None
 

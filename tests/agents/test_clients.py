@@ -792,3 +792,62 @@ def test_a_forked_child_can_use_and_close_a_client_its_parent_was_reading():
         assert _asked(client).index == 0  # the parent's reader reads again
         assert client._reader._thread.is_alive()
         client.close()
+
+
+def test_a_close_after_the_reader_closed_the_channel_itself_does_not_raise(monkeypatch):
+    """ChannelReader.close: the reader may see the cancelled calls end and close the channel before
+    the waking call is made; that call then finds the channel closed, and close() returns all the
+    same (a trial's finding: ``ValueError: Cannot invoke RPC: Channel closed!`` from close)."""
+    from services.agents import grpc_wire
+
+    wake = grpc_wire.ChannelReader._wake
+
+    def late(self):
+        time.sleep(0.05)  # the reader meanwhile sees the cancelled calls end and closes the channel
+        wake(self)
+
+    monkeypatch.setattr(grpc_wire.ChannelReader, "_wake", late)
+    release = threading.Event()
+
+    def choose(request: bytes, context) -> bytes:
+        release.wait(TIMEOUT_S)  # bounded; set when the test ends
+        return b""
+
+    with agent_method_server("ChooseMove", choose, also=None) as port:
+        try:
+            for _ in range(3):
+                client = GrpcAgentClient(f"127.0.0.1:{port}", SECRET, name="slow")
+                outcomes: list = []
+                for _ in range(2):
+                    client.choose_async(move_payload(), TIMEOUT_S, outcomes.append)
+                reader = client._reader._thread
+                client.close()  # raises nothing
+                reader.join(TIMEOUT_S)
+                assert not reader.is_alive()
+                assert [o.kind for o in outcomes] == ["crash", "crash"]
+        finally:
+            release.set()
+
+
+def test_a_fork_from_an_answers_callback_leaves_the_reader_reading():
+    """A fork made in a done callback (on the reader's own thread) does not stop the reader: the
+    client's later calls are answered (a trial's reading of the code: the reader would stop after
+    the callback, never to start again)."""
+    with _quick_server() as port:
+        client = GrpcAgentClient(f"127.0.0.1:{port}", SECRET, name="quick")
+        forked: list[int] = []
+        done = threading.Event()
+
+        def fork_here(outcome) -> None:
+            pid = os.fork()
+            if pid == 0:
+                os._exit(0)
+            forked.append(pid)
+            done.set()
+
+        client.choose_async(move_payload(), TIMEOUT_S, fork_here)
+        assert done.wait(TIMEOUT_S)
+        os.waitpid(forked[0], 0)
+        for _ in range(3):
+            assert _asked(client).index == 0
+        client.close()
