@@ -36,7 +36,8 @@ POST, or the same keys in the gRPC call's metadata; outside the signature, which
 A move is asked in one of two ways, with the same bytes, checks and failure kinds:
 :meth:`AgentClient.choose` waits on the caller's thread; :meth:`AgentClient.choose_async`
 (a gRPC agent at an IP address, any webhook) returns once the call is on its way and calls back
-with the outcome (a gRPC future, read in gRPC's callback thread; a webhook's POST on the
+with the outcome (a gRPC future, read by its channel's one reading thread,
+:class:`~services.agents.grpc_wire.ChannelReader`; a webhook's POST on the
 process's agent loop, :mod:`services.agents.aio`, by aiohttp, a host name looked up on the
 lookup pool).
 
