@@ -962,7 +962,8 @@ class HttpAgentClient(AgentClient):
         within the timeout. Raises AgentFailure (the address refused, a timeout <= 0),
         NotImplementedError where :attr:`asks_without_thread` is False."""
         if not self.asks_without_thread:
-            raise NotImplementedError("a webhook client given its own executor asks in the caller's thread")
+            raise NotImplementedError("a webhook client given its own executor, or at a legacy spelling of an "
+                                      "IPv4 address, asks in the caller's thread")
         request = _as(MoveRequest, payload)
         timeout_s = _check_timeout(timeout_s)
         began = time.monotonic()
