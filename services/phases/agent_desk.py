@@ -389,7 +389,12 @@ class AgentDesk:
         """Stop asking (the mover is stopping): queued calls are dropped, running ones cut (the
         process's webhook calls, :func:`~services.agents.client.abort_calls`; its clients closed,
         which cancels a gRPC call, :func:`~services.phases.agents.close_clients`), so no thread
-        holds the process past its stop; their claims lapse."""
+        holds the process past its stop; then the claims of the decisions not yet committed are
+        given up (:meth:`~services.phases.agents.Clock.renew` with ``release``), so that the mover
+        that takes their games up asks them at once instead of after their lease
+        (:data:`~services.phases.agents.LEASE_MS`) charged to the agent. Where Redis cannot be
+        reached the rest are left to lapse (no second try). Called once the mover's loop has
+        ended: nothing of this desk commits afterwards."""
         from services.agents.client import abort_calls
 
         self._stopped = True
@@ -397,3 +402,11 @@ class AgentDesk:
         self.pool.shutdown(wait=False, cancel_futures=True)
         abort_calls()
         agents.close_clients()
+        for asking in list(self.asking.values()):
+            d = asking.decision
+            try:
+                self.clock.renew(d.game_id, d.seat, d.start, d.attempt, release=True)
+            except Exception as exc:  # noqa: BLE001 - stopping all the same: the claims lapse
+                log.warning("agent_claims_not_released", error=type(exc).__name__, left=len(self.asking))
+                break
+        self.asking.clear()

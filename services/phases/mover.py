@@ -131,8 +131,8 @@ class Mover:
         """How many movers serve (their heartbeat keys), looked up every few seconds. A mover
         whose heartbeat is gone since the last look died (or stopped): every game waiting for a bot
         or an agent is pushed again (:func:`requeue_waiting`), so the games it held, and the agent
-        decisions it was asking, are taken up here when no mover starts in its place (one of the
-        launcher's movers dying leaves the others serving)."""
+        decisions it was asking, are taken up here when no mover starts in its place (a mover run
+        on its own, as in the containers; the launcher starts its whole group again instead)."""
         now = time.monotonic()
         if now - self._counted >= 5:
             names = {key for key in self.client.scan_iter(match=HEARTBEAT.format(name="*"), count=100)}

@@ -255,6 +255,32 @@ def test_a_thread_past_the_deadline_is_a_timeout(monkeypatch):
     assert table.state(game_id)[2] == version + 1
 
 
+
+def test_a_stopping_desk_gives_up_its_claims_so_the_next_asker_takes_them_at_once(monkeypatch):
+    """A mover stopped (its launcher group restarted after another mover died, a deploy) gave its
+    decisions still out no more thought: their claims held for the rest of their lease
+    (``LEASE_MS``), and the mover that took their games up waited that long, charged to the agent.
+    Now the stop gives them up."""
+    release = threading.Event()
+
+    class Thinking(Agent):
+        def choose(self, payload, timeout_s):
+            release.wait(10)
+            return super().choose(payload, timeout_s)
+
+    agent = Thinking()
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
+    clock = phase_agents.clock_for(table)
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, seat)
+        assert desk.asking
+        assert not clock.claim(game_id, seat, version, "task.next")[0]  # held by the desk meanwhile
+    finally:
+        desk.stop()
+        release.set()
+    assert clock.claim(game_id, seat, version, "task.next")[0]  # given up: taken at once
+
 def test_an_answer_that_meets_a_moved_game_is_committed_alone(monkeypatch):
     agent = Agent()
     table, game_id, seat, version = first_decision(agent, monkeypatch)
