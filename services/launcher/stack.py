@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import socket
 import sys
 import time
@@ -416,35 +417,26 @@ class Stack:
 
     def mover_spec(self) -> ChildSpec:
         """The bus movers: play built-in bots' moves for many games at once, one process per
-        core (``LONGHOUSE_MOVERS``), under one ``bash`` so they start and stop together. The first
-        mover to exit unbidden (killed, crashed) ends the group: the others are stopped, and the
-        launcher starts the group again with its back-off (:meth:`heal`), so a dead mover is not
-        left missing while the others serve; the mover that starts next pushes every waiting game
-        again (:func:`~services.phases.mover.requeue_waiting`)."""
+        core (``LONGHOUSE_MOVERS``), under one shell so they start and stop together."""
         n = mover_count()
         names = [f"{self.mover_node}.{k}" for k in range(n)]
         base = self.settings.mover_metrics_port
         metrics_ports = [base + k if base else 0 for k in range(n)]  # the k-th mover's (0: none)
-        # Each mover replaces its subshell (exec), so a signal to a pid reaches the mover. On TERM
-        # or INT the shell passes SIGTERM on to the movers only (never to its own group, which
-        # would signal the shell again). ``wait -n`` returns when a mover exits, or early (above
-        # 128) when a trapped signal arrives: a mover gone while no stop was asked stops the
-        # others. Then the shell waits for each, again after an interrupted wait, and exits with
-        # the code of the mover that ended the group (1 if it exited 0), else the first mover's failure, if any.
+        # Each mover replaces its subshell (exec), so a signal to a pid reaches the mover. On
+        # TERM or INT the shell passes SIGTERM on to the movers only (never to its own group,
+        # which would signal the shell again), then waits for each, again after an
+        # interrupted wait, and exits with the first mover's failure, if any. The interpreter's
+        # path is quoted: a checkout or virtualenv in a folder whose name holds a space ran no mover.
         starts = " ".join(f"mover {name} {port} & pids=\"$pids $!\";" for name, port in zip(names, metrics_ports))
-        script = (f"mover() {{ exec {self.python} -m services.phases.mover --name \"$1\" --metrics-port \"$2\"; }}; "
-                  f"pids=; stopping=; {starts} "
-                  "trap 'stopping=1; kill -TERM $pids 2>/dev/null' TERM INT; status=0; "
-                  "while [ -z \"$stopping\" ]; do "
-                  "wait -n; rc=$?; [ -n \"$stopping\" ] && break; "
-                  "stopping=1; status=$rc; [ $status -eq 0 ] && status=1; kill -TERM $pids 2>/dev/null; "
-                  "done; "
+        script = (f"mover() {{ exec {shlex.quote(self.python)} -m services.phases.mover --name \"$1\" --metrics-port \"$2\"; }}; "
+                  f"pids=; {starts} "
+                  "trap 'kill -TERM $pids 2>/dev/null' TERM INT; status=0; "
                   "for p in $pids; do "
                   "while :; do wait $p; rc=$?; [ $rc -gt 128 ] && kill -0 $p 2>/dev/null && continue; break; done; "
                   "[ $rc -ne 0 ] && [ $status -eq 0 ] && status=$rc; "
                   "done; exit $status")
         probes = [redis_key_probe(self.settings.redis_url, f"longhouse:mover:{name}") for name in names]
-        return ChildSpec("mover", ["/bin/bash", "-c", script], lambda: all(p() for p in probes),
+        return ChildSpec("mover", ["/bin/sh", "-c", script], lambda: all(p() for p in probes),
                          ports=[p for p in metrics_ports if p], env=self.env, cwd=self.root, ready_timeout=60,
                          stop_grace=10)
 

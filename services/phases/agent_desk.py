@@ -45,6 +45,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+
 from services.agents import registry
 from services.common import logs
 from services.coordinator.store import Commit, GameNotFound
@@ -392,9 +394,10 @@ class AgentDesk:
         holds the process past its stop; then the claims of the decisions not yet committed are
         given up (:meth:`~services.phases.agents.Clock.renew` with ``release``), so that the mover
         that takes their games up asks them at once instead of after their lease
-        (:data:`~services.phases.agents.LEASE_MS`) charged to the agent. Where Redis cannot be
-        reached the rest are left to lapse (no second try). Called once the mover's loop has
-        ended: nothing of this desk commits afterwards."""
+        (:data:`~services.phases.agents.LEASE_MS`) charged to the agent. A claim that cannot be
+        given up (its game's clock key) lapses; where Redis cannot be reached the rest lapse too
+        (no second try). Called once the mover's loop has ended: nothing of this desk commits
+        afterwards."""
         from services.agents.client import abort_calls
 
         self._stopped = True
@@ -402,11 +405,14 @@ class AgentDesk:
         self.pool.shutdown(wait=False, cancel_futures=True)
         abort_calls()
         agents.close_clients()
-        for asking in list(self.asking.values()):
+        held = list(self.asking.values())
+        self.asking.clear()
+        for n, asking in enumerate(held):
             d = asking.decision
             try:
                 self.clock.renew(d.game_id, d.seat, d.start, d.attempt, release=True)
-            except Exception as exc:  # noqa: BLE001 - stopping all the same: the claims lapse
-                log.warning("agent_claims_not_released", error=type(exc).__name__, left=len(self.asking))
+            except (RedisConnectionError, RedisTimeoutError) as exc:  # unreachable: the rest lapse too
+                log.warning("agent_claims_not_released", error=type(exc).__name__, left=len(held) - n)
                 break
-        self.asking.clear()
+            except Exception as exc:  # noqa: BLE001 - this game's clock key only: it lapses, the others go on
+                log.warning("agent_claim_not_released", game_id=d.game_id, seat=d.seat, error=type(exc).__name__)

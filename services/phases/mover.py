@@ -131,8 +131,8 @@ class Mover:
         """How many movers serve (their heartbeat keys), looked up every few seconds. A mover
         whose heartbeat is gone since the last look died (or stopped): every game waiting for a bot
         or an agent is pushed again (:func:`requeue_waiting`), so the games it held, and the agent
-        decisions it was asking, are taken up here when no mover starts in its place (a mover run
-        on its own, as in the containers; the launcher starts its whole group again instead)."""
+        decisions it was asking, are taken up here when no mover starts in its place (one of the
+        launcher's movers dying leaves the others serving)."""
         now = time.monotonic()
         if now - self._counted >= 5:
             names = {key for key in self.client.scan_iter(match=HEARTBEAT.format(name="*"), count=100)}
@@ -336,6 +336,17 @@ class Mover:
                 self.stopping.wait(pause)
         if self.desk is not None:
             self.desk.stop()
+        self.leave()
+
+    def leave(self) -> None:
+        """Delete the mover's :data:`HEARTBEAT` as it stops: its peers see it gone at their next
+        look (:meth:`movers`, every few seconds, rather than once the key has expired 15 s later)
+        and push the games it held again, and a launcher that starts it again waits for the new
+        mover's heartbeat, not the old one's. Where Redis cannot be reached the key expires."""
+        try:
+            self.client.delete(HEARTBEAT.format(name=self.name))
+        except redis.RedisError as exc:
+            log.warning("mover_heartbeat_left", error=type(exc).__name__)
 
 
 def outage(exc: BaseException) -> bool:

@@ -11,6 +11,7 @@ import threading
 import time
 
 from redis.crc import key_slot
+from redis.exceptions import ResponseError
 
 from services.agents.client import AgentFailure
 from services.coordinator.store import VersionConflict
@@ -280,6 +281,42 @@ def test_a_stopping_desk_gives_up_its_claims_so_the_next_asker_takes_them_at_onc
         desk.stop()
         release.set()
     assert clock.claim(game_id, seat, version, "task.next")[0]  # given up: taken at once
+
+
+def test_a_claim_that_cannot_be_given_up_leaves_the_others_given_up(monkeypatch):
+    """One game's claim failing to be given up (its clock key) stopped the desk giving up the rest."""
+    release = threading.Event()
+
+    class Thinking(Agent):
+        def choose(self, payload, timeout_s):
+            release.wait(10)
+            return super().choose(payload, timeout_s)
+
+    agent = Thinking()
+    table, first, seat, version = first_decision(agent, monkeypatch)
+    agent_id = table.bots(first)[seat]["agent"]
+    second = table.create(GameConfig(game="noggin", players=2), seed="second",
+                          bots={s: {"kind": "agent", "agent": agent_id} for s in range(2)},
+                          control={"move_ms": 60_000, "bank_ms": 1_000, "max_strikes": 3})
+    rules, state, second_version = table.state(second)
+    second_seat = rules.to_move(state)[0]
+    clock = phase_agents.clock_for(table)
+    renew = clock.renew
+
+    def broken_for_first(game_id, *args, **kwargs):
+        if game_id == first:
+            raise ResponseError("WRONGTYPE Operation against a key holding the wrong kind of value")
+        return renew(game_id, *args, **kwargs)
+
+    desk = AgentDesk(table)
+    try:
+        desk.begin_many([(first, seat, None), (second, second_seat, None)])
+        assert len(desk.asking) == 2
+        monkeypatch.setattr(clock, "renew", broken_for_first)
+    finally:
+        desk.stop()
+        release.set()
+    assert clock.claim(second, second_seat, second_version, "task.next")[0]  # given up all the same
 
 def test_an_answer_that_meets_a_moved_game_is_committed_alone(monkeypatch):
     agent = Agent()

@@ -79,3 +79,17 @@ def test_an_idle_movers_wait_is_one_round_trip_and_a_game_it_takes_brings_its_sh
     redis_client.lpush(asking.wake_key, 1)  # a wake-up left over from an answer already collected
     redis_client.lpush(READY, "g4")
     assert asking._pop(32, block=1.0) == ["g4"] and redis_client.llen(asking.wake_key) == 1
+
+
+def test_a_mover_that_stops_takes_its_heartbeat_with_it(redis_client):
+    """``Mover.leave``: a mover's heartbeat outlived its stop by up to 15 s, so its peers took up
+    its games only then, and a launcher restarting it found the old key and called it ready before
+    the new mover served."""
+    from services.phases.mover import HEARTBEAT, Mover
+
+    mover = Mover(table=None, client=redis_client, name="leaving")
+    mover.heartbeat()
+    assert redis_client.exists(HEARTBEAT.format(name="leaving"))
+    mover.stopping.set()
+    mover.run()  # asked to stop: its loop ends at once
+    assert not redis_client.exists(HEARTBEAT.format(name="leaving"))

@@ -1,8 +1,6 @@
-"""The launcher's mover group (:meth:`services.launcher.stack.Stack.mover_spec`): one ``bash`` runs
-``LONGHOUSE_MOVERS`` movers. A mover that exits while no stop was asked ends the group, so that the
-launcher starts it again (:meth:`~services.launcher.stack.Stack.heal` restarts a child that exited);
-before, the shell waited on with that mover missing until every other one had died too. A stop asked
-of the group stops every mover and exits 0.
+"""The launcher's mover group (:meth:`services.launcher.stack.Stack.mover_spec`): one shell runs
+``LONGHOUSE_MOVERS`` movers; a stop asked of the group stops every mover and exits 0, and the
+interpreter's path may hold a space (it was not quoted: the movers never started, exit 127).
 
 The movers here are a stand-in interpreter (a shell script given as the stack's ``python``) that
 records its pid by mover name and exits 0 on SIGTERM; no Redis or service is started. Every wait is
@@ -32,12 +30,14 @@ while :; do sleep 0.1; done
 """
 
 
-@pytest.fixture
-def group(tmp_path, monkeypatch):
-    """Start the mover group with stand-in movers: ``(shell process, {name: pid}, run dir)``."""
+@pytest.fixture(params=["bin", "a folder with spaces"])
+def group(request, tmp_path, monkeypatch):
+    """Start the mover group with stand-in movers, the interpreter in a folder named
+    ``request.param``: ``(shell process, {name: pid}, run dir)``."""
     run = tmp_path / "run"
     run.mkdir()
-    fake = tmp_path / "python"
+    (tmp_path / request.param).mkdir()
+    fake = tmp_path / request.param / "python"
     fake.write_text(FAKE_MOVER)
     fake.chmod(0o755)
     monkeypatch.setenv("FAKE_DIR", str(run))
@@ -69,26 +69,6 @@ def stopped(run: Path) -> list[str]:
     """The names of the stand-in movers that were sent SIGTERM."""
     path = run / "stopped"
     return sorted(path.read_text().split()) if path.exists() else []
-
-
-def test_a_mover_that_dies_ends_the_group_and_stops_the_others(group):
-    shell, pids, run = group
-    victim = sorted(pids)[1]
-    os.kill(pids[victim], signal.SIGKILL)
-    try:
-        code = shell.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        pytest.fail("the group went on without the dead mover (the launcher would never start it again)")
-    assert code == 128 + signal.SIGKILL  # the dead mover's code: the launcher says it
-    assert stopped(run) == sorted(n for n in pids if n != victim)  # the others were stopped, not killed
-
-
-def test_a_mover_that_exits_zero_unbidden_still_ends_the_group_as_a_failure(group):
-    shell, pids, run = group
-    victim = sorted(pids)[0]
-    os.kill(pids[victim], signal.SIGTERM)  # that mover alone: no stop was asked of the group
-    assert shell.wait(timeout=15) == 1
-    assert stopped(run) == sorted(pids)
 
 
 def test_a_stop_asked_of_the_group_stops_every_mover_and_exits_zero(group):
