@@ -380,6 +380,10 @@ class AgentDesk:
                 watch.since = now
                 self.begin(*key)
 
+    def games(self) -> list[str]:
+        """The games whose decisions this desk asks or watches (the mover holds them meanwhile)."""
+        return list(dict.fromkeys(game_id for game_id, _ in [*self.asking, *self.watching]))
+
     def drop_settling(self) -> None:
         """Forget the answers handed to a batch that did not finish (an outage): their claims
         lapse, and their games, pushed again, are asked again."""

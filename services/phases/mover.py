@@ -334,19 +334,31 @@ class Mover:
                 if self.desk is not None:
                     self.desk.drop_settling()  # their games are pushed again, their claims lapse
                 self.stopping.wait(pause)
-        if self.desk is not None:
-            self.desk.stop()
-        self.leave()
+        self.leave([game_id for game_id, _ in hand])
 
-    def leave(self) -> None:
-        """Delete the mover's :data:`HEARTBEAT` as it stops: its peers see it gone at their next
-        look (:meth:`movers`, every few seconds, rather than once the key has expired 15 s later)
-        and push the games it held again, and a launcher that starts it again waits for the new
-        mover's heartbeat, not the old one's. Where Redis cannot be reached the key expires."""
+    def leave(self, hand: list[str]) -> None:
+        """Stop serving (the loop has ended on a stop request): the desk stops and gives up its
+        claims (:meth:`AgentDesk.stop`), the games this mover held (``hand``, and those whose
+        agent decisions its desk was asking or watching) are pushed back on :data:`READY` for the
+        other movers, or for the movers that start next, and its :data:`HEARTBEAT` is deleted, so
+        that a launcher starting it again waits for the new mover's heartbeat, not the old one's.
+
+        Before, the games waited until a peer saw the heartbeat gone (up to 20 s, and never where
+        no peer had seen it yet: a mover stopped within seconds of its start). Where Redis cannot
+        be reached the games wait for the next start's push (:func:`requeue_waiting`) and the key
+        expires."""
+        held = list(hand)
+        if self.desk is not None:
+            held += self.desk.games()
+            self.desk.stop()
         try:
+            if held:
+                self.client.lpush(READY, *dict.fromkeys(held))
             self.client.delete(HEARTBEAT.format(name=self.name))
         except redis.RedisError as exc:
-            log.warning("mover_heartbeat_left", error=type(exc).__name__)
+            log.warning("mover_left_games", error=type(exc).__name__, games=len(held))
+        else:
+            log.info("mover_left", games=len(set(held)))
 
 
 def outage(exc: BaseException) -> bool:

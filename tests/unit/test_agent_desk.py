@@ -275,7 +275,7 @@ def test_a_stopping_desk_gives_up_its_claims_so_the_next_asker_takes_them_at_onc
     desk = AgentDesk(table)
     try:
         desk.begin(game_id, seat)
-        assert desk.asking
+        assert desk.games() == [game_id]  # the mover hands it back as it stops (Mover.leave)
         assert not clock.claim(game_id, seat, version, "task.next")[0]  # held by the desk meanwhile
     finally:
         desk.stop()

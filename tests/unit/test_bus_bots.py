@@ -82,9 +82,8 @@ def test_an_idle_movers_wait_is_one_round_trip_and_a_game_it_takes_brings_its_sh
 
 
 def test_a_mover_that_stops_takes_its_heartbeat_with_it(redis_client):
-    """``Mover.leave``: a mover's heartbeat outlived its stop by up to 15 s, so its peers took up
-    its games only then, and a launcher restarting it found the old key and called it ready before
-    the new mover served."""
+    """``Mover.leave``: a mover's heartbeat outlived its stop by up to 15 s, and a launcher
+    restarting it found the old key and called it ready before the new mover served."""
     from services.phases.mover import HEARTBEAT, Mover
 
     mover = Mover(table=None, client=redis_client, name="leaving")
@@ -93,3 +92,30 @@ def test_a_mover_that_stops_takes_its_heartbeat_with_it(redis_client):
     mover.stopping.set()
     mover.run()  # asked to stop: its loop ends at once
     assert not redis_client.exists(HEARTBEAT.format(name="leaving"))
+
+
+
+def test_a_mover_that_stops_hands_the_games_it_held_back_to_the_ready_list(redis_client):
+    """``Mover.leave``: a stopped mover's games waited until a peer saw its heartbeat gone, and for
+    ever where no peer had seen it yet (a mover stopped seconds after its start: a trial saw games
+    make no move for 40 s and more). Now the games in its hand and those whose agent decisions its
+    desk held go back on the ready list as it stops, each once."""
+    from services.phases.mover import HEARTBEAT, Mover
+    from services.phases.schedulers import READY
+
+    class Desk:  # a desk asking the decisions of two games, one of them also in hand
+        stopped = False
+
+        def games(self):
+            return ["g2", "g3"]
+
+        def stop(self):
+            self.stopped = True
+
+    mover = Mover(table=None, client=redis_client, name="handing-back")
+    mover.desk = Desk()
+    mover.heartbeat()
+    mover.leave(["g1", "g2"])
+    assert mover.desk.stopped
+    assert sorted(g.decode() for g in redis_client.lrange(READY, 0, -1)) == ["g1", "g2", "g3"]
+    assert not redis_client.exists(HEARTBEAT.format(name="handing-back"))
