@@ -351,14 +351,15 @@ class Mover:
         if self.desk is not None:
             held += self.desk.games()
             self.desk.stop()
+        held = list(dict.fromkeys(held))  # a game in hand may also have a decision at the desk
         try:
             if held:
-                self.client.lpush(READY, *dict.fromkeys(held))
+                self.client.lpush(READY, *held)
             self.client.delete(HEARTBEAT.format(name=self.name))
         except redis.RedisError as exc:
             log.warning("mover_left_games", error=type(exc).__name__, games=len(held))
         else:
-            log.info("mover_left", games=len(set(held)))
+            log.info("mover_left", games=len(held))
 
 
 def outage(exc: BaseException) -> bool:

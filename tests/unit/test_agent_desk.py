@@ -49,6 +49,18 @@ def log_of(table, game_id: str) -> list[tuple]:
     return [(e.version, e.kind, e.seat, [(ev.type, ev.data) for ev in e.events]) for e in table.store.read(game_id)]
 
 
+class Held(Agent):
+    """Answers once ``gate`` opens (or after 10 s), whatever its time."""
+
+    def __init__(self, gate: threading.Event) -> None:
+        super().__init__()
+        self.gate = gate
+
+    def choose(self, payload, timeout_s):
+        self.gate.wait(10)
+        return super().choose(payload, timeout_s)
+
+
 def test_batched_answers_make_the_log_a_task_makes(monkeypatch):
     """rules index: none (the hosted path; the game's rules are the embedded table's)."""
     by_task, by_desk = Agent(), Agent()
@@ -234,13 +246,7 @@ def test_a_live_claim_is_left_to_its_holder_and_a_lapsed_one_taken_over(monkeypa
 def test_a_thread_past_the_deadline_is_a_timeout(monkeypatch):
     monkeypatch.setattr(agent_desk, "GRACE_S", 0.0)
     release = threading.Event()
-
-    class Stuck(Agent):
-        def choose(self, payload, timeout_s):
-            release.wait(10)  # ignores its time: the desk stops waiting for it
-            return super().choose(payload, timeout_s)
-
-    agent = Stuck()
+    agent = Held(release)  # ignores its time: the desk stops waiting for it
     table, game_id, seat, version = first_decision(agent, monkeypatch, control={"move_ms": 50, "bank_ms": 0, "max_strikes": 3})
     desk = AgentDesk(table)
     try:
@@ -256,20 +262,12 @@ def test_a_thread_past_the_deadline_is_a_timeout(monkeypatch):
     assert table.state(game_id)[2] == version + 1
 
 
-
 def test_a_stopping_desk_gives_up_its_claims_so_the_next_asker_takes_them_at_once(monkeypatch):
-    """A mover stopped (its launcher group restarted after another mover died, a deploy) gave its
-    decisions still out no more thought: their claims held for the rest of their lease
+    """A mover stopped (a deploy, the launcher's stop) gave its decisions still out no more thought: their claims held for the rest of their lease
     (``LEASE_MS``), and the mover that took their games up waited that long, charged to the agent.
     Now the stop gives them up."""
     release = threading.Event()
-
-    class Thinking(Agent):
-        def choose(self, payload, timeout_s):
-            release.wait(10)
-            return super().choose(payload, timeout_s)
-
-    agent = Thinking()
+    agent = Held(release)
     table, game_id, seat, version = first_decision(agent, monkeypatch)
     clock = phase_agents.clock_for(table)
     desk = AgentDesk(table)
@@ -286,13 +284,7 @@ def test_a_stopping_desk_gives_up_its_claims_so_the_next_asker_takes_them_at_onc
 def test_a_claim_that_cannot_be_given_up_leaves_the_others_given_up(monkeypatch):
     """One game's claim failing to be given up (its clock key) stopped the desk giving up the rest."""
     release = threading.Event()
-
-    class Thinking(Agent):
-        def choose(self, payload, timeout_s):
-            release.wait(10)
-            return super().choose(payload, timeout_s)
-
-    agent = Thinking()
+    agent = Held(release)
     table, first, seat, version = first_decision(agent, monkeypatch)
     agent_id = table.bots(first)[seat]["agent"]
     second = table.create(GameConfig(game="noggin", players=2), seed="second",
@@ -317,6 +309,7 @@ def test_a_claim_that_cannot_be_given_up_leaves_the_others_given_up(monkeypatch)
         desk.stop()
         release.set()
     assert clock.claim(second, second_seat, second_version, "task.next")[0]  # given up all the same
+
 
 def test_an_answer_that_meets_a_moved_game_is_committed_alone(monkeypatch):
     agent = Agent()
