@@ -17,7 +17,8 @@ to its :class:`AgentDesk`, which keeps every rule of :func:`services.phases.agen
    never waits for an agent: a gRPC agent at an IP address and any webhook are asked without a
    thread of the desk's (:func:`~services.phases.agents.ask_async`: the request built and signed
    on the mover's thread; a gRPC call sent as a future, its answer read by its channel's
-   reading thread, :class:`~services.agents.grpc_wire.ChannelReader`; a webhook POSTed from the process's agent loop, :mod:`services.agents.aio`), once the
+   reading thread, :class:`~services.agents.grpc_wire.ChannelReader`; a webhook POSTed from the
+   process's agent loop, :mod:`services.agents.aio`), once the
    seat's match-start notice has gone out from this process; every other call (a gRPC agent's
    host name, a seat's first decision here) in one of the desk's threads (:data:`THREADS`);
 3. the answer, once back, committed with the mover's next batch
