@@ -156,9 +156,12 @@ class Mover:
         """Up to ``want`` ready game ids: a fair share of what waits (so that every mover
         gets games to play) in one round trip; with ``block`` > 0 (nothing in hand), waiting up to
         ``block`` seconds for the first (or, while the desk asks agents, for an answer: then none)."""
+        # looked at on every pop, before anything else: a mover gone is noticed by an idle one, and
+        # by one with a full hand too (it returned early here before, so under load the games a
+        # dead peer held waited until this mover's hand had room)
+        movers = self.movers()
         if want <= 0:
             return []
-        movers = self.movers()  # looked at on every pop: a mover gone is noticed by an idle one too
         if block <= 0:
             return self._share(want, movers)
         # nothing in hand: the blocking pop alone (one round trip, not the share's script first and

@@ -119,3 +119,20 @@ def test_a_mover_that_stops_hands_the_games_it_held_back_to_the_ready_list(redis
     assert mover.desk.stopped
     assert sorted(g.decode() for g in redis_client.lrange(READY, 0, -1)) == ["g1", "g2", "g3"]
     assert not redis_client.exists(HEARTBEAT.format(name="handing-back"))
+
+
+def test_a_mover_with_a_full_hand_still_notices_a_peer_gone(redis_client, monkeypatch):
+    """``Mover._pop`` with no room (``want`` 0, a full batch in hand) still looks at the
+    heartbeats: before, it returned first, so under load the games a dead peer held waited until
+    this mover's hand had room."""
+    from services.phases import mover as mover_module
+
+    pushed = []
+    monkeypatch.setattr(mover_module, "requeue_waiting", lambda table, client, **kwargs: pushed.append(1) or 0)
+    mover = mover_module.Mover(table=None, client=redis_client, name="full")
+    for name in ("full", "peer"):
+        redis_client.set(mover_module.HEARTBEAT.format(name=name), 1, ex=60)
+    assert mover._pop(0, block=0) == [] and mover._count == 2 and pushed == []
+    redis_client.delete(mover_module.HEARTBEAT.format(name="peer"))
+    mover._counted = 0.0  # the next look is due
+    assert mover._pop(0, block=0) == [] and mover._count == 1 and pushed == [1]
