@@ -134,15 +134,25 @@ def sample_agents(log_dir: str | os.PathLike[str], protocols: tuple[str, ...] = 
 
 
 def _processes(stack: Any, extra: dict[str, int] | None = None) -> list[tuple[str, psutil.Process]]:
-    """Every process of the stack with its child's name (forked workers under their parent's),
-    and those of ``extra`` (name -> pid)."""
+    """Every process of the stack with its child's kind (``mover`` for each of the movers; forked
+    workers under their parent's), and those of ``extra`` (name -> pid)."""
     out = []
-    for name, pid in {**stack.pids(), **(extra or {})}.items():
-        try:
-            p = psutil.Process(pid)
-            out += [(name, q) for q in (p, *p.children(recursive=True))]
-        except psutil.NoSuchProcess:
-            continue
+    for name, pids in {**_pids_by_kind(stack), **{n: [pid] for n, pid in (extra or {}).items()}}.items():
+        for pid in pids:
+            try:
+                p = psutil.Process(pid)
+                out += [(name, q) for q in (p, *p.children(recursive=True))]
+            except psutil.NoSuchProcess:
+                continue
+    return out
+
+
+def _pids_by_kind(stack: Any) -> dict[str, list[int]]:
+    """Each kind of child of ``stack`` (its name, or ``mover`` for ``mover-0``, ``mover-1``, ...)
+    -> the pids of its children."""
+    out: dict[str, list[int]] = {}
+    for name, pid in stack.pids().items():
+        out.setdefault(stack.supervisor.specs[name].role, []).append(pid)
     return out
 
 
@@ -332,13 +342,13 @@ def memory(stack: Any) -> dict[str, Any]:
         return sum(int(client.memory_usage(k) or 0)
                    for name in names for k in client.scan_iter(match=f"game:{{{gid}}}:{name}"))
 
-    rss = {}
-    for name, pid in stack.pids().items():
+    rss: dict[str, float] = {}
+    for name, p in _processes(stack):
         try:
-            p = psutil.Process(pid)
-            rss[name] = round(sum(q.memory_info().rss for q in [p, *p.children(recursive=True)]) / 2**20, 1)
+            rss[name] = rss.get(name, 0.0) + p.memory_info().rss / 2**20
         except psutil.NoSuchProcess:
             continue
+    rss = {name: round(mib, 1) for name, mib in rss.items()}
     return {"redis_bytes_in_play": game_bytes(playing), "redis_bytes_finished": game_bytes(finished),
             "redis_bytes_record": game_bytes(finished, ("log", "meta")), "rss_mib": rss}
 

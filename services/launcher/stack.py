@@ -10,7 +10,8 @@ name          command                                                         re
 ``decks``     ``python -m services.decks`` (also ``market``, ``boards``,        gRPC health: SERVING
               ``scoring``) on their ``LONGHOUSE_*_PORT``
 ``worker``    ``python -m celery -A services.phases.worker worker``             Celery control ping
-``mover``     ``python -m services.phases.mover`` (bots' moves on the bus)      its heartbeat key
+``mover-0``   ``python -m services.phases.mover`` (bots' moves on the bus;      its heartbeat key
+              one child a mover: ``mover-1``, ... with ``LONGHOUSE_MOVERS``)
 ``gateway``   ``gunicorn -k gevent 'gateway.app:create_app()'``                 ``GET /healthz`` = 200
 ============  ==============================================================  ======================
 
@@ -44,7 +45,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import socket
 import sys
 import time
@@ -415,30 +415,30 @@ class Stack:
                          ports=self._metrics_ports(self.settings.worker_metrics_port),
                          env=self.env, cwd=self.root, ready_timeout=60, stop_grace=15)
 
-    def mover_spec(self) -> ChildSpec:
+    def mover_specs(self) -> list[ChildSpec]:
         """The bus movers: play built-in bots' moves for many games at once, one process per
-        core (``LONGHOUSE_MOVERS``), under one shell so they start and stop together."""
+        core (``LONGHOUSE_MOVERS``), each its own child ``mover-<k>`` (kind ``mover``), so that
+        one that dies is started again alone (:meth:`heal`) while the others serve on.
+
+        Before, one shell ran them all and ended only once every mover had ended: a mover that
+        died stayed dead, unannounced, with its share of the machine unused, until the last one
+        died too. Ending the shell at the first death instead stopped every mover at each death
+        of one (tried and backed out: a crash-looping mover then stalled every game)."""
         n = mover_count()
-        names = [f"{self.mover_node}.{k}" for k in range(n)]
         base = self.settings.mover_metrics_port
-        metrics_ports = [base + k if base else 0 for k in range(n)]  # the k-th mover's (0: none)
-        # Each mover replaces its subshell (exec), so a signal to a pid reaches the mover. On
-        # TERM or INT the shell passes SIGTERM on to the movers only (never to its own group,
-        # which would signal the shell again), then waits for each, again after an
-        # interrupted wait, and exits with the first mover's failure, if any. The interpreter's
-        # path is quoted: a checkout or virtualenv in a folder whose name holds a space ran no mover.
-        starts = " ".join(f"mover {name} {port} & pids=\"$pids $!\";" for name, port in zip(names, metrics_ports))
-        script = (f"mover() {{ exec {shlex.quote(self.python)} -m services.phases.mover --name \"$1\" --metrics-port \"$2\"; }}; "
-                  f"pids=; {starts} "
-                  "trap 'kill -TERM $pids 2>/dev/null' TERM INT; status=0; "
-                  "for p in $pids; do "
-                  "while :; do wait $p; rc=$?; [ $rc -gt 128 ] && kill -0 $p 2>/dev/null && continue; break; done; "
-                  "[ $rc -ne 0 ] && [ $status -eq 0 ] && status=$rc; "
-                  "done; exit $status")
-        probes = [redis_key_probe(self.settings.redis_url, f"longhouse:mover:{name}") for name in names]
-        return ChildSpec("mover", ["/bin/sh", "-c", script], lambda: all(p() for p in probes),
-                         ports=[p for p in metrics_ports if p], env=self.env, cwd=self.root, ready_timeout=60,
-                         stop_grace=10)
+        specs = []
+        for k in range(n):
+            name = f"{self.mover_node}.{k}"  # its heartbeat key's name
+            port = base + k if base else 0  # the k-th mover's metrics port (0: none)
+            argv = [self.python, "-m", "services.phases.mover", "--name", name, "--metrics-port", str(port)]
+            specs.append(ChildSpec(f"mover-{k}", argv, redis_key_probe(self.settings.redis_url, f"longhouse:mover:{name}"),
+                                   ports=[port] if port else [], env=self.env, cwd=self.root, ready_timeout=60,
+                                   stop_grace=10, kind="mover"))
+        return specs
+
+    def mover_names(self) -> list[str]:
+        """The movers' child names (``mover-0``, ``mover-1``, ...)."""
+        return [spec.name for spec in self.mover_specs()]
 
     def gateway_spec(self) -> ChildSpec:
         """The Flask gateway under gunicorn's gevent worker: a greenlet per request, so open
@@ -478,7 +478,7 @@ class Stack:
         """All children, in start order (``redis`` first, unless both the store and the broker are
         elsewhere)."""
         own = [self.redis_spec()] if self.settings.own_redis else []
-        return [*own, *self.service_specs(), self.worker_spec(), self.mover_spec(), self.gateway_spec()]
+        return [*own, *self.service_specs(), self.worker_spec(), *self.mover_specs(), self.gateway_spec()]
 
     # -- life cycle ---------------------------------------------------------------
     def start(self) -> None:
@@ -516,12 +516,20 @@ class Stack:
         return self.supervisor.stop("worker")
 
     def stop_mover(self) -> int | None:
-        """Stop the bus mover (its whole process group). Returns its exit code."""
-        return self.supervisor.stop("mover")
+        """Stop every bus mover (each one's whole process group), together. Returns the first
+        non-zero exit code among them, else 0 (``None`` if none was started)."""
+        names = [name for name in self.mover_names() if name in self.supervisor.children]
+        if not names:
+            return None
+        codes = self.supervisor.stop_many(names)
+        return next((code for code in codes.values() if code), 0)
 
     def start_mover(self) -> None:
-        """Start the bus mover again and wait until it serves."""
-        self.supervisor.restart("mover")
+        """Start every bus mover again, together, and wait until all serve."""
+        names = self.mover_names()
+        for name in names:
+            self.supervisor.spawn(self.supervisor.specs[name])
+        self.supervisor.wait_ready(names)
 
     def start_worker(self) -> None:
         """Start the Celery worker again and wait until it answers a ping."""

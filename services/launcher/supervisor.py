@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import itertools
 import json
 import os
 import random
@@ -54,6 +55,8 @@ class ChildSpec:
         cwd: working directory (``None``: the launcher's).
         ready_timeout: seconds allowed from start to ready.
         stop_grace: seconds between SIGTERM and SIGKILL.
+        kind: what the child is, where several children are one kind (the movers ``mover-0``,
+            ``mover-1``, ... are each a ``mover``); ``""``: its name.
     """
 
     name: str
@@ -64,6 +67,12 @@ class ChildSpec:
     cwd: str | None = None
     ready_timeout: float = 30.0
     stop_grace: float = 10.0
+    kind: str = ""
+
+    @property
+    def role(self) -> str:
+        """:attr:`kind`, or the name where none was given."""
+        return self.kind or self.name
 
 
 @dataclass
@@ -376,31 +385,44 @@ class Supervisor:
 
         Returns the child's exit code (``None`` if it was never started).
         """
-        child = self.children.get(name)
-        if child is None:
-            return None
-        if child.stopped:
-            return child.proc.returncode
-        child.stopped = True
-        self._signal_group(child, signal.SIGTERM)
-        deadline = time.monotonic() + child.spec.stop_grace
-        try:
-            child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass
-        # The leader may be gone while forked workers linger; give them the rest of the grace.
-        while group_exists(child.pgid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if group_exists(child.pgid):
-            self._signal_group(child, signal.SIGKILL)
-        code = child.proc.wait()
-        end = time.monotonic() + 5
-        while group_exists(child.pgid) and time.monotonic() < end:
-            time.sleep(0.05)
-        return code
+        return self.stop_many([name])[name]
+
+    def stop_many(self, names: Sequence[str]) -> dict[str, int | None]:
+        """Stop several children together: SIGTERM to each one's process group at once, then
+        SIGKILL to each group still there after that child's grace. Returns name -> exit code
+        (``None`` for one never started); one already stopped gives its code again."""
+        codes: dict[str, int | None] = {}
+        stopping: list[tuple[str, Child, float]] = []
+        now = time.monotonic()
+        for name in names:
+            child = self.children.get(name)
+            if child is None:
+                codes[name] = None
+            elif child.stopped:
+                codes[name] = child.proc.returncode
+            else:
+                child.stopped = True
+                self._signal_group(child, signal.SIGTERM)
+                stopping.append((name, child, now + child.spec.stop_grace))
+        for name, child, deadline in stopping:
+            try:
+                child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            # The leader may be gone while forked workers linger; give them the rest of the grace.
+            while group_exists(child.pgid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if group_exists(child.pgid):
+                self._signal_group(child, signal.SIGKILL)
+            codes[name] = child.proc.wait()
+            end = time.monotonic() + 5
+            while group_exists(child.pgid) and time.monotonic() < end:
+                time.sleep(0.05)
+        return codes
 
     def stop_all(self) -> dict[str, int | None]:
-        """Stop every child, in the reverse order of start. Returns name -> exit code.
+        """Stop every child, in the reverse order of start (children of one kind, such as the
+        movers, together). Returns name -> exit code.
 
         Signals (SIGINT, SIGTERM) are held off meanwhile so a second Ctrl-C cannot leave
         children behind.
@@ -409,8 +431,8 @@ class Supervisor:
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) \
             if _main_thread() else None
         try:
-            for name in reversed(list(self.children)):
-                codes[name] = self.stop(name)
+            for _, group in itertools.groupby(reversed(list(self.children)), key=lambda n: self.specs[n].role):
+                codes.update(self.stop_many(list(group)))
         finally:
             if old is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)

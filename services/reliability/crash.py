@@ -58,7 +58,7 @@ from typing import Any, Callable, Iterator
 
 KINDS = ("gateway", "decks", "market", "boards", "scoring", "worker", "mover", "redis")
 """The kinds of process killed: a gunicorn worker of the gateway, each gRPC service, the Celery
-worker, the bus movers (their process group) and Redis."""
+worker, one of the bus movers (each its own child) and Redis."""
 GAMES = ("noggin", "gnomes", "resource_hog")
 """The games played, in turn."""
 RECOVERY_TIMEOUT = 120.0
@@ -426,12 +426,12 @@ class Killer:
                 return False
         with self.run.lock:  # a game may have started claiming its seats during the delay
             self.run.lock.wait_for(lambda: self.run.setting_up == 0, timeout=RECOVERY_TIMEOUT)
-            pid, before = self._strike(kind)
+            name, pid, before = self._strike(kind)
             acked = self.run.acked
         kill = Kill(kind, pid, acked)
         self.kills.append(kill)
         started = time.monotonic()
-        if not self._back(kind, pid, before):
+        if not self._back(kind, name, pid, before):
             self.failure = f"{kind} (pid {pid}) was not serving again within {RECOVERY_TIMEOUT:.0f} s"
             self.say(f"kill {n}/{count}: {kind} (pid {pid}) after {acked} acknowledged moves: NOT BACK")
             return False
@@ -440,32 +440,31 @@ class Killer:
                  f"serving again after {kill.back_after:.1f} s")
         return True
 
-    def _strike(self, kind: str) -> tuple[int, Any]:
-        """SIGKILL one process of ``kind``; returns its pid and what :meth:`_back` compares with."""
-        children = self.stack.supervisor.children
+    def _strike(self, kind: str) -> tuple[str, int, Any]:
+        """SIGKILL one process of ``kind`` (one of the gateway's workers, or of the movers, at
+        random); returns the child it was of, its pid and what :meth:`_back` compares with."""
         if kind == "gateway":
             workers = self.gateway_workers()
             pid = self.rng.choice(workers)
             os.kill(pid, signal.SIGKILL)
-            return pid, set(workers)
-        pid = children[kind].pid
-        if kind == "mover":  # the shell and every mover under it: the whole group
-            os.killpg(pid, signal.SIGKILL)
-        else:
-            os.kill(pid, signal.SIGKILL)
-        return pid, self.restarted[kind]
+            return kind, pid, set(workers)
+        supervisor = self.stack.supervisor
+        name = self.rng.choice(sorted(n for n, spec in supervisor.specs.items() if spec.role == kind))
+        pid = supervisor.children[name].pid
+        os.kill(pid, signal.SIGKILL)
+        return name, pid, self.restarted[name]
 
-    def _back(self, kind: str, pid: int, before: Any) -> bool:
-        """Wait until the killed process of ``kind`` has been replaced and serves."""
+    def _back(self, kind: str, name: str, pid: int, before: Any) -> bool:
+        """Wait until the killed process of ``kind`` (of child ``name``) has been replaced and serves."""
         deadline = time.monotonic() + RECOVERY_TIMEOUT
-        probe = self.stack.supervisor.specs["gateway" if kind == "gateway" else kind].probe
+        probe = self.stack.supervisor.specs[name].probe
         while time.monotonic() < deadline and not self.run.stop.is_set():
             try:
                 if kind == "gateway":
                     workers = set(self.gateway_workers())
                     replaced = pid not in workers and bool(workers - before)
                 else:
-                    replaced = self.restarted[kind] > before and self.stack.supervisor.children[kind].alive()
+                    replaced = self.restarted[name] > before and self.stack.supervisor.children[name].alive()
                 if replaced and probe():
                     return True
             except Exception:  # noqa: BLE001 - not serving yet
@@ -636,7 +635,10 @@ def run_harness(kills: int, games: int, seed: str, data_dir: Path, parallel: int
     if killer.failure:
         verdict.notes.append(killer.failure)
     by_kind = Counter(k.kind for k in killer.kills)
-    unkilled = Counter({name: n - by_kind[name] for name, n in killer.restarted.items() if n > by_kind[name]})
+    restarted = Counter()  # by kind: the movers' restarts are each a mover's
+    for name, n in killer.restarted.items():
+        restarted[stack.supervisor.specs[name].role] += n
+    unkilled = Counter({kind: n - by_kind[kind] for kind, n in restarted.items() if n > by_kind[kind]})
     known = min(unkilled["worker"], kombu_close_deaths(stack.log_dir / "worker.log"))
     if known:
         unkilled["worker"] -= known

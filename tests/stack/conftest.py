@@ -75,14 +75,18 @@ class StackHandle:
         os.killpg(child.pgid, signal.SIGKILL)
         self.stack.stop_worker()  # reaps it and waits until the group is gone
 
+    def movers_log(self) -> str:
+        """What the bus movers have written so far (``logs/mover-<k>.log``, one after another)."""
+        return "".join(path.read_text() for path in sorted((self.data_dir / "logs").glob("mover-*.log")))
+
     def kill_mover(self) -> None:
-        """Kill the bus mover's process group at once (SIGKILL: a crash mid-batch)."""
-        child = self.stack.supervisor.children["mover"]
-        os.killpg(child.pgid, signal.SIGKILL)
+        """Kill every bus mover's process group at once (SIGKILL: a crash mid-batch)."""
+        for name in self.stack.mover_names():
+            os.killpg(self.stack.supervisor.children[name].pgid, signal.SIGKILL)
         self.stack.stop_mover()
 
     def start_mover(self) -> None:
-        """Start the bus mover again and wait until it serves."""
+        """Start the bus movers again and wait until they serve."""
         self.stack.start_mover()
 
     def start_worker(self) -> None:

@@ -241,4 +241,4 @@ def test_a_killed_movers_decision_strikes_by_its_stored_deadline(stack):
         stack.start_mover()  # pushes every game waiting for a bot or an agent again
 
     never_in_time(stack, "killed-mover", kill)
-    assert "agent_decision" in (stack.data_dir / "logs" / "mover.log").read_text()
+    assert "agent_decision" in stack.movers_log()

@@ -89,7 +89,7 @@ def test_a_bad_agent_gets_default_moves_and_strikes_then_forfeits(stack, protoco
     game_id = summary["game_id"]
 
     def forfeits() -> list[dict]:
-        lines = (stack.data_dir / "logs" / "mover.log").read_text().splitlines()  # the movers ask agents
+        lines = stack.movers_log().splitlines()  # the movers ask agents
         rows = [json.loads(line) for line in lines if line.startswith("{") and '"seat.forfeit"' in line]
         return [r for r in rows if r.get("game_id") == game_id]
 

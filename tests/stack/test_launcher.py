@@ -61,7 +61,7 @@ def assert_all_gone(data_dir: Path) -> list[dict]:
     """Every child recorded in ``children.json`` and its process group has exited."""
     rows = json.loads((data_dir / "children.json").read_text())
     names = {r["name"] for r in rows}
-    assert {"redis", "decks", "market", "boards", "scoring", "worker", "mover", "gateway"} <= names
+    assert {"redis", "decks", "market", "boards", "scoring", "worker", "mover-0", "mover-1", "gateway"} <= names
     for row in rows:
         assert not pid_alive(row["pid"]), f"{row['name']} (pid {row['pid']}) is still running"
         assert not live_group_members(row["pid"]), f"a process of {row['name']}'s group is still running"
@@ -160,7 +160,7 @@ def serving_launcher(tmp_path: Path) -> tuple[subprocess.Popen, Settings, Path, 
 
 def stop_serving_launcher(proc: subprocess.Popen, sig: int, out_path: Path, data_dir: Path) -> str:
     """Send ``sig`` to a serving launcher and check that it stopped every child by the child's own
-    graceful shutdown (exit status 0, the movers' shell too) and exited 0 itself, leaving no
+    graceful shutdown (exit status 0, each mover too) and exited 0 itself, leaving no
     process behind. Returns its output."""
     try:
         proc.send_signal(sig)
@@ -171,9 +171,9 @@ def stop_serving_launcher(proc: subprocess.Popen, sig: int, out_path: Path, data
             proc.wait()
     out = out_path.read_text()
     assert proc.returncode == 0, out
-    stopped = dict(re.findall(r"(\w+) \((-?\d+|None)\)", out.split("stopped:")[-1]))
+    stopped = dict(re.findall(r"([\w-]+) \((-?\d+|None)\)", out.split("stopped:")[-1]))
     assert set(stopped) == {r["name"] for r in json.loads((data_dir / "children.json").read_text())}, out
-    assert "mover" in stopped and set(stopped.values()) == {"0"}, out
+    assert {"mover-0", "mover-1"} <= set(stopped) and set(stopped.values()) == {"0"}, out
     assert_all_gone(data_dir)
     return out
 
@@ -282,7 +282,7 @@ def test_stack_serves_and_records_its_children(stack):
     assert GatewayClient(stack.gateway_url).health()
     assert redis.Redis.from_url(stack.redis_url).ping()
     pids = stack.pids()
-    assert set(pids) == {"redis", "decks", "market", "boards", "scoring", "worker", "mover", "gateway"}
+    assert set(pids) == {"redis", "decks", "market", "boards", "scoring", "worker", "mover-0", "mover-1", "gateway"}
     assert all(pid_alive(pid) for pid in pids.values())
 
 

@@ -1,17 +1,21 @@
-"""The launcher's mover group (:meth:`services.launcher.stack.Stack.mover_spec`): one shell runs
-``LONGHOUSE_MOVERS`` movers; a stop asked of the group stops every mover and exits 0, and the
-interpreter's path may hold a space (it was not quoted: the movers never started, exit 127).
+"""The launcher's movers (:meth:`services.launcher.stack.Stack.mover_specs`): each of the
+``LONGHOUSE_MOVERS`` movers is a child of its own, so one that dies is started again alone
+(:meth:`Stack.heal`) while the others serve on, and a stop stops them all together, each exiting 0.
+
+Before, one shell ran them all and ended only when the last mover had ended: a mover that died
+stayed dead until every other one had died too. (Before that, the interpreter's path was put into
+the shell's text unquoted, and a path holding a space ran no mover: exit 127.)
 
 The movers here are a stand-in interpreter (a shell script given as the stack's ``python``) that
-records its pid by mover name and exits 0 on SIGTERM; no Redis or service is started. Every wait is
-bounded.
+records its pid by mover name and exits 0 on SIGTERM; no Redis or service is started, and each
+mover's readiness is its pid file. Every wait is bounded.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
-import subprocess
 import time
 from pathlib import Path
 
@@ -25,15 +29,21 @@ FAKE_MOVER = """#!/bin/sh
 # stands in for `python -m services.phases.mover --name NAME --metrics-port PORT`
 name=$4
 trap 'echo "$name" >> "$FAKE_DIR/stopped"; exit 0' TERM
-echo $$ > "$FAKE_DIR/$name.pid"
+echo $$ > "$FAKE_DIR/$name.pid.part" && mv "$FAKE_DIR/$name.pid.part" "$FAKE_DIR/$name.pid"
 while :; do sleep 0.1; done
 """
 
 
+def pid_of(run: Path, node: str) -> int | None:
+    """The pid the stand-in mover ``node`` wrote, if it has."""
+    path = run / f"{node}.pid"
+    return int(path.read_text()) if path.exists() else None
+
+
 @pytest.fixture(params=["bin", "a folder with spaces"])
-def group(request, tmp_path, monkeypatch):
-    """Start the mover group with stand-in movers, the interpreter in a folder named
-    ``request.param``: ``(shell process, {name: pid}, run dir)``."""
+def movers(request, tmp_path, monkeypatch):
+    """The stack's movers started with stand-ins, the interpreter in a folder named
+    ``request.param``: ``(stack, {child name: heartbeat name}, run dir)``."""
     run = tmp_path / "run"
     run.mkdir()
     (tmp_path / request.param).mkdir()
@@ -42,27 +52,21 @@ def group(request, tmp_path, monkeypatch):
     fake.chmod(0o755)
     monkeypatch.setenv("FAKE_DIR", str(run))
     monkeypatch.setenv("LONGHOUSE_MOVERS", str(MOVERS))
-    spec = Stack(Settings(), tmp_path / "data", python=str(fake)).mover_spec()
-    shell = subprocess.Popen(spec.argv, env={**os.environ}, start_new_session=True,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stack = Stack(Settings(mover_metrics_port=0), tmp_path / "data", python=str(fake))
+    nodes = {}
+    for spec in stack.mover_specs():
+        node = spec.argv[spec.argv.index("--name") + 1]
+        nodes[spec.name] = node
+        stack.supervisor.spawn(dataclasses.replace(spec, probe=lambda node=node: pid_of(run, node) is not None,
+                                                   ready_timeout=20))
     try:
-        deadline = time.monotonic() + 20
-        while len(list(run.glob("*.pid"))) < MOVERS:
-            assert shell.poll() is None, f"the group exited at start ({shell.returncode})"
-            assert time.monotonic() < deadline, "the stand-in movers did not start within 20 s"
-            time.sleep(0.05)  # polling for the stand-ins' pid files, under the deadline above
-        pids = {}
-        for path in run.glob("*.pid"):
-            deadline = time.monotonic() + 5
-            while not path.read_text().strip():  # written by the stand-in just now
-                assert time.monotonic() < deadline
-                time.sleep(0.01)
-            pids[path.name.removesuffix(".pid")] = int(path.read_text())
-        yield shell, pids, run
+        stack.supervisor.wait_ready(list(nodes))
+        yield stack, nodes, run
     finally:
-        if shell.poll() is None:
-            os.killpg(shell.pid, signal.SIGKILL)
-            shell.wait(timeout=10)
+        for child in stack.supervisor.children.values():
+            if child.alive():
+                os.killpg(child.pgid, signal.SIGKILL)
+                child.proc.wait(timeout=10)
 
 
 def stopped(run: Path) -> list[str]:
@@ -71,8 +75,33 @@ def stopped(run: Path) -> list[str]:
     return sorted(path.read_text().split()) if path.exists() else []
 
 
-def test_a_stop_asked_of_the_group_stops_every_mover_and_exits_zero(group):
-    shell, pids, run = group
-    os.kill(shell.pid, signal.SIGTERM)  # as the supervisor's stop sends it
-    assert shell.wait(timeout=15) == 0
-    assert stopped(run) == sorted(pids)
+def test_each_mover_is_a_child_of_its_own_of_kind_mover(movers):
+    stack, nodes, run = movers
+    assert sorted(nodes) == [f"mover-{k}" for k in range(MOVERS)] == stack.mover_names()
+    assert {stack.supervisor.specs[name].role for name in nodes} == {"mover"}
+    assert {stack.supervisor.children[name].pid for name in nodes} == {pid_of(run, node) for node in nodes.values()}
+
+
+def test_a_mover_that_dies_is_started_again_alone(movers):
+    stack, nodes, run = movers
+    before = {name: stack.supervisor.children[name].pid for name in nodes}
+    os.kill(before["mover-1"], signal.SIGKILL)
+    (run / f"{nodes['mover-1']}.pid").unlink()  # readiness of the restarted one: a new pid file
+    deadline = time.monotonic() + 20
+    restarted: list[str] = []
+    while not restarted:  # the first restart is due 1 s after the death is noticed
+        assert time.monotonic() < deadline, "the dead mover was not restarted within 20 s"
+        restarted = stack.heal()
+        time.sleep(0.05)
+    after = {name: stack.supervisor.children[name].pid for name in nodes}
+    assert restarted == ["mover-1"]
+    assert after["mover-0"] == before["mover-0"] and after["mover-2"] == before["mover-2"]
+    assert after["mover-1"] != before["mover-1"] and pid_of(run, nodes["mover-1"]) == after["mover-1"]
+    assert stopped(run) == []  # the others were never stopped
+
+
+def test_a_stop_of_the_movers_stops_every_mover_together_and_each_exits_zero(movers):
+    stack, nodes, run = movers
+    assert stack.stop_mover() == 0
+    assert stopped(run) == sorted(nodes.values())
+    assert all(stack.supervisor.children[name].proc.returncode == 0 for name in nodes)

@@ -21,4 +21,4 @@ def test_the_stack_starts_its_own_redis_only_while_the_store_or_the_broker_is_on
     assert names(on_cluster, tmp_path)[0] == "redis"  # the Celery broker stays on it
     elsewhere = on_cluster.model_copy(update={"broker_url": "redis://127.0.0.1:3/0"})
     assert "redis" not in names(elsewhere, tmp_path)
-    assert names(elsewhere, tmp_path)[:1] == ["decks"] and "mover" in names(elsewhere, tmp_path)
+    assert names(elsewhere, tmp_path)[:1] == ["decks"] and "mover-0" in names(elsewhere, tmp_path)
