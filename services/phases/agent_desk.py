@@ -399,7 +399,9 @@ class AgentDesk:
         holds the process past its stop; then the claims of the decisions not yet committed are
         given up (:meth:`~services.phases.agents.Clock.renew` with ``release``), so that the mover
         that takes their games up asks them at once instead of after their lease
-        (:data:`~services.phases.agents.LEASE_MS`) charged to the agent. A claim that cannot be
+        (:data:`~services.phases.agents.LEASE_MS`) charged to the agent, and, for a decision whose
+        time had not run out, with its clock started afresh (``restart``): the stop cut the call,
+        and the agent is not charged the time until the next mover asks. A claim that cannot be
         given up (its game's clock key) lapses; where Redis cannot be reached the rest lapse too
         (no second try). Called once the mover's loop has ended: nothing of this desk commits
         afterwards."""
@@ -412,10 +414,14 @@ class AgentDesk:
         agents.close_clients()
         held = list(self.asking.values())
         self.asking.clear()
+        now = agents.now_ms()
         for n, asking in enumerate(held):
             d = asking.decision
+            # the engine cut the call, not the agent: a decision still within its time is asked
+            # again with its clock started afresh; one whose time had run out keeps it (a strike)
+            fresh = now < d.asked + d.control.move_ms + d.bank
             try:
-                self.clock.renew(d.game_id, d.seat, d.start, d.attempt, release=True)
+                self.clock.renew(d.game_id, d.seat, d.start, d.attempt, release=True, restart=fresh)
             except (RedisConnectionError, RedisTimeoutError) as exc:  # unreachable: the rest lapse too
                 log.warning("agent_claims_not_released", error=type(exc).__name__, left=len(held) - n)
                 break

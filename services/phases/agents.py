@@ -118,11 +118,13 @@ local held = redis.call('HGET', KEYS[1], ARGV[1])
 if held and string.sub(held, 1, string.len(ARGV[2]) + 1) == ARGV[2] .. '@' then
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
   if ARGV[4] == '1' then redis.call('HDEL', KEYS[1], ARGV[1]) end
+  if ARGV[5] ~= '' then redis.call('HDEL', KEYS[1], ARGV[5]) end
   return 1
 end
 return 0
 """
-"""Renew (or, with ARGV[4] ``1``, release) the claim field ARGV[1] if token ARGV[2] holds it."""
+"""Renew (or, with ARGV[4] ``1``, release) the claim field ARGV[1] if token ARGV[2] holds it; with a
+field named in ARGV[5] (a decision's first-asked time), delete that too in the same step."""
 
 
 _CLAIM_AND_CLOCK = _HELD_BY_ANOTHER + """
@@ -318,12 +320,15 @@ class Clock:
                 for reply, value in got]
 
     def renew(self, game_id: str, seat: int, start: int, token: str, lease_ms: int = LEASE_MS,
-              release: bool = False) -> bool:
+              release: bool = False, restart: bool = False) -> bool:
         """Extend ``token``'s claim on decision ``(seat, start)`` by ``lease_ms`` from now (or,
-        with ``release``, give it up so another task may take it at once). False if ``token``
-        no longer holds it (its lease lapsed and another attempt took it)."""
+        with ``release``, give it up so another task may take it at once; with ``restart`` too,
+        forget when it was first asked, so that the next asker's clock starts afresh). False if
+        ``token`` no longer holds it (its lease lapsed and another attempt took it): nothing
+        changes then."""
         field = f"claim:{seat}:{start}"
         mine = f"{token}@{now_ms() + lease_ms}"
+        forget = f"asked:{seat}:{start}" if release and restart else ""
         if self.client is None:
             with self._lock:
                 held = self._memory.get(f"{game_id}:{field}", "")
@@ -331,10 +336,12 @@ class Clock:
                     return False
                 if release:
                     del self._memory[f"{game_id}:{field}"]
+                    self._memory.pop(f"{game_id}:{forget}", None)
                 else:
                     self._memory[f"{game_id}:{field}"] = mine
                 return True
-        done = self._script(_RENEW)(keys=[self._key(game_id)], args=[field, token, mine, "1" if release else "0"])
+        done = self._script(_RENEW)(keys=[self._key(game_id)],
+                                    args=[field, token, mine, "1" if release else "0", forget])
         return bool(int(done))
 
     def asked_at(self, game_id: str, seat: int, start: int) -> int:

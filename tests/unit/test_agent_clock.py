@@ -2,6 +2,7 @@
 a dead asker's successor takes over), the first ask's time kept for a redelivered task, the bank
 spent once per decision."""
 
+from services.phases import agents
 from services.phases.agents import Clock
 
 
@@ -49,3 +50,24 @@ def test_was_says_whether_once_was_ever_asked_in_any_process(redis_client):
         assert first.once("g-was", "started:1")
         assert first.was("g-was", "started:1") and other.was("g-was", "started:1")
         assert not other.was("g-was", "started:0")
+
+
+def test_a_release_that_restarts_forgets_the_first_ask_only_for_the_holder(redis_client, monkeypatch):
+    """``Clock.renew(release=True, restart=True)`` (a stopping mover's desk gives a decision back):
+    the claim is given up and the decision's first-asked time forgotten in the same step, so that
+    the next asker's clock starts afresh; a token that does not hold the claim changes nothing.
+    In memory and on Redis (the script)."""
+    now = [1_000_000]
+    monkeypatch.setattr(agents, "now_ms", lambda: now[0])
+    for clock in (Clock(), Clock(redis_client)):
+        taken, _, first, _, _ = clock.claim_and_clock("restart", 0, 3, "a.1", 5000)
+        assert taken and clock.asked_at("restart", 0, 3) == first
+        assert not clock.renew("restart", 0, 3, "b.1", release=True, restart=True)  # not the holder's
+        assert clock.asked_at("restart", 0, 3) == first
+        assert clock.renew("restart", 0, 3, "a.1", release=True)  # a plain release keeps the first ask
+        assert clock.asked_at("restart", 0, 3) == first
+        clock.claim("restart", 0, 3, "a.2")
+        now[0] += 2500
+        assert clock.renew("restart", 0, 3, "a.2", release=True, restart=True)
+        assert clock.asked_at("restart", 0, 3) == first + 2500
+        assert clock.claim("restart", 0, 3, "c.1")[0]

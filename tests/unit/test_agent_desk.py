@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
@@ -279,6 +280,31 @@ def test_a_stopping_desk_gives_up_its_claims_so_the_next_asker_takes_them_at_onc
         desk.stop()
         release.set()
     assert clock.claim(game_id, seat, version, "task.next")[0]  # given up: taken at once
+
+
+@pytest.mark.parametrize("control, later, fresh", [
+    ({"move_ms": 60_000, "bank_ms": 1_000, "max_strikes": 3}, 2_500, True),
+    ({"move_ms": 1_000, "bank_ms": 500, "max_strikes": 3}, 2_500, False),
+])
+def test_a_stopping_desk_restarts_the_clock_of_a_decision_still_within_its_time(monkeypatch, control, later, fresh):
+    """A mover stopped (a deploy) cut its calls, and the next asker asked for the time left before
+    the first ask's deadline: the agent was charged the time until a peer took the game up (2.3-4 s
+    in trials). Now a decision still within its time is given back with its clock started afresh;
+    one whose time had run out keeps its first ask (its strike stands)."""
+    now = [1_000_000]
+    monkeypatch.setattr(phase_agents, "now_ms", lambda: now[0])
+    release = threading.Event()
+    table, game_id, seat, version = first_decision(Held(release), monkeypatch, control=control)
+    clock = phase_agents.clock_for(table)
+    desk = AgentDesk(table)
+    try:
+        desk.begin(game_id, seat)
+        assert clock.asked_at(game_id, seat, version) == 1_000_000
+        now[0] += later
+    finally:
+        desk.stop()
+        release.set()
+    assert clock.asked_at(game_id, seat, version) == (1_000_000 + later if fresh else 1_000_000)
 
 
 def test_a_claim_that_cannot_be_given_up_leaves_the_others_given_up(monkeypatch):
