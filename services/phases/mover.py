@@ -35,6 +35,7 @@ import signal
 import sys
 import threading
 import time
+import uuid
 from typing import Any, Iterator
 
 import grpc
@@ -52,7 +53,8 @@ from services.phases.hosting import build_table
 from services.phases.schedulers import READY, READY_TRACE
 
 HEARTBEAT = "longhouse:mover:{name}"
-"""A mover's liveness key (refreshed while it serves; the launcher's readiness probe)."""
+"""A mover's liveness key (refreshed while it serves; the launcher's readiness probe), holding the
+mover's pid and a token of its own."""
 WAKE = "{{%s}}:wake:{name}" % READY
 """The list a mover waits on beside :data:`READY` while its desk asks agents: an answer pushes
 to it (in :data:`READY`'s hash slot, so one ``BRPOP`` waits on both on a Redis Cluster too)."""
@@ -75,6 +77,11 @@ local share = math.max(1, math.ceil(waiting / tonumber(ARGV[2])))
 return redis.call('RPOP', KEYS[1], math.min(tonumber(ARGV[1]), share))
 """
 """Pop up to ARGV[1] ids from the ready list, at most a 1/ARGV[2] share of what waits."""
+DROP_OWN = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+"""Delete the key KEYS[1] only if it still holds ARGV[1] (the heartbeat this mover wrote)."""
 GATHER_S = 0.005
 """Longest wait, in seconds, once an agent's answer is in, for the answers to the desk's other
 calls still out that began with it or before it (:meth:`AgentDesk.gather`), so that they commit
@@ -119,12 +126,14 @@ class Mover:
         self._counted = 0.0
         self._seen: set[Any] = set()
         self._take = client.register_script(TAKE)
+        self._drop_own = client.register_script(DROP_OWN)
+        self._beat_value = f"{os.getpid()}.{uuid.uuid4().hex[:12]}"  # this mover's, whatever its name
 
     def heartbeat(self) -> None:
         """Refresh :data:`HEARTBEAT` every few seconds (it expires 15 s after the last)."""
         now = time.monotonic()
         if now - self._beat >= 5:
-            self.client.set(HEARTBEAT.format(name=self.name), os.getpid(), ex=15)
+            self.client.set(HEARTBEAT.format(name=self.name), self._beat_value, ex=15)
             self._beat = now
 
     def movers(self) -> int:
@@ -358,7 +367,8 @@ class Mover:
         try:
             if held:
                 self.client.lpush(READY, *held)
-            self.client.delete(HEARTBEAT.format(name=self.name))
+            # only its own: another mover given the same name (LONGHOUSE_MOVER_NAME) keeps its heartbeat
+            self._drop_own(keys=[HEARTBEAT.format(name=self.name)], args=[self._beat_value])
         except redis.RedisError as exc:
             log.warning("mover_left_games", error=type(exc).__name__, games=len(held))
         else:

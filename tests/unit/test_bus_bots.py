@@ -94,6 +94,18 @@ def test_a_mover_that_stops_takes_its_heartbeat_with_it(redis_client):
     assert not redis_client.exists(HEARTBEAT.format(name="leaving"))
 
 
+def test_a_mover_that_stops_leaves_the_heartbeat_another_mover_of_its_name_wrote(redis_client):
+    """``Mover.leave`` deletes the heartbeat only if it is still the one it wrote: two movers given
+    the same name (``LONGHOUSE_MOVER_NAME``), the one that stops took the other's key with it."""
+    from services.phases.mover import HEARTBEAT, Mover
+
+    leaving, staying = (Mover(table=None, client=redis_client, name="same") for _ in range(2))
+    leaving.heartbeat()
+    staying.heartbeat()  # written last: the key is the staying mover's now
+    leaving.stopping.set()
+    leaving.run()
+    assert redis_client.exists(HEARTBEAT.format(name="same"))
+
 
 def test_a_mover_that_stops_hands_the_games_it_held_back_to_the_ready_list(redis_client):
     """``Mover.leave``: a stopped mover's games waited until a peer saw its heartbeat gone, and for
