@@ -180,8 +180,8 @@ def _cpu_shares(before: dict[int, tuple[str, float]], after: dict[int, tuple[str
 
 
 def _cpu_of(name: str, before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]) -> float:
-    """CPU seconds the processes of child ``name`` (its forked workers included) used between two
-    :func:`_cpu_seconds` readings."""
+    """CPU seconds the processes of the children of kind ``name`` (``mover``: every mover; their
+    forked workers included) used between two :func:`_cpu_seconds` readings."""
     return sum(after[pid][1] - before[pid][1] for pid in after.keys() & before.keys() if after[pid][0] == name)
 
 
