@@ -567,10 +567,20 @@ class Stack:
             if now < due:
                 continue
             self.supervisor.stop(name)  # reap it and whatever is left of its process group
-            self.supervisor.restart(name)
             self._restarts[name] = count + 1
             self._due.pop(name, None)
             self._told.discard(name)
+            try:
+                self.supervisor.restart(name)
+            except LaunchError as exc:
+                # it died again before it was ready, or missed its deadline: a death like any other,
+                # started again by a later call with the next back-off (before, this ended the stack,
+                # or the tournament's healing, however many restarts were left)
+                self.supervisor.kill(name)
+                self._record()
+                if say:
+                    say(f"{name} did not start again: {str(exc).splitlines()[0]}")
+                continue
             self._record()
             restarted.append(name)
             if say:

@@ -25,10 +25,12 @@ import socket
 import stat
 import subprocess
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 Probe = Callable[[], bool]
 """Returns True once the child serves; may raise (counted as not ready yet)."""
@@ -276,6 +278,27 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the forked child
         _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
 
 
+_spawner: ThreadPoolExecutor | None = None
+_spawner_lock = threading.Lock()
+
+
+def _popen(*args: Any, **kwargs: Any) -> subprocess.Popen:
+    """``subprocess.Popen(*args, **kwargs)``, from the main thread or from one thread kept for the
+    process's life.
+
+    Linux sends the parent-death signal (:func:`_die_with_parent`) when the *thread* that forked
+    the child exits, not the process (prctl(2), PR_SET_PDEATHSIG). A child started again by a
+    thread that then ended (the launcher's healing during a tournament, the crash harness's) was
+    sent SIGTERM at that moment. Raises what Popen raises."""
+    if threading.current_thread() is threading.main_thread():
+        return subprocess.Popen(*args, **kwargs)
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None:
+            _spawner = ThreadPoolExecutor(1, thread_name_prefix="spawner")
+    return _spawner.submit(subprocess.Popen, *args, **kwargs).result()
+
+
 def tail(path: Path, lines: int = 20) -> str:
     """The last ``lines`` lines of a log file (empty if it cannot be read)."""
     try:
@@ -329,7 +352,7 @@ class Supervisor:
             log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} starting: {' '.join(spec.argv)}\n".encode())
             log.flush()
             try:
-                proc = subprocess.Popen(
+                proc = _popen(
                     list(spec.argv), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                     env=spec.env, cwd=spec.cwd, process_group=0, preexec_fn=_die_with_parent,
                 )
@@ -419,6 +442,21 @@ class Supervisor:
             while group_exists(child.pgid) and time.monotonic() < end:
                 time.sleep(0.05)
         return codes
+
+    def kill(self, name: str) -> int | None:
+        """SIGKILL what is left of child ``name``'s process group and reap it, without marking it
+        stopped: a child that failed to start is then one that died (:meth:`dead`). Returns its exit
+        code (``None`` if it was never started)."""
+        child = self.children.get(name)
+        if child is None:
+            return None
+        self._signal_group(child, signal.SIGKILL)
+        code = child.proc.wait()
+        end = time.monotonic() + 5
+        while group_exists(child.pgid) and time.monotonic() < end:
+            time.sleep(0.05)
+        child.stopped = False  # a child a restart had just stopped, whose new start failed at once
+        return code
 
     def stop_all(self) -> dict[str, int | None]:
         """Stop every child, in the reverse order of start (children of one kind, such as the

@@ -1,0 +1,35 @@
+"""The launcher's supervisor (services/launcher/supervisor.py) starting children from threads
+other than the main one."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from services.launcher.supervisor import ChildSpec, Supervisor
+
+
+def test_a_child_started_from_a_thread_outlives_that_thread(tmp_path):
+    """Linux sends the parent-death signal when the thread that forked the child exits: a child the
+    launcher's healing thread started again during a tournament got SIGTERM when the tournament
+    ended and the thread with it (a trial saw a restarted mover stop then). The supervisor forks
+    off the main thread from one thread kept for the process's life."""
+    sup = Supervisor(tmp_path / "logs")
+    spec = ChildSpec("sleeper", ["sleep", "60"], probe=lambda: True)
+    with sup:
+        started = threading.Thread(target=sup.spawn, args=(spec,))
+        started.start()
+        started.join(10)
+        tid = started.native_id
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/self/task/{tid}").exists():  # the thread gone from the kernel too: its
+            assert time.monotonic() < deadline       # exit has sent any parent-death signal
+            time.sleep(0.01)
+        child = sup.children["sleeper"]
+        with pytest.raises(subprocess.TimeoutExpired):
+            child.proc.wait(timeout=1)  # a SIGTERM sent at the thread's exit ends `sleep` at once
+        assert child.alive()
