@@ -403,11 +403,21 @@ def waiting_seats(table: Any, client: redis.Redis, limit: int = 10_000) -> Itera
 
 
 def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000, agents: bool = False) -> int:
-    """Push again every active game (newest ``limit``) that waits for one of its built-in bots
-    (or, with ``agents``, for an agent seat the movers ask): a game popped by a mover that died
-    would otherwise wait for ever. Returns how many were pushed."""
+    """Push again every game in play (newest ``limit``) that waits for one of its built-in bots
+    (or, with ``agents``, for an agent seat the movers ask), or for a pending phase where it has
+    such a seat (a mover holding a game of bots plays its phases too): a game popped by a mover
+    that died would otherwise wait for ever, and one waiting for its phase until the worker's
+    sweep saw it twice (15-30 s, a trial). Returns how many were pushed."""
     games = {game_id for game_id, _, _, bot in waiting_seats(table, client, limit)
              if agents or bot["kind"] != "agent"}
+    for game_id in games_in_status(client, "phase", limit):
+        try:
+            bots = table.bots(game_id)
+        except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
+            log.exception("sweep_failed", game_id=game_id)
+            continue
+        if any(agents or bot["kind"] != "agent" for bot in bots.values()):
+            games.add(game_id)
     for game_id in games:
         client.lpush(READY, game_id)
     return len(games)

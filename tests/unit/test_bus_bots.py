@@ -148,3 +148,34 @@ def test_a_mover_with_a_full_hand_still_notices_a_peer_gone(redis_client, monkey
     redis_client.delete(mover_module.HEARTBEAT.format(name="peer"))
     mover._counted = 0.0  # the next look is due
     assert mover._pop(0, block=0) == [] and mover._count == 1 and pushed == [1]
+
+
+def test_a_game_of_bots_waiting_for_its_phase_is_pushed_again_too(redis_client):
+    """``requeue_waiting`` (a mover's start, a peer gone, an outage) pushed only active games: a game
+    of bots that a killed mover held while it waited for its phase (status ``phase``) waited for
+    the worker's sweep to see it twice, 15-30 s (a trial). A game without a bot is left to the
+    worker."""
+    import tests.core_games.lap_race  # noqa: F401  (registers the test game, whose lap end is a phase)
+    from services.coordinator.ports import embedded_ports
+    from services.coordinator.projection import Projections
+    from services.coordinator.redis_store import RedisStore
+    from services.coordinator.table import Table
+    from services.phases.mover import requeue_waiting
+    from services.phases.schedulers import READY
+
+    class Held:  # a scheduler that schedules nothing: the test plays each step itself
+        def __getattr__(self, name):
+            return lambda *args, **kwargs: None
+
+    store = RedisStore(redis_client)
+    projections = Projections(store)
+    table = Table(store, embedded_ports(store, projections=projections), Held(), projections=projections)
+    bots = table.create(GameConfig(game="lap_race", players=2), seed="phase", bots={0: "random", 1: "random"})
+    people = table.create(GameConfig(game="lap_race", players=2), seed="people")
+    for seat in (0, 1):
+        assert table.play_bot(bots, seat, table.state(bots)[2])
+        table.play(people, seat, {"type": "run", "pace": 1}, table.state(people)[2])
+    assert table.summary(bots)["status"] == table.summary(people)["status"] == "phase"
+    redis_client.delete(READY)
+    assert requeue_waiting(table, redis_client) == 1
+    assert redis_client.lrange(READY, 0, -1) == [bots.encode()]
