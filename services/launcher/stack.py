@@ -206,9 +206,12 @@ def http_probe(url: str):
     return probe
 
 
-def redis_key_probe(url: str, name: str):
-    """A probe that is True once key ``name`` exists in the Redis at ``url`` (a heartbeat). Its
-    client is made at the first call (a Redis Cluster's client connects when it is made)."""
+def heartbeat_probe(url: str, name: str):
+    """A probe that is True once key ``name`` in the Redis at ``url`` holds the heartbeat of a live
+    process of this machine (a mover's: its pid, then ``.`` and a token of its own;
+    :data:`services.phases.mover.HEARTBEAT`). The key alone is not enough: a mover killed outright
+    leaves it for 15 s, and the launcher called the mover started again at once ready before it
+    served. Its client is made at the first call (a Redis Cluster's client connects when it is made)."""
     from services.common.redis_client import connect
 
     clients: list = []
@@ -216,7 +219,18 @@ def redis_key_probe(url: str, name: str):
     def probe() -> bool:
         if not clients:
             clients.append(connect(url, socket_connect_timeout=1, socket_timeout=1))
-        return bool(clients[0].exists(name))
+        value = clients[0].get(name)
+        if value is None:
+            return False
+        try:
+            os.kill(int(value.split(b".")[0]), 0)
+        except ValueError:
+            return False
+        except ProcessLookupError:
+            return False  # the heartbeat of a mover gone
+        except PermissionError:
+            return True
+        return True
 
     return probe
 
@@ -431,7 +445,7 @@ class Stack:
             name = f"{self.mover_node}.{k}"  # its heartbeat key's name
             port = base + k if base else 0  # the k-th mover's metrics port (0: none)
             argv = [self.python, "-m", "services.phases.mover", "--name", name, "--metrics-port", str(port)]
-            specs.append(ChildSpec(f"mover-{k}", argv, redis_key_probe(self.settings.redis_url, f"longhouse:mover:{name}"),
+            specs.append(ChildSpec(f"mover-{k}", argv, heartbeat_probe(self.settings.redis_url, f"longhouse:mover:{name}"),
                                    ports=[port] if port else [], env=self.env, cwd=self.root, ready_timeout=60,
                                    stop_grace=10, kind="mover"))
         return specs

@@ -225,6 +225,7 @@ class Mover:
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
         jobs = []
         for game_id, version in dict(games).items():
+            self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
             try:
                 job = self.table.next_job(game_id, version, **ask)
             except GameNotFound:
@@ -464,7 +465,8 @@ def main(argv: list[str] | None = None) -> None:
     sys.setswitchinterval(SWITCH_INTERVAL_S)
 
     def stop(*_: Any) -> None:
-        # A mover gets SIGTERM twice at a stop (its group's, then its shell's). Further signals
+        # A mover may be signalled more than once at a stop (its group's SIGTERM, a Ctrl-C reaching
+        # the terminal's whole group, an operator's own kill). Further signals
         # are ignored first: a handler run again inside Event.set() would wait for the lock
         # the interrupted set() holds, for ever.
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
