@@ -147,8 +147,13 @@ def default_ports(movers: int = 64) -> frozenset[int]:
 
 
 def mover_count() -> int:
-    """How many movers the stack runs (``LONGHOUSE_MOVERS``, default 2, at least 1)."""
-    return max(1, int(os.environ.get("LONGHOUSE_MOVERS", "2")))
+    """How many movers the stack runs (``LONGHOUSE_MOVERS``, default 2, at least 1). Raises
+    LaunchError if it is not a whole number."""
+    given = os.environ.get("LONGHOUSE_MOVERS", "2")
+    try:
+        return max(1, int(given))
+    except ValueError:
+        raise LaunchError(f"LONGHOUSE_MOVERS must be a whole number of movers, not {given!r}") from None
 
 
 def free_port_block(count: int, avoid: frozenset[int] | set[int] = frozenset(), attempts: int = 100) -> int:

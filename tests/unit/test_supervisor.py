@@ -33,3 +33,27 @@ def test_a_child_started_from_a_thread_outlives_that_thread(tmp_path):
         with pytest.raises(subprocess.TimeoutExpired):
             child.proc.wait(timeout=1)  # a SIGTERM sent at the thread's exit ends `sleep` at once
         assert child.alive()
+
+
+def test_a_port_given_to_two_children_is_refused_before_anything_starts(tmp_path):
+    """Two settings that land on one port (the gateway's on the second mover's metrics port,
+    ``LONGHOUSE_MOVER_METRICS_PORT`` + 1) started the stack, and the second to bind only logged
+    that it could not (a trial). Both are named."""
+    from services.launcher.supervisor import PortInUse, free_port
+
+    port = free_port()
+    sup = Supervisor(tmp_path / "logs")
+    specs = [ChildSpec("gateway", ["true"], probe=lambda: True, ports=[port]),
+             ChildSpec("mover-1", ["true"], probe=lambda: True, ports=[port])]
+    with pytest.raises(PortInUse, match=rf"port {port} is given to both gateway and mover-1; move one"):
+        sup.check_ports(specs, {port: "LONGHOUSE_GATEWAY_PORT"})
+    assert sup.children == {}
+
+
+def test_a_mover_count_that_is_not_a_number_is_a_launch_error(monkeypatch):
+    from services.launcher.stack import mover_count
+    from services.launcher.supervisor import LaunchError
+
+    monkeypatch.setenv("LONGHOUSE_MOVERS", "abc")
+    with pytest.raises(LaunchError, match="LONGHOUSE_MOVERS must be a whole number of movers, not 'abc'"):
+        mover_count()
