@@ -446,24 +446,27 @@ class Supervisor:
                 time.sleep(0.05)
             if group_exists(child.pgid):
                 self._signal_group(child, signal.SIGKILL)
-            codes[name] = child.proc.wait()
-            end = time.monotonic() + 5
-            while group_exists(child.pgid) and time.monotonic() < end:
-                time.sleep(0.05)
+            codes[name] = self._reap(child)
         return codes
 
-    def kill(self, name: str) -> int | None:
-        """SIGKILL what is left of child ``name``'s process group and reap it, without marking it
-        stopped: a child that failed to start is then one that died (:meth:`dead`). Returns its exit
-        code (``None`` if it was never started)."""
-        child = self.children.get(name)
-        if child is None:
-            return None
-        self._signal_group(child, signal.SIGKILL)
+    @staticmethod
+    def _reap(child: Child) -> int:
+        """Wait for the child's exit code, then (up to 5 s) for the rest of its process group to go."""
         code = child.proc.wait()
         end = time.monotonic() + 5
         while group_exists(child.pgid) and time.monotonic() < end:
             time.sleep(0.05)
+        return code
+
+    def kill(self, name: str) -> int | None:
+        """SIGKILL what is left of child ``name``'s process group and reap it, leaving it (or marking
+        it again) not stopped: a child whose start failed is then one that died (:meth:`dead`), to be
+        started again. Returns its exit code (``None`` if it was never started)."""
+        child = self.children.get(name)
+        if child is None:
+            return None
+        self._signal_group(child, signal.SIGKILL)
+        code = self._reap(child)
         child.stopped = False  # a child a restart had just stopped, whose new start failed at once
         return code
 
