@@ -147,13 +147,16 @@ def default_ports(movers: int = 64) -> frozenset[int]:
 
 
 def mover_count() -> int:
-    """How many movers the stack runs (``LONGHOUSE_MOVERS``, default 2, at least 1). Raises
-    LaunchError if it is not a whole number."""
+    """How many movers the stack runs (``LONGHOUSE_MOVERS``, default 2). Raises LaunchError if it is
+    not a whole number of at least 1 (0 was taken for 1 without a word)."""
     given = os.environ.get("LONGHOUSE_MOVERS", "2")
     try:
-        return max(1, int(given))
+        count = int(given)
     except ValueError:
-        raise LaunchError(f"LONGHOUSE_MOVERS must be a whole number of movers, not {given!r}") from None
+        count = 0
+    if count < 1:
+        raise LaunchError(f"LONGHOUSE_MOVERS must be a whole number of movers, at least 1, not {given!r}")
+    return count
 
 
 def free_port_block(count: int, avoid: frozenset[int] | set[int] = frozenset(), attempts: int = 100) -> int:

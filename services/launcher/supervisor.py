@@ -333,17 +333,19 @@ class Supervisor:
 
     # -- start --------------------------------------------------------------------
     def check_ports(self, specs: Sequence[ChildSpec], variables: dict[int, str] | None = None) -> None:
-        """Raise :class:`PortInUse` naming a port that two of ``specs`` would listen on, or else
+        """Raise :class:`PortInUse` naming a port that two of ``specs`` (or one, twice) would listen on, or else
         every port of ``specs`` that is already taken (with the variable that moves it, from
         ``variables``: port -> variable name, when known)."""
         named = variables or {}
         owners: dict[int, str] = {}
         for spec in specs:
             for port in spec.ports:
-                if port in owners and owners[port] != spec.name:
-                    raise PortInUse(f"port {port} is given to both {owners[port]} and {spec.name}; move one of "
-                                    f"them with the LONGHOUSE_*_PORT environment variables (the k-th mover's "
-                                    f"metrics port is LONGHOUSE_MOVER_METRICS_PORT + k)")
+                if port in owners:
+                    whom = (f"twice to {spec.name}" if owners[port] == spec.name
+                            else f"to both {owners[port]} and {spec.name}")
+                    raise PortInUse(f"port {port} is given {whom}; move one with the LONGHOUSE_*_PORT "
+                                    f"environment variables (the k-th mover's metrics port is "
+                                    f"LONGHOUSE_MOVER_METRICS_PORT + k)")
                 owners[port] = spec.name
         taken = [(s.name, p) for s in specs for p in s.ports if not port_is_free(p)]
         if taken:

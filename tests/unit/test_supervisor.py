@@ -47,6 +47,9 @@ def test_a_port_given_to_two_children_is_refused_before_anything_starts(tmp_path
              ChildSpec("mover-1", ["true"], probe=lambda: True, ports=[port])]
     with pytest.raises(PortInUse, match=rf"port {port} is given to both gateway and mover-1; move one"):
         sup.check_ports(specs, {port: "LONGHOUSE_GATEWAY_PORT"})
+    decks = ChildSpec("decks", ["true"], probe=lambda: True, ports=[port, port])  # its port and its metrics'
+    with pytest.raises(PortInUse, match=rf"port {port} is given twice to decks; move one"):
+        sup.check_ports([decks])
     assert sup.children == {}
 
 
@@ -54,6 +57,9 @@ def test_a_mover_count_that_is_not_a_number_is_a_launch_error(monkeypatch):
     from services.launcher.stack import mover_count
     from services.launcher.supervisor import LaunchError
 
-    monkeypatch.setenv("LONGHOUSE_MOVERS", "abc")
-    with pytest.raises(LaunchError, match="LONGHOUSE_MOVERS must be a whole number of movers, not 'abc'"):
-        mover_count()
+    for given in ("abc", "0", "-2"):
+        monkeypatch.setenv("LONGHOUSE_MOVERS", given)
+        with pytest.raises(LaunchError, match=f"LONGHOUSE_MOVERS must be a whole number of movers, at least 1, not '{given}'"):
+            mover_count()
+    monkeypatch.setenv("LONGHOUSE_MOVERS", "3")
+    assert mover_count() == 3
