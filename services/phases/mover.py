@@ -91,6 +91,11 @@ At 0.005 the agent-grpc path at 8 games committed 2.4 answers a round instead of
 gathered into fuller batches"); with cohorts, 5 ms against 2 ms, agent-grpc 1.09x (4 rounds)."""
 BATCH = int(os.environ.get("LONGHOUSE_MOVER_BATCH", "32"))
 """Games resolved together in one round."""
+STALL_S = 300.0
+"""Longest time, in seconds, the mover's loop may go without a step (a game looked at, a round
+begun) while its heartbeat is still refreshed by its own thread: one bot decision may take minutes
+(search bots at a large budget), a loop stuck for longer is taken for dead, and its peers take its
+games up once its heartbeat lapses."""
 OUTAGE_PAUSE_MAX = 2.0
 """Longest pause, in seconds, between a mover's tries while Redis or a domain service is down
 (the pause starts at 0.1 s and doubles)."""
@@ -122,6 +127,7 @@ class Mover:
         self.stopping = threading.Event()
         self.steps = 0
         self._beat = 0.0
+        self._stepped = time.monotonic()
         self._count = 1
         self._counted = 0.0
         self._seen: set[Any] = set()
@@ -130,11 +136,33 @@ class Mover:
         self._beat_value = f"{os.getpid()}.{uuid.uuid4().hex[:12]}"  # this mover's, whatever its name
 
     def heartbeat(self) -> None:
-        """Refresh :data:`HEARTBEAT` every few seconds (it expires 15 s after the last)."""
-        now = time.monotonic()
+        """Note a step of the loop, and refresh :data:`HEARTBEAT` if the last refresh is 5 s old
+        or more (it expires 15 s after the last)."""
+        now = self._stepped = time.monotonic()
         if now - self._beat >= 5:
             self.client.set(HEARTBEAT.format(name=self.name), self._beat_value, ex=15)
             self._beat = now
+
+    def _beat_while_serving(self) -> None:
+        """The heartbeat thread, until :attr:`stopping`: refreshes :data:`HEARTBEAT` while the loop
+        has stepped within :data:`STALL_S`. Refreshed by the loop alone, it lapsed during one bot
+        decision longer than about 10 s (a trial: ``expert`` at 3000 iterations), and the peers took
+        the games of a mover still playing them. A failed refresh is tried again a second later."""
+        while not self.stopping.wait(1.0):
+            try:
+                self._refresh()
+            except redis.RedisError:
+                continue
+
+    def _refresh(self) -> bool:
+        """One turn of :meth:`_beat_while_serving`: refresh :data:`HEARTBEAT` if it is due and the
+        loop has stepped within :data:`STALL_S`. True if it was written. Raises Redis's errors."""
+        now = time.monotonic()
+        if now - self._stepped > STALL_S or now - self._beat < 5:
+            return False
+        self.client.set(HEARTBEAT.format(name=self.name), self._beat_value, ex=15)
+        self._beat = now
+        return True
 
     def movers(self) -> int:
         """How many movers serve (their heartbeat keys), looked up every few seconds. A mover
@@ -224,7 +252,15 @@ class Mover:
         asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
         jobs = []
-        for game_id, version in dict(games).items():
+        todo = list(dict(games).items())
+        left: list[tuple[str, int | None]] = []
+        for n, (game_id, version) in enumerate(todo):
+            if self.stopping.is_set():
+                # a stop asked mid-round: the games not yet looked at stay in hand (handed back by
+                # leave) rather than the stop waiting for each one's bot (a round of slow search
+                # bots outlasted the stop's grace, and the mover was killed)
+                left = todo[n:]
+                break
             self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
             try:
                 job = self.table.next_job(game_id, version, **ask)
@@ -238,7 +274,7 @@ class Mover:
             self.desk.begin_many(asks)
         answers = answers or []
         if not jobs and not answers:
-            return []
+            return left
         self.table.run_jobs(jobs + [job for job, _ in answers])
         keep = self._answered(answers)
         for job in jobs:
@@ -251,7 +287,7 @@ class Mover:
         if self.desk is not None:
             asked = self._begin_next(keep)
             keep = [(game_id, version) for game_id, version in keep if game_id not in asked]
-        return keep
+        return keep + left
 
     def _begin_next(self, committed: list[tuple[str, int | None]]) -> set[str]:
         """Begin now the agent decisions that this round's commits (``(game_id, version)``) leave
@@ -315,6 +351,8 @@ class Mover:
         """
         hand: list[tuple[str, int | None]] = []
         pause = 0.0
+        beat = threading.Thread(target=self._beat_while_serving, name="heartbeat", daemon=True)
+        beat.start()
         while not self.stopping.is_set():
             games = hand
             try:
@@ -347,6 +385,7 @@ class Mover:
                 if self.desk is not None:
                     self.desk.drop_settling()  # their games are pushed again, their claims lapse
                 self.stopping.wait(pause)
+        beat.join(5)  # no refresh after leave deletes the key
         self.leave([game_id for game_id, _ in hand])
 
     def leave(self, hand: list[str]) -> None:

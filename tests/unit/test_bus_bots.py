@@ -3,11 +3,13 @@ bots at creation move by themselves after every commit that leaves the game wait
 them; a bot move is idempotent by version and reproducible from the bot's seed."""
 
 import threading
+import time
 
 import pytest
 
 from services.coordinator.table import embedded_table
 from services.rules.core import BadConfig, GameConfig
+from tests.support.wait import wait_for
 
 BOTS = {0: {"kind": "random", "seed": "a"}, 1: {"kind": "greedy", "seed": "b"}, 2: {"kind": "random", "seed": "c"}}
 
@@ -179,3 +181,58 @@ def test_a_game_of_bots_waiting_for_its_phase_is_pushed_again_too(redis_client):
     redis_client.delete(READY)
     assert requeue_waiting(table, redis_client) == 1
     assert redis_client.lrange(READY, 0, -1) == [bots.encode()]
+
+
+def test_a_stop_asked_mid_round_leaves_the_games_not_yet_looked_at_in_hand():
+    """``Mover.round``: a stop waited for every game's bot in the round; a round of slow search bots
+    outlasted the stop's 10 s grace and the mover was killed (a trial). Now the games not yet
+    looked at stay in hand, for :meth:`Mover.leave` to hand back."""
+    from services.phases.mover import Mover
+
+    class Table:  # each game's next step: none, and the first look asks the mover to stop
+        def __init__(self):
+            self.looked: list[str] = []
+
+        def next_job(self, game_id, version=None):
+            self.looked.append(game_id)
+            mover.stopping.set()
+            return None
+
+    class Client:  # the mover's Redis calls in a round: its heartbeat
+        def register_script(self, _source):
+            return lambda **_: None
+
+        def set(self, *_args, **_kwargs):
+            pass
+
+    table = Table()
+    mover = Mover(table, Client(), name="stopping")
+    assert mover.round([("g1", 4), ("g2", None), ("g3", 7)]) == [("g2", None), ("g3", 7)]
+    assert table.looked == ["g1"]
+
+
+def test_a_movers_heartbeat_lives_through_a_long_step_but_not_a_stuck_loop(redis_client):
+    """The heartbeat was refreshed by the mover's loop alone, between games: one bot decision
+    longer than about 10 s (``expert`` at 3000 iterations) let it lapse, and the peers took the
+    games of a mover still playing them (a trial). Its own thread refreshes it now, while the loop
+    has stepped within ``STALL_S``; a loop stuck for longer lets it lapse."""
+    from services.phases.mover import HEARTBEAT, STALL_S, Mover
+
+    mover = Mover(table=None, client=redis_client, name="long-step")
+    key = HEARTBEAT.format(name="long-step")
+    mover.heartbeat()
+    redis_client.delete(key)  # as if it had lapsed: only the thread writes it again
+    mover._beat = 0.0  # a refresh is due
+    beat = threading.Thread(target=mover._beat_while_serving)
+    beat.start()
+    try:
+        wait_for(lambda: redis_client.exists(key), 10, "the thread to refresh the heartbeat")
+    finally:
+        mover.stopping.set()
+        beat.join(10)
+    redis_client.delete(key)
+    mover._beat = 0.0
+    mover._stepped = time.monotonic() - STALL_S - 1  # the loop has not stepped for longer than STALL_S
+    assert not mover._refresh() and not redis_client.exists(key)
+    mover._stepped = time.monotonic() - STALL_S + 5  # it has, within STALL_S
+    assert mover._refresh() and redis_client.exists(key)
