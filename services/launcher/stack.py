@@ -299,6 +299,7 @@ class Stack:
         self._restarts: dict[str, int] = {}
         self._due: dict[str, float] = {}
         self._told: set[str] = set()
+        self._starting: dict[str, float] = {}  # children started again by heal -> their ready deadline
         self.worker_node = f"phases.{os.getpid()}@{socket.gethostname()}"
         self.mover_node = f"mover.{os.getpid()}"
         self.root = str(Path(__file__).resolve().parents[2])
@@ -567,15 +568,39 @@ class Stack:
         k-th restart waits 2**(k-1) seconds (at most 30) after its death was noticed, and a
         child that needs more than :data:`MAX_RESTARTS` restarts is given up (LaunchError).
         ``say(text)`` is told each death and restart (the launcher prints it; the log gets it
-        too). A child that ran :data:`RESTART_FORGIVEN` seconds or more before it died starts
-        again from the first back-off. Returns the names restarted by this call."""
+        too). A child that served (was ready) :data:`RESTART_FORGIVEN` seconds or more before it
+        died starts again from the first back-off. Returns the names that were started again and
+        became ready since the last call.
+
+        A restart is not waited for here: the call starts it and a later call looks at its probe,
+        so one child slow to start (up to its ``ready_timeout``) holds up no other's restart (a
+        trial: a mover stopped while starting kept another mover's death unnoticed for 55 s). One
+        that exits before it is ready, or misses its deadline (then killed), is one more death."""
         now = time.monotonic()
         restarted = []
+        for name, deadline in list(self._starting.items()):
+            child = self.supervisor.children[name]
+            if child.alive() and not self._ready(child):
+                if now <= deadline:
+                    continue
+                self.supervisor.kill(name)
+                why = f"not ready within {child.spec.ready_timeout:.0f} s"
+            elif child.alive():
+                del self._starting[name]
+                restarted.append(name)
+                if say:
+                    say(f"{name} restarted (pid {child.proc.pid})")
+                continue
+            else:
+                why = f"exited with code {child.proc.returncode} before it was ready"
+            del self._starting[name]
+            if say:
+                say(f"{name} did not start again: {why} (log {child.log_path})")
         for name in self.supervisor.dead():
             child = self.supervisor.children[name]
-            if child.stopped:
+            if child.stopped or name in self._starting:
                 continue
-            if name not in self._due and now - child.started_at >= RESTART_FORGIVEN:
+            if name not in self._due and child.ready_at is not None and now - child.ready_at >= RESTART_FORGIVEN:
                 self._restarts[name] = 0  # it served a while: a new death, not a crash loop
             count = self._restarts.get(name, 0)
             if count >= MAX_RESTARTS:
@@ -593,21 +618,26 @@ class Stack:
             self._due.pop(name, None)
             self._told.discard(name)
             try:
-                self.supervisor.restart(name)
-            except LaunchError as exc:
-                # it died again before it was ready, or missed its deadline: a death like any other,
-                # started again by a later call with the next back-off (before, this ended the stack,
-                # or the tournament's healing, however many restarts were left)
+                child = self.supervisor.spawn(self.supervisor.specs[name])
+            except LaunchError as exc:  # its port is taken meanwhile, say: a death like any other
                 self.supervisor.kill(name)
-                self._record()
                 if say:
-                    say(f"{name} did not start again: {str(exc).splitlines()[0]}")
+                    say(f"{name} did not start again: {exc}")
                 continue
+            self._starting[name] = child.started_at + child.spec.ready_timeout
             self._record()
-            restarted.append(name)
-            if say:
-                say(f"{name} restarted (pid {self.supervisor.children[name].proc.pid})")
         return restarted
+
+    @staticmethod
+    def _ready(child: Any) -> bool:
+        """The child's probe, which may raise (not ready yet); notes when it first passed."""
+        try:
+            ok = bool(child.spec.probe())
+        except Exception:  # noqa: BLE001 - not ready yet
+            ok = False
+        if ok and child.ready_at is None:
+            child.ready_at = time.monotonic()
+        return ok
 
     def check_alive(self) -> None:
         """Raise LaunchError if a child has exited without being stopped."""

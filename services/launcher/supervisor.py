@@ -87,6 +87,8 @@ class Child:
     pgid: int
     started_at: float = field(default_factory=time.monotonic)
     stopped: bool = False
+    ready_at: float | None = None
+    """When its probe first passed (monotonic seconds), if it has."""
 
     @property
     def pid(self) -> int:
@@ -392,6 +394,7 @@ class Supervisor:
                 except Exception:
                     ok = False
                 if ok:
+                    child.ready_at = child.ready_at or time.monotonic()
                     del waiting[name]
                 elif time.monotonic() - child.started_at > child.spec.ready_timeout:
                     raise LaunchError(f"{name} was not ready within {child.spec.ready_timeout:.0f} s; "

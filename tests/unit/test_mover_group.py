@@ -29,6 +29,10 @@ FAKE_MOVER = """#!/bin/sh
 # stands in for `python -m services.phases.mover --name NAME --metrics-port PORT`
 name=$4
 [ -e "$FAKE_DIR/$name.fail" ] && exit 3  # told to fail at start
+if [ -e "$FAKE_DIR/$name.hang" ]; then  # told never to be ready
+  trap 'exit 0' TERM
+  while :; do sleep 0.1; done
+fi
 trap 'echo "$name" >> "$FAKE_DIR/stopped"; exit 0' TERM
 echo $$ > "$FAKE_DIR/$name.pid.part" && mv "$FAKE_DIR/$name.pid.part" "$FAKE_DIR/$name.pid"
 while :; do sleep 0.1; done
@@ -41,14 +45,15 @@ def pid_of(run: Path, node: str) -> int | None:
     return int(path.read_text()) if path.exists() else None
 
 
-@pytest.fixture(params=["bin", "a folder with spaces"])
+@pytest.fixture
 def movers(request, tmp_path, monkeypatch):
     """The stack's movers started with stand-ins, the interpreter in a folder named
-    ``request.param``: ``(stack, {child name: heartbeat name}, run dir)``."""
+    ``request.param`` (``bin`` if not given): ``(stack, {child name: heartbeat name}, run dir)``."""
+    folder = getattr(request, "param", "bin")
     run = tmp_path / "run"
     run.mkdir()
-    (tmp_path / request.param).mkdir()
-    fake = tmp_path / request.param / "python"
+    (tmp_path / folder).mkdir()
+    fake = tmp_path / folder / "python"
     fake.write_text(FAKE_MOVER)
     fake.chmod(0o755)
     monkeypatch.setenv("FAKE_DIR", str(run))
@@ -76,6 +81,7 @@ def stopped(run: Path) -> list[str]:
     return sorted(path.read_text().split()) if path.exists() else []
 
 
+@pytest.mark.parametrize("movers", ["bin", "a folder with spaces"], indirect=True)
 def test_each_mover_is_a_child_of_its_own_of_kind_mover(movers):
     stack, nodes, run = movers
     assert sorted(nodes) == [f"mover-{k}" for k in range(MOVERS)] == stack.mover_names()
@@ -154,3 +160,51 @@ def test_a_movers_readiness_is_a_heartbeat_of_a_live_process(redis_client):
     assert not probe()  # a heartbeat whose process is gone
     redis_client.set("longhouse:mover:probe-test", f"{os.getpid()}.3d4e5f")
     assert probe()
+
+
+def test_a_restart_slow_to_start_holds_up_no_other_restart(movers):
+    """:meth:`Stack.heal` waited for each restart to be ready (up to its 60 s deadline), so one mover
+    slow to start kept another's death unnoticed that long (a trial: 55 s without a mover). Now a
+    restart is looked at by later calls, and the other dead mover is started again meanwhile."""
+    stack, nodes, run = movers
+    (run / f"{nodes['mover-1']}.hang").touch()
+    os.kill(stack.supervisor.children["mover-1"].pid, signal.SIGKILL)
+    (run / f"{nodes['mover-1']}.pid").unlink()
+    said: list[str] = []
+    deadline = time.monotonic() + 15
+    while not any(line.startswith("mover-1 exited") for line in said) or stack.supervisor.dead():
+        assert time.monotonic() < deadline, f"mover-1 not started again within 15 s: {said}"
+        stack.heal(said.append)
+        time.sleep(0.05)
+    os.kill(stack.supervisor.children["mover-0"].pid, signal.SIGKILL)  # mover-1 is still starting
+    (run / f"{nodes['mover-0']}.pid").unlink()
+    restarted: list[str] = []
+    while "mover-0" not in restarted:
+        assert time.monotonic() < deadline, f"mover-0 not restarted within 15 s: {said}"
+        restarted += stack.heal(said.append)
+        time.sleep(0.05)
+    assert "mover-1" not in restarted and stack.supervisor.children["mover-1"].alive()  # still starting
+
+
+def test_a_child_that_never_gets_ready_is_not_forgiven_its_restarts(movers, monkeypatch):
+    """A restart that missed its deadline had run longer than ``RESTART_FORGIVEN`` when it was
+    killed, so its count started over at each miss and it was tried for ever (a trial). Only a
+    child that was ready is forgiven now."""
+    from services.launcher import stack as stack_module
+
+    stack, nodes, run = movers
+    monkeypatch.setattr(stack_module, "RESTART_FORGIVEN", 0.5)  # shorter than a miss: 1 s
+    spec = stack.supervisor.specs["mover-1"]
+    stack.supervisor.specs["mover-1"] = dataclasses.replace(spec, ready_timeout=1.0)
+    (run / f"{nodes['mover-1']}.hang").touch()
+    stack.supervisor.children["mover-1"].ready_at -= 10  # it had served: its first death is forgiven
+    os.kill(stack.supervisor.children["mover-1"].pid, signal.SIGKILL)
+    (run / f"{nodes['mover-1']}.pid").unlink()
+    said: list[str] = []
+    deadline = time.monotonic() + 30
+    while not any("(restart 3," in line for line in said):  # 1 s, a 1 s miss, 2 s, a miss: the third
+        assert time.monotonic() < deadline, f"no third restart within 30 s: {said}"
+        stack.heal(said.append)
+        time.sleep(0.05)
+    assert [line for line in said if "(restart 1," in line][1:] == [], said  # never started over
+    assert sum("not ready within 1 s" in line for line in said) == 2, said
