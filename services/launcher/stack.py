@@ -58,7 +58,8 @@ from .supervisor import ChildSpec, LaunchError, Supervisor, free_port, in_pool, 
 MAX_RESTARTS = 10
 """Restarts of one child before the launcher gives up on it (:meth:`Stack.heal`)."""
 RESTART_FORGIVEN = 30.0
-"""Seconds a child must have run before it died for its restart count to start afresh: back-off
+"""Seconds a child must have served (from its first ready probe) before it died for its restart
+count to start afresh (one that never got ready is not forgiven): back-off
 and :data:`MAX_RESTARTS` are for a child that keeps dying, not for deaths far apart (the crash
 harness found a stack that gave up on its tenth kill, however far apart the kills were)."""
 GATEWAY_CONNECTIONS = 4096

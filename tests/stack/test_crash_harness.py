@@ -65,7 +65,7 @@ def test_a_child_that_served_a_while_is_restarted_however_often_it_died(tmp_path
     stack, _ = _sleeper(tmp_path)
     try:
         stack._restarts["sleeper"] = MAX_RESTARTS  # ten deaths over a long time already
-        stack.supervisor.children["sleeper"].started_at -= RESTART_FORGIVEN + 1  # it then served a while
+        stack.supervisor.children["sleeper"].ready_at -= RESTART_FORGIVEN + 1  # it then served a while
         _kill(stack)
         deadline = time.monotonic() + 10
         restarted: list[str] = []
