@@ -500,7 +500,6 @@ def main(argv: list[str] | None = None) -> None:
     client = mover_client(s.redis_url)
     table = build_table(client, ports_mode=s.ports_mode, phase_mode=s.phase_mode, settings=s)
     mover = Mover(table, client, name=args.name, agents=s.agent_asker == "mover")
-    mover.heartbeat()
     sys.setswitchinterval(SWITCH_INTERVAL_S)
 
     def stop(*_: Any) -> None:
@@ -515,6 +514,7 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     pushed = requeue_waiting(table, client, agents=mover.desk is not None)
+    mover.heartbeat()  # ready (the launcher's probe): written once the start-up push is done
     log.info("mover_ready", batch=mover.batch, requeued=pushed, pid=os.getpid())
     started = time.monotonic()
     mover.run()
