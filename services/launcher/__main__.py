@@ -247,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     relative = not Path(args.data_dir if args.data_dir is not None else settings.data_dir).is_absolute()
     code = 0
     healing = threading.Event()
+    gave_up: list[LaunchError] = []  # the tournament's healing gave up a child: the stack fails
     try:
         console.print(f"[bold]Longhouse[/bold]: starting the stack (data and logs in {shown(data_dir, relative)})", soft_wrap=True)
         started = time.monotonic()
@@ -255,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name} (pid {pid})" for name, pid in stack.pids().items()), soft_wrap=True)
         console.print(f"operator key in {shown(stack.operator_key_path, relative)} (send it as X-Longhouse-Operator-Key "
                       "to create games and tournaments and to register agents)", soft_wrap=True)
-        healer = threading.Thread(target=heal_while, args=(stack, console, healing), daemon=True, name="heal")
+        healer = threading.Thread(target=heal_while, args=(stack, console, healing, gave_up), daemon=True, name="heal")
         healer.start()  # a child that dies during the tournament is started again too
         if args.games:
             reports = []
@@ -290,8 +291,12 @@ def main(argv: list[str] | None = None) -> int:
         console.print("\ninterrupted")
         code = 130 if args.once else 0
     except Terminated as exc:
-        console.print(f"\nstopping on {exc}")
-        code = 143 if args.once else 0
+        if gave_up:  # sent by heal_while: a child died too often during the tournament
+            console.print(f"[red]the stack failed[/red]: {gave_up[0]}")
+            code = 2
+        else:
+            console.print(f"\nstopping on {exc}")
+            code = 143 if args.once else 0
     finally:
         healing.set()  # no restarts while the stack stops
         if threading.current_thread() is threading.main_thread():
@@ -312,15 +317,23 @@ def teller(console: Any) -> Any:
     return say
 
 
-def heal_while(stack: Stack, console: Any, done: threading.Event) -> None:
+def heal_while(stack: Stack, console: Any, done: threading.Event, gave_up: list | None = None) -> None:
     """Until ``done`` is set, once a second start again any child that died (:meth:`Stack.heal`),
-    saying so; a child that keeps dying is only reported (the tournament's games then fail)."""
+    saying so. A child that keeps dying stops the stack as it does while serving: the error goes
+    into ``gave_up`` and the main thread gets SIGTERM (its handler raises :class:`Terminated`,
+    which then ends the run with the error, exit code 2). Before, it was only reported, and the
+    tournament went on with nothing restarted any more (a trial)."""
     say = teller(console)
     while not done.wait(1.0):
         try:
             stack.heal(say)
         except LaunchError as exc:
             say(f"[red]{exc}")
+            if gave_up is not None:
+                gave_up.append(exc)
+                if signal.getsignal(signal.SIGTERM) is _on_signal:  # the launcher's own handler is set
+                    # to the main thread itself, so that a wait it is blocked in is interrupted too
+                    signal.pthread_kill(threading.main_thread().ident, signal.SIGTERM)
             return
 
 

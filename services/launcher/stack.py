@@ -593,7 +593,7 @@ class Stack:
                     say(f"{name} restarted (pid {child.proc.pid})")
                 continue
             else:
-                why = f"exited with code {child.proc.returncode} before it was ready"
+                why = f"exited with code {child.proc.returncode} before the launcher saw it ready"
             del self._starting[name]
             if say:
                 say(f"{name} did not start again: {why} (log {child.log_path})")

@@ -63,3 +63,32 @@ def test_a_mover_count_that_is_not_a_number_is_a_launch_error(monkeypatch):
             mover_count()
     monkeypatch.setenv("LONGHOUSE_MOVERS", "3")
     assert mover_count() == 3
+
+
+def test_a_child_given_up_during_a_tournament_stops_the_run():
+    """``heal_while`` (the launcher's healing during its tournament) only reported a child that died
+    too often and returned: the run went on with nothing restarted any more (a trial: no mover left,
+    the games waiting for their time-out). Now it hands the error over and signals the main thread,
+    which is interrupted even where it waits, as the launcher is while serving."""
+    import signal
+
+    from services.launcher import __main__ as launcher
+    from services.launcher.supervisor import LaunchError
+
+    class Dying:  # a stack whose heal gives up a child
+        def heal(self, say):
+            raise LaunchError("mover-1 died 11 times; giving up")
+
+    done = threading.Event()
+    gave_up: list = []
+    healer = threading.Thread(target=launcher.heal_while, args=(Dying(), None, done, gave_up))
+    old = signal.signal(signal.SIGTERM, launcher._on_signal)
+    try:
+        with pytest.raises(launcher.Terminated):
+            healer.start()
+            done.wait(10)  # the main thread waiting, as in the tournament's progress: interrupted
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        done.set()
+        healer.join(10)
+    assert [str(exc) for exc in gave_up] == ["mover-1 died 11 times; giving up"]
