@@ -137,22 +137,13 @@ def _processes(stack: Any, extra: dict[str, int] | None = None) -> list[tuple[st
     """Every process of the stack with its child's kind (``mover`` for each of the movers; forked
     workers under their parent's), and those of ``extra`` (name -> pid)."""
     out = []
-    for name, pids in {**_pids_by_kind(stack), **{n: [pid] for n, pid in (extra or {}).items()}}.items():
-        for pid in pids:
-            try:
-                p = psutil.Process(pid)
-                out += [(name, q) for q in (p, *p.children(recursive=True))]
-            except psutil.NoSuchProcess:
-                continue
-    return out
-
-
-def _pids_by_kind(stack: Any) -> dict[str, list[int]]:
-    """Each kind of child of ``stack`` (its name, or ``mover`` for ``mover-0``, ``mover-1``, ...)
-    -> the pids of its children."""
-    out: dict[str, list[int]] = {}
-    for name, pid in stack.pids().items():
-        out.setdefault(stack.supervisor.specs[name].role, []).append(pid)
+    kinds = [(stack.supervisor.specs[name].role, pid) for name, pid in stack.pids().items()]
+    for name, pid in [*kinds, *(extra or {}).items()]:
+        try:
+            p = psutil.Process(pid)
+            out += [(name, q) for q in (p, *p.children(recursive=True))]
+        except psutil.NoSuchProcess:
+            continue
     return out
 
 

@@ -550,10 +550,7 @@ class Stack:
 
     def start_mover(self) -> None:
         """Start every bus mover again, together, and wait until all serve."""
-        names = self.mover_names()
-        for name in names:
-            self.supervisor.spawn(self.supervisor.specs[name])
-        self.supervisor.wait_ready(names)
+        self.supervisor.start(*(self.supervisor.specs[name] for name in self.mover_names()))
 
     def start_worker(self) -> None:
         """Start the Celery worker again and wait until it answers a ping."""
@@ -581,7 +578,7 @@ class Stack:
         restarted = []
         for name, deadline in list(self._starting.items()):
             child = self.supervisor.children[name]
-            if child.alive() and not self._ready(child):
+            if child.alive() and not child.ready():
                 if now <= deadline:
                     continue
                 self.supervisor.kill(name)
@@ -628,17 +625,6 @@ class Stack:
             self._starting[name] = child.started_at + child.spec.ready_timeout
             self._record()
         return restarted
-
-    @staticmethod
-    def _ready(child: Any) -> bool:
-        """The child's probe, which may raise (not ready yet); notes when it first passed."""
-        try:
-            ok = bool(child.spec.probe())
-        except Exception:  # noqa: BLE001 - not ready yet
-            ok = False
-        if ok and child.ready_at is None:
-            child.ready_at = time.monotonic()
-        return ok
 
     def check_alive(self) -> None:
         """Raise LaunchError if a child has exited without being stopped."""

@@ -90,6 +90,17 @@ class Child:
     ready_at: float | None = None
     """When its probe first passed (monotonic seconds), if it has."""
 
+    def ready(self) -> bool:
+        """Its spec's probe, a probe that raises counting as not ready yet; notes :attr:`ready_at`
+        the first time it passes."""
+        try:
+            ok = bool(self.spec.probe())
+        except Exception:  # noqa: BLE001 - not serving yet
+            ok = False
+        if ok and self.ready_at is None:
+            self.ready_at = time.monotonic()
+        return ok
+
     @property
     def pid(self) -> int:
         """The child's process id (also its process group id)."""
@@ -292,7 +303,7 @@ def _popen(*args: Any, **kwargs: Any) -> subprocess.Popen:
     the child exits, not the process (prctl(2), PR_SET_PDEATHSIG). A child started again by a
     thread that then ended (the launcher's healing during a tournament, the crash harness's) was
     sent SIGTERM at that moment. Raises what Popen raises."""
-    if threading.current_thread() is threading.main_thread():
+    if _main_thread():
         return subprocess.Popen(*args, **kwargs)
     global _spawner
     with _spawner_lock:
@@ -389,12 +400,7 @@ class Supervisor:
                 if not child.alive():
                     raise LaunchError(f"{name} exited with code {child.proc.returncode} before it was "
                                       f"ready; log {child.log_path}:\n{tail(child.log_path)}")
-                try:
-                    ok = child.spec.probe()
-                except Exception:
-                    ok = False
-                if ok:
-                    child.ready_at = child.ready_at or time.monotonic()
+                if child.ready():
                     del waiting[name]
                 elif time.monotonic() - child.started_at > child.spec.ready_timeout:
                     raise LaunchError(f"{name} was not ready within {child.spec.ready_timeout:.0f} s; "
@@ -516,6 +522,4 @@ class Supervisor:
 
 
 def _main_thread() -> bool:
-    import threading
-
     return threading.current_thread() is threading.main_thread()
