@@ -124,13 +124,14 @@ def key(game_id: str, name: str) -> str:
     return f"game:{{{game_id}}}:{name}"
 
 
-def games_in_status(client: redis.Redis, status: str, limit: int = 10_000) -> Iterator[str]:
+def games_in_status(client: redis.Redis, status: str | tuple[str, ...], limit: int = 10_000) -> Iterator[str]:
     """Ids of the newest ``limit`` games (by :data:`GAMES_INDEX`) whose status is ``status``
-    (``active``, ``phase`` or ``over``), newest first: the start-up sweeps' walk."""
-    wanted = status.encode()
+    (``active``, ``phase`` or ``over``; or any of a tuple of them), newest first: the start-up
+    sweeps' walk."""
+    wanted = {one.encode() for one in ((status,) if isinstance(status, str) else status)}
     for raw in client.zrevrange(GAMES_INDEX, 0, limit - 1):
         game_id = raw.decode()
-        if client.hget(key(game_id, "meta"), "status") == wanted:
+        if client.hget(key(game_id, "meta"), "status") in wanted:
             yield game_id
 
 

@@ -138,10 +138,8 @@ class Mover:
     def heartbeat(self) -> None:
         """Note a step of the loop, and refresh :data:`HEARTBEAT` if the last refresh is 5 s old
         or more (it expires 15 s after the last)."""
-        now = self._stepped = time.monotonic()
-        if now - self._beat >= 5:
-            self.client.set(HEARTBEAT.format(name=self.name), self._beat_value, ex=15)
-            self._beat = now
+        self._stepped = time.monotonic()
+        self._refresh()
 
     def _beat_while_serving(self) -> None:
         """The heartbeat thread, until :attr:`stopping`: refreshes :data:`HEARTBEAT` while the loop
@@ -448,16 +446,18 @@ def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000, agents
     such a seat (a mover holding a game of bots plays its phases too): a game popped by a mover
     that died would otherwise wait for ever, and one waiting for its phase until the worker's
     sweep saw it twice (15-30 s, a trial). Returns how many were pushed."""
-    games = {game_id for game_id, _, _, bot in waiting_seats(table, client, limit)
-             if agents or bot["kind"] != "agent"}
-    for game_id in games_in_status(client, "phase", limit):
+    games = []
+    for game_id in games_in_status(client, ("active", "phase"), limit):  # one walk for both
         try:
-            bots = table.bots(game_id)
+            seats = {seat for seat, bot in table.bots(game_id).items() if agents or bot["kind"] != "agent"}
+            if not seats:
+                continue
+            rules, state, _ = table.state(game_id)
         except Exception:  # noqa: BLE001 - one unreadable game must not stop the sweep
             log.exception("sweep_failed", game_id=game_id)
             continue
-        if any(agents or bot["kind"] != "agent" for bot in bots.values()):
-            games.add(game_id)
+        if rules.pending_phase(state) or seats & set(rules.to_move(state)):
+            games.append(game_id)
     for game_id in games:
         client.lpush(READY, game_id)
     return len(games)
