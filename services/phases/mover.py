@@ -7,7 +7,7 @@ game's id on the Redis list :data:`~services.phases.schedulers.READY`
 ``LONGHOUSE_MOVER_BATCH`` ready games, works out each game's next step (the bot's move at
 the game's current version, or its pending phase: :meth:`Table.next_job`), and resolves
 them together (:meth:`Table.run_jobs`): one batched call per domain per round, one
-pipelined commit for all. Games that still wait for a bot or a phase stay with the mover
+pipelined commit for all. A round of slow bots commits what it has after :data:`ROUND_S`. Games that still wait for a bot or a phase stay with the mover
 for its next round, joined by newly ready games, so a game of bots never goes back through
 the queue between its moves.
 
@@ -91,6 +91,12 @@ At 0.005 the agent-grpc path at 8 games committed 2.4 answers a round instead of
 gathered into fuller batches"); with cohorts, 5 ms against 2 ms, agent-grpc 1.09x (4 rounds)."""
 BATCH = int(os.environ.get("LONGHOUSE_MOVER_BATCH", "32"))
 """Games resolved together in one round."""
+ROUND_S = 0.5
+"""Longest time, in seconds, a round spends working out its games' next steps before it commits
+what it has (at least one game's): the rest stay in hand, first in line for the next round. A round
+of slow bots (search at a large budget, seconds a decision) committed nothing until every game in
+hand was decided, 30-90 s with no move in any of them (a trial); now each game's move commits
+within about this long after its bot has decided, and the games take turns."""
 STALL_S = 300.0
 """Longest time, in seconds, the mover's loop may go without a step (a game looked at, a round
 begun) while its heartbeat is still refreshed by its own thread: one bot decision may take minutes
@@ -246,17 +252,23 @@ class Mover:
 
         The agent decisions met on the way are begun together before the batch (their claims in
         one round trip: :meth:`AgentDesk.begin_many`), and those the batch's own commits leave
-        owed right after it (:meth:`_begin_next`), not a round later."""
+        owed right after it (:meth:`_begin_next`), not a round later.
+
+        Working out the steps stops once a stop is asked, or once it has taken :data:`ROUND_S`
+        with at least one step found (slow bots): the games not looked at are returned first, so
+        that the next round begins with them and every game's bot decides in turn."""
         asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
         jobs = []
         todo = list(dict(games).items())
         left: list[tuple[str, int | None]] = []
+        started = time.monotonic()
         for n, (game_id, version) in enumerate(todo):
-            if self.stopping.is_set():
-                # a stop asked mid-round: the games not yet looked at stay in hand (handed back by
-                # leave) rather than the stop waiting for each one's bot (a round of slow search
-                # bots outlasted the stop's grace, and the mover was killed)
+            if self.stopping.is_set() or (jobs and time.monotonic() - started > ROUND_S):
+                # a stop asked mid-round, or a round of slow bots past ROUND_S: the games not yet
+                # looked at stay in hand (handed back by leave, or first in the next round) rather
+                # than waiting for each one's bot (a round of slow search bots outlasted the stop's
+                # grace, and the mover was killed; it committed nothing for 30-90 s)
                 left = todo[n:]
                 break
             self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
@@ -285,7 +297,7 @@ class Mover:
         if self.desk is not None:
             asked = self._begin_next(keep)
             keep = [(game_id, version) for game_id, version in keep if game_id not in asked]
-        return keep + left
+        return left + keep  # the games not looked at first: each game's bot decides in turn
 
     def _begin_next(self, committed: list[tuple[str, int | None]]) -> set[str]:
         """Begin now the agent decisions that this round's commits (``(game_id, version)``) leave

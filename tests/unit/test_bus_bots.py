@@ -236,3 +236,45 @@ def test_a_movers_heartbeat_lives_through_a_long_step_but_not_a_stuck_loop(redis
     assert not mover._refresh() and not redis_client.exists(key)
     mover._stepped = time.monotonic() - STALL_S + 5  # it has, within STALL_S
     assert mover._refresh() and redis_client.exists(key)
+
+
+def test_a_round_of_slow_bots_commits_what_it_has_and_the_games_take_turns(monkeypatch):
+    """``Mover.round`` and ``ROUND_S`` (services/phases/mover.py): a round decided every game in hand
+    before committing any, so with search bots at a large budget no game moved for 30-90 s (a
+    trial). Now a round commits once it has spent ``ROUND_S`` deciding, and the games it did not
+    look at come first in the next round: over as many rounds as games each game moves once."""
+    from types import SimpleNamespace
+
+    from services.phases import mover as mover_module
+    from services.phases.mover import ROUND_S, Mover
+
+    clock = [0.0]
+    monkeypatch.setattr(mover_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    decision_s = ROUND_S * 0.6  # two decisions pass the round's budget
+
+    class Table:  # each game's bot takes decision_s of the (fake) clock to decide
+        def __init__(self):
+            self.batches: list[list[str]] = []
+
+        def next_job(self, game_id, version=None):
+            clock[0] += decision_s
+            return SimpleNamespace(game_id=game_id, version=(version or 0) + 1, error=None)
+
+        def run_jobs(self, jobs):
+            self.batches.append([job.game_id for job in jobs])
+
+    class Client:  # the mover's Redis calls in a round: its heartbeat
+        def register_script(self, _source):
+            return lambda **_: None
+
+        def set(self, *_args, **_kwargs):
+            pass
+
+    table = Table()
+    mover = Mover(table, Client(), name="slow")
+    hand = [(f"g{k}", 1) for k in range(6)]
+    for _ in range(3):
+        hand = mover.round(hand)
+    assert table.batches == [["g0", "g1"], ["g2", "g3"], ["g4", "g5"]]
+    assert hand == [("g0", 2), ("g1", 2), ("g2", 2), ("g3", 2), ("g4", 2), ("g5", 2)]
+    assert mover.steps == 6
