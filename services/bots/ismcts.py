@@ -49,6 +49,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from services.bots.cancel import checkpoint
 from services.rules.core import IllegalMove, MalformedMove, NotYourTurn
 from services.rules.core.canonical import plain_json
 from services.rules.core.forward import apply, apply_phase, chance_from
@@ -250,6 +251,7 @@ def search(rules: Any, view: dict[str, Any], seed: str, version: int, iterations
     rng = random.Random(f"{seed}:{version}:ismcts")
     failed = 0
     for i in range(iterations):
+        checkpoint()  # a caller that is stopping gives the decision up
         state = rules.clone(base) if i == 0 else determinisation(rules, view, seed, version, i, base)
         chance = chance_from(f"{sample_seed(seed, version, i)}:chance")
         budget = [MAX_SIMULATED]

@@ -41,6 +41,7 @@ from typing import Any, Iterator
 import grpc
 import redis
 
+from services.bots.cancel import DecisionCancelled, cancelled_by
 from services.common import logs, metrics, tracing
 from services.coordinator.wire import DomainCallFailed
 from services.common.config import settings
@@ -254,8 +255,9 @@ class Mover:
         one round trip: :meth:`AgentDesk.begin_many`), and those the batch's own commits leave
         owed right after it (:meth:`_begin_next`), not a round later.
 
-        Working out the steps stops once a stop is asked, or once it has taken :data:`ROUND_S`
-        with at least one step found (slow bots): the games not looked at are returned first, so
+        Working out the steps stops once a stop is asked (a bot's search under way is given up:
+        :mod:`services.bots.cancel`), or once it has taken :data:`ROUND_S` with at least one step
+        found (slow bots): the games not looked at are returned first, so
         that the next round begins with them and every game's bot decides in turn."""
         asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
@@ -273,11 +275,16 @@ class Mover:
                 break
             self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
             try:
-                job = self.table.next_job(game_id, version, **ask)
+                with cancelled_by(self.stopping):  # a stop gives up a search under way too
+                    try:
+                        job = self.table.next_job(game_id, version, **ask)
+                    except VersionConflict:  # moved on elsewhere since: read it again
+                        job = self.table.next_job(game_id, **ask)
             except GameNotFound:
                 continue
-            except VersionConflict:  # moved on elsewhere since: read it again
-                job = self.table.next_job(game_id, **ask)
+            except DecisionCancelled:  # this game and the rest stay in hand, as above
+                left = todo[n:]
+                break
             if job is not None:
                 jobs.append(job)
         if asks:

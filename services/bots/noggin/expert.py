@@ -106,6 +106,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from services.bots.cancel import checkpoint
 from services.rules.noggin.content import CHARACTERS
 from services.rules.noggin.scoring import invention_points
 
@@ -542,6 +543,7 @@ def _halving(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], best
     base = rules.state_from_view(view, f"{seed}:{version}:0")
     while len(alive) > 1 and worlds < budget:
         for w in range(per_round):
+            checkpoint()  # a caller that is stopping gives the decision up
             sample = f"{seed}:{version}:{worlds + w}"
             world = base if worlds + w == 0 else rules.determinise(base, seat, sample)
             for i in alive:

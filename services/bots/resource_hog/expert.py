@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from services.bots.cancel import checkpoint
 from services.rules.resource_hog import turns
 from services.rules.resource_hog.content import content
 from services.rules.resource_hog.state import State
@@ -409,6 +410,7 @@ def choose(rules: Any, view: dict[str, Any], legal: list[dict[str, Any]], seed: 
     for candidate in (move, done):
         total = 0.0
         for i in range(iterations):
+            checkpoint()  # a caller that is stopping gives the decision up
             sample = rules.state_from_view(view, f"{seed}:{version}:sample:{i}")
             apply(rules, sample, seat, candidate, chance_from(f"{seed}:{version}:first:{i}"), checked=True)
             total += rollout(rules, sample, seat, f"{seed}:{version}:{i}")
