@@ -83,6 +83,22 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 """Delete the key KEYS[1] only if it still holds ARGV[1] (the heartbeat this mover wrote)."""
+PUSH_ABSENT = """
+local have = {}
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do have[id] = true end
+local pushed = 0
+for _, id in ipairs(ARGV) do
+  if not have[id] then
+    redis.call('LPUSH', KEYS[1], id)
+    have[id] = true
+    pushed = pushed + 1
+  end
+end
+return pushed
+"""
+"""Push each of ARGV on the list KEYS[1] unless it is on it already; returns how many were pushed.
+A restart pushed a game twice (the stopping mover's hand-back, then the new mover's start-up push),
+and two movers could then work out the same slow decision at once."""
 GATHER_S = 0.005
 """Longest wait, in seconds, once an agent's answer is in, for the answers to the desk's other
 calls still out that began with it or before it (:meth:`AgentDesk.gather`), so that they commit
@@ -423,7 +439,7 @@ class Mover:
         held = list(dict.fromkeys(held))  # a game in hand may also have a decision at the desk
         try:
             if held:
-                self.client.lpush(READY, *held)
+                push_absent(self.client, held)
             # only its own: another mover given the same name (LONGHOUSE_MOVER_NAME) keeps its heartbeat
             self._drop_own(keys=[HEARTBEAT.format(name=self.name)], args=[self._beat_value])
         except redis.RedisError as exc:
@@ -464,7 +480,8 @@ def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000, agents
     (or, with ``agents``, for an agent seat the movers ask), or for a pending phase where it has
     such a seat (a mover holding a game of bots plays its phases too): a game popped by a mover
     that died would otherwise wait for ever, and one waiting for its phase until the worker's
-    sweep saw it twice (15-30 s, a trial). Returns how many were pushed."""
+    sweep saw it twice (15-30 s, a trial). A game already on the ready list is not pushed again
+    (:func:`push_absent`). Returns how many were pushed."""
     games = []
     for game_id in games_in_status(client, ("active", "phase"), limit):  # one walk for both
         try:
@@ -477,9 +494,16 @@ def requeue_waiting(table: Any, client: redis.Redis, limit: int = 10_000, agents
             continue
         if rules.pending_phase(state) or seats & set(rules.to_move(state)):
             games.append(game_id)
-    for game_id in games:
-        client.lpush(READY, game_id)
-    return len(games)
+    return push_absent(client, games)
+
+
+def push_absent(client: redis.Redis, games: list[str]) -> int:
+    """Push each of ``games`` (ids) on :data:`READY` unless it waits there already, in one round
+    trip (:data:`PUSH_ABSENT`; before, one ``LPUSH`` a game). Returns how many were pushed.
+    Raises Redis's errors."""
+    if not games:
+        return 0
+    return int(client.register_script(PUSH_ABSENT)(keys=[READY], args=games))
 
 
 def mover_client(url: str, **options: Any) -> Any:

@@ -129,9 +129,11 @@ def test_a_mover_that_stops_hands_the_games_it_held_back_to_the_ready_list(redis
     mover = Mover(table=None, client=redis_client, name="handing-back")
     mover.desk = Desk()
     mover.heartbeat()
+    redis_client.lpush(READY, "g3")  # already waiting (pushed again meanwhile): not pushed twice
     mover.leave(["g1", "g2"])
     assert mover.desk.stopped
-    assert sorted(g.decode() for g in redis_client.lrange(READY, 0, -1)) == ["g1", "g2", "g3"]
+    # each once, the hand's order kept (popped from the tail: g3, then g1, then g2)
+    assert [g.decode() for g in redis_client.lrange(READY, 0, -1)] == ["g2", "g1", "g3"]
     assert not redis_client.exists(HEARTBEAT.format(name="handing-back"))
 
 
@@ -180,6 +182,10 @@ def test_a_game_of_bots_waiting_for_its_phase_is_pushed_again_too(redis_client):
     assert table.summary(bots)["status"] == table.summary(people)["status"] == "phase"
     redis_client.delete(READY)
     assert requeue_waiting(table, redis_client) == 1
+    assert redis_client.lrange(READY, 0, -1) == [bots.encode()]
+    # already waiting on the list: not pushed twice (a restart pushed each game a stopping mover
+    # handed back a second time, and two movers could work out the same slow decision at once)
+    assert requeue_waiting(table, redis_client) == 0
     assert redis_client.lrange(READY, 0, -1) == [bots.encode()]
 
 
