@@ -7,9 +7,10 @@ game's id on the Redis list :data:`~services.phases.schedulers.READY`
 ``LONGHOUSE_MOVER_BATCH`` ready games, works out each game's next step (the bot's move at
 the game's current version, or its pending phase: :meth:`Table.next_job`), and resolves
 them together (:meth:`Table.run_jobs`): one batched call per domain per round, one
-pipelined commit for all. A round of slow bots commits what it has after :data:`ROUND_S`. Games that still wait for a bot or a phase stay with the mover
+pipelined commit for all. Games that still wait for a bot or a phase stay with the mover
 for its next round, joined by newly ready games, so a game of bots never goes back through
-the queue between its moves.
+the queue between its moves. A round of slow bots commits what it has after :data:`ROUND_S`
+of deciding, and a stop gives up a bot's search under way (:mod:`services.bots.cancel`).
 
 A game waiting for an agent seat comes the same way (``LONGHOUSE_AGENT_ASKER=mover``, the
 default): the mover's :class:`~services.phases.agent_desk.AgentDesk` claims the decision and
@@ -273,8 +274,8 @@ class Mover:
 
         Working out the steps stops once a stop is asked (a bot's search under way is given up:
         :mod:`services.bots.cancel`), or once it has taken :data:`ROUND_S` with at least one step
-        found (slow bots): the games not looked at are returned first, so
-        that the next round begins with them and every game's bot decides in turn."""
+        found (slow bots): the games not looked at are returned first, so that the next round
+        begins with them and every game's bot decides in turn."""
         asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
         jobs = []
