@@ -689,7 +689,8 @@ class Table:
         return jobs
 
     def next_job(self, game_id: str, version: int | None = None,
-                 ask: Callable[[str, int, tuple[Any, Any, int]], None] | None = None) -> "Job | None":
+                 ask: Callable[[str, int, tuple[Any, Any, int]], None] | None = None,
+                 deciding: Callable[[str, int, dict[str, Any]], bool] | None = None) -> "Job | None":
         """The job a game on the bus waits for now: its pending phase, or the move of the bot
         whose decision it is (decided here); None if it waits for a client or is over.
         ``version``: the version the caller knows the game is at (its own last commit),
@@ -697,8 +698,9 @@ class Table:
         fails at its commit, harmlessly. An agent seat to move is handed to ``ask(game_id,
         seat, (rules, state, version))`` (a mover's :class:`~services.phases.agent_desk.AgentDesk`;
         the state is the one read here, for reading only), or without one to the scheduler's
-        agent queue. The job's state is a copy-on-write clone (:meth:`run_jobs` changes it through
-        ``rules.evolve`` only)."""
+        agent queue. ``deciding(game_id, version, bot)``, asked before a bot decides, returning
+        False: another process is deciding it (None is returned). The job's state is a
+        copy-on-write clone (:meth:`run_jobs` changes it through ``rules.evolve`` only)."""
         from services.bots.decide import decide_for
 
         rules, state, version = self.projections.state_at(game_id, version, cow=True)
@@ -720,6 +722,8 @@ class Table:
                     self.scheduler.schedule_agent(game_id, seat, version)
                 continue
             if seat in bots:
+                if deciding is not None and not deciding(game_id, version, bots[seat]):
+                    return None
                 move = decide_for(bots[seat], rules, state, seat, version)
                 # no move id: a bot's move is keyed by the version it was decided at, and the
                 # commit's version check already refuses a second one there

@@ -100,6 +100,22 @@ return pushed
 """Push each of ARGV on the list KEYS[1] unless it is on it already; returns how many were pushed.
 A restart pushed a game twice (the stopping mover's hand-back, then the new mover's start-up push),
 and two movers could then work out the same slow decision at once."""
+DECIDING = "game:{{{game_id}}}:deciding"
+"""A search bot's decision being worked out: ``<mover name>|<its heartbeat value>|<version>``."""
+DECIDING_TTL = 3600
+"""Seconds a :data:`DECIDING` key lives (it is only believed while its mover's heartbeat holds its
+value and the game is still at its version)."""
+TAKE_DECISION = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] and held ~= ARGV[2] and string.match(held, '|([^|]*)$') == ARGV[3] then
+  return held
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[4])
+return false
+"""
+"""Note ARGV[1] on KEYS[1] (:data:`DECIDING`) unless another mover holds the same version
+(ARGV[3]); ARGV[2]: the holder's value seen dead, taken over. Returns the other holder's value,
+or nil once noted."""
 GATHER_S = 0.005
 """Longest wait, in seconds, once an agent's answer is in, for the answers to the desk's other
 calls still out that began with it or before it (:meth:`AgentDesk.gather`), so that they commit
@@ -117,7 +133,7 @@ hand was decided, 30-90 s with no move in any of them (a trial); now each game's
 within about this long after its bot has decided, and the games take turns."""
 STALL_S = 300.0
 """Longest time, in seconds, the mover's loop may go without a step (a game looked at, a round
-begun) while its heartbeat is still refreshed by its own thread: one bot decision may take minutes
+begun, an iteration of a bot's search) while its heartbeat is still refreshed by its own thread: one bot decision may take minutes
 (search bots at a large budget), a loop stuck for longer is taken for dead, and its peers take its
 games up once its heartbeat lapses."""
 OUTAGE_PAUSE_MAX = 2.0
@@ -156,14 +172,43 @@ class Mover:
         self._counted = 0.0
         self._seen: set[Any] = set()
         self._take = client.register_script(TAKE)
+        self._take_decision = client.register_script(TAKE_DECISION)
         self._drop_own = client.register_script(DROP_OWN)
         self._beat_value = f"{os.getpid()}.{uuid.uuid4().hex[:12]}"  # this mover's, whatever its name
 
     def heartbeat(self) -> None:
         """Note a step of the loop, and refresh :data:`HEARTBEAT` if the last refresh is 5 s old
         or more (it expires 15 s after the last)."""
-        self._stepped = time.monotonic()
+        self._noted()
         self._refresh()
+
+    def _noted(self) -> None:
+        """A step of the loop, or an iteration of a bot's search (:mod:`services.bots.cancel`):
+        the heartbeat's thread goes on refreshing it (:data:`STALL_S`)."""
+        self._stepped = time.monotonic()
+
+    def deciding(self, game_id: str, version: int, bot: dict[str, Any]) -> bool:
+        """Whether this mover works out ``bot``'s decision in ``game_id`` at ``version`` now
+        (:meth:`Table.next_job`'s ``deciding``): False if another live mover is already working it
+        out. Only the search kinds are noted (:data:`DECIDING`, one round trip; a decision of
+        seconds), so that the other movers pass the game by and drop it from their hands: after a
+        restart both movers held every game and worked out the same slow decisions at once, and a
+        game pushed again while a mover held it (a person's ``/wait``, the worker's sweep) was
+        decided twice (a trial). A holder whose heartbeat is gone is taken over. Raises Redis's
+        errors."""
+        from services.bots.decide import SEARCH_KINDS
+
+        if bot.get("kind") not in SEARCH_KINDS:
+            return True
+        key = DECIDING.format(game_id=game_id)
+        mine = f"{self.name}|{self._beat_value}|{version}"
+        held = self._take_decision(keys=[key], args=[mine, "", version, DECIDING_TTL])
+        if held is None:
+            return True
+        name, beat, _ = text(held).rsplit("|", 2)
+        if self.client.get(HEARTBEAT.format(name=name)) == beat.encode():
+            return False  # a live mover decides it: it commits it and keeps the game
+        return self._take_decision(keys=[key], args=[mine, held, version, DECIDING_TTL]) is None
 
     def _beat_while_serving(self) -> None:
         """The heartbeat thread, until :attr:`stopping`: refreshes :data:`HEARTBEAT` while the loop
@@ -292,11 +337,12 @@ class Mover:
                 break
             self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
             try:
-                with cancelled_by(self.stopping):  # a stop gives up a search under way too
+                # a stop gives up a search under way too; its iterations keep the heartbeat
+                with cancelled_by(self.stopping, progress=self._noted):
                     try:
-                        job = self.table.next_job(game_id, version, **ask)
+                        job = self.table.next_job(game_id, version, deciding=self.deciding, **ask)
                     except VersionConflict:  # moved on elsewhere since: read it again
-                        job = self.table.next_job(game_id, **ask)
+                        job = self.table.next_job(game_id, deciding=self.deciding, **ask)
             except GameNotFound:
                 continue
             except DecisionCancelled:  # this game and the rest stay in hand, as above

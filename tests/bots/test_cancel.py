@@ -76,7 +76,7 @@ def test_a_mover_asked_to_stop_gives_up_the_search_under_way_and_keeps_the_games
         def __init__(self):
             self.batches: list[list] = []
 
-        def next_job(self, game_id, version=None):
+        def next_job(self, game_id, version=None, deciding=None):
             mover.stopping.set()  # the SIGTERM handler's part, during the decision
             decide("ismcts", "bot", rules, state, seat, 4, iterations=10_000)
             raise AssertionError("the search ran to its end")
@@ -95,3 +95,31 @@ def test_a_mover_asked_to_stop_gives_up_the_search_under_way_and_keeps_the_games
     mover = Mover(table, Client(), name="stopping-search")
     assert mover.round([("g1", 4), ("g2", None)]) == [("g1", 4), ("g2", None)]
     assert table.batches == [] and mover.steps == 0
+
+
+def test_a_searchs_iterations_are_a_movers_steps_so_a_long_decision_keeps_its_heartbeat():
+    """A decision longer than ``STALL_S`` (an allowed budget: Resource Hog's expert at 100,000
+    iterations, about 20 minutes) let the mover's heartbeat lapse, and a peer took its game and
+    worked out the same decision (a trial). Each iteration of the search is now a step noted."""
+    from services.phases.mover import Mover
+
+    rules, state, seat = _searched("noggin", "ismcts")
+    seen = []
+
+    class Table:
+        def next_job(self, game_id, version=None, deciding=None):
+            mover._stepped = -1e9  # as if the loop had not stepped for ever
+            decide("ismcts", "bot", rules, state, seat, 4, iterations=BUDGET)
+            seen.append(mover._stepped)
+            return None
+
+    class Client:  # the mover's Redis calls in a round: its heartbeat
+        def register_script(self, _source):
+            return lambda **_: None
+
+        def set(self, *_args, **_kwargs):
+            pass
+
+    mover = Mover(Table(), Client(), name="long-search")
+    mover.round([("g1", 4)])
+    assert seen and seen[0] > 0

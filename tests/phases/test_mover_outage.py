@@ -63,7 +63,7 @@ class FlakyTable:
     def __init__(self):
         self.reads: list[str] = []
 
-    def next_job(self, game_id, version=None):
+    def next_job(self, game_id, version=None, deciding=None):
         self.reads.append(game_id)
         if self.reads.count(game_id) == 1:
             raise DomainCallFailed(grpc.StatusCode.UNAVAILABLE, None, "failed to connect to all addresses")
@@ -112,7 +112,7 @@ def test_a_mover_still_stops_on_a_real_error(monkeypatch):
     client, table = FlakyRedis(), FlakyTable()
     client.down = False
     client.ready.append(b"g1")
-    table.next_job = lambda game_id, version=None: (_ for _ in ()).throw(
+    table.next_job = lambda game_id, version=None, deciding=None: (_ for _ in ()).throw(
         DomainCallFailed(grpc.StatusCode.INTERNAL, "bug", "a bug, not an outage"))
     mover = Mover(table, client, batch=4, name="bug-test")
     with pytest.raises(DomainCallFailed, match="INTERNAL"):

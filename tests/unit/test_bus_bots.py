@@ -199,7 +199,7 @@ def test_a_stop_asked_mid_round_leaves_the_games_not_yet_looked_at_in_hand():
         def __init__(self):
             self.looked: list[str] = []
 
-        def next_job(self, game_id, version=None):
+        def next_job(self, game_id, version=None, deciding=None):
             self.looked.append(game_id)
             mover.stopping.set()
             return None
@@ -262,7 +262,7 @@ def test_a_round_of_slow_bots_commits_what_it_has_and_the_games_take_turns(monke
         def __init__(self):
             self.batches: list[list[str]] = []
 
-        def next_job(self, game_id, version=None):
+        def next_job(self, game_id, version=None, deciding=None):
             clock[0] += decision_s
             return SimpleNamespace(game_id=game_id, version=(version or 0) + 1, error=None)
 
@@ -284,3 +284,52 @@ def test_a_round_of_slow_bots_commits_what_it_has_and_the_games_take_turns(monke
     assert table.batches == [["g0", "g1"], ["g2", "g3"], ["g4", "g5"]]
     assert hand == [("g0", 2), ("g1", 2), ("g2", 2), ("g3", 2), ("g4", 2), ("g5", 2)]
     assert mover.steps == 6
+
+
+def test_a_search_bots_decision_is_worked_out_by_one_live_mover_at_a_time(redis_client):
+    """``Mover.deciding`` (services/phases/mover.py): after a restart both movers held every game
+    and worked out the same slow decisions at once, one of them for nothing (a trial; so did a
+    game pushed again by a person's ``/wait`` while a mover held it). A search bot's decision is
+    now noted with its mover and version: another live mover passes the game by; a later version,
+    or a holder whose heartbeat is gone, does not hold it. Other kinds cost no round trip."""
+    from services.phases.mover import DECIDING, Mover
+
+    a = Mover(table=None, client=redis_client, name="deciding-a")
+    b = Mover(table=None, client=redis_client, name="deciding-b")
+    a.heartbeat()
+    b.heartbeat()
+    expert, search = {"kind": "expert", "seed": "s"}, {"kind": "ismcts", "seed": "s"}
+    assert a.deciding("g1", 5, expert)
+    assert a.deciding("g1", 5, expert)  # its own, again (a decision given up and begun afresh)
+    assert not b.deciding("g1", 5, search)  # a is working it out
+    assert b.deciding("g1", 6, expert)  # a later version: a's note is stale
+    assert not a.deciding("g1", 6, expert)
+    redis_client.delete("longhouse:mover:deciding-b")  # b is gone (its heartbeat lapsed)
+    assert a.deciding("g1", 6, expert)  # taken over
+    assert redis_client.get(DECIDING.format(game_id="g1")).decode().startswith("deciding-a|")
+    assert b.deciding("g2", 5, {"kind": "random", "seed": "s"}) and not redis_client.exists(DECIDING.format(game_id="g2"))
+
+
+def test_next_job_asks_before_a_bot_decides_and_passes_a_game_another_process_decides(redis_client):
+    """``Table.next_job(deciding=...)``: asked with the game, its version and the bot's seat record
+    before the bot decides; False leaves the game to the process that is deciding it (no job)."""
+    from services.coordinator.ports import embedded_ports
+    from services.coordinator.projection import Projections
+    from services.coordinator.redis_store import RedisStore
+    from services.coordinator.table import Table
+
+    class Held:  # a scheduler that schedules nothing: the game waits for its bot
+        def __getattr__(self, name):
+            return lambda *args, **kwargs: None
+
+    store = RedisStore(redis_client)
+    projections = Projections(store)
+    table = Table(store, embedded_ports(store, projections=projections), Held(), projections=projections)
+    gid = table.create(GameConfig(game="noggin", players=2), seed="deciding",
+                       bots={0: {"kind": "expert", "seed": "x"}, 1: {"kind": "expert", "seed": "y"}})
+    version = table.state(gid)[2]
+    asked = []
+    assert table.next_job(gid, deciding=lambda *args: asked.append(args) or False) is None
+    assert asked and asked[0][:2] == (gid, version) and asked[0][2]["kind"] == "expert"
+    job = table.next_job(gid, deciding=lambda *args: True)
+    assert job is not None and job.base == version
