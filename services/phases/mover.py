@@ -43,6 +43,7 @@ import grpc
 import redis
 
 from services.bots.cancel import DecisionCancelled, cancelled_by
+from services.bots.decide import SEARCH_KINDS
 from services.common import logs, metrics, tracing
 from services.coordinator.wire import DomainCallFailed
 from services.common.config import settings
@@ -196,8 +197,6 @@ class Mover:
         game pushed again while a mover held it (a person's ``/wait``, the worker's sweep) was
         decided twice (a trial). A holder whose heartbeat is gone is taken over. Raises Redis's
         errors."""
-        from services.bots.decide import SEARCH_KINDS
-
         if bot.get("kind") not in SEARCH_KINDS:
             return True
         key = DECIDING.format(game_id=game_id)
