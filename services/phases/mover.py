@@ -108,15 +108,17 @@ DECIDING_TTL = 3600
 value and the game is still at its version)."""
 TAKE_DECISION = """
 local held = redis.call('GET', KEYS[1])
-if held and held ~= ARGV[1] and held ~= ARGV[2] and string.match(held, '|([^|]*)$') == ARGV[3] then
+if held and held ~= ARGV[1] and held ~= ARGV[2]
+    and tonumber(string.match(held, '|([^|]*)$')) >= tonumber(ARGV[3]) then
   return held
 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[4])
 return false
 """
 """Note ARGV[1] on KEYS[1] (:data:`DECIDING`) unless another mover holds the same version
-(ARGV[3]); ARGV[2]: the holder's value seen dead, taken over. Returns the other holder's value,
-or nil once noted."""
+(ARGV[3]) or a later one (the caller's view of the game is out of date: a trial saw such a mover
+overwrite a live note and decide the same slow decision again); ARGV[2]: the holder's value seen
+dead, taken over. Returns the other holder's value, or nil once noted."""
 GATHER_S = 0.005
 """Longest wait, in seconds, once an agent's answer is in, for the answers to the desk's other
 calls still out that began with it or before it (:meth:`AgentDesk.gather`), so that they commit
@@ -142,6 +144,10 @@ OUTAGE_PAUSE_MAX = 2.0
 (the pause starts at 0.1 s and doubles)."""
 
 log = logs.get_logger()
+
+
+class _CommitFirst(Exception):
+    """A search bot's decision is next in a round that has steps to commit: they commit first."""
 
 
 class Mover:
@@ -204,7 +210,9 @@ class Mover:
         held = self._take_decision(keys=[key], args=[mine, "", version, DECIDING_TTL])
         if held is None:
             return True
-        name, beat, _ = text(held).rsplit("|", 2)
+        name, beat, held_version = text(held).rsplit("|", 2)
+        if int(held_version) > version:
+            return False  # the game has moved on past this mover's version: its holder has it
         if self.client.get(HEARTBEAT.format(name=name)) == beat.encode():
             return False  # a live mover decides it: it commits it and keeps the game
         return self._take_decision(keys=[key], args=[mine, held, version, DECIDING_TTL]) is None
@@ -318,7 +326,8 @@ class Mover:
 
         Working out the steps stops once a stop is asked (a bot's search under way is given up:
         :mod:`services.bots.cancel`), or once it has taken :data:`ROUND_S` with at least one step
-        found (slow bots): the games not looked at are returned first, so that the next round
+        found (slow bots), or before a search bot's decision when steps are already found (they
+        commit first): the games not looked at are returned first, so that the next round
         begins with them and every game's bot decides in turn."""
         asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
@@ -326,6 +335,14 @@ class Mover:
         todo = list(dict(games).items())
         left: list[tuple[str, int | None]] = []
         started = time.monotonic()
+
+        def deciding(game_id: str, version: int, bot: dict[str, Any]) -> bool:
+            # a search decision (seconds) begins a round of its own: the moves already decided
+            # commit first (a trial: one decided just before a 36-minute search waited for it)
+            if jobs and bot.get("kind") in SEARCH_KINDS:
+                raise _CommitFirst
+            return self.deciding(game_id, version, bot)
+
         for n, (game_id, version) in enumerate(todo):
             if self.stopping.is_set() or (jobs and time.monotonic() - started > ROUND_S):
                 # a stop asked mid-round, or a round of slow bots past ROUND_S: the games not yet
@@ -339,12 +356,12 @@ class Mover:
                 # a stop gives up a search under way too; its iterations keep the heartbeat
                 with cancelled_by(self.stopping, progress=self._noted):
                     try:
-                        job = self.table.next_job(game_id, version, deciding=self.deciding, **ask)
+                        job = self.table.next_job(game_id, version, deciding=deciding, **ask)
                     except VersionConflict:  # moved on elsewhere since: read it again
-                        job = self.table.next_job(game_id, deciding=self.deciding, **ask)
+                        job = self.table.next_job(game_id, deciding=deciding, **ask)
             except GameNotFound:
                 continue
-            except DecisionCancelled:  # this game and the rest stay in hand, as above
+            except (DecisionCancelled, _CommitFirst):  # this game and the rest stay in hand, as above
                 left = todo[n:]
                 break
             if job is not None:

@@ -308,6 +308,53 @@ def test_a_search_bots_decision_is_worked_out_by_one_live_mover_at_a_time(redis_
     assert a.deciding("g1", 6, expert)  # taken over
     assert redis_client.get(DECIDING.format(game_id="g1")).decode().startswith("deciding-a|")
     assert b.deciding("g2", 5, {"kind": "random", "seed": "s"}) and not redis_client.exists(DECIDING.format(game_id="g2"))
+    # a mover whose view of the game is out of date neither overwrites a live note nor decides
+    # (a trial: one did, and both movers worked out the same 100,000-iteration decision)
+    b.heartbeat()
+    b._beat = 0.0
+    b._refresh()
+    assert b.deciding("g3", 7, expert)
+    assert not a.deciding("g3", 6, expert)
+    assert redis_client.get(DECIDING.format(game_id="g3")).decode().startswith("deciding-b|")
+    redis_client.delete("longhouse:mover:deciding-b")
+    assert not a.deciding("g3", 6, expert)  # nor takes over a dead holder's later version: it is stale
+
+
+def test_a_search_bots_decision_begins_a_round_of_its_own():
+    """``Mover.round``: a move decided just before a search bot's decision waited for the search
+    to commit (a trial: 36 minutes). The steps already found now commit first; the search begins
+    the next round."""
+    from types import SimpleNamespace
+
+    from services.phases.mover import Mover
+
+    bots = {"g1": {"kind": "random"}, "g2": {"kind": "expert"}, "g3": {"kind": "random"}}
+
+    class Table:
+        def __init__(self):
+            self.batches: list[list[str]] = []
+
+        def next_job(self, game_id, version=None, deciding=None):
+            if not deciding(game_id, version, bots[game_id]):
+                return None
+            return SimpleNamespace(game_id=game_id, version=version + 1, error=None)
+
+        def run_jobs(self, jobs):
+            self.batches.append([job.game_id for job in jobs])
+
+    class Client:  # the heartbeat, and the deciding note (taken)
+        def register_script(self, _source):
+            return lambda **_: None
+
+        def set(self, *_args, **_kwargs):
+            pass
+
+    table = Table()
+    mover = Mover(table, Client(), name="search-alone")
+    hand = mover.round([("g1", 1), ("g2", 1), ("g3", 1)])
+    assert table.batches == [["g1"]] and hand == [("g2", 1), ("g3", 1), ("g1", 2)]
+    hand = mover.round(hand)
+    assert table.batches[1][0] == "g2"
 
 
 def test_next_job_asks_before_a_bot_decides_and_passes_a_game_another_process_decides(redis_client):
