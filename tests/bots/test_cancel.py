@@ -11,6 +11,7 @@ import pytest
 
 from services.bots.cancel import DecisionCancelled, cancelled_by, checkpoint
 from services.bots.decide import SEARCH_KINDS, decide
+from tests.support.mover_fakes import RoundClient
 from tests.support.positions import position
 
 GAMES = ("noggin", "gnomes", "resource_hog")
@@ -84,15 +85,9 @@ def test_a_mover_asked_to_stop_gives_up_the_search_under_way_and_keeps_the_games
         def run_jobs(self, jobs):
             self.batches.append(jobs)
 
-    class Client:  # the mover's Redis calls in a round: its heartbeat
-        def register_script(self, _source):
-            return lambda **_: None
-
-        def set(self, *_args, **_kwargs):
-            pass
 
     table = Table()
-    mover = Mover(table, Client(), name="stopping-search")
+    mover = Mover(table, RoundClient(), name="stopping-search")
     assert mover.round([("g1", 4), ("g2", None)]) == [("g1", 4), ("g2", None)]
     assert table.batches == [] and mover.steps == 0
 
@@ -113,13 +108,7 @@ def test_a_searchs_iterations_are_a_movers_steps_so_a_long_decision_keeps_its_he
             seen.append(mover._stepped)
             return None
 
-    class Client:  # the mover's Redis calls in a round: its heartbeat
-        def register_script(self, _source):
-            return lambda **_: None
 
-        def set(self, *_args, **_kwargs):
-            pass
-
-    mover = Mover(Table(), Client(), name="long-search")
+    mover = Mover(Table(), RoundClient(), name="long-search")
     mover.round([("g1", 4)])
     assert seen and seen[0] > 0

@@ -9,6 +9,7 @@ import pytest
 
 from services.coordinator.table import embedded_table
 from services.rules.core import BadConfig, GameConfig
+from tests.support.mover_fakes import RoundClient
 from tests.support.wait import wait_for
 
 BOTS = {0: {"kind": "random", "seed": "a"}, 1: {"kind": "greedy", "seed": "b"}, 2: {"kind": "random", "seed": "c"}}
@@ -204,15 +205,9 @@ def test_a_stop_asked_mid_round_leaves_the_games_not_yet_looked_at_in_hand():
             mover.stopping.set()
             return None
 
-    class Client:  # the mover's Redis calls in a round: its heartbeat
-        def register_script(self, _source):
-            return lambda **_: None
-
-        def set(self, *_args, **_kwargs):
-            pass
 
     table = Table()
-    mover = Mover(table, Client(), name="stopping")
+    mover = Mover(table, RoundClient(), name="stopping")
     assert mover.round([("g1", 4), ("g2", None), ("g3", 7)]) == [("g2", None), ("g3", 7)]
     assert table.looked == ["g1"]
 
@@ -269,15 +264,9 @@ def test_a_round_of_slow_bots_commits_what_it_has_and_the_games_take_turns(monke
         def run_jobs(self, jobs):
             self.batches.append([job.game_id for job in jobs])
 
-    class Client:  # the mover's Redis calls in a round: its heartbeat
-        def register_script(self, _source):
-            return lambda **_: None
-
-        def set(self, *_args, **_kwargs):
-            pass
 
     table = Table()
-    mover = Mover(table, Client(), name="slow")
+    mover = Mover(table, RoundClient(), name="slow")
     hand = [(f"g{k}", 1) for k in range(6)]
     for _ in range(3):
         hand = mover.round(hand)
@@ -342,15 +331,9 @@ def test_a_search_bots_decision_begins_a_round_of_its_own():
         def run_jobs(self, jobs):
             self.batches.append([job.game_id for job in jobs])
 
-    class Client:  # the heartbeat, and the deciding note (taken)
-        def register_script(self, _source):
-            return lambda **_: None
-
-        def set(self, *_args, **_kwargs):
-            pass
 
     table = Table()
-    mover = Mover(table, Client(), name="search-alone")
+    mover = Mover(table, RoundClient(), name="search-alone")
     hand = mover.round([("g1", 1), ("g2", 1), ("g3", 1)])
     assert table.batches == [["g1"]] and hand == [("g2", 1), ("g3", 1), ("g1", 2)]
     hand = mover.round(hand)
