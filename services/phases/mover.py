@@ -343,29 +343,29 @@ class Mover:
                 raise _CommitFirst
             return self.deciding(game_id, version, bot)
 
-        for n, (game_id, version) in enumerate(todo):
-            if self.stopping.is_set() or (jobs and time.monotonic() - started > ROUND_S):
-                # a stop asked mid-round, or a round of slow bots past ROUND_S: the games not yet
-                # looked at stay in hand (handed back by leave, or first in the next round) rather
-                # than waiting for each one's bot (a round of slow search bots outlasted the stop's
-                # grace, and the mover was killed; it committed nothing for 30-90 s)
-                left = todo[n:]
-                break
-            self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
-            try:
-                # a stop gives up a search under way too; its iterations keep the heartbeat
-                with cancelled_by(self.stopping, progress=self._noted):
+        # a stop gives up a bot's search under way too; its iterations keep the heartbeat
+        with cancelled_by(self.stopping, progress=self._noted):
+            for n, (game_id, version) in enumerate(todo):
+                if self.stopping.is_set() or (jobs and time.monotonic() - started > ROUND_S):
+                    # a stop asked mid-round, or a round of slow bots past ROUND_S: the games not yet
+                    # looked at stay in hand (handed back by leave, or first in the next round) rather
+                    # than waiting for each one's bot (a round of slow search bots outlasted the stop's
+                    # grace, and the mover was killed; it committed nothing for 30-90 s)
+                    left = todo[n:]
+                    break
+                self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
+                try:
                     try:
                         job = self.table.next_job(game_id, version, deciding=deciding, **ask)
                     except VersionConflict:  # moved on elsewhere since: read it again
                         job = self.table.next_job(game_id, deciding=deciding, **ask)
-            except GameNotFound:
-                continue
-            except (DecisionCancelled, _CommitFirst):  # this game and the rest stay in hand, as above
-                left = todo[n:]
-                break
-            if job is not None:
-                jobs.append(job)
+                except GameNotFound:
+                    continue
+                except (DecisionCancelled, _CommitFirst):  # this game and the rest stay in hand, as above
+                    left = todo[n:]
+                    break
+                if job is not None:
+                    jobs.append(job)
         if asks:
             self.desk.begin_many(asks)
         answers = answers or []
