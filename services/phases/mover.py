@@ -129,8 +129,9 @@ gathered into fuller batches"); with cohorts, 5 ms against 2 ms, agent-grpc 1.09
 BATCH = int(os.environ.get("LONGHOUSE_MOVER_BATCH", "32"))
 """Games resolved together in one round."""
 ROUND_S = 0.5
-"""Longest time, in seconds, a round spends working out its games' next steps before it commits
-what it has (at least one game's): the rest stay in hand, first in line for the next round. A round
+"""Longest time, in seconds, each of a round's two passes (:meth:`Mover.round`) spends working out
+its games' next steps before it commits what it has (at least one game's): the rest stay in hand,
+first in line for the next round. A round
 of slow bots (search at a large budget, seconds a decision) committed nothing until every game in
 hand was decided, 30-90 s with no move in any of them (a trial); now each game's move commits
 within about this long after its bot has decided, and the games take turns."""
@@ -146,8 +147,8 @@ OUTAGE_PAUSE_MAX = 2.0
 log = logs.get_logger()
 
 
-class _CommitFirst(Exception):
-    """A search bot's decision is next in a round that has steps to commit: they commit first."""
+class _Later(Exception):
+    """A search bot's decision met in a round's first pass: its second pass works it out."""
 
 
 class Mover:
@@ -178,6 +179,7 @@ class Mover:
         self._count = 1
         self._counted = 0.0
         self._seen: set[Any] = set()
+        self._hand_turn = False  # the next round's searches begin with the games in hand
         self._take = client.register_script(TAKE)
         self._take_decision = client.register_script(TAKE_DECISION)
         self._drop_own = client.register_script(DROP_OWN)
@@ -315,62 +317,107 @@ class Mover:
         return [link for link in found if link is not None] or None
 
     def round(self, games: list[tuple[str, int | None]],
-              answers: list[tuple[Job, Any]] | None = None) -> list[tuple[str, int | None]]:
+              answers: list[tuple[Job, Any]] | None = None,
+              pushed: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, int | None]]:
         """Play one step of each game, and commit the agents' ``answers`` (``(job, asking)`` from
         the desk), in one batch; return the games still waiting on the bus, with the version this
-        mover just committed (``None``: read the latest).
+        mover just committed (``None``: read the latest). ``pushed``: the ids just taken from
+        :data:`READY` (a person's move, a new game, a phase run elsewhere).
+
+        A round has two passes. The first works out every step that is not a search bot's
+        decision (:data:`SEARCH_KINDS`: seconds each) and commits them; the second then works out
+        the search bots' decisions, one after another, and commits them. So a person's game, or a
+        game of fast bots, waits for at most one pass of searches, not for every search game in
+        hand: before, a game got one step a pass through the hand, a newly pushed game joined its
+        end, and with 12 games of search bots on two cores a person's next turn came 14-27 s
+        after their move (a trial). A game just pushed is searched first, but not two rounds
+        running while games in hand wait for theirs (they would starve while pushes kept coming).
 
         The agent decisions met on the way are begun together before the batch (their claims in
         one round trip: :meth:`AgentDesk.begin_many`), and those the batch's own commits leave
         owed right after it (:meth:`_begin_next`), not a round later.
 
-        Working out the steps stops once a stop is asked (a bot's search under way is given up:
+        Each pass stops once a stop is asked (a bot's search under way is given up:
         :mod:`services.bots.cancel`), or once it has taken :data:`ROUND_S` with at least one step
-        found (slow bots), or before a search bot's decision when steps are already found (they
-        commit first): the games not looked at are returned first, so that the next round
-        begins with them and every game's bot decides in turn."""
+        found: the games not looked at are returned first, so that the next round begins with them
+        and every game's bot decides in turn."""
         asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
-        jobs = []
-        todo = list(dict(games).items())
-        left: list[tuple[str, int | None]] = []
-        started = time.monotonic()
 
-        def deciding(game_id: str, version: int, bot: dict[str, Any]) -> bool:
-            # a search decision (seconds) begins a round of its own: the moves already decided
-            # commit first (a trial: one decided just before a 36-minute search waited for it)
-            if jobs and bot.get("kind") in SEARCH_KINDS:
-                raise _CommitFirst
-            return self.deciding(game_id, version, bot)
+        def later(game_id: str, version: int, bot: dict[str, Any]) -> bool:
+            if bot.get("kind") in SEARCH_KINDS:
+                raise _Later  # the second pass decides it
+            return True
 
         # a stop gives up a bot's search under way too; its iterations keep the heartbeat
         with cancelled_by(self.stopping, progress=self._noted):
-            for n, (game_id, version) in enumerate(todo):
-                if self.stopping.is_set() or (jobs and time.monotonic() - started > ROUND_S):
-                    # a stop asked mid-round, or a round of slow bots past ROUND_S: the games not yet
-                    # looked at stay in hand (handed back by leave, or first in the next round) rather
-                    # than waiting for each one's bot (a round of slow search bots outlasted the stop's
-                    # grace, and the mover was killed; it committed nothing for 30-90 s)
-                    left = todo[n:]
-                    break
-                self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
+            jobs, searches, left = self._pass(list(dict(games).items()), later, ask)
+            if asks:
+                self.desk.begin_many(asks)
+                asks.clear()
+            keep = self._batch(jobs, answers or [])
+            if searches and not self.stopping.is_set():
+                found, _, searches = self._pass(self._search_order(searches, pushed), self.deciding, ask)
+                if asks:
+                    self.desk.begin_many(asks)  # a seat asked in the first pass is not asked twice
+                keep += self._batch(found, [])
+        return left + searches + keep  # the games not looked at first: each game's bot decides in turn
+
+    def _pass(self, todo: list[tuple[str, int | None]], deciding: Any,
+              ask: dict[str, Any]) -> tuple[list[Job], list[tuple[str, int | None]], list[tuple[str, int | None]]]:
+        """One pass of :meth:`round` over ``todo``: ``(jobs, deferred, left)``, the steps found
+        (:meth:`Table.next_job` with ``deciding``), the games whose ``deciding`` raised
+        :class:`_Later`, and the games not looked at (a stop, a decision given up, or
+        :data:`ROUND_S` spent with a step found). A game gone is let go."""
+        jobs: list[Job] = []
+        deferred: list[tuple[str, int | None]] = []
+        started = time.monotonic()
+        for n, (game_id, version) in enumerate(todo):
+            if self.stopping.is_set() or (jobs and time.monotonic() - started > ROUND_S):
+                # a stop asked mid-round, or a round of slow bots past ROUND_S: the games not yet
+                # looked at stay in hand (handed back by leave, or first in the next round) rather
+                # than waiting for each one's bot (a round of slow search bots outlasted the stop's
+                # grace, and the mover was killed; it committed nothing for 30-90 s)
+                return jobs, deferred, todo[n:]
+            self.heartbeat()  # a round of slow bots (search at a large budget) outlasted the key's 15 s
+            try:
                 try:
-                    try:
-                        job = self.table.next_job(game_id, version, deciding=deciding, **ask)
-                    except VersionConflict:  # moved on elsewhere since: read it again
-                        job = self.table.next_job(game_id, deciding=deciding, **ask)
-                except GameNotFound:
-                    continue
-                except (DecisionCancelled, _CommitFirst):  # this game and the rest stay in hand, as above
-                    left = todo[n:]
-                    break
-                if job is not None:
-                    jobs.append(job)
-        if asks:
-            self.desk.begin_many(asks)
-        answers = answers or []
+                    job = self.table.next_job(game_id, version, deciding=deciding, **ask)
+                except VersionConflict:  # moved on elsewhere since: read it again
+                    job = self.table.next_job(game_id, deciding=deciding, **ask)
+            except GameNotFound:
+                continue
+            except _Later:
+                deferred.append((game_id, version))
+                continue
+            except DecisionCancelled:  # this game and the rest stay in hand, as above
+                return jobs, deferred, todo[n:]
+            if job is not None:
+                jobs.append(job)
+        return jobs, deferred, []
+
+    def _search_order(self, searches: list[tuple[str, int | None]],
+                      pushed: frozenset[str] | set[str]) -> list[tuple[str, int | None]]:
+        """The order of :meth:`round`'s second pass: the games just pushed first (a person waits on
+        them), unless the last round's began with one of them while a game in hand waited: then
+        the hand's order, so that a steady stream of pushes cannot hold a game in hand for ever."""
+        fresh = [s for s in searches if s[0] in pushed]
+        held = [s for s in searches if s[0] not in pushed]
+        if not fresh or not held:
+            self._hand_turn = False
+            return searches
+        if self._hand_turn:
+            self._hand_turn = False
+            return held + fresh
+        self._hand_turn = True
+        return fresh + held
+
+    def _batch(self, jobs: list[Job], answers: list[tuple[Job, Any]]) -> list[tuple[str, int | None]]:
+        """Resolve and commit ``jobs`` and the agents' ``answers`` in one batch
+        (:meth:`Table.run_jobs`); return the games to keep in hand with their committed versions
+        (a step refused is logged, and its game let go)."""
         if not jobs and not answers:
-            return left
+            return []
         self.table.run_jobs(jobs + [job for job, _ in answers])
         keep = self._answered(answers)
         for job in jobs:
@@ -383,7 +430,7 @@ class Mover:
         if self.desk is not None:
             asked = self._begin_next(keep)
             keep = [(game_id, version) for game_id, version in keep if game_id not in asked]
-        return left + keep  # the games not looked at first: each game's bot decides in turn
+        return keep
 
     def _begin_next(self, committed: list[tuple[str, int | None]]) -> set[str]:
         """Begin now the agent decisions that this round's commits (``(game_id, version)``) leave
@@ -466,7 +513,7 @@ class Mover:
                 answers = self.desk.collect(self.agent_job) if self.desk is not None else []
                 if games or answers:
                     with tracing.span("mover round", links=self._links(fresh), longhouse__games=len(games)):
-                        hand = self.round(games, answers)
+                        hand = self.round(games, answers, pushed)
                 else:
                     hand = []
                 if self.desk is not None:

@@ -309,35 +309,107 @@ def test_a_search_bots_decision_is_worked_out_by_one_live_mover_at_a_time(redis_
     assert not a.deciding("g3", 6, expert)  # nor takes over a dead holder's later version: it is stale
 
 
-def test_a_search_bots_decision_begins_a_round_of_its_own():
-    """``Mover.round``: a move decided just before a search bot's decision waited for the search
-    to commit (a trial: 36 minutes). The steps already found now commit first; the search begins
-    the next round."""
+class _SearchTable:
+    """A Table for ``Mover.round`` whose games' bots are ``kinds`` (game id to bot kind): a
+    search kind's decision takes ``search_s`` of the fake ``clock``, the others none. ``log``
+    holds ``("decide", game_id)`` and ``("commit", [game ids])`` in the order they happened."""
+
+    def __init__(self, kinds, clock, search_s):
+        self.kinds, self.clock, self.search_s = kinds, clock, search_s
+        self.log: list[tuple[str, object]] = []
+
+    def next_job(self, game_id, version=None, deciding=None):
+        from types import SimpleNamespace
+
+        from services.bots.decide import SEARCH_KINDS
+
+        kind = self.kinds[game_id]
+        if not deciding(game_id, version, {"kind": kind}):
+            return None
+        if kind in SEARCH_KINDS:
+            self.clock[0] += self.search_s
+        self.log.append(("decide", game_id))
+        return SimpleNamespace(game_id=game_id, version=version + 1, error=None)
+
+    def run_jobs(self, jobs):
+        self.log.append(("commit", [job.game_id for job in jobs]))
+
+    def searched(self):
+        return [game_id for step, game_id in self.log if step == "decide" and self.kinds[game_id] in ("expert", "ismcts")]
+
+
+def _fake_clock(monkeypatch):
     from types import SimpleNamespace
 
-    from services.phases.mover import Mover
+    from services.phases import mover as mover_module
 
-    bots = {"g1": {"kind": "random"}, "g2": {"kind": "expert"}, "g3": {"kind": "random"}}
-
-    class Table:
-        def __init__(self):
-            self.batches: list[list[str]] = []
-
-        def next_job(self, game_id, version=None, deciding=None):
-            if not deciding(game_id, version, bots[game_id]):
-                return None
-            return SimpleNamespace(game_id=game_id, version=version + 1, error=None)
-
-        def run_jobs(self, jobs):
-            self.batches.append([job.game_id for job in jobs])
+    clock = [0.0]
+    monkeypatch.setattr(mover_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    return clock
 
 
-    table = Table()
-    mover = Mover(table, RoundClient(), name="search-alone")
-    hand = mover.round([("g1", 1), ("g2", 1), ("g3", 1)])
-    assert table.batches == [["g1"]] and hand == [("g2", 1), ("g3", 1), ("g1", 2)]
+def test_a_round_commits_the_steps_without_search_before_it_works_out_a_search(monkeypatch):
+    """``Mover.round``: a game got one step a pass through the mover's hand, so a game of fast bots
+    or a person's game waited for every search bot's decision in hand before its turn (a trial: a
+    person's next turn 14-27 s after their move with 12 games of search bots on two cores). Now a
+    round's first pass works out and commits every step that is not a search; its second pass
+    then works out the searches until ``ROUND_S`` is spent, and the games searched go to the end
+    of the hand, so the search games take turns."""
+    from services.phases.mover import ROUND_S, Mover
+
+    clock = _fake_clock(monkeypatch)
+    kinds = {"g1": "random", "g2": "expert", "g3": "greedy", "g4": "ismcts"}
+    table = _SearchTable(kinds, clock, search_s=2 * ROUND_S)
+    mover = Mover(table, RoundClient(), name="cheap-first")
+    hand = mover.round([("g1", 1), ("g2", 1), ("g3", 1), ("g4", 1)])
+    assert table.log == [("decide", "g1"), ("decide", "g3"), ("commit", ["g1", "g3"]),
+                         ("decide", "g2"), ("commit", ["g2"])]
+    assert hand == [("g4", 1), ("g1", 2), ("g3", 2), ("g2", 2)]
+    table.log.clear()
     hand = mover.round(hand)
-    assert table.batches[1][0] == "g2"
+    assert table.log == [("decide", "g1"), ("decide", "g3"), ("commit", ["g1", "g3"]),
+                         ("decide", "g4"), ("commit", ["g4"])]
+    assert [game_id for game_id, _ in hand] == ["g2", "g1", "g3", "g4"]
+
+
+def test_a_game_just_pushed_is_searched_first_but_not_two_rounds_running(monkeypatch):
+    """``Mover.round(pushed=...)``: a game just taken from the ready list (a person's move) is
+    searched before the games in hand, but the next round's search goes to the hand, so that pushes
+    coming steadily cannot hold a game in hand for ever."""
+    from services.phases.mover import ROUND_S, Mover
+
+    clock = _fake_clock(monkeypatch)
+    kinds = {g: "expert" for g in ("h1", "h2", "p1", "p2", "p3")}
+    table = _SearchTable(kinds, clock, search_s=2 * ROUND_S)
+    mover = Mover(table, RoundClient(), name="pushed-first")
+    hand = [("h1", 1), ("h2", 1)]
+    for push in ("p1", "p2", "p3", None):
+        games = hand + ([(push, 1)] if push else [])
+        hand = mover.round(games, pushed={push} if push else set())
+    assert table.searched() == ["p1", "h1", "p3", "h2"]
+
+
+def test_a_movers_loop_tells_its_round_which_games_it_just_took_from_the_ready_list(redis_client):
+    """``Mover.run``: the ids its pop took are the round's ``pushed`` (searched first); a game it
+    already held is not, unless it was pushed again."""
+    from services.phases.mover import Mover
+    from services.phases.schedulers import READY
+
+    mover = Mover(table=None, client=redis_client, name="pushed-loop")
+    seen = []
+
+    def round(games, answers=None, pushed=frozenset()):
+        seen.append((list(games), set(pushed)))
+        if len(seen) == 2:
+            mover.stopping.set()
+        return [("held", 3)]
+
+    mover.round = round
+    redis_client.lpush(READY, "new")
+    mover.run()
+    assert seen[0] == ([("new", None)], {"new"})
+    assert seen[1] == ([("held", 3)], set())
+    assert redis_client.lrange(READY, 0, -1) == [b"held"]  # handed back as it stopped
 
 
 def test_next_job_asks_before_a_bot_decides_and_passes_a_game_another_process_decides(redis_client):
