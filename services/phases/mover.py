@@ -422,8 +422,14 @@ class Mover:
         keep = self._answered(answers)
         for job in jobs:
             if job.error is not None:
-                log.info("mover_step_failed", game_id=job.game_id, version=job.base,
-                         error=type(job.error).__name__, reason=str(job.error)[:200])
+                if isinstance(job.error, VersionConflict):
+                    # the game moved on meanwhile (the worker's sweep ran the same phase, a person's
+                    # move in a game whose seats move at once): nothing failed, and a steady stream
+                    # of these at INFO hid the steps that did fail
+                    log.debug("mover_step_superseded", game_id=job.game_id, version=job.base, step=job.commit.kind)
+                else:
+                    log.info("mover_step_failed", game_id=job.game_id, version=job.base, step=job.commit.kind,
+                             error=type(job.error).__name__, reason=str(job.error)[:200])
                 continue
             self.steps += 1
             keep.append((job.game_id, job.version))

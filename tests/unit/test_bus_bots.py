@@ -412,6 +412,35 @@ def test_a_movers_loop_tells_its_round_which_games_it_just_took_from_the_ready_l
     assert redis_client.lrange(READY, 0, -1) == [b"held"]  # handed back as it stopped
 
 
+def test_a_step_that_lost_a_race_is_logged_apart_from_one_that_failed():
+    """``Mover.round``: the worker's sweep and the mover holding a game both ran its phase, and the
+    loser's VersionConflict was a steady stream of ``mover_step_failed`` lines that did not say
+    which step it was (a trial). A lost race is now ``mover_step_superseded`` at DEBUG, and a
+    failure names its step, ``move`` or ``phase``; neither game stays in hand."""
+    from types import SimpleNamespace
+
+    from structlog.testing import capture_logs
+
+    from services.coordinator.store import Commit, VersionConflict
+    from services.phases.mover import Mover
+
+    class Table:
+        def next_job(self, game_id, version=None, deciding=None):
+            kind = "phase" if game_id == "raced" else "move"
+            return SimpleNamespace(game_id=game_id, base=version, version=version + 1, error=None, commit=Commit(kind))
+
+        def run_jobs(self, jobs):
+            jobs[0].error = VersionConflict(4, 5)
+            jobs[1].error = ValueError("the domain refused it")
+
+    mover = Mover(Table(), RoundClient(), name="raced")
+    with capture_logs() as lines:
+        hand = mover.round([("raced", 4), ("refused", 7), ("moved", 2)])
+    assert hand == [("moved", 3)]
+    assert [(line["event"], line["log_level"], line["game_id"], line["step"]) for line in lines] == [
+        ("mover_step_superseded", "debug", "raced", "phase"), ("mover_step_failed", "info", "refused", "move")]
+
+
 def test_next_job_asks_before_a_bot_decides_and_passes_a_game_another_process_decides(redis_client):
     """``Table.next_job(deciding=...)``: asked with the game, its version and the bot's seat record
     before the bot decides; False leaves the game to the process that is deciding it (no job)."""
