@@ -10,7 +10,7 @@ The role comes from the argument, else ``LONGHOUSE_ROLE``, else the file the ent
 * ``decks``, ``market``, ``boards``, ``scoring``: gRPC health (``grpc.health.v1``) says SERVING;
 * ``gateway``: ``GET /readyz`` answers 200 (Redis, the services, a mover and a worker serve);
 * ``worker``: the container's Celery node answers a control ping through the broker;
-* ``mover``: its heartbeat key is in the game store;
+* ``mover``: its heartbeat key is in the game store, not marked as starting;
 * ``redis``: ``PING`` answers.
 
 Those are readiness checks, and all but Redis's own go through Redis. ``--live`` checks liveness
@@ -77,7 +77,7 @@ def broker_url() -> str:
 
 def redis_command(host: str, port: int, *commands: tuple[str, ...]) -> list[bytes]:
     """Send each command to the Redis at ``host:port`` and return the first line of each reply
-    (``+PONG``, ``:1``, ``-ERR ...``): enough for PING, SELECT and EXISTS."""
+    (``+PONG``, ``:1``, ``-ERR ...``): enough for PING, SELECT and an EVAL that returns a number."""
     payload = b"".join(b"*%d\r\n" % len(cmd) + b"".join(b"$%d\r\n%s\r\n" % (len(p.encode()), p.encode()) for p in cmd)
                        for cmd in commands)
     replies: list[bytes] = []
@@ -105,18 +105,25 @@ def _plain_redis(url: str) -> tuple[str, int, int] | None:
     return parts.hostname or "127.0.0.1", parts.port or 6379, int((parts.path or "/0").strip("/") or 0)
 
 
-def key_exists(url: str, key: str) -> bool:
-    """True if ``key`` exists in the Redis (or Redis Cluster) at ``url``."""
+HEARTBEAT_SERVES = ("local v = redis.call('GET', KEYS[1]) "
+                    "if v and not string.find(v, '%.starting$') then return 1 end return 0")
+"""1 if the mover heartbeat KEYS[1] is there and not marked as starting
+(:data:`services.phases.mover.STARTING`: its start-up push is not done), else 0."""
+
+
+def heartbeat_serves(url: str, key: str) -> bool:
+    """True if the mover heartbeat ``key`` in the Redis (or Redis Cluster) at ``url`` says its mover
+    serves (:data:`HEARTBEAT_SERVES`)."""
     plain = _plain_redis(url)
     if plain is None:  # a password or a cluster: the project's own client
         from services.common.redis_client import connect
 
-        return bool(connect(url, socket_timeout=TIMEOUT).exists(key))
+        return connect(url, socket_timeout=TIMEOUT).eval(HEARTBEAT_SERVES, 1, key) == 1
     host, port, db = plain
-    select, exists = redis_command(host, port, ("SELECT", str(db)), ("EXISTS", key))
+    select, serves = redis_command(host, port, ("SELECT", str(db)), ("EVAL", HEARTBEAT_SERVES, "1", key))
     if not select.startswith(b"+OK"):
         raise ConnectionError(select.decode(errors="replace"))
-    return exists == b":1"
+    return serves == b":1"
 
 
 def probe_for(role: str, node: str = "", live: bool = False) -> Callable[[], bool]:
@@ -165,7 +172,7 @@ def probe_for(role: str, node: str = "", live: bool = False) -> Callable[[], boo
 
         return worker_answers
     if role == "mover":
-        return lambda: key_exists(store_url(), f"longhouse:mover:{node}")
+        return lambda: heartbeat_serves(store_url(), f"longhouse:mover:{node}")
     raise ValueError(f"unknown role {role!r}")
 
 

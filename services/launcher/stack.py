@@ -218,7 +218,8 @@ def http_probe(url: str):
 def heartbeat_probe(url: str, name: str):
     """A probe that is True once key ``name`` in the Redis at ``url`` holds the heartbeat of a live
     process of this machine (a mover's: its pid, then ``.`` and a token of its own;
-    :data:`services.phases.mover.HEARTBEAT`). The key alone is not enough: a mover killed outright
+    :data:`services.phases.mover.HEARTBEAT`; not while it ends in ``.starting``, before the mover's
+    start-up push is done). The key alone is not enough: a mover killed outright
     leaves it for 15 s, and the launcher called the mover started again at once ready before it
     served. Its client is made at the first call (a Redis Cluster's client connects when it is made)."""
     from services.common.redis_client import connect
@@ -229,8 +230,8 @@ def heartbeat_probe(url: str, name: str):
         if not clients:
             clients.append(connect(url, socket_connect_timeout=1, socket_timeout=1))
         value = clients[0].get(name)
-        if value is None:
-            return False
+        if value is None or value.endswith(b".starting"):
+            return False  # none, or a mover still making its start-up push (services.phases.mover.STARTING)
         try:
             os.kill(int(value.split(b".")[0]), 0)
         except ValueError:

@@ -58,6 +58,9 @@ from services.phases.schedulers import READY, READY_TRACE
 HEARTBEAT = "longhouse:mover:{name}"
 """A mover's liveness key (refreshed while it serves; the launcher's readiness probe), holding the
 mover's pid and a token of its own."""
+STARTING = "starting"
+"""Appended, after a dot, to a starting mover's :data:`HEARTBEAT` value until its start-up push is
+done (:meth:`Mover.announce`): the launcher's probe does not call it ready meanwhile."""
 WAKE = "{{%s}}:wake:{name}" % READY
 """The list a mover waits on beside :data:`READY` while its desk asks agents: an answer pushes
 to it (in :data:`READY`'s hash slot, so one ``BRPOP`` waits on both on a Redis Cluster too)."""
@@ -190,6 +193,15 @@ class Mover:
         or more (it expires 15 s after the last)."""
         self._noted()
         self._refresh()
+
+    def announce(self) -> None:
+        """Write :data:`HEARTBEAT` as starting (its value, then ``.`` and :data:`STARTING`) before the
+        start-up push. A mover killed outright and started again under its name left its old value
+        in the key until the new mover's first heartbeat, written after that push; another mover
+        then took the dead one's deciding notes (:data:`DECIDING`) for live and dropped games the
+        push had just handed out, and nothing pushed them again (the name's key never went away, so
+        no peer saw a mover gone). Raises Redis's errors."""
+        self.client.set(HEARTBEAT.format(name=self.name), f"{self._beat_value}.{STARTING}", ex=15)
 
     def _noted(self) -> None:
         """A step of the loop, or an iteration of a bot's search (:mod:`services.bots.cancel`):
@@ -672,6 +684,7 @@ def main(argv: list[str] | None = None) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    mover.announce()  # a dead mover of this name is seen dead from now on, not ready yet
     pushed = requeue_waiting(table, client, agents=mover.desk is not None)
     mover.heartbeat()  # ready (the launcher's probe): written once the start-up push is done
     log.info("mover_ready", batch=mover.batch, requeued=pushed, pid=os.getpid())

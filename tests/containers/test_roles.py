@@ -73,7 +73,9 @@ def test_mover_health_follows_its_heartbeat(redis_server, redis_client, monkeypa
     monkeypatch.setenv("LONGHOUSE_REDIS_PORT", str(redis_server.port))
     (tmp_path / "role.json").write_text(json.dumps({"role": "mover", "node": "mover-7"}))
     assert health.main([]) == 1
-    redis_client.set("longhouse:mover:mover-7", 1)
+    redis_client.set("longhouse:mover:mover-7", "4242.0a1b2c.starting")  # its start-up push not done
+    assert health.main([]) == 1
+    redis_client.set("longhouse:mover:mover-7", "4242.0a1b2c")
     assert health.main([]) == 0
     monkeypatch.setenv("LONGHOUSE_REDIS_DB", "5")  # another database: not there
     assert health.main([]) == 1

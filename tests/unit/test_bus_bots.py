@@ -275,6 +275,27 @@ def test_a_round_of_slow_bots_commits_what_it_has_and_the_games_take_turns(monke
     assert mover.steps == 6
 
 
+def test_a_mover_started_again_under_a_dead_movers_name_shows_it_dead_before_its_push(redis_client):
+    """``Mover.announce``: a mover killed outright and started again under its name left the dead
+    one's heartbeat value in the key until its first heartbeat, written after its start-up push, so
+    a peer took the dead mover's deciding note for live and dropped a game the push had just handed
+    out (read from the code: nothing pushed it again). The new mover now writes the key, marked as
+    starting, before the push; the launcher's probe does not call it ready until it is done."""
+    from services.phases.mover import HEARTBEAT, Mover
+
+    search = {"kind": "ismcts", "seed": "s"}
+    dead = Mover(table=None, client=redis_client, name="same-name")
+    dead.heartbeat()
+    assert dead.deciding("g1", 5, search)  # then killed outright, its note and heartbeat left behind
+    peer = Mover(table=None, client=redis_client, name="peer-of-same-name")
+    peer.heartbeat()
+    assert not peer.deciding("g1", 5, search)  # its heartbeat still holds: live, as far as anyone can tell
+    again = Mover(table=None, client=redis_client, name="same-name")
+    again.announce()
+    assert redis_client.get(HEARTBEAT.format(name="same-name")).decode().endswith(".starting")
+    assert peer.deciding("g1", 5, search)  # the dead mover's note is taken over
+
+
 def test_a_search_bots_decision_is_worked_out_by_one_live_mover_at_a_time(redis_client):
     """``Mover.deciding`` (services/phases/mover.py): after a restart both movers held every game
     and worked out the same slow decisions at once, one of them for nothing (a trial; so did a

@@ -158,6 +158,8 @@ def test_a_movers_readiness_is_a_heartbeat_of_a_live_process(redis_client):
     gone.wait(timeout=10)
     redis_client.set("longhouse:mover:probe-test", f"{gone.pid}.0a1b2c")
     assert not probe()  # a heartbeat whose process is gone
+    redis_client.set("longhouse:mover:probe-test", f"{os.getpid()}.3d4e5f.starting")
+    assert not probe()  # alive, but still making its start-up push (Mover.announce)
     redis_client.set("longhouse:mover:probe-test", f"{os.getpid()}.3d4e5f")
     assert probe()
 
