@@ -183,6 +183,7 @@ class Mover:
         self._counted = 0.0
         self._seen: set[Any] = set()
         self._hand_turn = False  # the next round's searches begin with the games in hand
+        self._pushed: dict[str, None] = {}  # games taken from the ready list, in hand, not yet searched
         self._take = client.register_script(TAKE)
         self._take_decision = client.register_script(TAKE_DECISION)
         self._drop_own = client.register_script(DROP_OWN)
@@ -342,8 +343,9 @@ class Mover:
         game of fast bots, waits for at most one pass of searches, not for every search game in
         hand: before, a game got one step a pass through the hand, a newly pushed game joined its
         end, and with 12 games of search bots on two cores a person's next turn came 14-27 s
-        after their move (a trial). A game just pushed is searched first, but not two rounds
-        running while games in hand wait for theirs (they would starve while pushes kept coming).
+        after their move (a trial). A game taken from the ready list is searched before the games
+        in hand until it has been, though not two rounds running while a game in hand waits for its
+        search (it would starve while pushes kept coming).
 
         The agent decisions met on the way are begun together before the batch (their claims in
         one round trip: :meth:`AgentDesk.begin_many`), and those the batch's own commits leave
@@ -368,12 +370,18 @@ class Mover:
                 self.desk.begin_many(asks)
                 asks.clear()
             keep = self._batch(jobs, answers or [])
+            found: list[Job] = []
+            self._pushed.update(dict.fromkeys(pushed))
             if searches and not self.stopping.is_set():
-                found, _, searches = self._pass(self._search_order(searches, pushed), self.deciding, ask)
+                found, _, searches = self._pass(self._search_order(searches), self.deciding, ask)
                 if asks:
                     self.desk.begin_many(asks)  # a seat asked in the first pass is not asked twice
                 keep += self._batch(found, [])
-        return left + searches + keep  # the games not looked at first: each game's bot decides in turn
+        hand = left + searches + keep  # the games not looked at first: each game's bot decides in turn
+        held = dict(hand)
+        searched = {job.game_id for job in found}
+        self._pushed = {g: None for g in self._pushed if g in held and g not in searched}
+        return hand
 
     def _pass(self, todo: list[tuple[str, int | None]], deciding: Any,
               ask: dict[str, Any]) -> tuple[list[Job], list[tuple[str, int | None]], list[tuple[str, int | None]]]:
@@ -408,13 +416,13 @@ class Mover:
                 jobs.append(job)
         return jobs, deferred, []
 
-    def _search_order(self, searches: list[tuple[str, int | None]],
-                      pushed: frozenset[str] | set[str]) -> list[tuple[str, int | None]]:
-        """The order of :meth:`round`'s second pass: the games just pushed first (a person waits on
-        them), unless the last round's began with one of them while a game in hand waited: then
-        the hand's order, so that a steady stream of pushes cannot hold a game in hand for ever."""
-        fresh = [s for s in searches if s[0] in pushed]
-        held = [s for s in searches if s[0] not in pushed]
+    def _search_order(self, searches: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
+        """The order of :meth:`round`'s second pass: the games taken from the ready list and not
+        searched since (a person waits on them) first, unless the last round's began with one of them
+        while a game in hand waited: then the hand's order, so that a steady stream of pushes cannot
+        hold a game in hand for ever."""
+        fresh = [s for s in searches if s[0] in self._pushed]
+        held = [s for s in searches if s[0] not in self._pushed]
         if not fresh or not held:
             self._hand_turn = False
             return searches
