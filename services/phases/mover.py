@@ -138,6 +138,14 @@ first in line for the next round. A round
 of slow bots (search at a large budget, seconds a decision) committed nothing until every game in
 hand was decided, 30-90 s with no move in any of them (a trial); now each game's move commits
 within about this long after its bot has decided, and the games take turns."""
+LOAD = "longhouse:movers:load:{name}"
+"""A mover's load: how many games in its hand wait for a search bot's decision (:meth:`Mover.balance`).
+Written between rounds, so a mover inside one long search lets it lapse (:data:`LOAD_TTL`) and is
+not handed games meanwhile."""
+LOAD_TTL = 10
+"""Seconds a :data:`LOAD` key lives after it is written."""
+BALANCE_S = 5.0
+"""How often, in seconds, a mover writes its :data:`LOAD` and compares it with its peers'."""
 STALL_S = 300.0
 """Longest time, in seconds, the mover's loop may go without a step (a game looked at, a round
 begun, an iteration of a bot's search) while its heartbeat is still refreshed by its own thread: one bot decision may take minutes
@@ -184,6 +192,9 @@ class Mover:
         self._seen: set[Any] = set()
         self._hand_turn = False  # the next round's searches begin with the games in hand
         self._pushed: dict[str, None] = {}  # games taken from the ready list, in hand, not yet searched
+        self._searching: set[str] = set()  # games in hand whose next step is a search bot's decision
+        self._balanced = 0.0
+        self._hold_off = False  # a lighter peer takes the ready games first (balance)
         self._take = client.register_script(TAKE)
         self._take_decision = client.register_script(TAKE_DECISION)
         self._drop_own = client.register_script(DROP_OWN)
@@ -286,7 +297,7 @@ class Mover:
         # by one with a full hand too (it returned early here before, so under load the games a
         # dead peer held waited until this mover's hand had room)
         movers = self.movers()
-        if want <= 0:
+        if want <= 0 or (self._hold_off and block <= 0):  # a lighter peer takes them (balance)
             return []
         if block <= 0:
             return self._share(want, movers)
@@ -363,9 +374,12 @@ class Mover:
                 raise _Later  # the second pass decides it
             return True
 
+        todo = list(dict(games).items())
         # a stop gives up a bot's search under way too; its iterations keep the heartbeat
         with cancelled_by(self.stopping, progress=self._noted):
-            jobs, searches, left = self._pass(list(dict(games).items()), later, ask)
+            jobs, searches, left = self._pass(todo, later, ask)
+            looked = {g for g, _ in todo} - {g for g, _ in left}
+            self._searching = (self._searching - looked) | {g for g, _ in searches}
             if asks:
                 self.desk.begin_many(asks)
                 asks.clear()
@@ -381,7 +395,52 @@ class Mover:
         held = dict(hand)
         searched = {job.game_id for job in found}
         self._pushed = {g: None for g in self._pushed if g in held and g not in searched}
+        self._searching &= held.keys()
         return hand
+
+    def balance(self, hand: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
+        """Every :data:`BALANCE_S`: write this mover's load (:data:`LOAD`: the games in ``hand`` that
+        wait for a search bot's decision), read its live peers', and hand back to :data:`READY` the
+        search games over its share (the total over the movers that wrote a load lately, rounded up)
+        while a peer is under it; returns the hand without them. A game a person waits on (taken
+        from the ready list, not yet searched) is kept, and the games searched last go first.
+        While it holds more than one game over the lightest such peer, it takes no games from the
+        ready list (:meth:`_pop`), so the peers take those and the pushes of their people.
+
+        A game stayed with the mover that first took it, so the hands did not even out: 11 search
+        games against 1 after a start, the one game moving ten times as often as the eleven (a
+        trial). Raises Redis's errors."""
+        now = time.monotonic()
+        if now - self._balanced < BALANCE_S:
+            return hand
+        self._balanced = now
+        mine = [game_id for game_id, _ in hand if game_id in self._searching]
+        prefix = HEARTBEAT.format(name="")
+        peers = [name for name in (text(key)[len(prefix):] for key in self._seen) if name != self.name]
+        if not peers:  # a mover alone: no one reads its load, nor hands games to it
+            self._hold_off = False
+            return hand
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(LOAD.format(name=self.name), len(mine), ex=LOAD_TTL)
+        for name in peers:
+            pipe.get(LOAD.format(name=name))
+        loads = [int(load) for load in pipe.execute()[1:] if load is not None]
+        if not loads:  # no peer takes games now (none, or each inside one long search)
+            self._hold_off = False
+            return hand
+        lightest = min(loads)
+        share = -(-(len(mine) + sum(loads)) // (len(loads) + 1))
+        self._hold_off = len(mine) > lightest + 1
+        excess = len(mine) - share
+        if excess <= 0 or lightest >= share:
+            return hand
+        given = [game_id for game_id in reversed(mine) if game_id not in self._pushed][:excess]
+        if not given:
+            return hand
+        push_absent(self.client, given)
+        self._searching -= set(given)
+        log.info("mover_balanced", handed_back=len(given), load=len(mine) - len(given), share=share)
+        return [(game_id, version) for game_id, version in hand if game_id not in given]
 
     def _pass(self, todo: list[tuple[str, int | None]], deciding: Any,
               ask: dict[str, Any]) -> tuple[list[Job], list[tuple[str, int | None]], list[tuple[str, int | None]]]:
@@ -542,6 +601,7 @@ class Mover:
                         hand = self.round(games, answers, pushed)
                 else:
                     hand = []
+                hand = self.balance(hand)
                 if self.desk is not None:
                     self.desk.tick()
                 pause = 0.0
@@ -578,6 +638,7 @@ class Mover:
                 push_absent(self.client, held)
             # only its own: another mover given the same name (LONGHOUSE_MOVER_NAME) keeps its heartbeat
             self._drop_own(keys=[HEARTBEAT.format(name=self.name)], args=[self._beat_value])
+            self.client.delete(LOAD.format(name=self.name))  # no peer hands it games
         except redis.RedisError as exc:
             log.warning("mover_left_games", error=type(exc).__name__, games=len(held))
         else:

@@ -386,6 +386,7 @@ def test_a_round_commits_the_steps_without_search_before_it_works_out_a_search(m
     assert table.log == [("decide", "g1"), ("decide", "g3"), ("commit", ["g1", "g3"]),
                          ("decide", "g2"), ("commit", ["g2"])]
     assert hand == [("g4", 1), ("g1", 2), ("g3", 2), ("g2", 2)]
+    assert mover._searching == {"g2", "g4"}  # its load (Mover.balance)
     table.log.clear()
     hand = mover.round(hand)
     assert table.log == [("decide", "g1"), ("decide", "g3"), ("commit", ["g1", "g3"]),
@@ -433,6 +434,42 @@ def test_a_movers_loop_tells_its_round_which_games_it_just_took_from_the_ready_l
     assert seen[0] == ([("new", None)], {"new"})
     assert seen[1] == ([("held", 3)], set())
     assert redis_client.lrange(READY, 0, -1) == [b"held"]  # handed back as it stopped
+
+
+def test_a_mover_over_its_share_of_search_games_hands_some_to_a_lighter_peer(redis_client):
+    """``Mover.balance``: a game stayed with the mover that first took it, so the hands did not
+    even out (a trial: 11 search games against 1, the one moving ten times as often). A mover over
+    its share of the search games hands the rest back while a peer is under it, keeping the games a
+    person waits on, and takes no ready games while it is more than one over the lightest peer; a
+    peer inside one long search (no load written lately) is handed nothing."""
+    from services.phases.mover import LOAD, Mover
+    from services.phases.schedulers import READY
+
+    heavy = Mover(table=None, client=redis_client, name="heavy")
+    light = Mover(table=None, client=redis_client, name="light")
+    heavy.heartbeat()
+    light.heartbeat()
+    heavy.movers()  # sees both
+    hand = [(f"g{k}", 3) for k in range(8)]
+    heavy._searching = {f"g{k}" for k in range(7)}  # g7's next step is no search
+    heavy._pushed = {"g6": None}  # a person waits on it
+    redis_client.set(LOAD.format(name="light"), 1)
+    kept = heavy.balance(hand)
+    # 7 + 1 search games over two movers: a share of 4; three handed back, the last in hand first
+    assert redis_client.lrange(READY, 0, -1) == [b"g3", b"g4", b"g5"]
+    assert kept == [("g0", 3), ("g1", 3), ("g2", 3), ("g6", 3), ("g7", 3)]
+    assert redis_client.get(LOAD.format(name="heavy")) == b"7"
+    assert heavy._pop(32, block=0) == [] and redis_client.llen(READY) == 3  # 4 > 1 + 1: the peer takes them
+    assert heavy.balance(kept) == kept  # not again before BALANCE_S
+    redis_client.set(LOAD.format(name="light"), 4)  # it took them
+    heavy._balanced = 0.0
+    assert heavy.balance(kept) == kept and not heavy._hold_off
+    assert heavy._pop(32, block=0) == ["g5", "g4"]  # its share of what waits again
+    heavy._searching |= {"g4", "g5"}
+    redis_client.delete(LOAD.format(name="light"))  # inside one long search: no load written lately
+    heavy._balanced = 0.0
+    many = kept + [("g5", 3), ("g4", 3)]
+    assert heavy.balance(many) == many and not heavy._hold_off and redis_client.llen(READY) == 1
 
 
 def test_a_step_that_lost_a_race_is_logged_apart_from_one_that_failed():
