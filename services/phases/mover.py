@@ -407,6 +407,8 @@ class Mover:
         While it holds more than one game over the lightest such peer, it takes no games from the
         ready list (:meth:`_pop`), so the peers take those and the pushes of their people.
 
+        After a hand-back the next look waits twice as long, for the peers to write their loads.
+
         A game stayed with the mover that first took it, so the hands did not even out: 11 search
         games against 1 after a start, the one game moving ten times as often as the eleven (a
         trial). Raises Redis's errors."""
@@ -439,6 +441,7 @@ class Mover:
             return hand
         push_absent(self.client, given)
         self._searching -= set(given)
+        self._balanced = now + BALANCE_S  # the next look once the peers have written their loads since
         log.info("mover_balanced", handed_back=len(given), load=len(mine) - len(given), share=share)
         return [(game_id, version) for game_id, version in hand if game_id not in given]
 
