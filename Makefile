@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup compile compile-clean system containers-setup images venv protos sdk docs run test batch tournament-demo balance bench bench-interop bench-bots bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
+.PHONY: setup compile compile-clean system containers-setup images venv protos sdk docs run test batch tournament-demo balance bench bench-interop bench-bots bench-people bench-venv bench-peers node rules-coverage crash-test load-test fuzz schema-fuzz clean
 
 setup: system venv protos compile
 
@@ -128,6 +128,11 @@ bench-interop: setup
 #  --records FILE --from-records FILE).
 bench-bots: setup
 	$(PY) -m services.bench.ladder $(ARGS)
+
+# A person's wait for their turn while the movers play games of slow search bots, and those games'
+# moves a minute (ARGS: --search-games N (12) --people N (6) --seconds S (180) --warmup S (30) --seed S).
+bench-people: setup
+	$(PY) -m services.bench.people $(ARGS)
 
 # Balance: seeded games of every game between the experts, and single-strategy probes against them;
 # make balance ARGS="--write" records docs/balance.md (long: 100 games a measure).
