@@ -173,6 +173,7 @@ class Table:
             self.scheduler.table = self
         self.new_id = new_id or (lambda: uuid.uuid4().hex[:16])
         self._bots: dict[str, dict[int, dict[str, str]]] = {}
+        self._people: dict[str, bool] = {}
         self._controls: dict[str, TimeControl] = {}
         self._fresh: dict[str, int] = {}
 
@@ -415,12 +416,22 @@ class Table:
         Raises GameNotFound."""
         cached = self._bots.get(game_id)
         if cached is None:
-            raw = self.store.meta(game_id).get("bots") or {}
-            cached = {int(s): unseal_bot(b) for s, b in raw.items()}
+            meta = self.store.meta(game_id)
+            cached = {int(s): unseal_bot(b) for s, b in (meta.get("bots") or {}).items()}
             if len(self._bots) > 4096:
                 self._bots.clear()
+                self._people.clear()
             self._bots[game_id] = cached
+            self._people[game_id] = int(meta["players"]) > len(cached)
         return cached
+
+    def people(self, game_id: str) -> bool:
+        """Whether a seat of the game is a person's: neither a built-in bot nor an agent (cached
+        with :meth:`bots`: seats never change hands between them). Raises GameNotFound."""
+        if game_id not in self._people:
+            self._bots.pop(game_id, None)
+            self.bots(game_id)
+        return self._people[game_id]
 
     def play_bot(self, game_id: str, seat: int, version: int, run: int = 1) -> bool:
         """Let the built-in bot of ``seat`` make its move if the game is still at ``version``

@@ -190,8 +190,7 @@ class Mover:
         self._count = 1
         self._counted = 0.0
         self._seen: set[Any] = set()
-        self._hand_turn = False  # the next round's searches begin with the games in hand
-        self._pushed: dict[str, None] = {}  # games taken from the ready list, in hand, not yet searched
+        self._hand_turn = False  # the next round's searches begin with the games of bots only
         self._searching: set[str] = set()  # games in hand whose next step is a search bot's decision
         self._balanced = 0.0
         self._hold_off = False  # a lighter peer takes the ready games first (balance)
@@ -341,12 +340,10 @@ class Mover:
         return [link for link in found if link is not None] or None
 
     def round(self, games: list[tuple[str, int | None]],
-              answers: list[tuple[Job, Any]] | None = None,
-              pushed: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, int | None]]:
+              answers: list[tuple[Job, Any]] | None = None) -> list[tuple[str, int | None]]:
         """Play one step of each game, and commit the agents' ``answers`` (``(job, asking)`` from
         the desk), in one batch; return the games still waiting on the bus, with the version this
-        mover just committed (``None``: read the latest). ``pushed``: the ids just taken from
-        :data:`READY` (a person's move, a new game, a phase run elsewhere).
+        mover just committed (``None``: read the latest).
 
         A round has two passes. The first works out every step that is not a search bot's
         decision (:data:`SEARCH_KINDS`: seconds each) and commits them; the second then works out
@@ -354,9 +351,9 @@ class Mover:
         game of fast bots, waits for at most one pass of searches, not for every search game in
         hand: before, a game got one step a pass through the hand, a newly pushed game joined its
         end, and with 12 games of search bots on two cores a person's next turn came 14-27 s
-        after their move (a trial). A game taken from the ready list is searched before the games
-        in hand until it has been, though not two rounds running while a game in hand waits for its
-        search (it would starve while pushes kept coming).
+        after their move (a trial). A game with a person's seat is searched before the games of
+        bots only, though not two rounds running while one of those waits for its search (they
+        would starve while people kept playing).
 
         The agent decisions met on the way are begun together before the batch (their claims in
         one round trip: :meth:`AgentDesk.begin_many`), and those the batch's own commits leave
@@ -384,26 +381,21 @@ class Mover:
                 self.desk.begin_many(asks)
                 asks.clear()
             keep = self._batch(jobs, answers or [])
-            found: list[Job] = []
-            self._pushed.update(dict.fromkeys(pushed))
             if searches and not self.stopping.is_set():
                 found, _, searches = self._pass(self._search_order(searches), self.deciding, ask)
                 if asks:
                     self.desk.begin_many(asks)  # a seat asked in the first pass is not asked twice
                 keep += self._batch(found, [])
         hand = left + searches + keep  # the games not looked at first: each game's bot decides in turn
-        held = dict(hand)
-        searched = {job.game_id for job in found}
-        self._pushed = {g: None for g in self._pushed if g in held and g not in searched}
-        self._searching &= held.keys()
+        self._searching &= dict(hand).keys()
         return hand
 
     def balance(self, hand: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
         """Every :data:`BALANCE_S`: write this mover's load (:data:`LOAD`: the games in ``hand`` that
         wait for a search bot's decision), read its live peers', and hand back to :data:`READY` the
         search games over its share (the total over the movers that wrote a load lately, rounded up)
-        while a peer is under it; returns the hand without them. A game a person waits on (taken
-        from the ready list, not yet searched) is kept, and the games searched last go first.
+        while a peer is under it; returns the hand without them. The games of bots only go, the
+        last searched first; a game with a person's seat stays.
         While it holds more than one game over the lightest such peer, it takes no games from the
         ready list (:meth:`_pop`), so the peers take those and the pushes of their people.
 
@@ -436,7 +428,7 @@ class Mover:
         excess = len(mine) - share
         if excess <= 0 or lightest >= share:
             return hand
-        given = [game_id for game_id in reversed(mine) if game_id not in self._pushed][:excess]
+        given = [game_id for game_id in reversed(mine) if not self._person_in(game_id)][:excess]
         if not given:
             return hand
         push_absent(self.client, given)
@@ -479,20 +471,29 @@ class Mover:
         return jobs, deferred, []
 
     def _search_order(self, searches: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
-        """The order of :meth:`round`'s second pass: the games taken from the ready list and not
-        searched since (a person waits on them) first, unless the last round's began with one of them
-        while a game in hand waited: then the hand's order, so that a steady stream of pushes cannot
-        hold a game in hand for ever."""
-        fresh = [s for s in searches if s[0] in self._pushed]
-        held = [s for s in searches if s[0] not in self._pushed]
-        if not fresh or not held:
+        """The order of :meth:`round`'s second pass: the games with a person's seat first (a
+        person waits on their bots' decisions), unless the last round's began with one of them while
+        a game of bots only waited: then those first, so that people playing cannot hold the
+        games of bots for ever. A trial gave the lead only to a game just taken from the ready list,
+        for its first search: a person's game whose bot moved several times running then waited
+        behind every search in hand for each move after the first (up to 62 s)."""
+        people = [s for s in searches if self._person_in(s[0])]
+        bots = [s for s in searches if not self._person_in(s[0])]
+        if not people or not bots:
             self._hand_turn = False
             return searches
         if self._hand_turn:
             self._hand_turn = False
-            return held + fresh
+            return bots + people
         self._hand_turn = True
-        return fresh + held
+        return people + bots
+
+    def _person_in(self, game_id: str) -> bool:
+        """Whether a seat of the game is a person's (:meth:`Table.people`; False once it is gone)."""
+        try:
+            return bool(self.table.people(game_id))
+        except GameNotFound:
+            return False
 
     def _batch(self, jobs: list[Job], answers: list[tuple[Job, Any]]) -> list[tuple[str, int | None]]:
         """Resolve and commit ``jobs`` and the agents' ``answers`` in one batch
@@ -601,7 +602,7 @@ class Mover:
                 answers = self.desk.collect(self.agent_job) if self.desk is not None else []
                 if games or answers:
                     with tracing.span("mover round", links=self._links(fresh), longhouse__games=len(games)):
-                        hand = self.round(games, answers, pushed)
+                        hand = self.round(games, answers)
                 else:
                     hand = []
                 hand = self.balance(hand)

@@ -46,6 +46,21 @@ def test_bots_move_only_on_their_own_seats_and_a_stale_bot_task_does_nothing():
     assert seats == {0, 1}
 
 
+def test_a_table_tells_a_game_with_a_persons_seat_from_a_game_of_bots_only():
+    """``Table.people`` (the movers search a person's game first): a seat that is neither a
+    built-in bot nor an agent is a person's; an unknown game raises GameNotFound."""
+    from services.coordinator.store import GameNotFound
+
+    table = embedded_table()
+    bots_only = table.create(GameConfig(game="noggin", players=3), seed="bots", bots=BOTS)
+    with_person = table.create(GameConfig(game="noggin", players=3), seed="person", bots={1: BOTS[1], 2: BOTS[2]})
+    assert not table.people(bots_only) and table.people(with_person)
+    table._people.clear()  # the bots cached alone: looked up again
+    assert table.people(with_person) and table.bots(with_person) == {1: BOTS[1], 2: BOTS[2]}
+    with pytest.raises(GameNotFound):
+        table.people("no-such-game")
+
+
 @pytest.mark.parametrize("bots", [{5: "random"}, {0: "oracle"}, {"x": "random"}, {0: {"kind": "random", "x": 1}}])
 def test_a_bad_bot_seat_or_kind_is_refused(bots):
     with pytest.raises(BadConfig):
@@ -331,13 +346,17 @@ def test_a_search_bots_decision_is_worked_out_by_one_live_mover_at_a_time(redis_
 
 
 class _SearchTable:
-    """A Table for ``Mover.round`` whose games' bots are ``kinds`` (game id to bot kind): a
+    """A Table for ``Mover.round`` whose games' bots are ``kinds`` (game id to bot kind), the
+    games of ``people`` with a person's seat: a
     search kind's decision takes ``search_s`` of the fake ``clock``, the others none. ``log``
     holds ``("decide", game_id)`` and ``("commit", [game ids])`` in the order they happened."""
 
-    def __init__(self, kinds, clock, search_s):
-        self.kinds, self.clock, self.search_s = kinds, clock, search_s
+    def __init__(self, kinds, clock, search_s, people=()):
+        self.kinds, self.clock, self.search_s, self.with_people = kinds, clock, search_s, set(people)
         self.log: list[tuple[str, object]] = []
+
+    def people(self, game_id):
+        return game_id in self.with_people
 
     def next_job(self, game_id, version=None, deciding=None):
         from types import SimpleNamespace
@@ -394,65 +413,44 @@ def test_a_round_commits_the_steps_without_search_before_it_works_out_a_search(m
     assert [game_id for game_id, _ in hand] == ["g2", "g1", "g3", "g4"]
 
 
-def test_a_game_just_pushed_is_searched_first_but_not_two_rounds_running(monkeypatch):
-    """``Mover.round(pushed=...)``: a game taken from the ready list (a person's move) is searched
-    before the games in hand, but the next round's search goes to the hand, so that pushes coming
-    steadily cannot hold a game in hand for ever; a pushed game that lost its turn so keeps its
-    place before the hand (a trial: a person's game waited up to 82 s behind the hand's searches)."""
+def test_a_game_with_a_person_is_searched_first_but_not_two_rounds_running(monkeypatch):
+    """``Mover.round``: a game with a person's seat is searched before the games of bots only, for
+    as many of its bot's moves as it takes (a trial gave the lead only to a game just pushed, for
+    its first search, and a person whose bot moved several times running waited up to 62 s), but
+    the next round's search goes to a game of bots only, so that people playing cannot hold those
+    for ever."""
     from services.phases.mover import ROUND_S, Mover
 
     clock = _fake_clock(monkeypatch)
-    kinds = {g: "expert" for g in ("h1", "h2", "p1", "p2", "p3")}
-    table = _SearchTable(kinds, clock, search_s=2 * ROUND_S)
-    mover = Mover(table, RoundClient(), name="pushed-first")
-    hand = [("h1", 1), ("h2", 1)]
-    for push in ("p1", "p2", "p3", None, None):
-        games = hand + ([(push, 1)] if push else [])
-        hand = mover.round(games, pushed={push} if push else set())
-    assert table.searched() == ["p1", "h1", "p2", "h2", "p3"]
-    assert mover._pushed == {}  # each searched since: none kept
-
-
-def test_a_movers_loop_tells_its_round_which_games_it_just_took_from_the_ready_list(redis_client):
-    """``Mover.run``: the ids its pop took are the round's ``pushed`` (searched first); a game it
-    already held is not, unless it was pushed again."""
-    from services.phases.mover import Mover
-    from services.phases.schedulers import READY
-
-    mover = Mover(table=None, client=redis_client, name="pushed-loop")
-    seen = []
-
-    def round(games, answers=None, pushed=frozenset()):
-        seen.append((list(games), set(pushed)))
-        if len(seen) == 2:
-            mover.stopping.set()
-        return [("held", 3)]
-
-    mover.round = round
-    redis_client.lpush(READY, "new")
-    mover.run()
-    assert seen[0] == ([("new", None)], {"new"})
-    assert seen[1] == ([("held", 3)], set())
-    assert redis_client.lrange(READY, 0, -1) == [b"held"]  # handed back as it stopped
+    kinds = {g: "expert" for g in ("h1", "h2", "p1")}
+    table = _SearchTable(kinds, clock, search_s=2 * ROUND_S, people={"p1"})
+    mover = Mover(table, RoundClient(), name="people-first")
+    hand = [("h1", 1), ("h2", 1), ("p1", 1)]
+    for _ in range(5):
+        hand = mover.round(hand)
+    assert table.searched() == ["p1", "h1", "p1", "h2", "p1"]
 
 
 def test_a_mover_over_its_share_of_search_games_hands_some_to_a_lighter_peer(redis_client):
     """``Mover.balance``: a game stayed with the mover that first took it, so the hands did not
     even out (a trial: 11 search games against 1, the one moving ten times as often). A mover over
-    its share of the search games hands the rest back while a peer is under it, keeping the games a
-    person waits on, and takes no ready games while it is more than one over the lightest peer; a
+    its share of the search games hands the rest back while a peer is under it, keeping the games
+    with a person's seat, and takes no ready games while it is more than one over the lightest peer; a
     peer inside one long search (no load written lately) is handed nothing."""
     from services.phases.mover import BALANCE_S, LOAD, Mover
     from services.phases.schedulers import READY
 
-    heavy = Mover(table=None, client=redis_client, name="heavy")
+    class Table:  # g6 has a person's seat
+        def people(self, game_id):
+            return game_id == "g6"
+
+    heavy = Mover(table=Table(), client=redis_client, name="heavy")
     light = Mover(table=None, client=redis_client, name="light")
     heavy.heartbeat()
     light.heartbeat()
     heavy.movers()  # sees both
     hand = [(f"g{k}", 3) for k in range(8)]
     heavy._searching = {f"g{k}" for k in range(7)}  # g7's next step is no search
-    heavy._pushed = {"g6": None}  # a person waits on it
     redis_client.set(LOAD.format(name="light"), 1)
     kept = heavy.balance(hand)
     # 7 + 1 search games over two movers: a share of 4; three handed back, the last in hand first
