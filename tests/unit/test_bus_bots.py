@@ -471,17 +471,25 @@ def test_a_mover_over_its_share_of_search_games_hands_some_to_a_lighter_peer(red
     assert heavy.balance(many) == many and not heavy._hold_off and redis_client.llen(READY) == 1
 
 
-def test_a_step_that_lost_a_race_is_logged_apart_from_one_that_failed():
+def test_a_step_that_lost_a_race_is_logged_apart_from_one_that_failed(monkeypatch):
     """``Mover.round``: the worker's sweep and the mover holding a game both ran its phase, and the
     loser's VersionConflict was a steady stream of ``mover_step_failed`` lines that did not say
     which step it was (a trial). A lost race is now ``mover_step_superseded`` at DEBUG, and a
     failure names its step, ``move`` or ``phase``; neither game stays in hand."""
+    import logging
     from types import SimpleNamespace
 
-    from structlog.testing import capture_logs
+    import structlog
+    from structlog.testing import LogCapture
 
     from services.coordinator.store import Commit, VersionConflict
+    from services.phases import mover as mover_module
     from services.phases.mover import Mover
+
+    # the mover's own logger, at DEBUG whatever level an earlier test configured the process's logs at
+    captured = LogCapture()
+    monkeypatch.setattr(mover_module, "log", structlog.wrap_logger(
+        None, processors=[captured], wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG)))
 
     class Table:
         def next_job(self, game_id, version=None, deciding=None):
@@ -493,10 +501,9 @@ def test_a_step_that_lost_a_race_is_logged_apart_from_one_that_failed():
             jobs[1].error = ValueError("the domain refused it")
 
     mover = Mover(Table(), RoundClient(), name="raced")
-    with capture_logs() as lines:
-        hand = mover.round([("raced", 4), ("refused", 7), ("moved", 2)])
+    hand = mover.round([("raced", 4), ("refused", 7), ("moved", 2)])
     assert hand == [("moved", 3)]
-    assert [(line["event"], line["log_level"], line["game_id"], line["step"]) for line in lines] == [
+    assert [(line["event"], line["log_level"], line["game_id"], line["step"]) for line in captured.entries] == [
         ("mover_step_superseded", "debug", "raced", "phase"), ("mover_step_failed", "info", "refused", "move")]
 
 
