@@ -162,6 +162,14 @@ class _Later(Exception):
     """A search bot's decision met in a round's first pass: its second pass works it out."""
 
 
+def _later(game_id: str, version: int, bot: dict[str, Any]) -> bool:
+    """The ``deciding`` of a round's first pass (:meth:`Table.next_job`): a search bot's decision
+    is left to the second (:class:`_Later`); any other goes ahead."""
+    if bot.get("kind") in SEARCH_KINDS:
+        raise _Later
+    return True
+
+
 class Mover:
     """One mover: pops ready games and plays their bots and phases in batches.
 
@@ -366,15 +374,10 @@ class Mover:
         asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
 
-        def later(game_id: str, version: int, bot: dict[str, Any]) -> bool:
-            if bot.get("kind") in SEARCH_KINDS:
-                raise _Later  # the second pass decides it
-            return True
-
         todo = list(dict(games).items())
         # a stop gives up a bot's search under way too; its iterations keep the heartbeat
         with cancelled_by(self.stopping, progress=self._noted):
-            jobs, searches, left = self._pass(todo, later, ask)
+            jobs, searches, left = self._pass(todo, _later, ask)
             looked = {g for g, _ in todo} - {g for g, _ in left}
             self._searching = (self._searching - looked) | {g for g, _ in searches}
             if asks:
@@ -477,8 +480,10 @@ class Mover:
         games of bots for ever. A trial gave the lead only to a game just taken from the ready list,
         for its first search: a person's game whose bot moved several times running then waited
         behind every search in hand for each move after the first (up to 62 s)."""
-        people = [s for s in searches if self._person_in(s[0])]
-        bots = [s for s in searches if not self._person_in(s[0])]
+        people: list[tuple[str, int | None]] = []
+        bots: list[tuple[str, int | None]] = []
+        for search in searches:  # one look a game (Table.people)
+            (people if self._person_in(search[0]) else bots).append(search)
         if not people or not bots:
             self._hand_turn = False
             return searches
