@@ -43,6 +43,8 @@ from rich.table import Table
 from services.bots.client import GatewayClient
 from services.tournament.seeds import derive_seed
 
+from .stats import median_interval
+
 SEARCH_BOTS = (("noggin", {"kind": "ismcts", "iterations": 3000}),
                ("gnomes", {"kind": "expert", "iterations": 1000}),
                ("resource_hog", {"kind": "expert", "iterations": 60}))
@@ -53,21 +55,6 @@ MAX_POLLS = 20
 """Long-polls one turn may take before the person gives the game up (a failure)."""
 MAX_MOVES = 5000
 """Moves one person game may take (a bound on its loop)."""
-
-
-def median_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
-    """The distribution-free interval of a median: the order statistics of ranks
-    ``n/2 -/+ z*sqrt(n)/2`` of the sorted ``values`` (the normal approximation of the binomial;
-    W. J. Conover, Practical Nonparametric Statistics, 3rd ed., 1999, section 3.2). ``(nan, nan)``
-    for no values; at small ``n`` the ends are the extremes."""
-    if not values:
-        return math.nan, math.nan
-    ordered = sorted(values)
-    n = len(ordered)
-    half = z * math.sqrt(n) / 2
-    low = max(0, math.floor(n / 2 - half) - 1)
-    high = min(n - 1, math.ceil(n / 2 + half))
-    return ordered[low], ordered[high]
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Intervals the benchmark reports share: a proportion's (Wilson) and a difference of means'."""
+"""Intervals the benchmark reports share: a proportion's (Wilson), a difference of means' and a
+median's (distribution-free)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,18 @@ def mean_gap(a: Sequence[float], b: Sequence[float], z: float = 1.96) -> tuple[f
         return gap, -math.inf, math.inf
     half = z * math.sqrt(variance(a) / len(a) + variance(b) / len(b))
     return gap, gap - half, gap + half
+
+
+def median_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The distribution-free interval of a median: the order statistics of ranks
+    ``n/2 -/+ z*sqrt(n)/2`` of the sorted ``values`` (the normal approximation of the binomial;
+    W. J. Conover, Practical Nonparametric Statistics, 3rd ed., 1999, section 3.2). ``(nan, nan)``
+    for no values; at small ``n`` the ends are the extremes."""
+    if not values:
+        return math.nan, math.nan
+    ordered = sorted(values)
+    n = len(ordered)
+    half = z * math.sqrt(n) / 2
+    low = max(0, math.floor(n / 2 - half) - 1)
+    high = min(n - 1, math.ceil(n / 2 + half))
+    return ordered[low], ordered[high]

@@ -2,7 +2,8 @@
 
 import math
 
-from services.bench.people import median_interval, rows
+from services.bench.people import rows
+from services.bench.stats import median_interval
 
 
 def test_the_medians_interval_is_conovers_order_statistics():
