@@ -359,7 +359,13 @@ class Mover:
         game of fast bots, waits for at most one pass of searches, not for every search game in
         hand: before, a game got one step a pass through the hand, a newly pushed game joined its
         end, and with 12 games of search bots on two cores a person's next turn came 14-27 s
-        after their move (a trial). A game with a person's seat is searched before the games of
+        after their move (a trial). While searches wait, the first pass goes again over the games
+        it moved, until none has a cheap step left or :data:`ROUND_S` is spent since the round
+        began: a bot that moves several times running, or the bots between a person's turns, move
+        on before the searches rather than one step after each (a person facing a ``random`` bot
+        beside search games waited a median 2-3 s, p90 11 s, for moves that take milliseconds:
+        ``make bench-people``). The second pass always works out at least one search, so the
+        games of fast bots cannot hold the searches back for longer than :data:`ROUND_S`. A game with a person's seat is searched before the games of
         bots only, though not two rounds running while one of those waits for its search (they
         would starve while people kept playing).
 
@@ -375,15 +381,28 @@ class Mover:
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
 
         todo = list(dict(games).items())
+        started = time.monotonic()
         # a stop gives up a bot's search under way too; its iterations keep the heartbeat
         with cancelled_by(self.stopping, progress=self._noted):
             jobs, searches, left = self._pass(todo, _later, ask)
             looked = {g for g, _ in todo} - {g for g, _ in left}
-            self._searching = (self._searching - looked) | {g for g, _ in searches}
             if asks:
                 self.desk.begin_many(asks)
                 asks.clear()
             keep = self._batch(jobs, answers or [])
+            while searches and keep and not left and not self.stopping.is_set() and time.monotonic() - started < ROUND_S:
+                # before the searches, the games just moved go on while their steps are cheap (a
+                # bot that moves several times running, a person's opponents): else each step
+                # waited for a search
+                more, later, rest = self._pass(keep, _later, ask, started=started)
+                searches += later
+                if asks:
+                    self.desk.begin_many(asks)
+                    asks.clear()
+                keep = rest + self._batch(more, [])  # the games the pass did not look at keep their turn
+                if not more:
+                    break
+            self._searching = (self._searching - looked) | {g for g, _ in searches}
             if searches and not self.stopping.is_set():
                 found, _, searches = self._pass(self._search_order(searches), self.deciding, ask)
                 if asks:
@@ -440,15 +459,16 @@ class Mover:
         log.info("mover_balanced", handed_back=len(given), load=len(mine) - len(given), share=share)
         return [(game_id, version) for game_id, version in hand if game_id not in given]
 
-    def _pass(self, todo: list[tuple[str, int | None]], deciding: Any,
-              ask: dict[str, Any]) -> tuple[list[Job], list[tuple[str, int | None]], list[tuple[str, int | None]]]:
+    def _pass(self, todo: list[tuple[str, int | None]], deciding: Any, ask: dict[str, Any],
+              started: float | None = None) -> tuple[list[Job], list[tuple[str, int | None]], list[tuple[str, int | None]]]:
         """One pass of :meth:`round` over ``todo``: ``(jobs, deferred, left)``, the steps found
         (:meth:`Table.next_job` with ``deciding``), the games whose ``deciding`` raised
         :class:`_Later`, and the games not looked at (a stop, a decision given up, or
-        :data:`ROUND_S` spent with a step found). A game gone is let go."""
+        :data:`ROUND_S` spent since ``started``, by default the pass's start, with a step found).
+        A game gone is let go."""
         jobs: list[Job] = []
         deferred: list[tuple[str, int | None]] = []
-        started = time.monotonic()
+        started = time.monotonic() if started is None else started
         for n, (game_id, version) in enumerate(todo):
             if self.stopping.is_set() or (jobs and time.monotonic() - started > ROUND_S):
                 # a stop asked mid-round, or a round of slow bots past ROUND_S: the games not yet

@@ -347,12 +347,14 @@ def test_a_search_bots_decision_is_worked_out_by_one_live_mover_at_a_time(redis_
 
 class _SearchTable:
     """A Table for ``Mover.round`` whose games' bots are ``kinds`` (game id to bot kind), the
-    games of ``people`` with a person's seat: a
-    search kind's decision takes ``search_s`` of the fake ``clock``, the others none. ``log``
-    holds ``("decide", game_id)`` and ``("commit", [game ids])`` in the order they happened."""
+    games of ``people`` with a person's seat: a search kind's decision takes ``search_s`` of the
+    fake ``clock``, the others ``cheap_s``; a game of ``runs`` (game id to a count) has that many
+    bot steps and then waits for its person (no step). ``log`` holds ``("decide", game_id)`` and
+    ``("commit", [game ids])`` in the order they happened."""
 
-    def __init__(self, kinds, clock, search_s, people=()):
+    def __init__(self, kinds, clock, search_s, people=(), cheap_s=0.0, runs=None):
         self.kinds, self.clock, self.search_s, self.with_people = kinds, clock, search_s, set(people)
+        self.cheap_s, self.runs = cheap_s, dict(runs or {})
         self.log: list[tuple[str, object]] = []
 
     def people(self, game_id):
@@ -364,10 +366,13 @@ class _SearchTable:
         from services.bots.decide import SEARCH_KINDS
 
         kind = self.kinds[game_id]
+        if game_id in self.runs:
+            if self.runs[game_id] == 0:
+                return None  # the person's turn
+            self.runs[game_id] -= 1
         if not deciding(game_id, version, {"kind": kind}):
             return None
-        if kind in SEARCH_KINDS:
-            self.clock[0] += self.search_s
+        self.clock[0] += self.search_s if kind in SEARCH_KINDS else self.cheap_s
         self.log.append(("decide", game_id))
         return SimpleNamespace(game_id=game_id, version=version + 1, error=None)
 
@@ -394,23 +399,47 @@ def test_a_round_commits_the_steps_without_search_before_it_works_out_a_search(m
     person's next turn 14-27 s after their move with 12 games of search bots on two cores). Now a
     round's first pass works out and commits every step that is not a search; its second pass
     then works out the searches until ``ROUND_S`` is spent, and the games searched go to the end
-    of the hand, so the search games take turns."""
+    of the hand, so the search games take turns. The cheap steps go on, pass after pass, until
+    ``ROUND_S`` is spent since the round began; then at least one search is worked out."""
     from services.phases.mover import ROUND_S, Mover
 
     clock = _fake_clock(monkeypatch)
     kinds = {"g1": "random", "g2": "expert", "g3": "greedy", "g4": "ismcts"}
-    table = _SearchTable(kinds, clock, search_s=2 * ROUND_S)
+    table = _SearchTable(kinds, clock, search_s=2 * ROUND_S, cheap_s=ROUND_S / 4)
     mover = Mover(table, RoundClient(), name="cheap-first")
     hand = mover.round([("g1", 1), ("g2", 1), ("g3", 1), ("g4", 1)])
-    assert table.log == [("decide", "g1"), ("decide", "g3"), ("commit", ["g1", "g3"]),
-                         ("decide", "g2"), ("commit", ["g2"])]
-    assert hand == [("g4", 1), ("g1", 2), ("g3", 2), ("g2", 2)]
+    cheap = [("decide", "g1"), ("decide", "g3"), ("commit", ["g1", "g3"])]
+    assert table.log == 2 * cheap + [("decide", "g2"), ("commit", ["g2"])]
+    assert hand == [("g4", 1), ("g1", 3), ("g3", 3), ("g2", 2)]
     assert mover._searching == {"g2", "g4"}  # its load (Mover.balance)
     table.log.clear()
     hand = mover.round(hand)
-    assert table.log == [("decide", "g1"), ("decide", "g3"), ("commit", ["g1", "g3"]),
-                         ("decide", "g4"), ("commit", ["g4"])]
+    assert table.log == 2 * cheap + [("decide", "g4"), ("commit", ["g4"])]
     assert [game_id for game_id, _ in hand] == ["g2", "g1", "g3", "g4"]
+
+
+def test_a_bot_that_moves_several_times_running_moves_on_before_the_searches(monkeypatch):
+    """``Mover.round``: a person's opponent that is not a search bot moved one step a round, and
+    each round worked out a search of another game, so a person facing a ``random`` bot beside
+    games of search bots waited a median 2-3 s and a p90 of 11 s for moves that take milliseconds
+    (``make bench-people``, 2026-12-06). Now, while searches wait, the first pass goes again over
+    the games it moved until none has a cheap step left: the person's turn comes back before the
+    search. Without searches in hand a round is one pass, as before (the bus path of bots only)."""
+    from services.phases.mover import ROUND_S, Mover
+
+    clock = _fake_clock(monkeypatch)
+    table = _SearchTable({"p": "random", "s": "expert"}, clock, search_s=4 * ROUND_S, people={"p"},
+                         cheap_s=ROUND_S / 100, runs={"p": 3})
+    mover = Mover(table, RoundClient(), name="runs")
+    hand = mover.round([("p", 1), ("s", 1)])
+    assert table.log == 3 * [("decide", "p"), ("commit", ["p"])] + [("decide", "s"), ("commit", ["s"])]
+    assert hand == [("s", 2)]  # p waits for its person: it left the hand
+    table.log.clear()
+    table.kinds.update(g1="random", g2="greedy")
+    table.runs = {"g1": 5}
+    hand = mover.round([("g1", 1), ("g2", 1)])
+    assert table.log == [("decide", "g1"), ("decide", "g2"), ("commit", ["g1", "g2"])]
+    assert hand == [("g1", 2), ("g2", 2)]
 
 
 def test_a_game_with_a_person_is_searched_first_but_not_two_rounds_running(monkeypatch):
