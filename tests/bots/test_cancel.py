@@ -11,7 +11,7 @@ import pytest
 
 from services.bots.cancel import DecisionCancelled, cancelled_by, checkpoint
 from services.bots.decide import SEARCH_KINDS, decide
-from tests.support.mover_fakes import RoundClient
+from tests.support.mover_fakes import BotsOnlyTable, RoundClient
 from tests.support.positions import position
 
 GAMES = ("noggin", "gnomes", "resource_hog")
@@ -73,7 +73,7 @@ def test_a_mover_asked_to_stop_gives_up_the_search_under_way_and_keeps_the_games
 
     rules, state, seat = _searched("noggin", "ismcts")
 
-    class Table:  # the first game's bot is asked to stop as its search begins
+    class Table(BotsOnlyTable):  # the first game's bot is asked to stop as its search begins
         def __init__(self):
             self.batches: list[list] = []
 
@@ -101,7 +101,7 @@ def test_a_searchs_iterations_are_a_movers_steps_so_a_long_decision_keeps_its_he
     rules, state, seat = _searched("noggin", "ismcts")
     seen = []
 
-    class Table:
+    class Table(BotsOnlyTable):
         def next_job(self, game_id, version=None, deciding=None):
             mover._stepped = -1e9  # as if the loop had not stepped for ever
             decide("ismcts", "bot", rules, state, seat, 4, iterations=BUDGET)

@@ -15,6 +15,7 @@ import redis
 from services.coordinator.wire import DomainCallFailed
 from services.phases import mover as mover_module
 from services.phases.mover import Mover
+from tests.support.mover_fakes import BotsOnlyTable
 
 
 class FlakyRedis:
@@ -57,7 +58,7 @@ class FlakyRedis:
         self._check()
 
 
-class FlakyTable:
+class FlakyTable(BotsOnlyTable):
     """Records the mover's reads; the first read of each game fails as a dead service would."""
 
     def __init__(self):

@@ -11,3 +11,11 @@ class RoundClient:
 
     def set(self, *_args, **_kwargs):
         pass
+
+
+class BotsOnlyTable:
+    """Base of a stand-in Table for a mover's round whose games have no person's seat
+    (``Table.people``: the round puts people's games first)."""
+
+    def people(self, _game_id):
+        return False
