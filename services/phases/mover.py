@@ -364,8 +364,10 @@ class Mover:
         began: a bot that moves several times running, or the bots between a person's turns, move
         on before the searches rather than one step after each (a person facing a ``random`` bot
         beside search games waited a median 2-3 s, p90 11 s, for moves that take milliseconds:
-        ``make bench-people``). The second pass always works out at least one search, so the
-        games of fast bots cannot hold the searches back for longer than :data:`ROUND_S`.
+        ``make bench-people``). While a person's game waits for a search in the round, only the
+        games with a person's seat go again (the games of fast bots only held that search back
+        for :data:`ROUND_S`). The second pass always works out at least one search, so the games
+        of fast bots cannot hold the searches back for longer than :data:`ROUND_S`.
 
         The games with a person's seat come first in the first pass (:meth:`_people_first`), and
         are searched before the games of bots only, though not two rounds running while one of
@@ -392,18 +394,23 @@ class Mover:
                 self.desk.begin_many(asks)
                 asks.clear()
             keep = self._batch(jobs, answers or [])
-            while searches and keep and not left and not self.stopping.is_set() and time.monotonic() - started < ROUND_S:
+            waiting = [game for game in keep if self._person_in(game[0])] if self._person_waits(searches) else keep
+            while searches and waiting and not left and not self.stopping.is_set() and time.monotonic() - started < ROUND_S:
                 # before the searches, the games just moved go on while their steps are cheap (a
                 # bot that moves several times running, a person's opponents): else each step
-                # waited for a search
-                more, later, rest = self._pass(keep, _later, ask, started=started)
+                # waited for a search; only the people's games while a person waits for a search
+                # here (games of fast bots only held that search back for ROUND_S)
+                more, later, rest = self._pass(waiting, _later, ask, started=started)
                 searches += later
                 if asks:
                     self.desk.begin_many(asks)
                     asks.clear()
-                keep = rest + self._batch(more, [])  # the games the pass did not look at keep their turn
+                moved = rest + self._batch(more, [])  # the games the pass did not look at keep their turn
+                again = {game_id for game_id, _ in waiting}
+                keep = [game for game in keep if game[0] not in again] + moved
                 if not more:
                     break
+                waiting = [game for game in moved if self._person_in(game[0])] if self._person_waits(searches) else moved
             self._searching = (self._searching - looked) | {g for g, _ in searches}
             if searches and not self.stopping.is_set():
                 found, _, searches = self._pass(self._search_order(searches), self.deciding, ask)
@@ -494,6 +501,10 @@ class Mover:
             if job is not None:
                 jobs.append(job)
         return jobs, deferred, []
+
+    def _person_waits(self, searches: list[tuple[str, int | None]]) -> bool:
+        """Whether one of ``searches`` (games waiting for a search bot's decision) has a person's seat."""
+        return any(self._person_in(game_id) for game_id, _ in searches)
 
     def _people_first(self, todo: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
         """``todo`` with the games that have a person's seat first, each part in its order. A
