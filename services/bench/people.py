@@ -9,7 +9,9 @@ process over HTTP and seat 1 a bot, ``random`` in every other game and the same 
 the rest. A person plays the first of its legal moves as soon as it learns its turn: from the
 answer to its move (``?legal=true``) when it keeps the decision, else from ``GET /wait?until=turn``
 (:meth:`~services.bots.client.GatewayClient.wait_turn`). A game that ends is replaced by a new one
-with the next seed. Every seed derives from ``--seed``.
+with the next seed. ``--fast-games`` (0 unless given) adds two-seat games of ``greedy`` bots
+only (milliseconds a step, not near-free), each replaced as it ends (:class:`FastGames`). Every
+seed derives from ``--seed``.
 
 Measured between ``--warmup`` and ``--warmup`` + ``--seconds``:
 
@@ -18,7 +20,7 @@ Measured between ``--warmup`` and ``--warmup`` + ``--seconds``:
   of :func:`median_interval`, its 90th percentile and its maximum), by opponent (``random``,
   ``search``);
 * the search-only games' moves a minute (all of them, and the slowest game's), which the people's
-  turns must not starve.
+  turns must not starve, and the greedy-only games' moves a minute in all.
 
 The movers' order of work decides it (:meth:`services.phases.mover.Mover.round`): before a
 round's non-search steps went first, a person's turn waited behind every search game in its
@@ -49,6 +51,10 @@ SEARCH_BOTS = (("noggin", {"kind": "ismcts", "iterations": 3000}),
                ("gnomes", {"kind": "expert", "iterations": 1000}),
                ("resource_hog", {"kind": "expert", "iterations": 60}))
 """The search-bot games, in turn: each about one to two seconds of CPU a decision on a 2-core VM."""
+FAST_BOTS = (("noggin", {"kind": "greedy"}), ("gnomes", {"kind": "greedy"}), ("resource_hog", {"kind": "greedy"}))
+"""The games of fast bots only (``--fast-games``), in turn: milliseconds a decision, not near-free."""
+TOP_UP_S = 2.0
+"""How often the games of fast bots that ended are replaced."""
 WAIT_S = 30.0
 """One long-poll's timeout (``/wait``); a turn not there yet is asked for again."""
 MAX_POLLS = 20
@@ -111,24 +117,60 @@ def _play_one(client: GatewayClient, gid: str, token: str, opponent: str, start:
         kept = bool(legal)
 
 
-def run(search_games: int, people: int, seconds: float, warmup: float, seed: str) -> dict[str, Any]:
+class FastGames:
+    """``count`` two-seat games of fast bots only (:data:`FAST_BOTS` in turn), each replaced by a new
+    one with the next seed when it ends (:meth:`top_up`), so their load lasts the whole run."""
+
+    def __init__(self, client: GatewayClient, count: int, seed: str,
+                 bots: tuple[tuple[str, dict[str, Any]], ...] = FAST_BOTS):
+        self.client, self.seed, self.bots = client, seed, bots
+        self.ended_moves = 0  # the moves of the games replaced
+        self.made = [0] * count
+        self.ids = [self._create(i) for i in range(count)]
+
+    def _create(self, index: int) -> str:
+        game, bot = self.bots[index % len(self.bots)]
+        game_seed = derive_seed(self.seed, "fast", index, self.made[index])
+        self.made[index] += 1
+        bots = {str(s): dict(bot, seed=derive_seed(game_seed, s)) for s in range(2)}
+        return self.client.create_game(game, 2, seed=game_seed, bots=bots)["game_id"]
+
+    def top_up(self) -> int:
+        """Replace the games that ended; returns the moves of every game so far (the ended ones'
+        and the current ones')."""
+        current = 0
+        for i, gid in enumerate(self.ids):
+            summary = self.client.game(gid)
+            if summary["status"] == "over":
+                self.ended_moves += summary["moves"]
+                self.ids[i] = self._create(i)
+            else:
+                current += summary["moves"]
+        return self.ended_moves + current
+
+
+def run(search_games: int, people: int, seconds: float, warmup: float, seed: str, fast_games: int = 0) -> dict[str, Any]:
     """Start a stack, play (:func:`play_on`), stop it, and return the report."""
     from services.bench.stack import start_stack
 
     with tempfile.TemporaryDirectory(prefix="longhouse-bench-people-") as tmp:
         stack = start_stack(tmp)
         try:
-            return play_on(stack.gateway_url, stack.operator_key, search_games, people, seconds, warmup, seed)
+            return play_on(stack.gateway_url, stack.operator_key, search_games, people, seconds, warmup, seed,
+                           fast_games=fast_games)
         finally:
             stack.stop()
 
 
 def play_on(url: str, key: str, search_games: int, people: int, seconds: float, warmup: float, seed: str,
-            search_bots: tuple[tuple[str, dict[str, Any]], ...] = SEARCH_BOTS) -> dict[str, Any]:
+            search_bots: tuple[tuple[str, dict[str, Any]], ...] = SEARCH_BOTS, fast_games: int = 0,
+            fast_bots: tuple[tuple[str, dict[str, Any]], ...] = FAST_BOTS) -> dict[str, Any]:
     """Play on the stack at ``url`` (``key``: its operator key) and return the report: ``waits``
     (opponent -> the waits in the window where the opponent moved first), ``kept`` (opponent ->
     turns the move's answer gave), ``search_moves`` (each search-only game's moves in the window),
-    ``errors``. ``search_bots``: ``(game, bot)`` of the search games in turn (:data:`SEARCH_BOTS`)."""
+    ``fast_moves`` (the moves of the ``fast_games`` games of fast bots only in the window, those
+    replaced as they ended included: :class:`FastGames`), ``errors``. ``search_bots``: ``(game,
+    bot)`` of the search games in turn (:data:`SEARCH_BOTS`); ``fast_bots``: of the fast games."""
     with GatewayClient(url, timeout=60, operator_key=key) as client:
         ids = []
         for i in range(search_games):
@@ -148,13 +190,16 @@ def play_on(url: str, key: str, search_games: int, people: int, seconds: float, 
                 with turns.lock:
                     turns.errors.append(f"person {index}: {type(exc).__name__}: {exc}")
 
+        fast = FastGames(client, fast_games, seed, fast_bots)
         threads = [threading.Thread(target=person, args=(i,), daemon=True) for i in range(people)]
         for thread in threads:
             thread.start()
-        time.sleep(max(0.0, start + warmup - time.monotonic()))
+        _topping_up(fast, start + warmup)
         first = {gid: client.game(gid)["moves"] for gid in ids}
-        time.sleep(max(0.0, until - time.monotonic()))
+        fast_first = fast.top_up()
+        _topping_up(fast, until)
         last = {gid: client.game(gid)["moves"] for gid in ids}
+        fast_last = fast.top_up()
         for thread in threads:
             thread.join(timeout=WAIT_S * 3)
     window = [t for t in turns.turns if warmup <= t[1] <= warmup + seconds]
@@ -162,9 +207,21 @@ def play_on(url: str, key: str, search_games: int, people: int, seconds: float, 
         "waits": {o: [w for opp, _, w, kept in window if opp == o and not kept] for o in ("random", "search")},
         "kept": {o: sum(1 for opp, _, _, kept in window if opp == o and kept) for o in ("random", "search")},
         "search_moves": [last[g] - first[g] for g in ids],
+        "fast_moves": fast_last - fast_first,
         "seconds": seconds,
         "errors": turns.errors + [f"person thread {i} still running" for i, t in enumerate(threads) if t.is_alive()],
     }
+
+
+def _topping_up(fast: FastGames, until: float) -> None:
+    """Wait until ``until`` (monotonic), replacing the fast games that end every :data:`TOP_UP_S`."""
+    for _ in range(100_000):  # bounded: each turn sleeps until the next top-up or ``until``
+        left = until - time.monotonic()
+        if left <= 0:
+            return
+        if fast.ids:
+            fast.top_up()
+        time.sleep(max(0.0, min(TOP_UP_S, until - time.monotonic())))
 
 
 def rows(report: dict[str, Any]) -> list[list[str]]:
@@ -184,18 +241,21 @@ def rows(report: dict[str, Any]) -> list[list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m services.bench.people [--search-games 12] [--people 6] [--seconds 180]
+    """``python -m services.bench.people [--search-games 12] [--people 6] [--fast-games 0] [--seconds 180]
     [--warmup 30] [--seed bench-people]``: play, print the table, 1 if a person's game failed."""
     parser = argparse.ArgumentParser(prog="python -m services.bench.people", description=__doc__.split("\n")[0])
     parser.add_argument("--search-games", type=int, default=12)
     parser.add_argument("--people", type=int, default=6)
+    parser.add_argument("--fast-games", type=int, default=0,
+                        help="two-seat games of greedy bots only beside them, each replaced as it ends")
     parser.add_argument("--seconds", type=float, default=180.0)
     parser.add_argument("--warmup", type=float, default=30.0)
     parser.add_argument("--seed", default="bench-people")
     args = parser.parse_args(argv)
-    report = run(args.search_games, args.people, args.seconds, args.warmup, args.seed)
+    report = run(args.search_games, args.people, args.seconds, args.warmup, args.seed, args.fast_games)
     console = Console()
-    table = Table(title=f"A person's wait for their turn beside {args.search_games} games of search bots "
+    beside = f" and {args.fast_games} of greedy bots" if args.fast_games else ""
+    table = Table(title=f"A person's wait for their turn beside {args.search_games} games of search bots{beside} "
                         f"({args.people} people, {args.seconds:.0f} s after {args.warmup:.0f} s)")
     for column in ("opponent", "turns waited", "median s (95 %)", "p90 s", "max s", "turns kept"):
         table.add_column(column)
@@ -205,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     per_minute = [60 * m / args.seconds for m in report["search_moves"]]
     console.print(f"search-only games: {sum(per_minute):.1f} moves a minute in all, the slowest "
                   f"{min(per_minute, default=0):.1f}")
+    if args.fast_games:
+        console.print(f"greedy-only games: {60 * report['fast_moves'] / args.seconds:.1f} moves a minute in all")
     for error in report["errors"]:
         console.print(f"[red]{error}[/red]")
     return 1 if report["errors"] else 0
