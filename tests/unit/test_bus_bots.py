@@ -442,28 +442,6 @@ def test_a_bot_that_moves_several_times_running_moves_on_before_the_searches(mon
     assert hand == [("g1", 2), ("g2", 2)]
 
 
-def test_a_person_waiting_for_a_search_is_not_held_back_by_the_cheap_steps_of_bots_only(monkeypatch):
-    """``Mover.round``: the first pass going again over the games of fast bots only held a search
-    back for up to ``ROUND_S`` a round, and a person waiting for their search bot's move waited that
-    much longer a move (``make bench-people``'s short run with a game of ``random`` bots beside it
-    under load: no turn in its 3 s). While a person's game waits for a search in the round, only the
-    games with a person's seat go again; with none, the games of bots only do."""
-    from services.phases.mover import ROUND_S, Mover
-
-    clock = _fake_clock(monkeypatch)
-    kinds = {"f": "random", "q": "random", "ps": "expert", "s": "expert"}
-    table = _SearchTable(kinds, clock, search_s=2 * ROUND_S, people={"q", "ps"}, cheap_s=ROUND_S / 100,
-                         runs={"q": 2})
-    mover = Mover(table, RoundClient(), name="person-search")
-    hand = mover.round([("f", 1), ("q", 1), ("ps", 1)])
-    assert table.log == [("decide", "q"), ("decide", "f"), ("commit", ["q", "f"]), ("decide", "q"), ("commit", ["q"]),
-                         ("decide", "ps"), ("commit", ["ps"])]  # f went once: a person waited for ps
-    assert hand == [("f", 2), ("ps", 2)]
-    table.log.clear()
-    mover.round([("f", 2), ("s", 1)])  # no person waits for a search: f goes on until ROUND_S
-    assert table.log.count(("decide", "f")) > 2 and table.log[-2:] == [("decide", "s"), ("commit", ["s"])]
-
-
 def test_a_game_with_a_person_takes_its_cheap_steps_before_the_games_of_bots_only(monkeypatch):
     """``Mover.round``: a person's game just taken from the ready list joined the end of the hand,
     and a first pass over games of bots whose steps are not near-free spent ``ROUND_S`` before it,
