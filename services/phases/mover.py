@@ -360,13 +360,12 @@ class Mover:
         hand: before, a game got one step a pass through the hand, a newly pushed game joined its
         end, and with 12 games of search bots on two cores a person's next turn came 14-27 s
         after their move (a trial). While searches wait, the first pass goes again over the games
-        it moved, until none has a cheap step left or :data:`ROUND_S` is spent since the round
-        began: a bot that moves several times running, or the bots between a person's turns, move
-        on before the searches rather than one step after each (a person facing a ``random`` bot
-        beside search games waited a median 2-3 s, p90 11 s, for moves that take milliseconds:
-        ``make bench-people``). The second pass always works out at least one search, so the games
-        of fast bots cannot hold the searches back for longer than :data:`ROUND_S`
-        (:meth:`_cheap_again`).
+        with a person's seat it moved, until none has a cheap step left or :data:`ROUND_S` is spent
+        since the round began: the bots between a person's turns move on before the searches
+        rather than one step after each (a person facing a ``random`` bot beside search games
+        waited a median 2-3 s, p90 11 s, for moves that take milliseconds: ``make bench-people``).
+        The games of bots only get one step a round (:meth:`_cheap_again`), and the second pass
+        always works out at least one search.
 
         The games with a person's seat come first in the first pass (:meth:`_people_first`), and
         are searched before the games of bots only, though not two rounds running while one of
@@ -488,25 +487,28 @@ class Mover:
 
     def _cheap_again(self, keep: list[tuple[str, int | None]], searches: list[tuple[str, int | None]],
                      ask: dict[str, Any], asks: list[Any], started: float) -> list[tuple[str, int | None]]:
-        """The first pass of :meth:`round` again over ``keep`` (the games it just moved), committing
-        each pass, until none has a step left that is not a search, a stop is asked, or
-        :data:`ROUND_S` is spent since ``started``. The games found to wait for a search join
-        ``searches``; returns the games to keep in hand (those not looked at first).
+        """The first pass of :meth:`round` again over the games of ``keep`` (the games it just
+        moved) that have a person's seat, committing each pass, until none has a step left that is
+        not a search, a stop is asked, or :data:`ROUND_S` is spent since ``started``. The games
+        found to wait for a search join ``searches``; returns the games to keep in hand, the games
+        of bots only first, in their order.
 
-        Tried and not kept: going again over the games with a person's seat only while a person
-        waits for a search in the round. With 24 games of ``greedy`` bots beside ``make
-        bench-people``'s games it moved those games a quarter as often and no person's wait
-        measurably less (docs/benchmarks.md, "The cheap steps go on before the searches")."""
-        while keep and not self.stopping.is_set() and time.monotonic() - started < ROUND_S:
-            more, later, rest = self._pass(keep, _later, ask, started=started)
+        The games of bots only get one step a round, as before: going again over them too moved 24
+        games of ``greedy`` bots four to eight times as often beside ``make bench-people``'s games,
+        and the search games 25-50 % less often, a person facing a search bot waiting about twice
+        as long (docs/benchmarks.md, "The cheap steps go on before the searches")."""
+        bots_only = [game for game in keep if not self._person_in(game[0])]
+        people = [game for game in keep if game not in bots_only]
+        while people and not self.stopping.is_set() and time.monotonic() - started < ROUND_S:
+            more, later, rest = self._pass(people, _later, ask, started=started)
             searches += later
             if asks:
                 self.desk.begin_many(asks)
                 asks.clear()
-            keep = rest + self._batch(more, [])
+            people = rest + self._batch(more, [])
             if not more:
                 break
-        return keep
+        return bots_only + people
 
     def _people_first(self, todo: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
         """``todo`` with the games that have a person's seat first, each part in its order. A

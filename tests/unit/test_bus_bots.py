@@ -399,8 +399,7 @@ def test_a_round_commits_the_steps_without_search_before_it_works_out_a_search(m
     person's next turn 14-27 s after their move with 12 games of search bots on two cores). Now a
     round's first pass works out and commits every step that is not a search; its second pass
     then works out the searches until ``ROUND_S`` is spent, and the games searched go to the end
-    of the hand, so the search games take turns. The cheap steps go on, pass after pass, until
-    ``ROUND_S`` is spent since the round began; then at least one search is worked out."""
+    of the hand, so the search games take turns. A game of bots only gets one step a round."""
     from services.phases.mover import ROUND_S, Mover
 
     clock = _fake_clock(monkeypatch)
@@ -409,12 +408,12 @@ def test_a_round_commits_the_steps_without_search_before_it_works_out_a_search(m
     mover = Mover(table, RoundClient(), name="cheap-first")
     hand = mover.round([("g1", 1), ("g2", 1), ("g3", 1), ("g4", 1)])
     cheap = [("decide", "g1"), ("decide", "g3"), ("commit", ["g1", "g3"])]
-    assert table.log == 2 * cheap + [("decide", "g2"), ("commit", ["g2"])]
-    assert hand == [("g4", 1), ("g1", 3), ("g3", 3), ("g2", 2)]
+    assert table.log == cheap + [("decide", "g2"), ("commit", ["g2"])]
+    assert hand == [("g4", 1), ("g1", 2), ("g3", 2), ("g2", 2)]
     assert mover._searching == {"g2", "g4"}  # its load (Mover.balance)
     table.log.clear()
     hand = mover.round(hand)
-    assert table.log == 2 * cheap + [("decide", "g4"), ("commit", ["g4"])]
+    assert table.log == cheap + [("decide", "g4"), ("commit", ["g4"])]
     assert [game_id for game_id, _ in hand] == ["g2", "g1", "g3", "g4"]
 
 
@@ -423,8 +422,9 @@ def test_a_bot_that_moves_several_times_running_moves_on_before_the_searches(mon
     each round worked out a search of another game, so a person facing a ``random`` bot beside
     games of search bots waited a median 2-3 s and a p90 of 11 s for moves that take milliseconds
     (``make bench-people``, 2026-12-06). Now, while searches wait, the first pass goes again over
-    the games it moved until none has a cheap step left: the person's turn comes back before the
-    search. Without searches in hand a round is one pass, as before (the bus path of bots only)."""
+    the games with a person's seat it moved until none has a cheap step left: the person's turn
+    comes back before the search. A game of bots only still gets one step a round, beside searches
+    or not (going again over those held the searches back: ``Mover._cheap_again``)."""
     from services.phases.mover import ROUND_S, Mover
 
     clock = _fake_clock(monkeypatch)
@@ -440,6 +440,10 @@ def test_a_bot_that_moves_several_times_running_moves_on_before_the_searches(mon
     hand = mover.round([("g1", 1), ("g2", 1)])
     assert table.log == [("decide", "g1"), ("decide", "g2"), ("commit", ["g1", "g2"])]
     assert hand == [("g1", 2), ("g2", 2)]
+    table.log.clear()
+    hand = mover.round([("g1", 2), ("s", 2)])
+    assert table.log == [("decide", "g1"), ("commit", ["g1"]), ("decide", "s"), ("commit", ["s"])]
+    assert hand == [("g1", 3), ("s", 3)]
 
 
 def test_a_game_with_a_person_takes_its_cheap_steps_before_the_games_of_bots_only(monkeypatch):
