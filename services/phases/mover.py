@@ -170,6 +170,17 @@ def _later(game_id: str, version: int, bot: dict[str, Any]) -> bool:
     return True
 
 
+def _split(games: list[tuple[str, int | None]], people: set[str]) -> tuple[list[tuple[str, int | None]],
+                                                                         list[tuple[str, int | None]]]:
+    """``(with a person, bots only)``: the ``games`` (``(game_id, version)``) whose ids are in
+    ``people`` and the rest, each part in its order."""
+    first: list[tuple[str, int | None]] = []
+    rest: list[tuple[str, int | None]] = []
+    for game in games:
+        (first if game[0] in people else rest).append(game)
+    return first, rest
+
+
 class Mover:
     """One mover: pops ready games and plays their bots and phases in batches.
 
@@ -367,9 +378,13 @@ class Mover:
         The games of bots only get one step a round (:meth:`_cheap_again`), and the second pass
         always works out at least one search.
 
-        The games with a person's seat come first in the first pass (:meth:`_people_first`), and
-        are searched before the games of bots only, though not two rounds running while one of
-        those waits for its search (they would starve while people kept playing).
+        The games with a person's seat come first in the first pass: a person's game just taken
+        from the ready list joined the end of the hand, and a first pass over many games of bots
+        whose steps are not near-free (``greedy``) spent :data:`ROUND_S` before it, so it waited for
+        the next search too (a trial: 30 games of ``greedy`` bots beside search games, a person
+        facing ``random`` waited a median 5.4 s). They are searched before the games of bots only,
+        though not two rounds running while one of those waits for its search (they would starve
+        while people kept playing).
 
         The agent decisions met on the way are begun together before the batch (their claims in
         one round trip: :meth:`AgentDesk.begin_many`), and those the batch's own commits leave
@@ -382,7 +397,10 @@ class Mover:
         asks: list[tuple[str, int, tuple[Any, Any, int]]] = []
         ask = {"ask": lambda game_id, seat, known: asks.append((game_id, seat, known))} if self.desk is not None else {}
 
-        todo = self._people_first(list(dict(games).items()))
+        todo = list(dict(games).items())
+        people = {game_id for game_id, _ in todo if self._person_in(game_id)}  # one look a game (Table.people)
+        first, rest = _split(todo, people)
+        todo = first + rest
         started = time.monotonic()
         # a stop gives up a bot's search under way too; its iterations keep the heartbeat
         with cancelled_by(self.stopping, progress=self._noted):
@@ -393,10 +411,10 @@ class Mover:
                 asks.clear()
             keep = self._batch(jobs, answers or [])
             if searches and not left:
-                keep = self._cheap_again(keep, searches, ask, asks, started)
+                keep = self._cheap_again(keep, searches, ask, asks, started, people)
             self._searching = (self._searching - looked) | {g for g, _ in searches}
             if searches and not self.stopping.is_set():
-                found, _, searches = self._pass(self._search_order(searches), self.deciding, ask)
+                found, _, searches = self._pass(self._search_order(searches, people), self.deciding, ask)
                 if asks:
                     self.desk.begin_many(asks)  # a seat asked in the first pass is not asked twice
                 keep += self._batch(found, [])
@@ -486,61 +504,45 @@ class Mover:
         return jobs, deferred, []
 
     def _cheap_again(self, keep: list[tuple[str, int | None]], searches: list[tuple[str, int | None]],
-                     ask: dict[str, Any], asks: list[Any], started: float) -> list[tuple[str, int | None]]:
+                     ask: dict[str, Any], asks: list[Any], started: float, people: set[str]) -> list[tuple[str, int | None]]:
         """The first pass of :meth:`round` again over the games of ``keep`` (the games it just
-        moved) that have a person's seat, committing each pass, until none has a step left that is
-        not a search, a stop is asked, or :data:`ROUND_S` is spent since ``started``. The games
-        found to wait for a search join ``searches``; returns the games to keep in hand, the games
-        of bots only first, in their order.
+        moved) that have a person's seat (their ids in ``people``), committing each pass, until
+        none has a step left that is not a search, a stop is asked, or :data:`ROUND_S` is spent
+        since ``started``. The games found to wait for a search join ``searches``; returns the
+        games to keep in hand, the games of bots only first, in their order.
 
         The games of bots only get one step a round, as before: going again over them too moved 24
         games of ``greedy`` bots four to eight times as often beside ``make bench-people``'s games,
         and the search games 25-50 % less often, a person facing a search bot waiting about twice
         as long (docs/benchmarks.md, "The cheap steps go on before the searches")."""
-        bots_only = [game for game in keep if not self._person_in(game[0])]
-        people = [game for game in keep if game not in bots_only]
-        while people and not self.stopping.is_set() and time.monotonic() - started < ROUND_S:
-            more, later, rest = self._pass(people, _later, ask, started=started)
+        theirs, bots_only = _split(keep, people)
+        while theirs and not self.stopping.is_set() and time.monotonic() - started < ROUND_S:
+            more, later, rest = self._pass(theirs, _later, ask, started=started)
             searches += later
             if asks:
                 self.desk.begin_many(asks)
                 asks.clear()
-            people = rest + self._batch(more, [])
+            theirs = rest + self._batch(more, [])
             if not more:
                 break
-        return bots_only + people
+        return bots_only + theirs
 
-    def _people_first(self, todo: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
-        """``todo`` with the games that have a person's seat first, each part in its order. A
-        person's game just taken from the ready list joined the end of the hand, and a first pass
-        over many games of bots whose steps are not near-free (``greedy``) spent :data:`ROUND_S`
-        before it: it waited for the next search too (a trial: 30 games of ``greedy`` bots beside
-        search games, a person facing ``random`` waited a median 5.4 s)."""
-        people = [game for game in todo if self._person_in(game[0])]
-        if not people or len(people) == len(todo):
-            return todo
-        chosen = {game_id for game_id, _ in people}
-        return people + [game for game in todo if game[0] not in chosen]
-
-    def _search_order(self, searches: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
-        """The order of :meth:`round`'s second pass: the games with a person's seat first (a
-        person waits on their bots' decisions), unless the last round's began with one of them while
-        a game of bots only waited: then those first, so that people playing cannot hold the
-        games of bots for ever. A trial gave the lead only to a game just taken from the ready list,
-        for its first search: a person's game whose bot moved several times running then waited
-        behind every search in hand for each move after the first (up to 62 s)."""
-        people: list[tuple[str, int | None]] = []
-        bots: list[tuple[str, int | None]] = []
-        for search in searches:  # one look a game (Table.people)
-            (people if self._person_in(search[0]) else bots).append(search)
-        if not people or not bots:
+    def _search_order(self, searches: list[tuple[str, int | None]], people: set[str]) -> list[tuple[str, int | None]]:
+        """The order of :meth:`round`'s second pass: the games with a person's seat (their ids in
+        ``people``) first (a person waits on their bots' decisions), unless the last round's began
+        with one of them while a game of bots only waited: then those first, so that people playing
+        cannot hold the games of bots for ever. A trial gave the lead only to a game just taken from
+        the ready list, for its first search: a person's game whose bot moved several times running
+        then waited behind every search in hand for each move after the first (up to 62 s)."""
+        theirs, bots = _split(searches, people)
+        if not theirs or not bots:
             self._hand_turn = False
             return searches
         if self._hand_turn:
             self._hand_turn = False
-            return bots + people
+            return bots + theirs
         self._hand_turn = True
-        return people + bots
+        return theirs + bots
 
     def _person_in(self, game_id: str) -> bool:
         """Whether a seat of the game is a person's (:meth:`Table.people`; False once it is gone)."""
