@@ -216,11 +216,9 @@ def play_on(url: str, key: str, search_games: int, people: int, seconds: float, 
 def _topping_up(fast: FastGames, until: float) -> None:
     """Wait until ``until`` (monotonic), replacing the fast games that end every :data:`TOP_UP_S`."""
     for _ in range(100_000):  # bounded: each turn sleeps until the next top-up or ``until``
-        left = until - time.monotonic()
-        if left <= 0:
+        if time.monotonic() >= until:
             return
-        if fast.ids:
-            fast.top_up()
+        fast.top_up()  # nothing to do without fast games
         time.sleep(max(0.0, min(TOP_UP_S, until - time.monotonic())))
 
 
