@@ -9,7 +9,9 @@ It listens on 127.0.0.1 only and prints ``listening on 127.0.0.1:<port>`` once r
 metadata against the request bytes and refuses a bad or stale one (UNAUTHENTICATED) or a
 replayed delivery (ALREADY_EXISTS) before the servicer sees it.
 
-``--behaviour`` changes how it answers ChooseMove only (to test the engine):
+It serves ``ChooseMoves`` too (several decisions in one call, each answered as ChooseMove
+would answer it alone). ``--behaviour`` changes how it answers ChooseMove and ChooseMoves only
+(to test the engine; once a call, a batch included):
 
 * ``good``: a random legal move, from a generator seeded by ``--seed``, the match id and
   the game version (the same request always gets the same answer);
@@ -19,7 +21,7 @@ replayed delivery (ALREADY_EXISTS) before the servicer sees it.
 * ``illegal``: an index past the last legal move.
 
 The secret may also come from the environment variable LONGHOUSE_AGENT_SECRET (so it
-does not show in the process list). One line per call goes to stderr; the secret is
+does not show in the process list). One line per decision (and per crashed call) goes to stderr; the secret is
 never written.
 """
 
@@ -73,23 +75,37 @@ class ExampleAgent(agent_pb2_grpc.AgentServicer):
         return agent_pb2.Ack()
 
     def ChooseMove(self, request: agent_pb2.MoveRequest, context: grpc.ServicerContext) -> agent_pb2.MoveChoice:
-        # request.view_json and each of request.legal_moves_json are JSON text
-        # (json.loads them); this agent only needs how many moves there are.
-        n = len(request.legal_moves_json)
-        where = (f"move match={request.match_id} seat={request.seat} version={request.version} "
-                 f"moves={n} behaviour={self.behaviour}")
+        self._behave(context, f"match={request.match_id}")
+        return agent_pb2.MoveChoice(index=self._choose(request))
+
+    def ChooseMoves(self, request: agent_pb2.MoveRequests,
+                    context: grpc.ServicerContext) -> agent_pb2.MoveChoices:
+        # Optional: the engine sends the decisions it holds for this agent at once together here
+        # (a model can score them in one batch); an agent without it is asked one ChooseMove each.
+        self._behave(context, f"batch of {len(request.requests)}")
+        return agent_pb2.MoveChoices(choices=[agent_pb2.MoveChoice(index=self._choose(r)) for r in request.requests])
+
+    def _behave(self, context: grpc.ServicerContext, what: str) -> None:
+        """What ``--behaviour`` does before a call is answered (once a call, a batch included)."""
         if self.behaviour == "crash":
-            log(f"{where} -> INTERNAL")
+            log(f"move {what} behaviour=crash -> INTERNAL")
             context.abort(grpc.StatusCode.INTERNAL, "the example agent crashed on purpose")
         if self.behaviour == "sleep":
             self.stopping.wait(self.sleep_s)
+
+    def _choose(self, request: agent_pb2.MoveRequest) -> int:
+        """The index this agent answers ``request`` with (one log line)."""
+        # request.view_json and each of request.legal_moves_json are JSON text
+        # (json.loads them); this agent only needs how many moves there are.
+        n = len(request.legal_moves_json)
         if self.behaviour == "illegal":
             index = n
         else:
             rng = random.Random(f"{self.seed}:{request.match_id}:{request.version}")
             index = rng.randrange(n) if n else 0
-        log(f"{where} -> " + ("garbage" if self.behaviour == "garbage" else f"index={index}"))
-        return agent_pb2.MoveChoice(index=index)
+        log(f"move match={request.match_id} seat={request.seat} version={request.version} moves={n} "
+            f"behaviour={self.behaviour} -> " + ("garbage" if self.behaviour == "garbage" else f"index={index}"))
+        return index
 
     def EndMatch(self, request: agent_pb2.MatchEnd, context: grpc.ServicerContext) -> agent_pb2.Ack:
         log(f"end match={request.match_id} seat={request.seat} -> ack")
@@ -97,11 +113,11 @@ class ExampleAgent(agent_pb2_grpc.AgentServicer):
 
 
 class GarbageReplies(grpc.ServerInterceptor):
-    """For ``--behaviour garbage``: ChooseMove's reply goes out as bytes that do not parse."""
+    """For ``--behaviour garbage``: ChooseMove's and ChooseMoves' replies go out as bytes that do not parse."""
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
-        if handler is None or not handler_call_details.method.endswith("/ChooseMove"):
+        if handler is None or not handler_call_details.method.endswith(("/ChooseMove", "/ChooseMoves")):
             return handler
         return grpc.unary_unary_rpc_method_handler(
             handler.unary_unary, request_deserializer=handler.request_deserializer,

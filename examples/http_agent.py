@@ -7,9 +7,12 @@ It listens on 127.0.0.1 only and prints ``listening on 127.0.0.1:<port>`` once r
 ``"type"`` of ``start``, ``move`` or ``end`` and three signature headers; the agent
 refuses a request whose Standard Webhooks signature (``webhook-id``, ``webhook-timestamp``,
 ``webhook-signature``) is missing, wrong or stale (401) or whose id it has seen (409), answers ``start`` and ``end`` with ``{}`` and ``move`` with
-``{"index": <i>}``, the index of its choice among ``legal_moves_json``.
+``{"index": <i>}``, the index of its choice among ``legal_moves_json``. It serves ``moves``
+too (several move requests in one POST, answered ``{"choices": [{"index": <i>}, ...]}`` in
+order, each as ``move`` would answer it alone).
 
-``--behaviour`` changes how it answers ``move`` requests only (to test the engine):
+``--behaviour`` changes how it answers ``move`` and ``moves`` requests only (to test the
+engine; once a request, a batch included):
 
 * ``good``: a random legal move, from a generator seeded by ``--seed``, the match id and
   the game version (the same request always gets the same answer);
@@ -22,7 +25,7 @@ refuses a request whose Standard Webhooks signature (``webhook-id``, ``webhook-t
   seconds first (leading spaces), as a slow or hostile server might.
 
 The secret may also come from the environment variable LONGHOUSE_AGENT_SECRET (so it
-does not show in the process list). One line per request goes to stderr; the secret is
+does not show in the process list). One line per request (and one per decision of a ``moves``) goes to stderr; the secret is
 never written.
 """
 
@@ -46,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from services.agents.protocol import (
     BadPayload,
     MoveRequest,
+    MoveRequests,
     Replayed,
     ReplayGuard,
     SignatureError,
@@ -134,17 +138,21 @@ def make_handler(secret: str, behaviour: str, sleep_s: float, seed: str,
                 payload = parse_payload(body)
             except BadPayload as exc:
                 return self.error(400, str(exc))
+            if isinstance(payload, MoveRequests):
+                # optional: the engine sends the decisions it holds for this agent at once
+                # together (a model can score them in one batch); each answered as alone
+                return self.move(payload.requests, f"moves count={len(payload.requests)}", batched=True)
             where = f"{payload.type} match={payload.match_id} seat={payload.seat}"
             if not isinstance(payload, MoveRequest):
                 log(f"{where} -> 200 ack")
                 return self.send(200, b"{}")
-            self.move(payload, where)
+            n = len(payload.legal_moves_json)
+            self.move([payload], f"{where} version={payload.version} moves={n}", batched=False)
 
-        def move(self, request: MoveRequest, where: str) -> None:
+        def move(self, requests: list[MoveRequest], where: str, batched: bool) -> None:
             # request.view and request.legal_moves are the view and the moves decoded from
             # their JSON text; a real agent would think about them here.
-            n = len(request.legal_moves_json)
-            where += f" version={request.version} moves={n} behaviour={behaviour}"
+            where += f" behaviour={behaviour}"
             if behaviour == "crash":
                 log(f"{where} -> 500")
                 return self.send(500, b'{"error": "the example agent crashed on purpose"}')
@@ -156,11 +164,19 @@ def make_handler(secret: str, behaviour: str, sleep_s: float, seed: str,
                 return self.send(307, b"", headers={"Location": "/elsewhere"})
             if behaviour == "sleep":
                 stopping.wait(sleep_s)
-            index = n if behaviour == "illegal" else pick(seed, request)
-            answer = json.dumps({"index": index}).encode()
+            indexes = [len(r.legal_moves_json) if behaviour == "illegal" else pick(seed, r) for r in requests]
+            if batched:
+                for r, index in zip(requests, indexes):
+                    log(f"move match={r.match_id} seat={r.seat} version={r.version} moves={len(r.legal_moves_json)} "
+                        f"(in {where}) -> index={index}")
+                answer = json.dumps({"choices": [{"index": index} for index in indexes]}).encode()
+                said = "choices"
+            else:
+                answer = json.dumps({"index": indexes[0]}).encode()
+                said = f"index={indexes[0]}"
             if behaviour == "drip":
                 spaces = max(1, int(sleep_s / 0.2))
-                log(f"{where} -> 200 index={index} (dripped over {sleep_s:g} s)")
+                log(f"{where} -> 200 {said} (dripped over {sleep_s:g} s)")
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(spaces + len(answer)))
@@ -172,7 +188,7 @@ def make_handler(secret: str, behaviour: str, sleep_s: float, seed: str,
                         return
                 self.wfile.write(answer)
                 return
-            log(f"{where} -> 200 index={index}")
+            log(f"{where} -> 200 {said}")
             self.send(200, answer)
 
     return Handler

@@ -98,9 +98,12 @@ from services.agents.protocol import (
     MatchStart,
     MoveChoice,
     MoveRequest,
+    MoveRequests,
+    NotBatched,
     choice_to_move,
     encode,
     parse_choice,
+    parse_choices,
     Secrets,
     signed_headers,
     signed_metadata,
@@ -124,6 +127,12 @@ HTTP_KEEP_ALIVE = 64
 once, :data:`services.phases.agent_desk.THREADS`, each on its own thread and connection; more at
 once open more, and those beyond this are closed when their call ends)."""
 
+MOVES_NOT_SERVED = frozenset({400, 404, 405, 415, 422, 501})
+"""The HTTP statuses by which a webhook says it does not understand a POST of ``moves``
+(:class:`~services.agents.protocol.MoveRequests`): it is then asked one ``move`` a decision. Any
+other status fails the decisions as it fails a ``move`` (a refused signature, say, is no reason to
+stop asking several at once)."""
+
 log = logs.get_logger()
 
 
@@ -138,7 +147,7 @@ class _NoHeaderWarnings(logging.Filter):
 
 logging.getLogger("urllib3.connection").addFilter(_NoHeaderWarnings())
 
-_CALL_NAMES = {"start": "StartMatch", "move": "ChooseMove", "end": "EndMatch"}
+_CALL_NAMES = {"start": "StartMatch", "move": "ChooseMove", "moves": "ChooseMoves", "end": "EndMatch"}
 RECONNECT_OPTIONS = (("grpc.initial_reconnect_backoff_ms", 100), ("grpc.max_reconnect_backoff_ms", 1000))
 """How soon a gRPC agent's channel tries its address again once a connection failed: 0.1 s, then
 growing to at most 1 s (how long one attempt may take stays gRPC's own, 20 s: a far agent's
@@ -224,6 +233,22 @@ class AgentClient(ABC):
             raise AgentFailure("illegal", f"agent {self.name}: {exc}") from None
         return choice
 
+    def _each_legal(self, choices: list[MoveChoice | BadPayload], batch: list[tuple[MoveRequest, float, Any]],
+                    what: str) -> list["MoveChoice | AgentFailure"]:
+        """The outcome of each request of ``batch`` from its parsed choice (in order): ``malformed``
+        for a choice that did not parse, ``illegal`` for one out of its request's range."""
+        outcomes: list[MoveChoice | AgentFailure] = []
+        for (request, _, _), choice in zip(batch, choices):
+            if isinstance(choice, BadPayload):
+                outcomes.append(AgentFailure("malformed", f"agent {self.name} answered {what} with a bad reply: "
+                                                          f"{choice}"))
+                continue
+            try:
+                outcomes.append(self._legal(choice, request))
+            except AgentFailure as exc:
+                outcomes.append(exc)
+        return outcomes
+
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
         """:meth:`choose` without waiting: the request is built and signed here and the call on its
@@ -233,6 +258,37 @@ class AgentClient(ABC):
         where :attr:`asks_without_thread`. Raises AgentFailure for what fails before anything is
         sent, NotImplementedError elsewhere."""
         raise NotImplementedError(f"{type(self).__name__} asks in the caller's thread (choose)")
+
+    def choose_many_async(self, asks: list[Ask]) -> None:
+        """:meth:`choose_async` for several decisions at once: each ``(payload, timeout_s, done)``
+        of ``asks`` gets its ``done`` called exactly once, with the outcome :meth:`choose_async`
+        would give it (a failure before anything is sent included: this never raises
+        AgentFailure). This client asks each alone; a gRPC agent that serves ``ChooseMoves`` is
+        asked them in one call (:meth:`GrpcAgentClient.choose_many_async`). Only where
+        :attr:`asks_without_thread`; raises NotImplementedError elsewhere, and what a fault of
+        the engine's own raises (the asks not yet sent are then not sent)."""
+        for payload, timeout_s, done in asks:
+            try:
+                self.choose_async(payload, timeout_s, done)
+            except AgentFailure as exc:
+                done(exc)
+
+    def _alone(self, batch: list[tuple[MoveRequest, float, Any]], sent_at: float) -> None:
+        """Ask each ``(request, timeout_s, done)`` of ``batch`` in a call of its own
+        (:meth:`choose_async`), with the time it has left since ``sent_at`` (monotonic s): the
+        agent did not serve several in one call."""
+        spent = time.monotonic() - sent_at
+        for request, timeout_s, done in batch:
+            left = timeout_s - spent
+            if left <= 0:
+                done(self._timed_out(_CALL_NAMES["move"], timeout_s))
+                continue
+            try:
+                self.choose_async(request, left, done)
+            except AgentFailure as exc:
+                done(exc)
+            except Exception as exc:  # noqa: BLE001 - never a decision left without its outcome
+                done(AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}"))
 
     def end(self, payload: MatchEnd | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent the match ended. Raises AgentFailure (``timeout`` or ``crash``)."""
@@ -274,6 +330,11 @@ class AgentClient(ABC):
         return f"{type(self).__name__}(name={self.name!r})"
 
 
+Ask = tuple["MoveRequest | Mapping[str, Any]", float, Callable[["MoveChoice | AgentFailure"], None]]
+"""One decision of :meth:`AgentClient.choose_many_async`: ``(payload, timeout_s, done)``, as
+:meth:`AgentClient.choose_async` takes them."""
+
+
 def _keep_open(client: AgentClient, close: Callable[[], Any]) -> None:
     """On the agent loop: ``close`` (a coroutine function) closes what ``client`` made there, at
     the client's :meth:`~AgentClient.close`, when it is garbage (a client the engine's cache let
@@ -293,7 +354,25 @@ def _answered(span: Any, outcome: "MoveChoice | AgentFailure",
     done(outcome)
 
 
+def _answered_all(span: Any, outcomes: list["MoveChoice | AgentFailure"],
+                  dones: list[Callable[["MoveChoice | AgentFailure"], None]]) -> None:
+    """End a :meth:`~AgentClient.choose_many_async` call's span (the first failure's kind recorded),
+    then give each ``done`` its outcome, in order."""
+    failed = next((o for o in outcomes if isinstance(o, AgentFailure)), None)
+    if failed is not None and span.is_recording():
+        span.set_attribute("longhouse.agent_failure", failed.kind)
+    span.end()
+    for done, outcome in zip(dones, outcomes):
+        done(outcome)
+
+
 # -- gRPC -----------------------------------------------------------------------------------
+class _NotServed(Exception):
+    """The agent does not serve several decisions in one call: it answered ``ChooseMoves``
+    UNIMPLEMENTED, or a webhook's ``moves`` with a status of :data:`MOVES_NOT_SERVED` or an object
+    without ``choices``."""
+
+
 _GRPC_CRASH_WORDS = {
     grpc.StatusCode.UNAVAILABLE: "could not be reached or closed the connection",
     grpc.StatusCode.UNAUTHENTICATED: "refused the engine's signature",
@@ -350,6 +429,7 @@ class GrpcAgentClient(AgentClient):
         self._read_final: Any = None  # its finalizer (this client let go without a close)
         self._futures: dict[Any, grpc.Channel] = {}  # the calls of choose_async still running, and their channel
         self._literal = is_literal(self._host)
+        self._batches: bool | None = None  # serves ChooseMoves: None until a call of it tells
 
     def _checked(self, timeout_s: float) -> Target:
         """The agent's host resolved and checked, within ``timeout_s`` (an IP address is checked at
@@ -507,6 +587,86 @@ class GrpcAgentClient(AgentClient):
         with self._lock:
             self._futures[call] = channel
         call.add_done_callback(finished)
+
+    def choose_many_async(self, asks: list[Ask]) -> None:
+        """:meth:`AgentClient.choose_many_async`: two decisions or more go out in one
+        ``ChooseMoves`` call (``protos/agent.proto``), signed once over its bytes, its deadline the
+        longest of theirs (each answer still counts only within its own decision's time: the
+        caller's clock, :func:`services.phases.agents.late`), its answer read by the channel's
+        reading thread and checked request by request as :meth:`choose_async` checks one. An agent
+        that answers it UNIMPLEMENTED (it serves ``ChooseMove`` only) is asked each decision alone
+        at once, with the time each has left, and from then on one call a decision. One decision,
+        or an agent known not to serve it, is asked as :meth:`choose_async` asks. Raises
+        NotImplementedError for an agent named by a host name, ValueError for a timeout that is not
+        a positive number of seconds and TypeError or pydantic's ValidationError for a payload that
+        is not a move request (nothing sent then)."""
+        from services.agents.grpc_wire import many_to_bytes
+
+        if not self._literal:
+            raise NotImplementedError("an agent named by a host name is asked in the caller's thread")
+        if len(asks) < 2 or self._batches is False:
+            super().choose_many_async(asks)
+            return
+        sent_at = time.monotonic()
+        batch = [(_as(MoveRequest, payload), _check_timeout(timeout_s), done) for payload, timeout_s, done in asks]
+        timeout_s = max(t for _, t, _ in batch)
+        method = _CALL_NAMES["moves"]
+        body = many_to_bytes([r for r, _, _ in batch])
+        try:
+            channel, methods = self._pinned_for(self._checked(timeout_s), read=True)
+        except AgentFailure as exc:
+            for _, _, done in batch:
+                done(exc)
+            return
+        span, trace_headers = tracing.open_span(f"agent {method}", longhouse__agent=self.name,
+                                                longhouse__agent_call="moves")
+
+        def finished(call: Any) -> None:
+            with self._lock:
+                self._futures.pop(call, None)
+            try:
+                outcomes = self._answers(call, batch, timeout_s)
+            except _NotServed:
+                self._batches = False
+                span.end()
+                self._alone(batch, sent_at)
+                return
+            except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
+                outcomes = [AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}")] * len(batch)
+            _answered_all(span, outcomes, [done for _, _, done in batch])
+
+        try:
+            call = methods["moves"].future(body, timeout=timeout_s, metadata=signed_metadata(self._secret, body)
+                                           + list(trace_headers.items()))
+        except BaseException:
+            span.end()
+            raise
+        with self._lock:
+            self._futures[call] = channel
+        call.add_done_callback(finished)
+
+    def _answers(self, call: Any, batch: list[tuple[MoveRequest, float, Any]],
+                 timeout_s: float) -> list["MoveChoice | AgentFailure"]:
+        """Each request's outcome from a finished ``ChooseMoves`` call (as :meth:`_answer` gives one).
+        Raises _NotServed where the agent answered UNIMPLEMENTED."""
+        from services.agents.grpc_wire import parse_choices_bytes
+
+        method = _CALL_NAMES["moves"]
+        try:
+            raw = call.result()
+        except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.UNIMPLEMENTED:
+                raise _NotServed from None
+            return [self._failure(method, exc, timeout_s)] * len(batch)
+        except grpc.FutureCancelledError:
+            return [AgentFailure("crash", f"agent {self.name}: the call of {method} was cancelled")] * len(batch)
+        try:
+            choices = parse_choices_bytes(raw, len(batch))
+        except BadPayload as exc:
+            return [AgentFailure("malformed", f"agent {self.name} answered {method} with a bad reply: {exc}")] \
+                * len(batch)
+        self._batches = True
+        return self._each_legal(choices, batch, method)
 
     def _answer(self, call: Any, request: MoveRequest, timeout_s: float) -> "MoveChoice | AgentFailure":
         """The choice a finished :meth:`choose_async` call gave, or its failure (as :meth:`choose`)."""
@@ -902,6 +1062,7 @@ class HttpAgentClient(AgentClient):
         # (the target's bytes as the blocking call sends them, urllib3's, not requoted by yarl)
         self._aio_url = URL(f"{parts.scheme}://{parts.netloc}{parts.request_uri}", encoded=True)
         self._session: Any = None  # aiohttp's, only touched on the agent loop's thread
+        self._batches: bool | None = None  # serves "moves": None until a POST of it tells
         # as requests did: the URL's path and query as the request's target (percent-encoded
         # where needed), no fragment
         self._target = parts.request_uri
@@ -990,6 +1151,73 @@ class HttpAgentClient(AgentClient):
 
         agent_loop().submit(call)
 
+    def choose_many_async(self, asks: list[Ask]) -> None:
+        """:meth:`AgentClient.choose_many_async`: two decisions or more go in one POST of ``"type":
+        "moves"`` (:class:`~services.agents.protocol.MoveRequests`), signed once over its body, with
+        the same headers, checks and failure words as :meth:`choose_async`'s and a deadline the
+        longest of theirs (each answer still counts only within its own decision's time: the
+        caller's clock); the answer's ``choices`` are checked request by request
+        (:func:`~services.agents.protocol.parse_choices`). An agent that answers with a status of
+        :data:`MOVES_NOT_SERVED` or an object without ``choices`` does not serve ``moves``: each decision is asked alone at
+        once, with the time it has left, and from then on one POST a decision. One decision, or an
+        agent known not to serve ``moves``, is asked as :meth:`choose_async` asks. Raises
+        NotImplementedError where :attr:`asks_without_thread` is False, ValueError, TypeError or
+        pydantic's ValidationError for a bad timeout or payload (nothing sent then)."""
+        if not self.asks_without_thread:
+            raise NotImplementedError("a webhook client given its own executor, or at a legacy spelling of an "
+                                      "IPv4 address, asks in the caller's thread")
+        if len(asks) < 2 or self._batches is False:
+            super().choose_many_async(asks)
+            return
+        began = time.monotonic()
+        batch = [(_as(MoveRequest, payload), _check_timeout(timeout_s), done) for payload, timeout_s, done in asks]
+        timeout_s = max(t for _, t, _ in batch)
+        what = _CALL_NAMES["moves"]
+        body = encode(MoveRequests.model_construct(requests=[r for r, _, _ in batch]))
+        if self._literal:  # nothing to look up: checked here; a name at connection (_CheckedResolver)
+            try:
+                self.allow.check(*self._host_port)
+            except AddressRefused as exc:
+                for _, _, done in batch:
+                    done(self._refused(exc))
+                return
+        span, trace_headers = tracing.open_span(f"agent {what}", longhouse__agent=self.name,
+                                                longhouse__agent_call="moves")
+        headers = {**self._headers, **signed_headers(self._secret, body), **trace_headers}
+
+        async def call() -> None:
+            try:
+                raw = await self._post_async(body, headers, timeout_s - (time.monotonic() - began), timeout_s, what,
+                                             batched=True)
+                outcomes = self._choices(raw, batch, what)
+            except _NotServed:
+                self._batches = False
+                span.end()
+                self._alone(batch, began)
+                return
+            except AgentFailure as exc:
+                outcomes = [exc] * len(batch)
+            except Exception as exc:  # noqa: BLE001 (whatever else an answer set off in the HTTP stack)
+                outcomes = [AgentFailure("crash", f"agent {self.name} failed {what} ({type(exc).__name__})")] \
+                    * len(batch)
+            _answered_all(span, outcomes, [done for _, _, done in batch])
+
+        agent_loop().submit(call)
+
+    def _choices(self, raw: bytes, batch: list[tuple[MoveRequest, float, Any]],
+                 what: str) -> list["MoveChoice | AgentFailure"]:
+        """Each request's outcome in an answer to ``moves``. Raises _NotServed for an object without
+        ``choices``, AgentFailure (``malformed``) for an answer that is not an object of as many
+        choices as requests."""
+        try:
+            choices = parse_choices(raw, len(batch))
+        except NotBatched:
+            raise _NotServed from None
+        except BadPayload as exc:
+            raise AgentFailure("malformed", f"agent {self.name} answered {what} with a bad reply: {exc}") from None
+        self._batches = True
+        return self._each_legal(choices, batch, what)
+
     def _aio_session(self) -> Any:
         """On the agent loop's thread: this client's aiohttp session (kept-alive connections, the
         answer left compressed if it is, no cookies, no proxy from the environment)."""
@@ -1009,9 +1237,10 @@ class HttpAgentClient(AgentClient):
         return self._session
 
     async def _post_async(self, body: bytes, headers: dict[str, str], remaining: float, timeout_s: float,
-                          what: str) -> bytes:
+                          what: str, batched: bool = False) -> bytes:
         """On the agent loop: POST, check the status, read the answer, all within ``remaining``
-        seconds. Raises AgentFailure."""
+        seconds. Raises AgentFailure; with ``batched`` (a POST of ``moves``), _NotServed for a
+        status of :data:`MOVES_NOT_SERVED`."""
         import aiohttp
 
         if remaining <= 0:
@@ -1020,6 +1249,8 @@ class HttpAgentClient(AgentClient):
             async with asyncio.timeout(remaining):
                 async with self._aio_session().post(self._aio_url, data=body, headers=headers,
                                                     allow_redirects=False) as response:
+                    if batched and response.status in MOVES_NOT_SERVED:
+                        raise _NotServed
                     self._check_answer(response.status, response.headers, what)
                     chunks: list[bytes] = []
                     size = 0

@@ -49,6 +49,7 @@ SERVICE = "longhouse.agent.v1.Agent"
 METHODS = {
     "start": f"/{SERVICE}/StartMatch",
     "move": f"/{SERVICE}/ChooseMove",
+    "moves": f"/{SERVICE}/ChooseMoves",
     "end": f"/{SERVICE}/EndMatch",
 }
 """Full method name of each payload type."""
@@ -111,6 +112,32 @@ def parse_choice_bytes(data: bytes) -> MoveChoice:
     except DecodeError:
         raise BadPayload("the reply is not a serialized MoveChoice") from None
     return from_pb(msg)  # type: ignore[return-value]
+
+
+def many_to_bytes(requests: list[MoveRequest]) -> bytes:
+    """The bytes of a ``MoveRequests`` holding ``requests`` in order (``ChooseMoves``' request, as
+    signed and sent)."""
+    return agent_pb2.MoveRequests(requests=[to_pb(r) for r in requests]).SerializeToString(deterministic=True)
+
+
+def parse_choices_bytes(data: bytes, count: int) -> list[MoveChoice | BadPayload]:
+    """A serialized ``MoveChoices`` answering ``count`` requests -> each request's
+    :class:`MoveChoice`, or the BadPayload of a choice without an index. Raises BadPayload for
+    bytes that are not a ``MoveChoices`` or hold another number of choices than ``count``
+    (``protos/agent.proto``, ``ChooseMoves``: the reply is then malformed for every request)."""
+    try:
+        msg = agent_pb2.MoveChoices.FromString(data)
+    except DecodeError:
+        raise BadPayload("the reply is not a serialized MoveChoices") from None
+    if len(msg.choices) != count:
+        raise BadPayload(f"the reply holds {len(msg.choices)} choices for {count} requests")
+    out: list[MoveChoice | BadPayload] = []
+    for choice in msg.choices:
+        try:
+            out.append(from_pb(choice))  # type: ignore[arg-type]
+        except BadPayload as exc:
+            out.append(exc)
+    return out
 
 
 class SignatureInterceptor(grpc.ServerInterceptor):

@@ -17,7 +17,10 @@ models check that and decode it on demand (``.options``, ``.view``, ``.legal_mov
 
 An HTTP agent answers ``start`` and ``end`` with any 2xx status (the body is ignored;
 ``{}`` is customary) and ``move`` with 2xx and ``{"index": <int>}``. An answer counts
-only as a choice among the legal moves offered: :func:`choice_to_move`.
+only as a choice among the legal moves offered: :func:`choice_to_move`. An agent may also
+serve ``moves`` (:class:`MoveRequests`: several move requests in one POST, answered with
+``{"choices": [...]}`` in order, :func:`parse_choices`); one that answers it with 400, 404, 405,
+415, 422 or 501, or with an object without ``choices``, is asked one ``move`` a decision.
 
 Signatures: Standard Webhooks (HMAC-SHA256, v1)
 -----------------------------------------------
@@ -229,13 +232,34 @@ class MatchEnd(_Payload):
         return orjson.loads(self.result_json)
 
 
-Payload = Annotated[MatchStart | MoveRequest | MatchEnd, Field(discriminator="type")]
+class MoveRequests(_Payload):
+    """``"type": "moves"``: several move requests at once, each as it would be sent alone (its
+    ``"type": "move"`` included); answer with ``{"choices": [{"index": <int>}, ...]}``, one choice
+    a request, in order (:func:`parse_choices`). Optional for an agent: one that answers it with a
+    status saying it does not understand it (400, 404, 405, 415, 422 or 501), or with a JSON object
+    without ``choices``, is asked one ``move`` a decision
+    (``protos/agent.proto``, ``ChooseMoves``, is the same over gRPC).
+
+    Attributes:
+        requests: the move requests, at least one.
+    """
+
+    type: Literal["moves"] = "moves"
+    requests: list[MoveRequest] = Field(min_length=1)
+
+
+Payload = Annotated[MatchStart | MoveRequest | MoveRequests | MatchEnd, Field(discriminator="type")]
 """What the engine sends an agent, told apart by ``type``."""
 _PAYLOAD = TypeAdapter(Payload)
 
 
 class BadPayload(ValueError):
     """A body is not valid JSON or not the payload expected."""
+
+
+class NotBatched(BadPayload):
+    """An answer to ``moves`` that is a JSON object without ``choices``: the agent does not serve
+    ``moves`` (:class:`MoveRequests`)."""
 
 
 class IllegalChoice(ValueError):
@@ -286,7 +310,7 @@ def describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def parse_payload(body: bytes | str | Mapping[str, Any]) -> MatchStart | MoveRequest | MatchEnd:
+def parse_payload(body: bytes | str | Mapping[str, Any]) -> MatchStart | MoveRequest | MoveRequests | MatchEnd:
     """An engine request (JSON body or parsed object) -> its payload, by ``type``.
     Raises BadPayload."""
     data = loads_strict(body) if isinstance(body, (bytes, bytearray, str)) else body
@@ -295,7 +319,7 @@ def parse_payload(body: bytes | str | Mapping[str, Any]) -> MatchStart | MoveReq
     try:
         return _PAYLOAD.validate_python(dict(data))
     except ValidationError as exc:
-        raise BadPayload(f"not a start, move or end payload: {describe(exc)}") from None
+        raise BadPayload(f"not a start, move, moves or end payload: {describe(exc)}") from None
 
 
 def parse_choice(body: bytes | str | Mapping[str, Any]) -> MoveChoice:
@@ -308,6 +332,30 @@ def parse_choice(body: bytes | str | Mapping[str, Any]) -> MoveChoice:
         return MoveChoice.model_validate(dict(data))
     except ValidationError as exc:
         raise BadPayload(f'the answer is not {{"index": <integer>}}: {describe(exc)}') from None
+
+
+def parse_choices(body: bytes | str | Mapping[str, Any], count: int) -> list[MoveChoice | BadPayload]:
+    """An agent's answer to ``moves`` of ``count`` requests (JSON body or parsed object) -> each
+    request's :class:`MoveChoice`, or the BadPayload of a choice that is not ``{"index": <int>}``
+    (that decision's failure alone). Raises NotBatched for an object without ``choices`` (the
+    agent does not serve ``moves``), BadPayload for anything else that is not an object whose
+    ``choices`` is a list of ``count`` items."""
+    data = loads_strict(body) if isinstance(body, (bytes, bytearray, str)) else body
+    if not isinstance(data, Mapping):
+        raise BadPayload('the answer is not a JSON object like {"choices": [{"index": 0}]}')
+    if "choices" not in data:
+        raise NotBatched("the answer has no choices")
+    choices = data["choices"]
+    if not isinstance(choices, list) or len(choices) != count:
+        held = f"{len(choices)} choices" if isinstance(choices, list) else "no list of choices"
+        raise BadPayload(f"the answer holds {held} for {count} requests")
+    out: list[MoveChoice | BadPayload] = []
+    for choice in choices:
+        try:
+            out.append(parse_choice(choice))
+        except BadPayload as exc:
+            out.append(exc)
+    return out
 
 
 def choice_to_move(choice: MoveChoice | int, legal_moves: Sequence[Mapping[str, Any] | str]) -> dict[str, Any]:

@@ -167,12 +167,17 @@ class AgentDesk:
             return
         results = self.clock.claim_and_clock_many([o.request for o in opened])
         self._cohort += 1
+        claimed: list[tuple[_Asking, tuple[Any, Any, int]]] = []
         for o, result in zip(opened, results):
             if isinstance(result, Exception):  # its clock key is broken: the others are asked all the same
                 log.error("agent_claim_failed", game_id=o.request.game_id, seat=o.request.seat,
                           version=o.request.start, error=type(result).__name__, reason=str(result)[:200])
                 continue
-            self._claimed(o, *result)
+            asking = self._claimed(o, *result)
+            if asking is not None:
+                claimed.append((asking, o.latest))
+        if claimed:
+            self._ask_all(claimed)
 
     def _open(self, game_id: str, seat: int, known: tuple[Any, Any, int] | None) -> "_Opening | None":
         """What :meth:`begin` needs to claim the decision (None: nothing to claim; see there)."""
@@ -202,8 +207,9 @@ class AgentDesk:
         request = agents.ClaimRequest(game_id, seat, start, attempt, control.bank_ms, read=(registry.KEY, bot["agent"]))
         return _Opening(key, bot, control, latest, request)
 
-    def _claimed(self, o: "_Opening", taken: bool, held: str, asked: int, bank: int, stored: Any) -> None:
-        """After the claim: ask the agent in a desk thread, or watch the claim held elsewhere."""
+    def _claimed(self, o: "_Opening", taken: bool, held: str, asked: int, bank: int, stored: Any) -> "_Asking | None":
+        """After the claim: the decision to ask (:meth:`_ask_all`), or None where the claim is held
+        elsewhere (then watched)."""
         key, bot, game_id, seat, start = o.key, o.bot, o.request.game_id, o.request.seat, o.request.start
         attempt = o.request.token
         watch = self.watching.pop(key, None)
@@ -212,30 +218,40 @@ class AgentDesk:
                 # its holder renewed the claim: alive, it commits and hands the game on
                 log.info("agent_decision", game_id=game_id, seat=seat, version=start, agent=bot.get("agent"),
                          outcome="busy", task=attempt)
-                return
+                return None
             if watch is None or watch.start != start:
                 watch = _Watch(start, held, time.monotonic())
             self.watching[key] = watch
-            return
+            return None
         decision = agents.Decision(game_id, seat, start, bot, o.control, attempt, attempt, asked, bank, stored)
         asking = self.asking[key] = _Asking(decision, o.latest[2])
+        return asking
+
+    def _ask_all(self, claimed: list[tuple[_Asking, tuple[Any, Any, int]]]) -> None:
+        """Ask the claimed decisions (each with the ``(rules, state, version)`` its request shows) as
+        one cohort: from the loop's thread where the agent's client can, the decisions for one agent
+        together (:func:`~services.phases.agents.ask_many_async`: one ``ChooseMoves`` call to a gRPC
+        agent that serves it), each future completed by the client's callback with the outcome
+        :meth:`_ask` gives; the others in desk threads."""
         cohort = self._cohort
         with self._all_in:
-            self._out[cohort] = self._out.get(cohort, 0) + 1
-        asking.future = self._ask_without_thread(decision, o.latest)
-        if asking.future is None:
-            asking.future = self.pool.submit(self._ask, decision, o.latest, time.monotonic())
-        asking.future.add_done_callback(lambda future, key=key, cohort=cohort: self._answered(key, future, cohort))
-
-    def _ask_without_thread(self, decision: agents.Decision, latest: tuple[Any, Any, int]) -> Future | None:
-        """The decision asked from the loop's thread where the agent's client can
-        (:func:`~services.phases.agents.ask_async`): a future that the client's callback completes
-        with the outcome :meth:`_ask` gives; None where a desk thread must ask."""
-        future: Future = Future()
-        future.set_running_or_notify_cancel()
-        if not agents.ask_async(self.table, self.clock, decision, latest, future.set_result):
-            return None
-        return future
+            self._out[cohort] = self._out.get(cohort, 0) + len(claimed)
+        futures: list[Future] = []
+        for _ in claimed:
+            future: Future = Future()
+            future.set_running_or_notify_cancel()
+            futures.append(future)
+        for (asking, _), future in zip(claimed, futures):
+            asking.future = future
+        sent = agents.ask_many_async(self.table, self.clock,
+                                     [(asking.decision, latest, future.set_result)
+                                      for (asking, latest), future in zip(claimed, futures)])
+        for (asking, latest), was_sent in zip(claimed, sent):
+            if not was_sent:
+                asking.future = self.pool.submit(self._ask, asking.decision, latest, time.monotonic())
+            d = asking.decision
+            asking.future.add_done_callback(
+                lambda future, key=(d.game_id, d.seat), cohort=cohort: self._answered(key, future, cohort))
 
     def _ask(self, decision: agents.Decision, latest: tuple[Any, Any, int], read_at: float) -> Any:
         """In a desk thread: :func:`~services.phases.agents.ask_safely`. The agent's record read

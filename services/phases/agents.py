@@ -766,40 +766,78 @@ def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, A
     this one, at once, for a call refused before it is sent or a gRPC call ended before it could
     wait). Returns False, having sent nothing, where a thread must ask (:func:`ask_safely`),
     and where building the request fails (the thread's ask meets the fault again and makes it a
-    strike, so the mover's loop never raises it)."""
+    strike, so the mover's loop never raises it). The one-decision case of :func:`ask_many_async`."""
+    return ask_many_async(table, clock, [(decision, latest, done)])[0]
+
+
+def ask_many_async(table: Any, clock: Clock,
+                   asks: list[tuple[Decision, tuple[Any, Any, int],
+                                    Callable[[tuple[str | None, str, dict[str, Any] | None]], None]]]) -> list[bool]:
+    """:func:`ask_async` for each ``(decision, latest, done)`` of ``asks``; the decisions that go to
+    the same agent's client go in one :meth:`~services.agents.client.AgentClient.choose_many_async`
+    (one ``ChooseMoves`` call to a gRPC agent that serves it). Returns, for each ask in order,
+    whether it was sent (False: a thread must ask it, as for :func:`ask_async`)."""
+    taken = [False] * len(asks)
+    by_client: dict[int, tuple[Any, list[tuple[Decision, Any, list[Any], float, Callable[..., None]]]]] = {}
+    for i, (d, latest, done) in enumerate(asks):
+        if not clock.seen(d.game_id, f"started:{d.seat}"):
+            continue
+        try:
+            client = _client_of(table, d.bot, d.record)
+            if not getattr(client, "asks_without_thread", False):  # a client of its own (tests) asks in a thread
+                continue
+            request, legal, left = _request(d.game_id, d.seat, d.control, d.asked, d.bank, latest)
+        except Exception:  # noqa: BLE001 - the thread's ask meets it again and makes it a strike (ask_safely)
+            continue
+        taken[i] = True
+        by_client.setdefault(id(client), (client, []))[1].append((d, request, legal, left / 1000, done))
+    for client, group in by_client.values():
+        _ask_group(client, group)
+    return taken
+
+
+def _ask_group(client: Any, group: list[tuple[Decision, Any, list[Any], float, Callable[..., None]]]) -> None:
+    """Ask ``client`` each ``(decision, request, legal moves, timeout_s, done)`` of ``group`` at once; a fault of
+    the engine's while asking is a ``crash`` for each decision not yet told its outcome."""
+    told: set[int] = set()
+
+    def telling(k: int, legal: list[Any], done: Callable[..., None]) -> Callable[[Any], None]:
+        answered = _answering(legal, done)
+
+        def tell(result: Any) -> None:
+            told.add(k)
+            answered(result)
+        return tell
+
+    try:
+        client.choose_many_async([(request, timeout_s, telling(k, legal, done))
+                                  for k, (_, request, legal, timeout_s, done) in enumerate(group)])
+    except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
+        for k, (d, *_, done) in enumerate(group):
+            if k not in told:
+                log.exception("agent_ask_failed", game_id=d.game_id, seat=d.seat, version=d.start)
+                done(("crash", f"{type(exc).__name__}: {exc}", None))
+
+
+def _answering(legal: list[Any], done: Callable[[tuple[str | None, str, dict[str, Any] | None]], None]
+               ) -> Callable[[Any], None]:
+    """The client's callback for a request offering ``legal``: its choice or AgentFailure made
+    ``done``'s ``(failure, detail, move)``."""
     from services.agents.client import AgentFailure
     from services.agents.protocol import choice_to_move
-
-    d = decision
-    if not clock.seen(d.game_id, f"started:{d.seat}"):
-        return False
-    try:
-        client = _client_of(table, d.bot, d.record)
-        if not getattr(client, "asks_without_thread", False):  # a client of its own (tests) asks in a thread
-            return False
-        request, legal, left = _request(d.game_id, d.seat, d.control, d.asked, d.bank, latest)
-    except Exception:  # noqa: BLE001 - the thread's ask meets it again and makes it a strike (ask_safely)
-        return False
 
     def answered(result: Any) -> None:
         if isinstance(result, AgentFailure):
             done((result.kind, str(result), None))
             return
         try:
-            move = choice_to_move(result, legal)  # choose_async checked the index
+            move = choice_to_move(result, legal)  # the client checked the index
         except Exception as exc:  # noqa: BLE001 - a strike, never a decision left unanswered
             done(("crash", f"{type(exc).__name__}: {exc}", None))
             return
         done((None, "", move))
 
-    try:
-        client.choose_async(request, left / 1000, answered)
-    except AgentFailure as exc:
-        done((exc.kind, str(exc), None))
-    except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
-        log.exception("agent_ask_failed", game_id=d.game_id, seat=d.seat, version=d.start)
-        done(("crash", f"{type(exc).__name__}: {exc}", None))
-    return True
+    return answered
 
 
 class _Capture(threading.local):

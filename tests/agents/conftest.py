@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from services.agents.client import AgentClient, GrpcAgentClient, HttpAgentClient, make_client
 from tests.support.agents import SECRET, AgentProcess
 
 __all__ = ["SECRET", "AgentProcess"]
@@ -30,3 +31,23 @@ def agents(tmp_path_factory):
             agent.proc.terminate()
     for agent in running.values():
         agent.stop()
+
+
+@pytest.fixture
+def client_for():
+    """``client_for(agent, secret=SECRET)``: a client of a running agent, closed after the test."""
+    made: list[AgentClient] = []
+
+    def make(agent, secret: str = SECRET, **kwargs) -> AgentClient:
+        record = agent.record(secret)
+        if kwargs:
+            cls = HttpAgentClient if agent.protocol == "http" else GrpcAgentClient
+            client = cls(record["address"], secret, name=record["name"], **kwargs)
+        else:
+            client = make_client(record)
+        made.append(client)
+        return client
+
+    yield make
+    for client in made:
+        client.close()

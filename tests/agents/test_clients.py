@@ -73,26 +73,6 @@ def failure_of(client: AgentClient, timeout_s: float = TIMEOUT_S) -> AgentFailur
     return failure
 
 
-@pytest.fixture
-def client_for():
-    """``client_for(agent, secret=SECRET)``: a client of a running agent, closed after the test."""
-    made: list[AgentClient] = []
-
-    def make(agent, secret: str = SECRET, **kwargs) -> AgentClient:
-        record = agent.record(secret)
-        if kwargs:
-            cls = HttpAgentClient if agent.protocol == "http" else GrpcAgentClient
-            client = cls(record["address"], secret, name=record["name"], **kwargs)
-        else:
-            client = make_client(record)
-        made.append(client)
-        return client
-
-    yield make
-    for client in made:
-        client.close()
-
-
 # -- good agents ---------------------------------------------------------------------------
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_good_agent_plays_a_whole_match_with_legal_indexes(agents, client_for, protocol):

@@ -102,6 +102,51 @@ def test_the_runtime_messages_are_the_protos():
     assert not agent_pb2.MoveChoice.FromString(MESSAGES["MoveChoice"]().SerializeToString()).HasField("index")
 
 
+def test_the_runtime_batch_messages_are_the_protos():
+    sent = agent_pb2.MoveRequests(requests=[agent_pb2.MoveRequest(match_id=f"m{i}", version=i) for i in range(3)])
+    got = MESSAGES["MoveRequests"].FromString(sent.SerializeToString())
+    assert [(r.match_id, r.version) for r in got.requests] == [("m0", 0), ("m1", 1), ("m2", 2)]
+    back = agent_pb2.MoveChoices.FromString(
+        MESSAGES["MoveChoices"](choices=[MESSAGES["MoveChoice"](index=2), MESSAGES["MoveChoice"]()]).SerializeToString())
+    assert [(c.HasField("index"), c.index) for c in back.choices] == [(True, 2), (False, 0)]
+
+
+def test_a_served_function_answers_several_decisions_in_one_call_each_failure_its_own():
+    """The kit's gRPC server serves ChooseMoves (protos/agent.proto): the function is called once a
+    decision, and one it fails on is a malformed choice for that decision alone."""
+    from services.agents.client import AgentFailure
+
+    def choose(view, legal_moves, clock):
+        if view["round"] == 2:
+            raise RuntimeError("my bug")
+        return view["round"]
+
+    def asked(round_: int) -> MoveRequest:
+        return request().model_copy(update={"match_id": f"kit-{round_}", "view_json": f'{{"round":{round_}}}'})
+
+    got: dict[int, object] = {}
+    with serve(choose, protocol="grpc", secret=SECRET) as agent:
+        with make_client({"agent_id": "k", "name": "kit", "protocol": "grpc", "address": agent.address,
+                          "secret": SECRET}) as engine:
+            import threading
+
+            all_in = threading.Event()
+
+            def told(round_: int):
+                def done(outcome):
+                    got[round_] = outcome
+                    if len(got) == 3:
+                        all_in.set()
+                return done
+
+            engine.choose_many_async([(asked(r), TIMEOUT_S, told(r)) for r in (1, 2, 3)])
+            assert all_in.wait(TIMEOUT_S + 5), "an outcome never came"
+            assert engine._batches is True
+    assert got[1].index == 1 and got[3].index == 3
+    assert isinstance(got[2], AgentFailure) and got[2].kind == "malformed" and "has no index" in got[2].message
+    assert agent.accounts.decisions["kit-1"] == 1 and agent.accounts.errors["kit-2"] == 1
+
+
 def test_the_local_runner_plays_whole_games_and_counts_strikes():
     views = []
 

@@ -14,7 +14,7 @@ import pytest
 from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
-from services.agents.client import AgentFailure
+from services.agents.client import AgentClient, AgentFailure
 from services.coordinator.store import VersionConflict
 from services.phases import agent_desk, agents as phase_agents
 from services.phases.agent_desk import AgentDesk
@@ -103,6 +103,8 @@ class ThreadlessAgent(Agent):
             outcome = exc
         threading.Thread(target=done, args=(outcome,)).start()
 
+    choose_many_async = AgentClient.choose_many_async  # each alone, as every client but gRPC's
+
 
 def counting_submits(desk: AgentDesk) -> list:
     """The calls handed to the desk's threads (wrapping its pool's ``submit``)."""
@@ -184,6 +186,75 @@ def test_a_fault_building_a_threadless_request_is_a_strike_from_the_thread_not_a
         desk.stop()
     assert submitted == [seat] and agent.threadless == 0
     assert strikes(table, game_id) == [{"seat": seat, "reason": "crash", "strikes": 1}]
+
+
+class BatchingAgent(ThreadlessAgent):
+    """A threadless agent that records how many decisions each ``choose_many_async`` holds (as a
+    gRPC agent serving ChooseMoves is asked them in one call), or raises ``fault`` there."""
+
+    def __init__(self, fault: Exception | None = None) -> None:
+        super().__init__()
+        self.batches: list[int] = []
+        self.fault = fault
+
+    def choose_many_async(self, asks):
+        self.batches.append(len(asks))
+        if self.fault is not None:
+            raise self.fault
+        for payload, timeout_s, done in asks:
+            self.choose_async(payload, timeout_s, done)
+
+
+def games_deciding(agent, monkeypatch, n: int) -> tuple:
+    """``n`` 2-seat Noggin games of ``agent``'s seats on one table, each at its first decision, whose
+    seats' start notices went out before: ``(table, desk, [(game_id, seat, version)])``."""
+    table, game_id, seat, version = first_decision(agent, monkeypatch)
+    decisions = [(game_id, seat, version)]
+    for k in range(n - 1):
+        other = table.create(GameConfig(game="noggin", players=2), seed=f"other-{k}", bots=table.bots(game_id))
+        rules, state, at = table.state(other)
+        decisions.append((other, rules.to_move(state)[0], at))
+    desk = AgentDesk(table)
+    for game, seat, _ in decisions:
+        desk.clock.once(game, f"started:{seat}")
+    return table, desk, decisions
+
+
+def test_the_decisions_a_round_begins_for_one_agent_are_asked_together(monkeypatch):
+    """services/phases/agent_desk.py ``AgentDesk.begin_many``: the decisions begun together that go
+    to one agent reach its client in one ``choose_many_async`` (one ChooseMoves call to a gRPC
+    agent that serves it), and each answer is committed in the mover's batch as before.
+    rules index: none (the hosted path)."""
+    agent = BatchingAgent()
+    table, desk, decisions = games_deciding(agent, monkeypatch, 4)
+    submitted = counting_submits(desk)
+    try:
+        desk.begin_many([(game, seat, None) for game, seat, _ in decisions])
+        wait_for(lambda: desk.answered.qsize() == 4, 10, "the four answers")
+        answers = desk.collect(Mover.agent_job)
+        table.run_jobs([job for job, _ in answers])
+        assert [desk.committed(job, asking) for job, asking in answers] == [True] * 4
+    finally:
+        desk.stop()
+    assert agent.batches == [4] and submitted == []
+    assert [table.state(game)[2] for game, _, _ in decisions] == [version + 1 for _, _, version in decisions]
+    assert all(strikes(table, game) == [] for game, _, _ in decisions)
+
+
+def test_a_fault_while_asking_decisions_together_is_a_crash_for_each_not_a_mover_crash(monkeypatch):
+    """services/phases/agents.py ``ask_many_async``: a fault of the engine's while the client sends
+    a group of decisions is each one's ``crash`` strike; the mover's loop goes on."""
+    agent = BatchingAgent(fault=RuntimeError("the batch broke"))
+    table, desk, decisions = games_deciding(agent, monkeypatch, 3)
+    try:
+        desk.begin_many([(game, seat, None) for game, seat, _ in decisions])  # raised nothing
+        wait_for(lambda: desk.answered.qsize() == 3, 10, "the three outcomes")
+        assert desk.collect(Mover.agent_job) == []  # each committed alone: a strike
+    finally:
+        desk.stop()
+    assert agent.batches == [3]
+    assert [strikes(table, game) for game, _, _ in decisions] == [[{"seat": seat, "reason": "crash", "strikes": 1}]
+                                                                   for _, seat, _ in decisions]
 
 
 def test_seats_deciding_at_once_are_each_asked_once_and_each_answer_counts(monkeypatch):

@@ -104,7 +104,15 @@ class MatchEnd(_Payload):
         return json.loads(self.result_json)
 
 
-Payload = Annotated[MatchStart | MoveRequest | MatchEnd, Field(discriminator="type")]
+class MoveRequests(_Payload):
+    """``moves``: several move requests at once (the engine's decisions for this agent that came
+    together), answered ``{"choices": [{"index": i}, ...]}`` in order."""
+
+    type: Literal["moves"] = "moves"
+    requests: list[MoveRequest] = Field(min_length=1)
+
+
+Payload = Annotated[MatchStart | MoveRequest | MoveRequests | MatchEnd, Field(discriminator="type")]
 _PAYLOAD = TypeAdapter(Payload)
 
 
@@ -112,13 +120,13 @@ class BadPayload(ValueError):
     """A body is not one of the engine's payloads."""
 
 
-def parse_payload(data: bytes | str | Mapping[str, Any]) -> MatchStart | MoveRequest | MatchEnd:
+def parse_payload(data: bytes | str | Mapping[str, Any]) -> MatchStart | MoveRequest | MoveRequests | MatchEnd:
     """An HTTP body (or parsed object) -> its payload. Raises BadPayload."""
     try:
         obj = json.loads(data) if isinstance(data, (bytes, bytearray, str)) else dict(data)
         return _PAYLOAD.validate_python(obj)
     except (ValueError, TypeError, ValidationError) as exc:
-        raise BadPayload(f"not a start, move or end payload: {str(exc).splitlines()[0][:200]}") from None
+        raise BadPayload(f"not a start, move, moves or end payload: {str(exc).splitlines()[0][:200]}") from None
 
 
 def canonical_json(obj: Any) -> str:

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Sequence
 
-from .protocol import (BadPayload, MatchEnd, MatchStart, MoveRequest, Replayed, SignatureError, TimeControl,
-                       Verifier, parse_payload)
+from .protocol import (BadPayload, MatchEnd, MatchStart, MoveRequest, MoveRequests, Replayed, SignatureError,
+                       TimeControl, Verifier, parse_payload)
 
 MAX_BODY = 16 * 1024 * 1024
 """The largest request read (a player view is a few KiB to a few hundred)."""
@@ -247,6 +247,8 @@ def _serve_http(decider: Decider, verifier: Verifier, host: str, port: int) -> A
                     return self._send(200, {"index": decider.choose(payload, received)})
                 except ValueError as exc:
                     return self._send(500, {"error": str(exc)[:300]})
+            if isinstance(payload, MoveRequests):  # one choice a request; a failed one has no index
+                return self._send(200, {"choices": [_choice_of(decider, r, received) for r in payload.requests]})
             (decider.start if isinstance(payload, MatchStart) else decider.end)(payload)
             self._send(200, {})
 
@@ -279,6 +281,8 @@ def _serve_grpc(decider: Decider, verifier: Verifier, host: str, port: int) -> A
                 context.abort(grpc.StatusCode.UNAUTHENTICATED, str(exc))
             try:
                 message = MESSAGES[kind].FromString(raw)
+                if kind == "MoveRequests":
+                    return _choose_many(decider, message, received)
                 fields = _as_dict(message)
                 if kind == "MatchStart":
                     decider.start(MatchStart.model_validate(fields))
@@ -295,7 +299,8 @@ def _serve_grpc(decider: Decider, verifier: Verifier, host: str, port: int) -> A
             return MESSAGES["Ack"]().SerializeToString()
         return call
 
-    methods = {"StartMatch": "MatchStart", "ChooseMove": "MoveRequest", "EndMatch": "MatchEnd"}
+    methods = {"StartMatch": "MatchStart", "ChooseMove": "MoveRequest", "ChooseMoves": "MoveRequests",
+               "EndMatch": "MatchEnd"}
     generic = grpc.method_handlers_generic_handler(SERVICE, {
         name: grpc.unary_unary_rpc_method_handler(handler(kind)) for name, kind in methods.items()})
     server = grpc.server(ThreadPoolExecutor(8), handlers=[generic])
@@ -304,6 +309,32 @@ def _serve_grpc(decider: Decider, verifier: Verifier, host: str, port: int) -> A
         raise OSError(f"cannot listen on {host}:{port}")
     server.start()
     return AgentServer("grpc", host, bound, decider, lambda: server.stop(2).wait(10))
+
+
+def _choice_of(decider: Decider, request: MoveRequest, received: float) -> dict[str, Any]:
+    """One request's answer within ``moves``: ``{"index": i}``, or ``{"error": ...}`` where the
+    function failed (no index: that decision's failure alone)."""
+    try:
+        return {"index": decider.choose(request, received)}
+    except ValueError as exc:
+        return {"error": str(exc)[:300]}
+
+
+def _choose_many(decider: Decider, message: Any, received: float) -> bytes:
+    """``ChooseMoves``: the ``MoveChoices`` bytes answering each request of ``message`` (a
+    ``MoveRequests``) in order, as ``ChooseMove`` would alone; a request the function fails on gets
+    a choice without an index, which counts against that decision only (protos/agent.proto,
+    ``MoveChoices``)."""
+    from .wire import MESSAGES
+
+    choices = []
+    for request in message.requests:
+        try:
+            choices.append(MESSAGES["MoveChoice"](index=decider.choose(MoveRequest.model_validate(_as_dict(request)),
+                                                                       received)))
+        except ValueError:
+            choices.append(MESSAGES["MoveChoice"]())
+    return MESSAGES["MoveChoices"](choices=choices).SerializeToString()
 
 
 def _as_dict(message: Any) -> dict[str, Any]:

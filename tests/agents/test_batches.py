@@ -1,0 +1,295 @@
+"""Several decisions for one agent asked in one call: gRPC ``ChooseMoves`` (``protos/agent.proto``)
+and a webhook's POST of ``"type": "moves"`` (services/agents/protocol.py ``MoveRequests``), by
+``choose_many_async`` (services/agents/client.py).
+
+Against the example agents (which serve both) and against in-process agents that serve only one
+decision a call or answer a batch badly: each decision gets exactly one outcome, the one asking it
+alone would give; an agent that does not serve batches is asked one call a decision from then on.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler
+
+import grpc
+import pytest
+
+from services.agents.client import AgentClient, AgentFailure, GrpcAgentClient, HttpAgentClient
+from services.agents.protocol import MoveRequest, ReplayGuard, verify
+from services.api import agent_pb2
+from tests.agents.conftest import SECRET
+from tests.support.agents import agent_method_server, http_handler_server
+
+PROTOCOLS = ("grpc", "http")
+TIMEOUT_S = 5.0
+NO_INDEX = None
+"""In a reply spec: a choice without an index."""
+
+
+def request(version: int, n: int = 6, match: str = "match-1") -> MoveRequest:
+    return MoveRequest(match_id=match, game="gnomes", seat=1, version=version,
+                       view_json='{"phase":"dig","to_move":[1]}',
+                       legal_moves_json=[f'{{"op":"dig","at":{i}}}' for i in range(n)],
+                       time_left_ms=12000, bank_ms=10000)
+
+
+def outcomes_of(client: AgentClient, requests: list[MoveRequest], timeouts: list[float] | None = None,
+                wait_s: float = TIMEOUT_S + 10) -> list:
+    """What ``client.choose_many_async`` hands each request's callback, in the requests' order;
+    each callback is called exactly once (the wait is bounded)."""
+    got: list[list] = [[] for _ in requests]
+    all_in = threading.Event()
+    lock = threading.Lock()
+
+    def answering(i: int):
+        def answered(outcome) -> None:
+            with lock:
+                got[i].append(outcome)
+                if all(got):
+                    all_in.set()
+        return answered
+
+    timeouts = timeouts or [TIMEOUT_S] * len(requests)
+    client.choose_many_async([(r, t, answering(i)) for i, (r, t) in enumerate(zip(requests, timeouts))])
+    assert all_in.wait(wait_s), "a callback was never called"
+    assert [len(g) for g in got] == [1] * len(requests)
+    return [g[0] for g in got]
+
+
+class Counting:
+    """An in-process agent: one decision a call is answered index = version % legal moves; a batch
+    with ``batch(requests)`` (each request as ``(match_id, version, legal moves)``), which gives the
+    reply: a list of indexes (:data:`NO_INDEX` for a choice without one), ``bytes`` sent as they
+    are, or None (default) for "not served" (gRPC UNIMPLEMENTED, HTTP 400 as the example agent of
+    an older kind answers an unknown type). Counts the calls of each kind and checks every call's
+    signature over its bytes as received."""
+
+    def __init__(self, batch=lambda requests: None) -> None:
+        self.calls = {"one": 0, "many": 0}
+        self.batch = batch
+        self.guard = ReplayGuard()
+        self.seen: list[list[tuple]] = []
+
+    def checked(self, headers, raw: bytes) -> None:
+        verify(SECRET, headers, raw, time.time(), self.guard)
+
+    def one(self, match_id: str, version: int, n: int) -> int:
+        self.calls["one"] += 1
+        return version % n
+
+    def many(self, requests: list[tuple]) -> list | bytes | None:
+        self.calls["many"] += 1
+        self.seen.append(requests)
+        return self.batch(requests)
+
+
+def grpc_served(agent: Counting, only_one: bool):
+    def one(raw: bytes, context) -> bytes:
+        agent.checked(context.invocation_metadata(), raw)
+        req = agent_pb2.MoveRequest.FromString(raw)
+        return agent_pb2.MoveChoice(index=agent.one(req.match_id, req.version,
+                                                    len(req.legal_moves_json))).SerializeToString()
+
+    def many(raw: bytes, context) -> bytes:
+        agent.checked(context.invocation_metadata(), raw)
+        got = agent_pb2.MoveRequests.FromString(raw)
+        reply = agent.many([(r.match_id, r.version, list(r.legal_moves_json), r.view_json, r.time_left_ms)
+                            for r in got.requests])
+        if reply is None:
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, "Method not found!")
+        if isinstance(reply, bytes):
+            return reply
+        return agent_pb2.MoveChoices(choices=[agent_pb2.MoveChoice() if i is NO_INDEX else agent_pb2.MoveChoice(index=i)
+                                              for i in reply]).SerializeToString()
+
+    return agent_method_server("ChooseMove", one, also=None if only_one else {"ChooseMoves": many})
+
+
+def http_served(agent: Counting, only_one: bool):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers["Content-Length"]))
+            agent.checked(self.headers, raw)
+            body = json.loads(raw)
+            if body["type"] == "move":
+                status, reply = 200, {"index": agent.one(body["match_id"], body["version"],
+                                                         len(body["legal_moves_json"]))}
+            elif only_one:  # a lax agent of one decision a call: answers any POST as a move
+                status, reply = 200, {"index": 0}
+            else:
+                got = agent.many([(r["match_id"], r["version"], r["legal_moves_json"], r["view_json"],
+                                   r["time_left_ms"]) for r in body["requests"]])
+                status, reply = (400, {"error": "unknown type"}) if got is None else (200, got)
+            if isinstance(reply, list):
+                reply = {"choices": [{} if i is NO_INDEX else {"index": i} for i in reply]}
+            data = reply if isinstance(reply, bytes) else json.dumps(reply).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return http_handler_server(Handler)
+
+
+class served:
+    """``with served(protocol, agent, only_one) as client``: ``agent`` served in this process over
+    ``protocol`` (with ``only_one``, an agent of one decision a call: a gRPC server without
+    ``ChooseMoves``, or a webhook that answers every POST as a ``move``), and the engine's client of it."""
+
+    def __init__(self, protocol: str, agent: Counting, only_one: bool = False) -> None:
+        self.server = (grpc_served if protocol == "grpc" else http_served)(agent, only_one)
+        self.protocol = protocol
+        self.client: AgentClient | None = None
+
+    def __enter__(self) -> AgentClient:
+        port = self.server.__enter__()
+        self.client = (GrpcAgentClient(f"127.0.0.1:{port}", SECRET) if self.protocol == "grpc"
+                       else HttpAgentClient(f"http://127.0.0.1:{port}/agent", SECRET))
+        return self.client
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.client.close()
+        finally:
+            self.server.__exit__(*exc)
+
+
+# -- the example agents ----------------------------------------------------------------------------
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_decisions_for_the_example_agent_go_in_one_call_and_get_what_asking_alone_gets(agents, client_for, protocol):
+    """The example agents serve batches: three decisions, one call (the agent's log: a line a
+    decision, marked as in the batch), each answered as asking it alone answers it."""
+    agent = agents(protocol, "good")
+    client = client_for(agent)
+    requests = [request(v, match=f"batch-{protocol}-{v}") for v in range(3)]
+    outcomes = outcomes_of(client, requests)
+    assert client._batches is True
+    assert outcomes == [client.choose(r, TIMEOUT_S) for r in requests]
+    log = agent.log_text()
+    for r in requests:
+        assert log.count(f"match={r.match_id} ") == 2  # once in the batch, once asked alone
+    if protocol == "http":
+        assert "moves count=3 behaviour=good -> 200 choices" in log
+
+
+@pytest.mark.parametrize("protocol,behaviour,kind,words", [
+    ("grpc", "crash", "crash", "failed ChooseMoves with gRPC status INTERNAL"),
+    ("http", "crash", "crash", "answered ChooseMoves with HTTP 500"),
+    ("grpc", "garbage", "malformed", "not a serialized MoveChoices"),
+    ("http", "garbage", "malformed", "not valid JSON"),
+    ("grpc", "illegal", "illegal", "index 6, but 6 legal moves"),
+    ("http", "illegal", "illegal", "index 6, but 6 legal moves"),
+    ("http", "redirect", "crash", "redirects are not followed"),
+])
+def test_each_behaviour_of_the_example_agent_is_each_decisions_failure(agents, client_for, protocol, behaviour,
+                                                                       kind, words):
+    agent = agents(protocol, behaviour)
+    client = client_for(agent)
+    outcomes = outcomes_of(client, [request(v) for v in range(3)])
+    for outcome in outcomes:
+        assert isinstance(outcome, AgentFailure) and outcome.kind == kind, outcome
+        assert words in outcome.message and agent.record()["name"] in outcome.message
+    assert client._batches is not False  # a failed batch is no reason to ask one call a decision
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_sleeping_example_agent_is_a_timeout_for_each_decision_at_the_longest_time(agents, client_for, protocol):
+    """The call's deadline is the longest of the decisions' times; each answer is then counted
+    against its own decision's time by the caller (services/phases/agents.py ``late``)."""
+    client = client_for(agents(protocol, "sleep"))  # sleeps 30 s before answering
+    began = time.monotonic()
+    outcomes = outcomes_of(client, [request(1), request(2)], timeouts=[0.2, 0.6])
+    took = time.monotonic() - began
+    assert [o.kind for o in outcomes] == ["timeout", "timeout"]
+    assert all("ChooseMoves within 0.6 s" in o.message for o in outcomes)
+    assert 0.5 < took < 5
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_wrong_secret_is_refused_for_every_decision_of_the_call(agents, client_for, protocol):
+    client = client_for(agents(protocol, "good"), secret="not-the-agents-secret-42")
+    outcomes = outcomes_of(client, [request(v) for v in range(2)])
+    assert [o.kind for o in outcomes] == ["crash", "crash"]
+    assert all("not-the-agents-secret-42" not in o.message for o in outcomes)
+    assert client._batches is not False  # a refused signature says nothing of batches
+
+
+# -- agents of one decision a call -----------------------------------------------------------------
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+@pytest.mark.parametrize("only_one", [True, False], ids=["never-heard-of-it", "says-not-served"])
+def test_an_agent_without_batches_is_asked_each_decision_alone_and_from_then_on_one_call_each(protocol, only_one):
+    """gRPC: UNIMPLEMENTED (gRPC's own answer for a method the server lacks, or the servicer's);
+    HTTP: 400 for the unknown type, or a lax agent's ``{"index": 0}`` with no ``choices``."""
+    agent = Counting()
+    with served(protocol, agent, only_one) as client:
+        first = outcomes_of(client, [request(v) for v in (3, 4, 5)])
+        assert [o.index for o in first] == [3, 4, 5]
+        assert client._batches is False
+        tried = 0 if only_one else 1
+        assert agent.calls == {"one": 3, "many": tried}
+        again = outcomes_of(client, [request(v) for v in (7, 8)])
+        assert [o.index for o in again] == [1, 2]
+        assert agent.calls == {"one": 5, "many": tried}
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_one_decision_goes_in_a_call_of_its_own(protocol):
+    agent = Counting(batch=lambda requests: pytest.fail("one decision asked in a batch"))
+    with served(protocol, agent) as client:
+        assert [o.index for o in outcomes_of(client, [request(4)])] == [4]
+    assert agent.calls == {"one": 1, "many": 0}
+
+
+# -- what a batch's reply counts for ---------------------------------------------------------------
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+@pytest.mark.parametrize("reply,expected", [
+    ([1, 2, 3], [1, 2, 3]),
+    ([1, NO_INDEX, 3], [1, "malformed", 3]),
+    ([1, 9, 3], [1, ("illegal", "index 9, but 6 legal moves"), 3]),
+    ([1, 2], [("malformed", "2 choices for 3 requests")] * 3),
+    ([1, 2, 3, 4], [("malformed", "4 choices for 3 requests")] * 3),
+    (b"\xff\xff\xff", ["malformed"] * 3),
+], ids=["all", "one-without-index", "one-illegal", "too-few", "too-many", "not-a-reply"])
+def test_each_choice_of_a_reply_counts_for_its_own_request(protocol, reply, expected):
+    """A reply's choices answer the requests in order: a choice without an index or out of range
+    is that request's failure alone; a reply with another number of choices, or not a reply at
+    all, is malformed for all (protos/agent.proto, MoveChoices; services/agents/protocol.py
+    ``parse_choices``)."""
+    agent = Counting(batch=lambda requests: reply)
+    with served(protocol, agent) as client:
+        outcomes = outcomes_of(client, [request(v) for v in range(3)])
+        assert client._batches is not False
+    assert agent.calls == {"one": 0, "many": 1}
+    for outcome, want in zip(outcomes, expected):
+        if isinstance(want, int):
+            assert not isinstance(outcome, AgentFailure) and outcome.index == want
+            continue
+        kind, words = want if isinstance(want, tuple) else (want, "")
+        assert isinstance(outcome, AgentFailure) and outcome.kind == kind and words in outcome.message, outcome
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_the_call_is_signed_once_over_its_bytes_and_holds_each_request_whole(protocol):
+    agent = Counting(batch=lambda requests: [0] * len(requests))  # Counting checks the signature
+    sent = [request(v, n=2 + v, match=f"m{v}") for v in range(3)]
+    with served(protocol, agent) as client:
+        assert all(not isinstance(o, AgentFailure) for o in outcomes_of(client, sent))
+    assert agent.seen == [[(r.match_id, r.version, r.legal_moves_json, r.view_json, r.time_left_ms) for r in sent]]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_bad_timeout_among_the_decisions_sends_none_of_them(protocol):
+    agent = Counting(batch=lambda requests: [version for _, version, *_ in requests])
+    with served(protocol, agent) as client:
+        told: list = []
+        with pytest.raises(ValueError, match="positive number of seconds"):
+            client.choose_many_async([(request(1), TIMEOUT_S, told.append), (request(2), 0, told.append)])
+        assert [o.index for o in outcomes_of(client, [request(1), request(2)])] == [1, 2]
+    assert told == [] and agent.calls == {"one": 0, "many": 1}
