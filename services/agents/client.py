@@ -99,6 +99,7 @@ from services.agents.protocol import (
     MoveChoice,
     MoveRequest,
     MoveRequests,
+    FailedChoice,
     NotBatched,
     choice_to_move,
     encode,
@@ -211,6 +212,9 @@ class AgentClient(ABC):
     asks_without_thread: bool = False
     """True if :meth:`choose_async` serves: the call needs no thread of the caller's while the agent
     thinks."""
+    _batches: bool | None = None
+    """Whether the agent serves batches (:meth:`choose_many_async`): None until a batch's call tells
+    (:meth:`_batch_ended`)."""
 
     def start(self, payload: MatchStart | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent a match starts. Raises AgentFailure (``timeout`` or ``crash``)."""
@@ -233,22 +237,6 @@ class AgentClient(ABC):
             raise AgentFailure("illegal", f"agent {self.name}: {exc}") from None
         return choice
 
-    def _each_legal(self, choices: list[MoveChoice | BadPayload], batch: list[tuple[MoveRequest, float, Any]],
-                    what: str) -> list["MoveChoice | AgentFailure"]:
-        """The outcome of each request of ``batch`` from its parsed choice (in order): ``malformed``
-        for a choice that did not parse, ``illegal`` for one out of its request's range."""
-        outcomes: list[MoveChoice | AgentFailure] = []
-        for (request, _, _), choice in zip(batch, choices):
-            if isinstance(choice, BadPayload):
-                outcomes.append(AgentFailure("malformed", f"agent {self.name} answered {what} with a bad reply: "
-                                                          f"{choice}"))
-                continue
-            try:
-                outcomes.append(self._legal(choice, request))
-            except AgentFailure as exc:
-                outcomes.append(exc)
-        return outcomes
-
     def choose_async(self, payload: MoveRequest | Mapping[str, Any], timeout_s: float,
                      done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
         """:meth:`choose` without waiting: the request is built and signed here and the call on its
@@ -261,34 +249,109 @@ class AgentClient(ABC):
 
     def choose_many_async(self, asks: list[Ask]) -> None:
         """:meth:`choose_async` for several decisions at once: each ``(payload, timeout_s, done)``
-        of ``asks`` gets its ``done`` called exactly once, with the outcome :meth:`choose_async`
-        would give it (a failure before anything is sent included: this never raises
-        AgentFailure). This client asks each alone; a gRPC agent that serves ``ChooseMoves`` is
-        asked them in one call (:meth:`GrpcAgentClient.choose_many_async`). Only where
-        :attr:`asks_without_thread`; raises NotImplementedError elsewhere, and what a fault of
-        the engine's own raises (the asks not yet sent are then not sent)."""
-        for payload, timeout_s, done in asks:
-            try:
-                self.choose_async(payload, timeout_s, done)
-            except AgentFailure as exc:
-                done(exc)
+        of ``asks`` gets its ``done`` called exactly once, with the outcome asking it alone would
+        give (a failure before anything is sent included). Where the client can
+        (:meth:`_send_batch`: a gRPC agent's ``ChooseMoves``, a webhook's POST of ``moves``), the
+        decisions go in as few calls as :func:`batches` makes of them, each signed once, its
+        deadline the longest of its decisions' times, each answer checked request by request; an
+        agent that does not serve batches is asked each decision alone at once, with the time it
+        has left (:meth:`_batch_ended` says when). Only where :attr:`asks_without_thread`.
 
-    def _alone(self, batch: list[tuple[MoveRequest, float, Any]], sent_at: float) -> None:
+        Raises:
+            NotImplementedError: elsewhere.
+            ValueError, TypeError, pydantic's ValidationError: a timeout that is not a positive
+                number of seconds, a payload that is not a move request (nothing sent then).
+        """
+        if not self.asks_without_thread:
+            raise NotImplementedError(f"{type(self).__name__} asks in the caller's thread (choose)")
+        checked = [(_as(MoveRequest, payload), _check_timeout(timeout_s), done) for payload, timeout_s, done in asks]
+        for batch in (batches(checked) if self._batches is not False else [[ask] for ask in checked]):
+            if len(batch) == 1:
+                self._one(*batch[0])
+            else:
+                self._send_batch(batch)
+
+    def _one(self, request: MoveRequest, timeout_s: float, done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
+        """:meth:`choose_async`, whatever fails before the call is sent given to ``done`` (a fault of
+        the engine's own a ``crash``): never raises."""
+        try:
+            self.choose_async(request, timeout_s, done)
+        except AgentFailure as exc:
+            done(exc)
+        except Exception as exc:  # noqa: BLE001 - never a decision left without its outcome
+            done(AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}"))
+
+    def _send_batch(self, batch: list[Checked]) -> None:
+        """Send ``batch`` (two decisions or more, each ``(request, timeout_s, done)``) in one call,
+        ending with :meth:`_batch_ended`. This client asks each alone."""
+        for ask in batch:
+            self._one(*ask)
+
+    def _batch_ended(self, batch: list[Checked], sent_at: float, span: Any, ended: "BatchEnd") -> None:
+        """Give each decision of ``batch`` (sent at ``sent_at``, monotonic s) its outcome from how
+        its call ended (``ended``), and learn from it whether the agent serves batches:
+
+        * ``("answered", outcomes)``: a reply of one choice a request; the agent serves batches;
+        * ``("timeout", None)``: no reply within the call's deadline: each decision a ``timeout``
+          of its own time (no time is left to ask it alone);
+        * ``("cancelled", failure)``: the client was closed: ``failure`` for each;
+        * ``("too large", None)``: the agent refused the request's size: each asked alone;
+        * ``("not served", None)``: the agent said it does not serve batches (gRPC UNIMPLEMENTED;
+          a webhook's :data:`MOVES_NOT_SERVED` status or an answer without ``choices``): each
+          asked alone, and from then on one call a decision; an agent that had served batches is
+          asked a batch again next time (a proxy's 404 while it is redeployed, say);
+        * ``("failed", failure)``: any other failure of the call: ``failure`` for each decision,
+          once the agent has answered a batch; before that, each is asked alone and the agent
+          one call a decision from then on (an agent written before batches may answer anything
+          to a request it does not know, a 500 say).
+        """
+        kind, detail = ended
+        span.end()
+        if kind == "answered":
+            self._batches = True
+            outcomes = detail
+        elif kind == "timeout":
+            outcomes = [self._timed_out(_CALL_NAMES["moves"], timeout_s) for _, timeout_s, _ in batch]
+        elif kind == "cancelled" or (kind == "failed" and self._batches is True):
+            outcomes = [detail] * len(batch)
+        else:
+            if kind == "not served" or kind == "failed":
+                self._batches = None if self._batches is True and kind == "not served" else False
+            self._alone(batch, sent_at)
+            return
+        for (_, _, done), outcome in zip(batch, outcomes):
+            done(outcome)
+
+    def _each_legal(self, choices: list[MoveChoice | FailedChoice | BadPayload], batch: list[Checked],
+                    what: str) -> list["MoveChoice | AgentFailure"]:
+        """The outcome of each request of ``batch`` from its parsed choice (in order): ``crash`` for a
+        choice where the agent said it failed, ``malformed`` for one that did not parse, ``illegal``
+        for one out of its request's range."""
+        outcomes: list[MoveChoice | AgentFailure] = []
+        for (request, _, _), choice in zip(batch, choices):
+            if isinstance(choice, FailedChoice):
+                outcomes.append(AgentFailure("crash", f"agent {self.name} failed that decision in {what}: "
+                                                      f"{_clean(str(choice))}"))
+            elif isinstance(choice, BadPayload):
+                outcomes.append(AgentFailure("malformed", f"agent {self.name} answered {what} with a bad reply: "
+                                                          f"{choice}"))
+            else:
+                try:
+                    outcomes.append(self._legal(choice, request))
+                except AgentFailure as exc:
+                    outcomes.append(exc)
+        return outcomes
+
+    def _alone(self, batch: list[Checked], sent_at: float) -> None:
         """Ask each ``(request, timeout_s, done)`` of ``batch`` in a call of its own
-        (:meth:`choose_async`), with the time it has left since ``sent_at`` (monotonic s): the
-        agent did not serve several in one call."""
+        (:meth:`choose_async`), with the time it has left since ``sent_at`` (monotonic s)."""
         spent = time.monotonic() - sent_at
         for request, timeout_s, done in batch:
             left = timeout_s - spent
             if left <= 0:
                 done(self._timed_out(_CALL_NAMES["move"], timeout_s))
-                continue
-            try:
-                self.choose_async(request, left, done)
-            except AgentFailure as exc:
-                done(exc)
-            except Exception as exc:  # noqa: BLE001 - never a decision left without its outcome
-                done(AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}"))
+            else:
+                self._one(request, left, done)
 
     def end(self, payload: MatchEnd | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent the match ended. Raises AgentFailure (``timeout`` or ``crash``)."""
@@ -333,6 +396,44 @@ class AgentClient(ABC):
 Ask = tuple["MoveRequest | Mapping[str, Any]", float, Callable[["MoveChoice | AgentFailure"], None]]
 """One decision of :meth:`AgentClient.choose_many_async`: ``(payload, timeout_s, done)``, as
 :meth:`AgentClient.choose_async` takes them."""
+Checked = tuple[MoveRequest, float, Callable[["MoveChoice | AgentFailure"], None]]
+"""An :data:`Ask` checked: its request, its timeout in seconds, its callback."""
+BatchEnd = tuple[str, Any]
+"""How a batch's call ended: :meth:`AgentClient._batch_ended`."""
+
+BATCH_MOST = 32
+"""Most decisions in one batch."""
+BATCH_BYTES = 1 << 20
+"""Most bytes of requests (views and legal moves, about) in one batch: well under what gRPC (4 MiB)
+and the example agents (16 MiB) take in one request; a request larger alone is asked alone."""
+BATCH_SPREAD = 1.5
+"""Most ratio between the longest and the shortest time of the decisions in one batch: its reply
+waits for its slowest choice, and each answer counts only within its own decision's time."""
+
+
+def _size(request: MoveRequest) -> int:
+    """About how many bytes ``request`` takes in a batch."""
+    return 64 + len(request.view_json) + sum(len(m) + 4 for m in request.legal_moves_json)
+
+
+def batches(asks: list[Checked], most: int = BATCH_MOST, most_bytes: int = BATCH_BYTES,
+            spread: float = BATCH_SPREAD) -> list[list[Checked]]:
+    """``asks`` split into the batches :meth:`AgentClient.choose_many_async` sends: by time left
+    (shortest first), a batch closed where the next decision's time is more than ``spread`` times
+    its first's, where it holds ``most``, or where the next would take it past ``most_bytes``
+    (a decision larger alone is a batch of its own, asked alone). Every ask is in exactly one."""
+    out: list[list[Checked]] = []
+    size = 0
+    for ask in sorted(asks, key=lambda a: a[1]):
+        weight = _size(ask[0])
+        batch = out[-1] if out else None
+        if batch is None or len(batch) >= most or size + weight > most_bytes or ask[1] > batch[0][1] * spread:
+            out.append([ask])
+            size = weight
+        else:
+            batch.append(ask)
+            size += weight
+    return out
 
 
 def _keep_open(client: AgentClient, close: Callable[[], Any]) -> None:
@@ -354,19 +455,11 @@ def _answered(span: Any, outcome: "MoveChoice | AgentFailure",
     done(outcome)
 
 
-def _answered_all(span: Any, outcomes: list["MoveChoice | AgentFailure"],
-                  dones: list[Callable[["MoveChoice | AgentFailure"], None]]) -> None:
-    """End a :meth:`~AgentClient.choose_many_async` call's span (the first failure's kind recorded),
-    then give each ``done`` its outcome, in order."""
-    failed = next((o for o in outcomes if isinstance(o, AgentFailure)), None)
-    if failed is not None and span.is_recording():
-        span.set_attribute("longhouse.agent_failure", failed.kind)
-    span.end()
-    for done, outcome in zip(dones, outcomes):
-        done(outcome)
-
-
 # -- gRPC -----------------------------------------------------------------------------------
+class _TooLarge(Exception):
+    """A webhook refused a POST of ``moves`` as too large (413)."""
+
+
 class _NotServed(Exception):
     """The agent does not serve several decisions in one call: it answered ``ChooseMoves``
     UNIMPLEMENTED, or a webhook's ``moves`` with a status of :data:`MOVES_NOT_SERVED` or an object
@@ -429,7 +522,6 @@ class GrpcAgentClient(AgentClient):
         self._read_final: Any = None  # its finalizer (this client let go without a close)
         self._futures: dict[Any, grpc.Channel] = {}  # the calls of choose_async still running, and their channel
         self._literal = is_literal(self._host)
-        self._batches: bool | None = None  # serves ChooseMoves: None until a call of it tells
 
     def _checked(self, timeout_s: float) -> Target:
         """The agent's host resolved and checked, within ``timeout_s`` (an IP address is checked at
@@ -588,33 +680,20 @@ class GrpcAgentClient(AgentClient):
             self._futures[call] = channel
         call.add_done_callback(finished)
 
-    def choose_many_async(self, asks: list[Ask]) -> None:
-        """:meth:`AgentClient.choose_many_async`: two decisions or more go out in one
-        ``ChooseMoves`` call (``protos/agent.proto``), signed once over its bytes, its deadline the
-        longest of theirs (each answer still counts only within its own decision's time: the
-        caller's clock, :func:`services.phases.agents.late`), its answer read by the channel's
-        reading thread and checked request by request as :meth:`choose_async` checks one. An agent
-        that answers it UNIMPLEMENTED (it serves ``ChooseMove`` only) is asked each decision alone
-        at once, with the time each has left, and from then on one call a decision. One decision,
-        or an agent known not to serve it, is asked as :meth:`choose_async` asks. Raises
-        NotImplementedError for an agent named by a host name, ValueError for a timeout that is not
-        a positive number of seconds and TypeError or pydantic's ValidationError for a payload that
-        is not a move request (nothing sent then)."""
+    def _send_batch(self, batch: list[Checked]) -> None:
+        """:meth:`AgentClient._send_batch`: one ``ChooseMoves`` call (``protos/agent.proto``) of the
+        requests' bytes, signed once, as a future on the blocking call's channel, its deadline the
+        longest of the decisions' times, its answer read by the channel's reading thread and
+        checked request by request as :meth:`choose_async` checks one."""
         from services.agents.grpc_wire import many_to_bytes
 
-        if not self._literal:
-            raise NotImplementedError("an agent named by a host name is asked in the caller's thread")
-        if len(asks) < 2 or self._batches is False:
-            super().choose_many_async(asks)
-            return
         sent_at = time.monotonic()
-        batch = [(_as(MoveRequest, payload), _check_timeout(timeout_s), done) for payload, timeout_s, done in asks]
         timeout_s = max(t for _, t, _ in batch)
         method = _CALL_NAMES["moves"]
         body = many_to_bytes([r for r, _, _ in batch])
         try:
             channel, methods = self._pinned_for(self._checked(timeout_s), read=True)
-        except AgentFailure as exc:
+        except AgentFailure as exc:  # the address refused: each decision's failure, as alone
             for _, _, done in batch:
                 done(exc)
             return
@@ -625,15 +704,10 @@ class GrpcAgentClient(AgentClient):
             with self._lock:
                 self._futures.pop(call, None)
             try:
-                outcomes = self._answers(call, batch, timeout_s)
-            except _NotServed:
-                self._batches = False
-                span.end()
-                self._alone(batch, sent_at)
-                return
+                ended = self._batch_answer(call, batch, timeout_s)
             except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
-                outcomes = [AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}")] * len(batch)
-            _answered_all(span, outcomes, [done for _, _, done in batch])
+                ended = ("failed", AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}"))
+            self._batch_ended(batch, sent_at, span, ended)
 
         try:
             call = methods["moves"].future(body, timeout=timeout_s, metadata=signed_metadata(self._secret, body)
@@ -645,28 +719,29 @@ class GrpcAgentClient(AgentClient):
             self._futures[call] = channel
         call.add_done_callback(finished)
 
-    def _answers(self, call: Any, batch: list[tuple[MoveRequest, float, Any]],
-                 timeout_s: float) -> list["MoveChoice | AgentFailure"]:
-        """Each request's outcome from a finished ``ChooseMoves`` call (as :meth:`_answer` gives one).
-        Raises _NotServed where the agent answered UNIMPLEMENTED."""
+    def _batch_answer(self, call: Any, batch: list[Checked], timeout_s: float) -> BatchEnd:
+        """How a finished ``ChooseMoves`` call ended (:meth:`AgentClient._batch_ended`)."""
         from services.agents.grpc_wire import parse_choices_bytes
 
         method = _CALL_NAMES["moves"]
         try:
             raw = call.result()
-        except grpc.RpcError as exc:
-            if exc.code() == grpc.StatusCode.UNIMPLEMENTED:
-                raise _NotServed from None
-            return [self._failure(method, exc, timeout_s)] * len(batch)
         except grpc.FutureCancelledError:
-            return [AgentFailure("crash", f"agent {self.name}: the call of {method} was cancelled")] * len(batch)
+            return "cancelled", AgentFailure("crash", f"agent {self.name}: the call of {method} was cancelled")
+        except grpc.RpcError as exc:
+            code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN
+            if code == grpc.StatusCode.UNIMPLEMENTED:
+                return "not served", None
+            if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+                return "timeout", None
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED:  # the answer is a few bytes: the request was refused
+                return "too large", None
+            return "failed", self._failure(method, exc, timeout_s)
         try:
             choices = parse_choices_bytes(raw, len(batch))
         except BadPayload as exc:
-            return [AgentFailure("malformed", f"agent {self.name} answered {method} with a bad reply: {exc}")] \
-                * len(batch)
-        self._batches = True
-        return self._each_legal(choices, batch, method)
+            return "failed", AgentFailure("malformed", f"agent {self.name} answered {method} with a bad reply: {exc}")
+        return "answered", self._each_legal(choices, batch, method)
 
     def _answer(self, call: Any, request: MoveRequest, timeout_s: float) -> "MoveChoice | AgentFailure":
         """The choice a finished :meth:`choose_async` call gave, or its failure (as :meth:`choose`)."""
@@ -1062,7 +1137,6 @@ class HttpAgentClient(AgentClient):
         # (the target's bytes as the blocking call sends them, urllib3's, not requoted by yarl)
         self._aio_url = URL(f"{parts.scheme}://{parts.netloc}{parts.request_uri}", encoded=True)
         self._session: Any = None  # aiohttp's, only touched on the agent loop's thread
-        self._batches: bool | None = None  # serves "moves": None until a POST of it tells
         # as requests did: the URL's path and query as the request's target (percent-encoded
         # where needed), no fragment
         self._target = parts.request_uri
@@ -1151,26 +1225,13 @@ class HttpAgentClient(AgentClient):
 
         agent_loop().submit(call)
 
-    def choose_many_async(self, asks: list[Ask]) -> None:
-        """:meth:`AgentClient.choose_many_async`: two decisions or more go in one POST of ``"type":
-        "moves"`` (:class:`~services.agents.protocol.MoveRequests`), signed once over its body, with
-        the same headers, checks and failure words as :meth:`choose_async`'s and a deadline the
-        longest of theirs (each answer still counts only within its own decision's time: the
-        caller's clock); the answer's ``choices`` are checked request by request
-        (:func:`~services.agents.protocol.parse_choices`). An agent that answers with a status of
-        :data:`MOVES_NOT_SERVED` or an object without ``choices`` does not serve ``moves``: each decision is asked alone at
-        once, with the time it has left, and from then on one POST a decision. One decision, or an
-        agent known not to serve ``moves``, is asked as :meth:`choose_async` asks. Raises
-        NotImplementedError where :attr:`asks_without_thread` is False, ValueError, TypeError or
-        pydantic's ValidationError for a bad timeout or payload (nothing sent then)."""
-        if not self.asks_without_thread:
-            raise NotImplementedError("a webhook client given its own executor, or at a legacy spelling of an "
-                                      "IPv4 address, asks in the caller's thread")
-        if len(asks) < 2 or self._batches is False:
-            super().choose_many_async(asks)
-            return
-        began = time.monotonic()
-        batch = [(_as(MoveRequest, payload), _check_timeout(timeout_s), done) for payload, timeout_s, done in asks]
+    def _send_batch(self, batch: list[Checked]) -> None:
+        """:meth:`AgentClient._send_batch`: one POST of ``"type": "moves"``
+        (:class:`~services.agents.protocol.MoveRequests`) from the agent loop, signed once over its
+        body, with the same headers and checks as :meth:`choose_async`'s and a deadline the longest
+        of the decisions' times; the answer's ``choices`` checked request by request
+        (:func:`~services.agents.protocol.parse_choices`)."""
+        sent_at = time.monotonic()
         timeout_s = max(t for _, t, _ in batch)
         what = _CALL_NAMES["moves"]
         body = encode(MoveRequests.model_construct(requests=[r for r, _, _ in batch]))
@@ -1186,37 +1247,28 @@ class HttpAgentClient(AgentClient):
         headers = {**self._headers, **signed_headers(self._secret, body), **trace_headers}
 
         async def call() -> None:
+            ended: BatchEnd
             try:
-                raw = await self._post_async(body, headers, timeout_s - (time.monotonic() - began), timeout_s, what,
+                raw = await self._post_async(body, headers, timeout_s - (time.monotonic() - sent_at), timeout_s, what,
                                              batched=True)
-                outcomes = self._choices(raw, batch, what)
+                choices = parse_choices(raw, len(batch))
+                ended = ("answered", self._each_legal(choices, batch, what))
             except _NotServed:
-                self._batches = False
-                span.end()
-                self._alone(batch, began)
-                return
+                ended = ("not served", None)
+            except _TooLarge:
+                ended = ("too large", None)
+            except NotBatched:
+                ended = ("not served", None)
+            except BadPayload as exc:
+                ended = ("failed", AgentFailure("malformed", f"agent {self.name} answered {what} with a bad reply: "
+                                                             f"{exc}"))
             except AgentFailure as exc:
-                outcomes = [exc] * len(batch)
+                ended = ("timeout", None) if exc.kind == "timeout" else ("failed", exc)
             except Exception as exc:  # noqa: BLE001 (whatever else an answer set off in the HTTP stack)
-                outcomes = [AgentFailure("crash", f"agent {self.name} failed {what} ({type(exc).__name__})")] \
-                    * len(batch)
-            _answered_all(span, outcomes, [done for _, _, done in batch])
+                ended = ("failed", AgentFailure("crash", f"agent {self.name} failed {what} ({type(exc).__name__})"))
+            self._batch_ended(batch, sent_at, span, ended)
 
         agent_loop().submit(call)
-
-    def _choices(self, raw: bytes, batch: list[tuple[MoveRequest, float, Any]],
-                 what: str) -> list["MoveChoice | AgentFailure"]:
-        """Each request's outcome in an answer to ``moves``. Raises _NotServed for an object without
-        ``choices``, AgentFailure (``malformed``) for an answer that is not an object of as many
-        choices as requests."""
-        try:
-            choices = parse_choices(raw, len(batch))
-        except NotBatched:
-            raise _NotServed from None
-        except BadPayload as exc:
-            raise AgentFailure("malformed", f"agent {self.name} answered {what} with a bad reply: {exc}") from None
-        self._batches = True
-        return self._each_legal(choices, batch, what)
 
     def _aio_session(self) -> Any:
         """On the agent loop's thread: this client's aiohttp session (kept-alive connections, the
@@ -1240,7 +1292,7 @@ class HttpAgentClient(AgentClient):
                           what: str, batched: bool = False) -> bytes:
         """On the agent loop: POST, check the status, read the answer, all within ``remaining``
         seconds. Raises AgentFailure; with ``batched`` (a POST of ``moves``), _NotServed for a
-        status of :data:`MOVES_NOT_SERVED`."""
+        status of :data:`MOVES_NOT_SERVED` and _TooLarge for 413."""
         import aiohttp
 
         if remaining <= 0:
@@ -1251,6 +1303,8 @@ class HttpAgentClient(AgentClient):
                                                     allow_redirects=False) as response:
                     if batched and response.status in MOVES_NOT_SERVED:
                         raise _NotServed
+                    if batched and response.status == 413:
+                        raise _TooLarge
                     self._check_answer(response.status, response.headers, what)
                     chunks: list[bytes] = []
                     size = 0

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from services.agents.protocol import (
     BadPayload,
+    FailedChoice,
     MatchEnd,
     MatchStart,
     MoveChoice,
@@ -120,9 +121,10 @@ def many_to_bytes(requests: list[MoveRequest]) -> bytes:
     return agent_pb2.MoveRequests(requests=[to_pb(r) for r in requests]).SerializeToString(deterministic=True)
 
 
-def parse_choices_bytes(data: bytes, count: int) -> list[MoveChoice | BadPayload]:
+def parse_choices_bytes(data: bytes, count: int) -> list[MoveChoice | FailedChoice | BadPayload]:
     """A serialized ``MoveChoices`` answering ``count`` requests -> each request's
-    :class:`MoveChoice`, or the BadPayload of a choice without an index. Raises BadPayload for
+    :class:`MoveChoice`, the FailedChoice of a choice whose ``error`` is set, or the BadPayload of
+    a choice with neither (each that decision's failure alone). Raises BadPayload for
     bytes that are not a ``MoveChoices`` or hold another number of choices than ``count``
     (``protos/agent.proto``, ``ChooseMoves``: the reply is then malformed for every request)."""
     try:
@@ -131,8 +133,11 @@ def parse_choices_bytes(data: bytes, count: int) -> list[MoveChoice | BadPayload
         raise BadPayload("the reply is not a serialized MoveChoices") from None
     if len(msg.choices) != count:
         raise BadPayload(f"the reply holds {len(msg.choices)} choices for {count} requests")
-    out: list[MoveChoice | BadPayload] = []
+    out: list[MoveChoice | FailedChoice | BadPayload] = []
     for choice in msg.choices:
+        if choice.error:
+            out.append(FailedChoice(choice.error))
+            continue
         try:
             out.append(from_pb(choice))  # type: ignore[arg-type]
         except BadPayload as exc:

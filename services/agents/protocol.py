@@ -257,6 +257,11 @@ class BadPayload(ValueError):
     """A body is not valid JSON or not the payload expected."""
 
 
+class FailedChoice(ValueError):
+    """A choice in an answer to ``moves`` where the agent says it failed on its request
+    (``{"error": "<why>"}``; gRPC: a MoveChoice whose ``error`` is set): that decision's crash."""
+
+
 class NotBatched(BadPayload):
     """An answer to ``moves`` that is a JSON object without ``choices``: the agent does not serve
     ``moves`` (:class:`MoveRequests`)."""
@@ -334,10 +339,10 @@ def parse_choice(body: bytes | str | Mapping[str, Any]) -> MoveChoice:
         raise BadPayload(f'the answer is not {{"index": <integer>}}: {describe(exc)}') from None
 
 
-def parse_choices(body: bytes | str | Mapping[str, Any], count: int) -> list[MoveChoice | BadPayload]:
+def parse_choices(body: bytes | str | Mapping[str, Any], count: int) -> list[MoveChoice | FailedChoice | BadPayload]:
     """An agent's answer to ``moves`` of ``count`` requests (JSON body or parsed object) -> each
-    request's :class:`MoveChoice`, or the BadPayload of a choice that is not ``{"index": <int>}``
-    (that decision's failure alone). Raises NotBatched for an object without ``choices`` (the
+    request's :class:`MoveChoice`, the FailedChoice of a choice ``{"error": "<why>"}``, or the
+    BadPayload of a choice that is neither (each that decision's failure alone). Raises NotBatched for an object without ``choices`` (the
     agent does not serve ``moves``), BadPayload for anything else that is not an object whose
     ``choices`` is a list of ``count`` items."""
     data = loads_strict(body) if isinstance(body, (bytes, bytearray, str)) else body
@@ -349,8 +354,11 @@ def parse_choices(body: bytes | str | Mapping[str, Any], count: int) -> list[Mov
     if not isinstance(choices, list) or len(choices) != count:
         held = f"{len(choices)} choices" if isinstance(choices, list) else "no list of choices"
         raise BadPayload(f"the answer holds {held} for {count} requests")
-    out: list[MoveChoice | BadPayload] = []
+    out: list[MoveChoice | FailedChoice | BadPayload] = []
     for choice in choices:
+        if isinstance(choice, Mapping) and isinstance(choice.get("error"), str) and choice["error"]:
+            out.append(FailedChoice(choice["error"]))
+            continue
         try:
             out.append(parse_choice(choice))
         except BadPayload as exc:

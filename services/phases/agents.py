@@ -805,6 +805,9 @@ def _ask_group(client: Any, group: list[tuple[Decision, Any, list[Any], float, C
         answered = _answering(legal, done)
 
         def tell(result: Any) -> None:
+            if k in told:  # a second outcome (after a fault above made this one a crash): not given
+                log.warning("agent_outcome_repeated", seat=group[k][0].seat, game_id=group[k][0].game_id)
+                return
             told.add(k)
             answered(result)
         return tell
@@ -815,6 +818,7 @@ def _ask_group(client: Any, group: list[tuple[Decision, Any, list[Any], float, C
     except Exception as exc:  # noqa: BLE001 - any fault while asking is a strike, never silence
         for k, (d, *_, done) in enumerate(group):
             if k not in told:
+                told.add(k)
                 log.exception("agent_ask_failed", game_id=d.game_id, seat=d.seat, version=d.start)
                 done(("crash", f"{type(exc).__name__}: {exc}", None))
 

@@ -111,22 +111,28 @@ def test_the_runtime_batch_messages_are_the_protos():
     assert [(c.HasField("index"), c.index) for c in back.choices] == [(True, 2), (False, 0)]
 
 
-def test_a_served_function_answers_several_decisions_in_one_call_each_failure_its_own():
-    """The kit's gRPC server serves ChooseMoves (protos/agent.proto): the function is called once a
-    decision, and one it fails on is a malformed choice for that decision alone."""
+@pytest.mark.parametrize("protocol", ["http", "grpc"])
+def test_a_served_function_answers_several_decisions_in_one_call_each_failure_its_own(protocol):
+    """The kit serves batches (gRPC ChooseMoves, protos/agent.proto; HTTP ``moves``): the function
+    is called once a decision, each with the batch's shortest time (the reply waits for the last
+    choice), and one it fails on is that decision's crash alone (as a 500 is, asked alone)."""
     from services.agents.client import AgentFailure
 
+    times: list[int] = []
+
     def choose(view, legal_moves, clock):
+        times.append(clock.time_left_ms)
         if view["round"] == 2:
             raise RuntimeError("my bug")
         return view["round"]
 
     def asked(round_: int) -> MoveRequest:
-        return request().model_copy(update={"match_id": f"kit-{round_}", "view_json": f'{{"round":{round_}}}'})
+        return request().model_copy(update={"match_id": f"kit-{round_}", "view_json": f'{{"round":{round_}}}',
+                                            "time_left_ms": 4000 + 500 * round_})
 
     got: dict[int, object] = {}
-    with serve(choose, protocol="grpc", secret=SECRET) as agent:
-        with make_client({"agent_id": "k", "name": "kit", "protocol": "grpc", "address": agent.address,
+    with serve(choose, protocol=protocol, secret=SECRET) as agent:
+        with make_client({"agent_id": "k", "name": "kit", "protocol": protocol, "address": agent.address,
                           "secret": SECRET}) as engine:
             import threading
 
@@ -143,8 +149,9 @@ def test_a_served_function_answers_several_decisions_in_one_call_each_failure_it
             assert all_in.wait(TIMEOUT_S + 5), "an outcome never came"
             assert engine._batches is True
     assert got[1].index == 1 and got[3].index == 3
-    assert isinstance(got[2], AgentFailure) and got[2].kind == "malformed" and "has no index" in got[2].message
+    assert isinstance(got[2], AgentFailure) and got[2].kind == "crash" and "RuntimeError: my bug" in got[2].message
     assert agent.accounts.decisions["kit-1"] == 1 and agent.accounts.errors["kit-2"] == 1
+    assert times == [4500, 4500, 4500]
 
 
 def test_the_local_runner_plays_whole_games_and_counts_strikes():

@@ -14,7 +14,7 @@ import pytest
 from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
-from services.agents.client import AgentClient, AgentFailure
+from services.agents.client import AgentFailure
 from services.coordinator.store import VersionConflict
 from services.phases import agent_desk, agents as phase_agents
 from services.phases.agent_desk import AgentDesk
@@ -103,7 +103,9 @@ class ThreadlessAgent(Agent):
             outcome = exc
         threading.Thread(target=done, args=(outcome,)).start()
 
-    choose_many_async = AgentClient.choose_many_async  # each alone, as every client but gRPC's
+    def choose_many_async(self, asks):  # each alone, as a client does for an agent without batches
+        for payload, timeout_s, done in asks:
+            self.choose_async(payload, timeout_s, done)
 
 
 def counting_submits(desk: AgentDesk) -> list:

@@ -12,6 +12,12 @@ later than ``time_left_ms`` is a strike whatever the agent does, so ``fn`` shoul
 HTTP answers: 200 ``{"index": i}``; 401 a bad signature; 409 a replay; 400 a body that is not a
 payload; 500 when ``fn`` raised or returned no valid index (the engine plays its default move and
 counts a strike). gRPC: ``UNAUTHENTICATED``, ``ALREADY_EXISTS``, ``INVALID_ARGUMENT``, ``INTERNAL``.
+
+Several decisions in one request (HTTP ``"type": "moves"``, gRPC ``ChooseMoves``: the engine's
+decisions for this agent that came at once) are answered in order, 200 ``{"choices": [...]}`` (gRPC:
+``MoveChoices``), ``fn`` called once a decision with a clock of the batch's shortest time (the reply
+waits for the last choice); a decision ``fn`` fails on gets ``{"error": ...}`` in its place, which the
+engine counts against that decision alone, as it counts a 500 against a ``move``.
 """
 
 from __future__ import annotations
@@ -248,7 +254,8 @@ def _serve_http(decider: Decider, verifier: Verifier, host: str, port: int) -> A
                 except ValueError as exc:
                     return self._send(500, {"error": str(exc)[:300]})
             if isinstance(payload, MoveRequests):  # one choice a request; a failed one has no index
-                return self._send(200, {"choices": [_choice_of(decider, r, received) for r in payload.requests]})
+                return self._send(200, {"choices": [_choice_of(decider, r, received)
+                                                    for r in _shortest(payload.requests)]})
             (decider.start if isinstance(payload, MatchStart) else decider.end)(payload)
             self._send(200, {})
 
@@ -311,9 +318,16 @@ def _serve_grpc(decider: Decider, verifier: Verifier, host: str, port: int) -> A
     return AgentServer("grpc", host, bound, decider, lambda: server.stop(2).wait(10))
 
 
+def _shortest(requests: list[MoveRequest]) -> list[MoveRequest]:
+    """The requests of one batch, each given the batch's shortest time left: the reply goes out once
+    every choice is made, and each counts only within its own request's time."""
+    shortest = min(r.time_left_ms for r in requests)
+    return [r if r.time_left_ms == shortest else r.model_copy(update={"time_left_ms": shortest}) for r in requests]
+
+
 def _choice_of(decider: Decider, request: MoveRequest, received: float) -> dict[str, Any]:
     """One request's answer within ``moves``: ``{"index": i}``, or ``{"error": ...}`` where the
-    function failed (no index: that decision's failure alone)."""
+    function failed (that decision's crash alone)."""
     try:
         return {"index": decider.choose(request, received)}
     except ValueError as exc:
@@ -322,19 +336,14 @@ def _choice_of(decider: Decider, request: MoveRequest, received: float) -> dict[
 
 def _choose_many(decider: Decider, message: Any, received: float) -> bytes:
     """``ChooseMoves``: the ``MoveChoices`` bytes answering each request of ``message`` (a
-    ``MoveRequests``) in order, as ``ChooseMove`` would alone; a request the function fails on gets
-    a choice without an index, which counts against that decision only (protos/agent.proto,
-    ``MoveChoices``)."""
+    ``MoveRequests``) in order, as ``ChooseMove`` would alone, each within the batch's shortest time
+    (:func:`_shortest`); a request the function fails on gets a choice whose ``error`` says why (that
+    decision's crash alone: protos/agent.proto, ``MoveChoices``)."""
     from .wire import MESSAGES
 
-    choices = []
-    for request in message.requests:
-        try:
-            choices.append(MESSAGES["MoveChoice"](index=decider.choose(MoveRequest.model_validate(_as_dict(request)),
-                                                                       received)))
-        except ValueError:
-            choices.append(MESSAGES["MoveChoice"]())
-    return MESSAGES["MoveChoices"](choices=choices).SerializeToString()
+    requests = _shortest([MoveRequest.model_validate(_as_dict(r)) for r in message.requests])
+    return MESSAGES["MoveChoices"](choices=[MESSAGES["MoveChoice"](**_choice_of(decider, r, received))
+                                            for r in requests]).SerializeToString()
 
 
 def _as_dict(message: Any) -> dict[str, Any]:

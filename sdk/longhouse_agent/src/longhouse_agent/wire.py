@@ -28,7 +28,7 @@ _FIELDS: dict[str, list[tuple[str, int, int, str | None]]] = {
                     ("seat", 3, _F.TYPE_INT32, None), ("version", 4, _F.TYPE_INT64, None),
                     ("view_json", 5, _F.TYPE_STRING, None), ("legal_moves_json", 6, _F.TYPE_STRING, "repeated"),
                     ("time_left_ms", 7, _F.TYPE_INT64, None), ("bank_ms", 8, _F.TYPE_INT64, None)],
-    "MoveChoice": [("index", 1, _F.TYPE_INT32, "optional")],
+    "MoveChoice": [("index", 1, _F.TYPE_INT32, "optional"), ("error", 2, _F.TYPE_STRING, None)],
     "MoveRequests": [("requests", 1, _F.TYPE_MESSAGE, "repeated MoveRequest")],
     "MoveChoices": [("choices", 1, _F.TYPE_MESSAGE, "repeated MoveChoice")],
     "MatchEnd": [("match_id", 1, _F.TYPE_STRING, None), ("seat", 2, _F.TYPE_INT32, None),
