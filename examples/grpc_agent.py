@@ -83,7 +83,9 @@ class ExampleAgent(agent_pb2_grpc.AgentServicer):
         # Optional: the engine sends the decisions it holds for this agent at once together here
         # (a model can score them in one batch); an agent without it is asked one ChooseMove each.
         self._behave(context, f"batch of {len(request.requests)}")
-        return agent_pb2.MoveChoices(choices=[agent_pb2.MoveChoice(index=self._choose(r)) for r in request.requests])
+        n = len(request.requests)
+        return agent_pb2.MoveChoices(choices=[agent_pb2.MoveChoice(index=self._choose(r, f" (in a batch of {n})"))
+                                              for r in request.requests])
 
     def _behave(self, context: grpc.ServicerContext, what: str) -> None:
         """What ``--behaviour`` does before a call is answered (once a call, a batch included)."""
@@ -93,8 +95,9 @@ class ExampleAgent(agent_pb2_grpc.AgentServicer):
         if self.behaviour == "sleep":
             self.stopping.wait(self.sleep_s)
 
-    def _choose(self, request: agent_pb2.MoveRequest) -> int:
-        """The index this agent answers ``request`` with (one log line)."""
+    def _choose(self, request: agent_pb2.MoveRequest, batch: str = "") -> int:
+        """The index this agent answers ``request`` with (one log line; ``batch`` says which
+        ChooseMoves it came in)."""
         # request.view_json and each of request.legal_moves_json are JSON text
         # (json.loads them); this agent only needs how many moves there are.
         n = len(request.legal_moves_json)
@@ -103,7 +106,7 @@ class ExampleAgent(agent_pb2_grpc.AgentServicer):
         else:
             rng = random.Random(f"{self.seed}:{request.match_id}:{request.version}")
             index = rng.randrange(n) if n else 0
-        log(f"move match={request.match_id} seat={request.seat} version={request.version} moves={n} "
+        log(f"move match={request.match_id} seat={request.seat} version={request.version} moves={n}{batch} "
             f"behaviour={self.behaviour} -> " + ("garbage" if self.behaviour == "garbage" else f"index={index}"))
         return index
 

@@ -287,14 +287,27 @@ class AgentClient(ABC):
         for ask in batch:
             self._one(*ask)
 
+    def _batch_deadline(self, batch: list[Checked]) -> float:
+        """Seconds the call of ``batch`` may take: the longest of its decisions' times; for an agent
+        not yet known to serve batches, :data:`PROBE_S` at most and half the shortest time (a
+        timeout then asks each alone: :meth:`_batch_ended`)."""
+        longest = max(t for _, t, _ in batch)
+        if self._batches is True:
+            return longest
+        return min(longest, PROBE_S, min(t for _, t, _ in batch) / 2)
+
     def _batch_ended(self, batch: list[Checked], sent_at: float, span: Any, ended: "BatchEnd") -> None:
         """Give each decision of ``batch`` (sent at ``sent_at``, monotonic s) its outcome from how
         its call ended (``ended``), and learn from it whether the agent serves batches:
 
         * ``("answered", outcomes)``: a reply of one choice a request; the agent serves batches;
-        * ``("timeout", None)``: no reply within the call's deadline: each decision a ``timeout``
-          of its own time (no time is left to ask it alone);
+        * ``("timeout", None)``: no reply within the call's deadline (:meth:`_batch_deadline`): each
+          decision a ``timeout`` of its own time, where the agent serves batches; else each asked
+          alone, and one call a decision from then on (an agent of an older kind may never answer
+          a request it does not know);
         * ``("cancelled", failure)``: the client was closed: ``failure`` for each;
+        * ``("unreachable", failure)``: no connection, or it closed: each asked alone (which says
+          what it says alone), nothing learnt;
         * ``("too large", None)``: the agent refused the request's size: each asked alone;
         * ``("not served", None)``: the agent said it does not serve batches (gRPC UNIMPLEMENTED;
           a webhook's :data:`MOVES_NOT_SERVED` status or an answer without ``choices``): each
@@ -310,12 +323,12 @@ class AgentClient(ABC):
         if kind == "answered":
             self._batches = True
             outcomes = detail
-        elif kind == "timeout":
+        elif kind == "timeout" and self._batches is True:
             outcomes = [self._timed_out(_CALL_NAMES["moves"], timeout_s) for _, timeout_s, _ in batch]
         elif kind == "cancelled" or (kind == "failed" and self._batches is True):
             outcomes = [detail] * len(batch)
         else:
-            if kind == "not served" or kind == "failed":
+            if kind in ("not served", "failed", "timeout"):
                 self._batches = None if self._batches is True and kind == "not served" else False
             self._alone(batch, sent_at)
             return
@@ -344,14 +357,17 @@ class AgentClient(ABC):
 
     def _alone(self, batch: list[Checked], sent_at: float) -> None:
         """Ask each ``(request, timeout_s, done)`` of ``batch`` in a call of its own
-        (:meth:`choose_async`), with the time it has left since ``sent_at`` (monotonic s)."""
+        (:meth:`choose_async`), with the time it has left since ``sent_at`` (monotonic s), its
+        ``time_left_ms`` less the same."""
         spent = time.monotonic() - sent_at
         for request, timeout_s, done in batch:
             left = timeout_s - spent
             if left <= 0:
                 done(self._timed_out(_CALL_NAMES["move"], timeout_s))
-            else:
-                self._one(request, left, done)
+                continue
+            told = max(0, request.time_left_ms - math.ceil(spent * 1000))
+            self._one(request.model_copy(update={"time_left_ms": told, "bank_ms": min(request.bank_ms, told)}),
+                      left, done)
 
     def end(self, payload: MatchEnd | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent the match ended. Raises AgentFailure (``timeout`` or ``crash``)."""
@@ -409,6 +425,10 @@ and the example agents (16 MiB) take in one request; a request larger alone is a
 BATCH_SPREAD = 1.5
 """Most ratio between the longest and the shortest time of the decisions in one batch: its reply
 waits for its slowest choice, and each answer counts only within its own decision's time."""
+PROBE_S = 1.0
+"""Longest wait for the first batch of an agent not yet known to serve batches (at most half its
+shortest decision's time): an agent of an older kind may never answer a request it does not know,
+and its decisions are then asked alone with the time they have left."""
 
 
 def _size(request: MoveRequest) -> int:
@@ -456,6 +476,14 @@ def _answered(span: Any, outcome: "MoveChoice | AgentFailure",
 
 
 # -- gRPC -----------------------------------------------------------------------------------
+class _Unreachable(Exception):
+    """A webhook's POST of ``moves`` found no connection, or lost it: ``failure`` is what it is."""
+
+    def __init__(self, failure: AgentFailure):
+        super().__init__(str(failure))
+        self.failure = failure
+
+
 class _TooLarge(Exception):
     """A webhook refused a POST of ``moves`` as too large (413)."""
 
@@ -688,7 +716,7 @@ class GrpcAgentClient(AgentClient):
         from services.agents.grpc_wire import many_to_bytes
 
         sent_at = time.monotonic()
-        timeout_s = max(t for _, t, _ in batch)
+        timeout_s = self._batch_deadline(batch)
         method = _CALL_NAMES["moves"]
         body = many_to_bytes([r for r, _, _ in batch])
         try:
@@ -736,6 +764,8 @@ class GrpcAgentClient(AgentClient):
                 return "timeout", None
             if code == grpc.StatusCode.RESOURCE_EXHAUSTED:  # the answer is a few bytes: the request was refused
                 return "too large", None
+            if code == grpc.StatusCode.UNAVAILABLE:
+                return "unreachable", self._failure(method, exc, timeout_s)
             return "failed", self._failure(method, exc, timeout_s)
         try:
             choices = parse_choices_bytes(raw, len(batch))
@@ -1232,7 +1262,7 @@ class HttpAgentClient(AgentClient):
         of the decisions' times; the answer's ``choices`` checked request by request
         (:func:`~services.agents.protocol.parse_choices`)."""
         sent_at = time.monotonic()
-        timeout_s = max(t for _, t, _ in batch)
+        timeout_s = self._batch_deadline(batch)
         what = _CALL_NAMES["moves"]
         body = encode(MoveRequests.model_construct(requests=[r for r, _, _ in batch]))
         if self._literal:  # nothing to look up: checked here; a name at connection (_CheckedResolver)
@@ -1257,6 +1287,8 @@ class HttpAgentClient(AgentClient):
                 ended = ("not served", None)
             except _TooLarge:
                 ended = ("too large", None)
+            except _Unreachable as exc:
+                ended = ("unreachable", exc.failure)
             except NotBatched:
                 ended = ("not served", None)
             except BadPayload as exc:
@@ -1292,7 +1324,8 @@ class HttpAgentClient(AgentClient):
                           what: str, batched: bool = False) -> bytes:
         """On the agent loop: POST, check the status, read the answer, all within ``remaining``
         seconds. Raises AgentFailure; with ``batched`` (a POST of ``moves``), _NotServed for a
-        status of :data:`MOVES_NOT_SERVED` and _TooLarge for 413."""
+        status of :data:`MOVES_NOT_SERVED`, _TooLarge for 413 and _Unreachable where the connection
+        failed."""
         import aiohttp
 
         if remaining <= 0:
@@ -1319,6 +1352,8 @@ class HttpAgentClient(AgentClient):
         except AddressRefused as exc:  # from _CheckedResolver, at connection
             raise self._refused(exc) from None
         except (aiohttp.ClientError, OSError) as exc:
+            if batched:
+                raise _Unreachable(self._unreachable(what, exc)) from None
             raise self._unreachable(what, exc) from None
 
     def _check_answer(self, status: int, headers: Mapping[str, str], what: str) -> None:

@@ -22,6 +22,7 @@ from services.agents.protocol import MoveChoice, MoveRequest, ReplayGuard, verif
 from services.api import agent_pb2
 from tests.agents.conftest import SECRET
 from tests.support.agents import agent_method_server, http_handler_server
+from tests.support.ports import free_port
 
 PROTOCOLS = ("grpc", "http")
 TIMEOUT_S = 5.0
@@ -74,12 +75,14 @@ class Counting:
         self.batch = batch
         self.guard = ReplayGuard()
         self.seen: list[list[tuple]] = []
+        self.told_left: list[int] = []
 
     def checked(self, headers, raw: bytes) -> None:
         verify(SECRET, headers, raw, time.time(), self.guard)
 
-    def one(self, match_id: str, version: int, n: int) -> int:
+    def one(self, match_id: str, version: int, n: int, time_left_ms: int = 0) -> int:
         self.calls["one"] += 1
+        self.told_left.append(time_left_ms)
         return version % n
 
     def many(self, requests: list[tuple]) -> list | bytes | None:
@@ -88,12 +91,12 @@ class Counting:
         return self.batch(requests)
 
 
-def grpc_served(agent: Counting, only_one: bool):
+def grpc_served(agent: Counting, only_one: bool, port: int = 0):
     def one(raw: bytes, context) -> bytes:
         agent.checked(context.invocation_metadata(), raw)
         req = agent_pb2.MoveRequest.FromString(raw)
-        return agent_pb2.MoveChoice(index=agent.one(req.match_id, req.version,
-                                                    len(req.legal_moves_json))).SerializeToString()
+        return agent_pb2.MoveChoice(index=agent.one(req.match_id, req.version, len(req.legal_moves_json),
+                                                    req.time_left_ms)).SerializeToString()
 
     def many(raw: bytes, context) -> bytes:
         agent.checked(context.invocation_metadata(), raw)
@@ -110,10 +113,10 @@ def grpc_served(agent: Counting, only_one: bool):
                                               else agent_pb2.MoveChoice(error=i) if isinstance(i, str)
                                               else agent_pb2.MoveChoice(index=i) for i in reply]).SerializeToString()
 
-    return agent_method_server("ChooseMove", one, also=None if only_one else {"ChooseMoves": many})
+    return agent_method_server("ChooseMove", one, port, also=None if only_one else {"ChooseMoves": many})
 
 
-def http_served(agent: Counting, only_one: bool):
+def http_served(agent: Counting, only_one: bool, port: int = 0):
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args) -> None:
             pass
@@ -124,7 +127,7 @@ def http_served(agent: Counting, only_one: bool):
             body = json.loads(raw)
             if body["type"] == "move":
                 status, reply = 200, {"index": agent.one(body["match_id"], body["version"],
-                                                         len(body["legal_moves_json"]))}
+                                                         len(body["legal_moves_json"]), body["time_left_ms"])}
             elif only_one:  # a lax agent of one decision a call: answers any POST as a move
                 status, reply = 200, {"index": 0}
             else:
@@ -142,7 +145,7 @@ def http_served(agent: Counting, only_one: bool):
             self.end_headers()
             self.wfile.write(data)
 
-    return http_handler_server(Handler)
+    return http_handler_server(Handler, port=port, threaded=True)
 
 
 class served:
@@ -150,15 +153,16 @@ class served:
     ``protocol`` (with ``only_one``, an agent of one decision a call: a gRPC server without
     ``ChooseMoves``, or a webhook that answers every POST as a ``move``), and the engine's client of it."""
 
-    def __init__(self, protocol: str, agent: Counting, only_one: bool = False) -> None:
-        self.server = (grpc_served if protocol == "grpc" else http_served)(agent, only_one)
+    def __init__(self, protocol: str, agent: Counting, only_one: bool = False, port: int = 0,
+                 client: AgentClient | None = None) -> None:
+        self.server = (grpc_served if protocol == "grpc" else http_served)(agent, only_one, port)
         self.protocol = protocol
-        self.client: AgentClient | None = None
+        self.client = client
 
     def __enter__(self) -> AgentClient:
         port = self.server.__enter__()
-        self.client = (GrpcAgentClient(f"127.0.0.1:{port}", SECRET) if self.protocol == "grpc"
-                       else HttpAgentClient(f"http://127.0.0.1:{port}/agent", SECRET))
+        if self.client is None:
+            self.client = client_at(self.protocol, port)
         return self.client
 
     def __exit__(self, *exc) -> None:
@@ -166,6 +170,11 @@ class served:
             self.client.close()
         finally:
             self.server.__exit__(*exc)
+
+
+def client_at(protocol: str, port: int) -> AgentClient:
+    return (GrpcAgentClient(f"127.0.0.1:{port}", SECRET) if protocol == "grpc"
+            else HttpAgentClient(f"http://127.0.0.1:{port}/agent", SECRET))
 
 
 # -- the example agents ----------------------------------------------------------------------------
@@ -210,17 +219,79 @@ def test_each_behaviour_of_the_example_agent_is_what_each_decision_alone_gets(ag
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-def test_a_sleeping_example_agent_is_a_timeout_for_each_decision_of_its_own_time(agents, client_for, protocol):
-    """The call's deadline is the longest of the decisions' times; each answer is then counted
-    against its own decision's time by the caller (services/phases/agents.py ``late``)."""
-    client = client_for(agents(protocol, "sleep"))  # sleeps 30 s before answering
-    began = time.monotonic()
-    outcomes = outcomes_of(client, [request(1), request(2)], timeouts=[0.4, 0.5])
-    took = time.monotonic() - began
+def test_an_agent_that_does_not_answer_its_first_batch_is_asked_each_decision_alone_in_time(protocol):
+    """An agent of an older kind may never answer a request it does not know: the first batch is
+    given up at half the shortest time (at most 1 s, ``PROBE_S``), and each decision asked alone
+    with the time it has left, its ``time_left_ms`` less the time spent, then one call a decision."""
+    release = threading.Event()
+    agent = Counting(batch=lambda requests: (release.wait(10), None)[1])
+    try:
+        with served(protocol, agent) as client:
+            began = time.monotonic()
+            outcomes = outcomes_of(client, [request(3), request(4)], timeouts=[2.0, 2.5])
+            took = time.monotonic() - began
+            assert [o.index for o in outcomes] == [3, 4] and client._batches is False
+            assert agent.calls == {"one": 2, "many": 1}
+    finally:
+        release.set()
+    assert 0.95 < took < 6
+    assert all(t < 12000 for t in agent.told_left)  # the time spent on the batch is not offered again
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_an_agent_that_served_batches_and_then_sleeps_is_a_timeout_for_each_decision_of_its_own_time(protocol):
+    """Once an agent has answered a batch, a batch's deadline is the longest of its decisions'
+    times; each decision that gets no answer is a ``timeout`` of its own time (the caller then
+    judges an answer against its own decision's time: services/phases/agents.py ``late``)."""
+    release = threading.Event()
+    replies = iter([[0, 0], None])
+
+    def batch(requests):
+        reply = next(replies)
+        if reply is None:
+            release.wait(10)
+            return [0, 0]
+        return reply
+
+    agent = Counting(batch=batch)
+    try:
+        with served(protocol, agent) as client:
+            assert [o.index for o in outcomes_of(client, [request(1), request(2)])] == [0, 0]
+            began = time.monotonic()
+            outcomes = outcomes_of(client, [request(1), request(2)], timeouts=[0.4, 0.5])
+            took = time.monotonic() - began
+            release.set()
+            assert client._batches is True
+    finally:
+        release.set()
     assert [o.kind for o in outcomes] == ["timeout", "timeout"]
     assert ["ChooseMoves within 0.4 s" in outcomes[0].message, "ChooseMoves within 0.5 s" in outcomes[1].message] \
         == [True, True]
     assert 0.45 < took < 5
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_an_agent_unreachable_at_its_first_batch_is_sent_batches_once_it_is_back(protocol):
+    """No connection says nothing about batches: each decision fails as it fails alone (a crash),
+    and the next batch is tried once the agent listens."""
+    port = free_port()
+    client = client_at(protocol, port)
+    try:
+        down = outcomes_of(client, [request(1), request(2)])
+        assert [o.kind for o in down] == ["crash", "crash"] and client._batches is None
+        agent = Counting(batch=lambda requests: [5] * len(requests))
+        with served(protocol, agent, port=port, client=client):
+            back_by = time.monotonic() + 10
+            while time.monotonic() < back_by:  # bounded: gRPC's channel reconnects after its backoff
+                outcomes = outcomes_of(client, [request(1), request(2)])
+                if [getattr(o, "index", None) for o in outcomes] == [5, 5]:  # a batch's answer
+                    break
+                # not yet: the batch found no connection, and each was asked alone (failed or answered)
+                assert client._batches is None, "batches given up for an agent that was only away"
+            assert [o.index for o in outcomes] == [5, 5]
+        assert agent.calls["many"] >= 1 and client._batches is True
+    finally:
+        client.close()
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

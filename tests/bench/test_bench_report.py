@@ -192,6 +192,15 @@ def test_the_agent_ratio_is_the_median_of_the_rounds_each_against_its_own_bus():
     assert "0.45x (not met" in bench.agent_targets(rows[:2])[0]
 
 
+def test_a_ratio_just_under_the_target_is_never_shown_at_it():
+    """A median of 0.4966 (a fresh user's run) was shown "0.50x (not met, >= 0.5x)": shown rounded
+    down, it reads 0.49x."""
+    rows = [{**_row(8, 10.0), "moves_per_s": 1000.0}, {**_row(8, 10.0), "path": "agent-grpc", "moves_per_s": 496.6,
+                                                         "strikes": 0}]
+    (line,) = bench.agent_targets(rows)
+    assert "0.49x (not met, >= 0.5x)" in line
+
+
 def test_the_stack_alternates_the_bus_and_the_agent_paths_in_extra_rounds(monkeypatch):
     """``run_all`` with ``agent_rounds``: after the main pass, the bus and the agent paths again at
     the agent levels, their order turned by one each round; rows carry their round. Without the

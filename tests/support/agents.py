@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 from concurrent import futures
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -124,11 +124,14 @@ def example_agent(protocol: str, behaviour: str = "good", sleep_s: float = SLEEP
 
 @contextlib.contextmanager
 def http_handler_server(handler: type[BaseHTTPRequestHandler],
-                        release: threading.Event | None = None) -> Iterator[int]:
-    """An in-process HTTP server on 127.0.0.1 (a free port) answering with ``handler``, served by
-    a daemon thread; yields the port. When the block ends it sets ``release`` (so a handler waiting
-    on it lets go), then stops the server (bounded wait)."""
-    server = HTTPServer(("127.0.0.1", 0), handler)
+                        release: threading.Event | None = None, port: int = 0,
+                        threaded: bool = False) -> Iterator[int]:
+    """An in-process HTTP server on 127.0.0.1 (``port``, 0: a free one) answering with ``handler``,
+    served by a daemon thread (with ``threaded``, a thread a request); yields the port. When the
+    block ends it sets ``release`` (so a handler waiting on it lets go), then stops the server
+    (bounded wait)."""
+    server = (ThreadingHTTPServer if threaded else HTTPServer)(("127.0.0.1", port), handler)
+    server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
