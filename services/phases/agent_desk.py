@@ -15,7 +15,7 @@ to its :class:`AgentDesk`, which keeps every rule of :func:`services.phases.agen
    watches it: left to its holder once renewed, taken over once lapsed;
 2. the request (player view, legal moves, time left) and the call, so that the mover's loop
    never waits for an agent: a gRPC agent at an IP address and any webhook are asked without a
-   thread of the desk's (:func:`~services.phases.agents.ask_async`: the request built and signed
+   thread of the desk's (:func:`~services.phases.agents.ask_many_async`: the request built and signed
    on the mover's thread; a gRPC call sent as a future, its answer read by its channel's
    reading thread, :class:`~services.agents.grpc_wire.ChannelReader`; a webhook POSTed from the
    process's agent loop, :mod:`services.agents.aio`), once the

@@ -753,30 +753,24 @@ def _ask(table: Any, clock: Clock, game_id: str, seat: int, bot: dict[str, Any],
         return "illegal", str(exc), None
 
 
-def ask_async(table: Any, clock: Clock, decision: Decision, latest: tuple[Any, Any, int],
-              done: Callable[[tuple[str | None, str, dict[str, Any] | None]], None]) -> bool:
-    """Ask ``decision`` without holding a thread while the agent thinks, where its client can
-    (:attr:`~services.agents.client.AgentClient.asks_without_thread`: a gRPC agent at an IP
-    address, by a future, or any webhook, from the agent loop of :mod:`services.agents.aio`) and
-    nothing else is owed first: this process has seen the seat's match-start notice go out
-    (:meth:`Clock.seen`). The agent's record is the one read with the claim (read now where the
-    claim read none: a table in memory). The request is built here and the call on its way before this returns;
-    ``done((failure, detail, move))``, the outcome :func:`ask_safely` gives, is called once when
-    the call ends, from the client's own thread (gRPC's callback thread, the agent loop's; from
-    this one, at once, for a call refused before it is sent or a gRPC call ended before it could
-    wait). Returns False, having sent nothing, where a thread must ask (:func:`ask_safely`),
-    and where building the request fails (the thread's ask meets the fault again and makes it a
-    strike, so the mover's loop never raises it). The one-decision case of :func:`ask_many_async`."""
-    return ask_many_async(table, clock, [(decision, latest, done)])[0]
-
-
 def ask_many_async(table: Any, clock: Clock,
                    asks: list[tuple[Decision, tuple[Any, Any, int],
                                     Callable[[tuple[str | None, str, dict[str, Any] | None]], None]]]) -> list[bool]:
-    """:func:`ask_async` for each ``(decision, latest, done)`` of ``asks``; the decisions that go to
-    the same agent's client go in one :meth:`~services.agents.client.AgentClient.choose_many_async`
-    (one ``ChooseMoves`` call to a gRPC agent that serves it). Returns, for each ask in order,
-    whether it was sent (False: a thread must ask it, as for :func:`ask_async`)."""
+    """Ask each ``(decision, latest, done)`` of ``asks`` without holding a thread while the agent
+    thinks, where its client can (:attr:`~services.agents.client.AgentClient.asks_without_thread`:
+    a gRPC agent at an IP address, by a future, or any webhook, from the agent loop of
+    :mod:`services.agents.aio`) and nothing else is owed first: this process has seen the seat's
+    match-start notice go out (:meth:`Clock.seen`). The decisions that go to the same agent's client
+    go to its :meth:`~services.agents.client.AgentClient.choose_many_async` together (batches: one
+    ``ChooseMoves`` call, or one webhook POST of ``moves``, for an agent that serves them). The
+    agent's record is the one read with the claim (read now where the claim read none: a table in
+    memory). Each request is built from ``latest`` (``(rules, state, version)``) and the calls are
+    on their way before this returns; ``done((failure, detail, move))``, the outcome
+    :func:`ask_safely` gives, is called once when its call ends, from the client's own thread
+    (gRPC's callback thread, the agent loop's; from this one, at once, for a call refused before it
+    is sent). Returns, for each ask in order, whether it was sent: False, having sent nothing, where
+    a thread must ask (:func:`ask_safely`), and where building the request fails (the thread's ask
+    meets the fault again and makes it a strike, so the mover's loop never raises it)."""
     taken = [False] * len(asks)
     by_client: dict[int, tuple[Any, list[tuple[Decision, Any, list[Any], float, Callable[..., None]]]]] = {}
     for i, (d, latest, done) in enumerate(asks):

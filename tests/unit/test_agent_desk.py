@@ -122,7 +122,7 @@ def counting_submits(desk: AgentDesk) -> list:
 
 
 def test_an_agent_asked_without_a_thread_makes_the_same_log(monkeypatch):
-    """services/phases/agents.py ask_async: once a seat's match-start notice has gone out (its
+    """services/phases/agents.py ask_many_async: once a seat's match-start notice has gone out (its
     first decision, in a desk thread), its decisions are asked from the loop without a thread,
     and the answers make the log that answers asked in threads make, byte for byte.
     rules index: none (the hosted path)."""
@@ -166,7 +166,7 @@ def test_a_failure_of_a_call_without_a_thread_is_a_strike(monkeypatch):
 
 
 def test_a_fault_building_a_threadless_request_is_a_strike_from_the_thread_not_a_mover_crash(monkeypatch):
-    """services/phases/agents.py ask_async: a fault while the request is built in the mover's loop
+    """services/phases/agents.py ask_many_async: a fault while the request is built in the mover's loop
     (here the player view) is left to the desk thread's ask, which makes it a crash strike as for
     any decision; the loop goes on."""
     agent = ThreadlessAgent()
