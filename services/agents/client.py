@@ -215,6 +215,8 @@ class AgentClient(ABC):
     _batches: bool | None = None
     """Whether the agent serves batches (:meth:`choose_many_async`): None until a batch's call tells
     (:meth:`_batch_ended`)."""
+    _probing: bool = False
+    """A batch is out to an agent not yet known to serve them: the decisions meanwhile go alone."""
 
     def start(self, payload: MatchStart | Mapping[str, Any], timeout_s: float) -> None:
         """Tell the agent a match starts. Raises AgentFailure (``timeout`` or ``crash``)."""
@@ -255,7 +257,9 @@ class AgentClient(ABC):
         decisions go in as few calls as :func:`batches` makes of them, each signed once, its
         deadline the longest of its decisions' times, each answer checked request by request; an
         agent that does not serve batches is asked each decision alone at once, with the time it
-        has left (:meth:`_batch_ended` says when). Only where :attr:`asks_without_thread`.
+        has left (:meth:`_batch_ended` says when). Until the agent has answered a batch, one batch
+        at a time is out to it, the other decisions meanwhile asked alone. Only where
+        :attr:`asks_without_thread`.
 
         Raises:
             NotImplementedError: elsewhere.
@@ -265,10 +269,13 @@ class AgentClient(ABC):
         if not self.asks_without_thread:
             raise NotImplementedError(f"{type(self).__name__} asks in the caller's thread (choose)")
         checked = [(_as(MoveRequest, payload), _check_timeout(timeout_s), done) for payload, timeout_s, done in asks]
+        probe = self._batches is None  # one batch in flight until the agent has answered one
         for batch in (batches(checked) if self._batches is not False else [[ask] for ask in checked]):
-            if len(batch) == 1:
-                self._one(*batch[0])
+            if len(batch) == 1 or (probe and self._probing):
+                for ask in batch:
+                    self._one(*ask)
             else:
+                self._probing = probe
                 self._send_batch(batch)
 
     def _one(self, request: MoveRequest, timeout_s: float, done: Callable[["MoveChoice | AgentFailure"], None]) -> None:
@@ -320,6 +327,7 @@ class AgentClient(ABC):
         """
         kind, detail = ended
         span.end()
+        self._probing = False
         if kind == "answered":
             self._batches = True
             outcomes = detail
@@ -722,6 +730,7 @@ class GrpcAgentClient(AgentClient):
         try:
             channel, methods = self._pinned_for(self._checked(timeout_s), read=True)
         except AgentFailure as exc:  # the address refused: each decision's failure, as alone
+            self._probing = False
             for _, _, done in batch:
                 done(exc)
             return
@@ -1269,6 +1278,7 @@ class HttpAgentClient(AgentClient):
             try:
                 self.allow.check(*self._host_port)
             except AddressRefused as exc:
+                self._probing = False
                 for _, _, done in batch:
                     done(self._refused(exc))
                 return

@@ -23,6 +23,7 @@ from services.api import agent_pb2
 from tests.agents.conftest import SECRET
 from tests.support.agents import agent_method_server, http_handler_server
 from tests.support.ports import free_port
+from tests.support.wait import wait_for
 
 PROTOCOLS = ("grpc", "http")
 TIMEOUT_S = 5.0
@@ -236,6 +237,27 @@ def test_an_agent_that_does_not_answer_its_first_batch_is_asked_each_decision_al
         release.set()
     assert 0.95 < took < 6
     assert all(t < 12000 for t in agent.told_left)  # the time spent on the batch is not offered again
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_while_the_first_batch_is_out_the_other_decisions_go_alone(protocol):
+    """Until an agent has answered a batch, one batch at a time is out to it: an agent of an older
+    kind that never answers one is sent one per client, not one a round (a fresh user's trial)."""
+    release = threading.Event()
+    agent = Counting(batch=lambda requests: (release.wait(10), None)[1])
+    try:
+        with served(protocol, agent) as client:
+            first: list = []
+            client.choose_many_async([(request(v), 3.0, first.append) for v in (1, 2)])  # the probe, out
+            assert client._probing
+            meanwhile = outcomes_of(client, [request(v) for v in (3, 4)])
+            assert [o.index for o in meanwhile] == [3, 4] and agent.calls == {"one": 2, "many": 1}
+            wait_for(lambda: len(first) == 2, 10, "the probe's decisions, asked alone once it was given up")
+            assert sorted(o.index for o in first) == [1, 2] and client._batches is False and not client._probing
+            later = outcomes_of(client, [request(v) for v in (5, 6)])
+            assert [o.index for o in later] == [5, 0] and agent.calls == {"one": 6, "many": 1}
+    finally:
+        release.set()
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
