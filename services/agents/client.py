@@ -698,23 +698,33 @@ class GrpcAgentClient(AgentClient):
                                                 longhouse__agent_call="move")
 
         def finished(call: Any) -> None:
-            with self._lock:
-                self._futures.pop(call, None)
             try:
                 outcome: MoveChoice | AgentFailure = self._answer(call, request, timeout_s)
             except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
                 outcome = AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}")
             _answered(span, outcome, done)
 
+        self._send_future(methods["move"], channel, body, timeout_s, span, trace_headers, finished)
+
+    def _send_future(self, method: Any, channel: grpc.Channel, body: bytes, timeout_s: float, span: Any,
+                     trace_headers: Mapping[str, str], finished: Callable[[Any], None]) -> None:
+        """Send ``body`` (signed here) by ``method`` of ``channel`` as a future within ``timeout_s``,
+        kept among the calls :meth:`close` cancels until it ends; then ``finished(call)``, from the
+        channel's reading thread. Ends ``span`` and raises where the call cannot be made."""
+        def ended(call: Any) -> None:
+            with self._lock:
+                self._futures.pop(call, None)
+            finished(call)
+
         try:
-            call = methods["move"].future(body, timeout=timeout_s, metadata=signed_metadata(self._secret, body)
-                                          + list(trace_headers.items()))
+            call = method.future(body, timeout=timeout_s, metadata=signed_metadata(self._secret, body)
+                                 + list(trace_headers.items()))
         except BaseException:
             span.end()
             raise
         with self._lock:
             self._futures[call] = channel
-        call.add_done_callback(finished)
+        call.add_done_callback(ended)
 
     def _send_batch(self, batch: list[Checked]) -> None:
         """:meth:`AgentClient._send_batch`: one ``ChooseMoves`` call (``protos/agent.proto``) of the
@@ -738,23 +748,13 @@ class GrpcAgentClient(AgentClient):
                                                 longhouse__agent_call="moves")
 
         def finished(call: Any) -> None:
-            with self._lock:
-                self._futures.pop(call, None)
             try:
                 ended = self._batch_answer(call, batch, timeout_s)
             except Exception as exc:  # noqa: BLE001 - a fault reading the answer is the agent's crash
                 ended = ("failed", AgentFailure("crash", f"agent {self.name}: {type(exc).__name__}: {exc}"))
             self._batch_ended(batch, sent_at, span, ended)
 
-        try:
-            call = methods["moves"].future(body, timeout=timeout_s, metadata=signed_metadata(self._secret, body)
-                                           + list(trace_headers.items()))
-        except BaseException:
-            span.end()
-            raise
-        with self._lock:
-            self._futures[call] = channel
-        call.add_done_callback(finished)
+        self._send_future(methods["moves"], channel, body, timeout_s, span, trace_headers, finished)
 
     def _batch_answer(self, call: Any, batch: list[Checked], timeout_s: float) -> BatchEnd:
         """How a finished ``ChooseMoves`` call ended (:meth:`AgentClient._batch_ended`)."""
@@ -1243,11 +1243,7 @@ class HttpAgentClient(AgentClient):
         began = time.monotonic()
         what = _CALL_NAMES["move"]
         body = encode(request)
-        if self._literal:  # nothing to look up: checked here; a name at connection (_CheckedResolver)
-            try:
-                self.allow.check(*self._host_port)
-            except AddressRefused as exc:
-                raise self._refused(exc) from None
+        self._check_address()
         span, trace_headers = tracing.open_span(f"agent {what}", longhouse__agent=self.name,
                                                 longhouse__agent_call="move")
         headers = {**self._headers, **signed_headers(self._secret, body), **trace_headers}
@@ -1264,6 +1260,15 @@ class HttpAgentClient(AgentClient):
 
         agent_loop().submit(call)
 
+    def _check_address(self) -> None:
+        """An IP address checked against the allow-list now (a host name is checked at connection:
+        :class:`_CheckedResolver`). Raises AgentFailure (``crash``) where it is refused."""
+        if self._literal:
+            try:
+                self.allow.check(*self._host_port)
+            except AddressRefused as exc:
+                raise self._refused(exc) from None
+
     def _send_batch(self, batch: list[Checked]) -> None:
         """:meth:`AgentClient._send_batch`: one POST of ``"type": "moves"``
         (:class:`~services.agents.protocol.MoveRequests`) from the agent loop, signed once over its
@@ -1274,14 +1279,13 @@ class HttpAgentClient(AgentClient):
         timeout_s = self._batch_deadline(batch)
         what = _CALL_NAMES["moves"]
         body = encode(MoveRequests.model_construct(requests=[r for r, _, _ in batch]))
-        if self._literal:  # nothing to look up: checked here; a name at connection (_CheckedResolver)
-            try:
-                self.allow.check(*self._host_port)
-            except AddressRefused as exc:
-                self._probing = False
-                for _, _, done in batch:
-                    done(self._refused(exc))
-                return
+        try:
+            self._check_address()
+        except AgentFailure as exc:  # the address refused: each decision's failure, as alone
+            self._probing = False
+            for _, _, done in batch:
+                done(exc)
+            return
         span, trace_headers = tracing.open_span(f"agent {what}", longhouse__agent=self.name,
                                                 longhouse__agent_call="moves")
         headers = {**self._headers, **signed_headers(self._secret, body), **trace_headers}

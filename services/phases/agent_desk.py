@@ -236,16 +236,12 @@ class AgentDesk:
         cohort = self._cohort
         with self._all_in:
             self._out[cohort] = self._out.get(cohort, 0) + len(claimed)
-        futures: list[Future] = []
-        for _ in claimed:
-            future: Future = Future()
-            future.set_running_or_notify_cancel()
-            futures.append(future)
-        for (asking, _), future in zip(claimed, futures):
-            asking.future = future
-        sent = agents.ask_many_async(self.table, self.clock,
-                                     [(asking.decision, latest, future.set_result)
-                                      for (asking, latest), future in zip(claimed, futures)])
+        asks = []
+        for asking, latest in claimed:
+            asking.future = Future()
+            asking.future.set_running_or_notify_cancel()
+            asks.append((asking.decision, latest, asking.future.set_result))
+        sent = agents.ask_many_async(self.table, self.clock, asks)
         for (asking, latest), was_sent in zip(claimed, sent):
             if not was_sent:
                 asking.future = self.pool.submit(self._ask, asking.decision, latest, time.monotonic())
