@@ -342,9 +342,9 @@ def parse_choice(body: bytes | str | Mapping[str, Any]) -> MoveChoice:
 def parse_choices(body: bytes | str | Mapping[str, Any], count: int) -> list[MoveChoice | FailedChoice | BadPayload]:
     """An agent's answer to ``moves`` of ``count`` requests (JSON body or parsed object) -> each
     request's :class:`MoveChoice`, the FailedChoice of a choice ``{"error": "<why>"}``, or the
-    BadPayload of a choice that is neither (each that decision's failure alone). Raises NotBatched for an object without ``choices`` (the
-    agent does not serve ``moves``), BadPayload for anything else that is not an object whose
-    ``choices`` is a list of ``count`` items."""
+    BadPayload of a choice that is neither (each that decision's failure alone). Raises NotBatched
+    for an object without ``choices`` (the agent does not serve ``moves``), BadPayload for anything
+    else that is not an object whose ``choices`` is a list of ``count`` items."""
     data = loads_strict(body) if isinstance(body, (bytes, bytearray, str)) else body
     if not isinstance(data, Mapping):
         raise BadPayload('the answer is not a JSON object like {"choices": [{"index": 0}]}')
